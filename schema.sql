@@ -1,0 +1,89 @@
+-- Parley's schema. Each "-- version N" section upgrades a database whose
+-- PRAGMA user_version is N-1; sections are applied in order at start-up, each in
+-- its own transaction, so a newer release upgrades an older file in place.
+-- Times are ISO 8601 UTC text (they sort as they read); rate windows are unix ms.
+
+-- version 1
+CREATE TABLE apps (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  -- Kept in the clear: links are verified with an HMAC of it. The hash finds the
+  -- app when an older integration still sends the secret as its Bearer value.
+  secret TEXT NOT NULL,
+  secret_hash TEXT NOT NULL UNIQUE,
+  allowed_scopes TEXT NOT NULL DEFAULT 'conversations:read',
+  created_at TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  key_hash TEXT NOT NULL UNIQUE,
+  start TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT,
+  revoked_at TEXT
+) STRICT;
+CREATE INDEX api_keys_by_app ON api_keys (app_id, created_at);
+
+CREATE TABLE users (
+  id TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  user_ref TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (app_id, user_ref)
+) STRICT;
+
+CREATE TABLE connections (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  provider TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('active', 'needs_reauth', 'revoked')),
+  captured_at TEXT NOT NULL,
+  last_sync_at TEXT,
+  conversation_count INTEGER NOT NULL DEFAULT 0
+) STRICT;
+CREATE INDEX connections_by_user ON connections (user_id, captured_at DESC, id);
+-- Imports without a connectionId go to the user's open connection of that
+-- provider; this makes concurrent first imports agree on one.
+CREATE UNIQUE INDEX connections_one_open_per_provider
+  ON connections (user_id, provider) WHERE status <> 'revoked';
+
+CREATE TABLE conversations (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  external_id TEXT NOT NULL,
+  title TEXT,
+  payload TEXT,
+  update_time TEXT,
+  created_at TEXT NOT NULL,
+  UNIQUE (connection_id, external_id)
+) STRICT;
+-- SQLite sorts NULL lowest, so DESC puts conversations without update_time last.
+CREATE INDEX conversations_by_connection ON conversations (connection_id, update_time DESC, id);
+
+CREATE TABLE rate_buckets (
+  app_id TEXT NOT NULL,
+  window_start INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (app_id, window_start)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE used_links (
+  jti TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL,
+  used_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+
+-- An import streams its conversations here in small transactions, then moves them
+-- into conversations in one; a failed or interrupted import leaves nothing visible.
+CREATE TABLE import_staging (
+  import_id TEXT NOT NULL,
+  external_id TEXT NOT NULL,
+  title TEXT,
+  payload TEXT NOT NULL,
+  update_time TEXT,
+  staged_at TEXT NOT NULL,
+  PRIMARY KEY (import_id, external_id)
+) STRICT;

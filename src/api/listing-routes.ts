@@ -1,0 +1,68 @@
+import { Hono, type Context } from 'hono';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, listConnections, listConversations } from '../conversations/listing.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
+import type { ApiEnv } from './env.ts';
+import { methodNotAllowed, rateLimit, requireCaller } from './middleware.ts';
+
+function wholeNumber(raw: string | undefined, fallback: number, min: number, code: ErrorCode): number {
+  if (raw === undefined) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= min && value <= Number.MAX_SAFE_INTEGER)) throw new ApiError(code);
+  return value;
+}
+
+async function connectionsResponse(deps: Deps, c: Context<ApiEnv>, userRef: string) {
+  const rows = await listConnections(deps, c.get('caller').appId, userRef);
+  return c.json({
+    connections: rows.map((row) => ({
+      id: row.id,
+      provider: row.provider,
+      status: row.status,
+      capturedAt: row.captured_at,
+      lastSyncAt: row.last_sync_at,
+      conversationCount: row.conversation_count,
+    })),
+    userRef,
+  });
+}
+
+async function conversationsResponse(deps: Deps, c: Context<ApiEnv>, connectionId: string) {
+  const limit = Math.min(wholeNumber(c.req.query('limit'), DEFAULT_PAGE_SIZE, 1, 'invalidLimit'), MAX_PAGE_SIZE);
+  const offset = wholeNumber(c.req.query('offset'), 0, 0, 'invalidOffset');
+  const { rows, total } = await listConversations(deps, c.get('caller').appId, connectionId, { limit, offset });
+  // Payloads are stored as the JSON we wrote; splicing them in avoids a parse and
+  // re-serialisation of every conversation on every page.
+  const items = rows.map(
+    (row) =>
+      `{"id":${JSON.stringify(row.id)},"external_id":${JSON.stringify(row.external_id)},"title":${JSON.stringify(row.title)},` +
+      `"payload":${row.payload ?? 'null'},"update_time":${JSON.stringify(row.update_time)}}`,
+  );
+  return c.body(`{"conversations":[${items.join(',')}],"total":${total},"limit":${limit},"offset":${offset}}`, 200, {
+    'Content-Type': 'application/json',
+  });
+}
+
+/** GET /api/conversations and its alias GET /api/connections for the userRef form. */
+export function listingRoutes(deps: Deps) {
+  const routes = new Hono<ApiEnv>();
+  const limited = [requireCaller(deps), rateLimit(deps)] as const;
+
+  routes.get('/conversations', ...limited, (c) => {
+    const connectionId = c.req.query('connectionId');
+    const userRef = c.req.query('userRef');
+    if (connectionId) return conversationsResponse(deps, c, connectionId);
+    if (userRef) return connectionsResponse(deps, c, userRef);
+    // Neither given: paging parameters say which listing the caller meant.
+    const paging = c.req.query('limit') !== undefined || c.req.query('offset') !== undefined;
+    throw new ApiError(paging || connectionId !== undefined ? 'missingConnectionId' : 'missingUserRef');
+  });
+  routes.get('/connections', ...limited, (c) => {
+    const userRef = c.req.query('userRef');
+    if (!userRef) throw new ApiError('missingUserRef');
+    return connectionsResponse(deps, c, userRef);
+  });
+  routes.all('/conversations', methodNotAllowed(['GET']));
+  routes.all('/connections', methodNotAllowed(['GET']));
+  return routes;
+}

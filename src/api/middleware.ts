@@ -1,0 +1,35 @@
+import { createMiddleware } from 'hono/factory';
+import type { Handler } from 'hono';
+import { authenticate } from '../apps/authenticate.ts';
+import { takeRateLimit } from '../apps/rate-limit.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import type { ApiEnv } from './env.ts';
+
+// RFC 9745: the moment the app secret stopped being the recommended Bearer value.
+const APP_SECRET_DEPRECATED_AT = '@1767225600';
+
+export const requireCaller = (deps: Deps) =>
+  createMiddleware<ApiEnv>(async (c, next) => {
+    const caller = await authenticate(deps, c.req.header('Authorization'));
+    c.set('caller', caller);
+    if (caller.usedAppSecret) c.header('Deprecation', APP_SECRET_DEPRECATED_AT);
+    await next();
+  });
+
+/** Counts the request and sets the RateLimit headers, which error responses keep too. */
+export const rateLimit = (deps: Deps) =>
+  createMiddleware<ApiEnv>(async (c, next) => {
+    const state = await takeRateLimit(deps, c.get('caller').appId);
+    c.header('RateLimit-Limit', String(state.limit));
+    c.header('RateLimit-Remaining', String(state.remaining));
+    c.header('RateLimit-Reset', String(state.reset));
+    if (!state.allowed) throw new ApiError('rateLimited', { headers: { 'Retry-After': String(state.retryAfter) } });
+    await next();
+  });
+
+export const methodNotAllowed =
+  (allow: string[]): Handler =>
+  () => {
+    throw new ApiError('methodNotAllowed', { headers: { Allow: allow.join(', ') } });
+  };

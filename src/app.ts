@@ -1,0 +1,50 @@
+import { Hono, type Context } from 'hono';
+import { sql } from 'kysely';
+import packageJson from '../package.json' with { type: 'json' };
+import { listingRoutes } from './api/listing-routes.ts';
+import { purgeRoutes } from './api/purge-routes.ts';
+import type { ApiEnv } from './api/env.ts';
+import type { Deps } from './deps.ts';
+import { ApiError } from './errors.ts';
+
+export const VERSION: string = packageJson.version;
+
+/** The whole service as one fetch handler, built only from what it is given. */
+export function createApp(deps: Deps) {
+  const app = new Hono<ApiEnv>();
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    deps.log.info('request', {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      appId: c.get('caller')?.appId,
+    });
+  });
+
+  app.get('/healthz', async (c) => {
+    await sql`SELECT 1`.execute(deps.db);
+    return c.json({ ok: true, version: VERSION });
+  });
+  app.route('/api', listingRoutes(deps));
+  app.route('/api', purgeRoutes(deps));
+
+  app.notFound((c) => errorResponse(c, new ApiError('notFound')));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(c, error);
+    // Details stay in the log; the client learns only that it was not its fault.
+    deps.log.error('unhandled', { method: c.req.method, path: c.req.path, error: String(error), stack: (error as Error).stack });
+    return errorResponse(c, new ApiError('internal'));
+  });
+  return app;
+}
+
+function errorResponse(c: Context, error: ApiError) {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  return c.json({ error: error.message }, error.status);
+}
+
+export type App = ReturnType<typeof createApp>;

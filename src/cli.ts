@@ -1,0 +1,32 @@
+import { statSync } from 'node:fs';
+import { commands, parseArgs, USAGE, UsageError } from './cli/commands.ts';
+import { ConfigError, parseConfig } from './config.ts';
+import { openBetterSqlite3 } from './db/better-sqlite3.ts';
+import { cryptoRandom, systemClock } from './deps.ts';
+import { ApiError } from './errors.ts';
+
+// Operator commands on the same DATABASE_PATH as the server (safe while it runs: WAL).
+// One JSON object on stdout and exit 0, or {"error"} on stderr and exit 1.
+async function main(): Promise<number> {
+  let db;
+  try {
+    const { command, flags } = parseArgs(process.argv.slice(2));
+    const config = parseConfig(process.env);
+    db = openBetterSqlite3(config.databasePath);
+    const result = await commands[command]!({ db, config, clock: systemClock, random: cryptoRandom }, flags, {
+      fileSize: (path) => statSync(path).size,
+    });
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    const known = error instanceof UsageError || error instanceof ApiError || error instanceof ConfigError || error instanceof TypeError;
+    const message = known ? (error as Error).message : `Unexpected error: ${String(error)}`;
+    process.stderr.write(`${JSON.stringify({ error: message })}\n`);
+    if (error instanceof UsageError) process.stderr.write(`${USAGE}\n`);
+    return 1;
+  } finally {
+    await db?.destroy();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,93 @@
+import * as v from 'valibot';
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const integer = (min: number, max: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, `must be a whole number from ${min} to ${max}`),
+    v.transform(Number),
+    v.minValue(min, `must be a whole number from ${min} to ${max}`),
+    v.maxValue(max, `must be a whole number from ${min} to ${max}`),
+  );
+
+const httpUrl = v.pipe(
+  v.string(),
+  v.url('must be an absolute http(s) URL'),
+  v.regex(/^https?:\/\//, 'must be an absolute http(s) URL'),
+  v.transform((url) => url.replace(/\/+$/, '')),
+);
+
+const retrySchedule = v.pipe(
+  v.string(),
+  v.regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of whole seconds, such as 5,300,1800'),
+  v.transform((list) => list.split(',').map(Number)),
+);
+
+const defaults = {
+  PORT: '8787',
+  HOST: '127.0.0.1',
+  DATABASE_PATH: './data/parley.db',
+  PUBLIC_URL: 'http://localhost:8787',
+  RATE_LIMIT_PER_MINUTE: '60',
+  MAX_EXPORT_BYTES: '1073741824',
+  WEBHOOK_RETRY_SCHEDULE: '5,300,1800,7200,18000,36000,36000',
+  WEBHOOK_TIMEOUT_MS: '15000',
+  STALE_AFTER_DAYS: '0',
+  LOG_LEVEL: 'info',
+};
+
+const EnvSchema = v.object({
+  PORT: integer(0, 65535),
+  HOST: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
+  DATABASE_PATH: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
+  PUBLIC_URL: httpUrl,
+  RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000_000),
+  MAX_EXPORT_BYTES: integer(1, Number.MAX_SAFE_INTEGER),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule,
+  WEBHOOK_TIMEOUT_MS: integer(1, 3_600_000),
+  STALE_AFTER_DAYS: integer(0, 36_500),
+  LOG_LEVEL: v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databasePath: string;
+  publicUrl: string;
+  rateLimitPerMinute: number;
+  maxExportBytes: number;
+  webhookRetrySchedule: number[];
+  webhookTimeoutMs: number;
+  staleAfterDays: number;
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the configuration from environment variables; throws one line naming the first bad one. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const input = Object.fromEntries(
+    Object.entries(defaults).map(([name, fallback]) => [name, env[name] === undefined || env[name] === '' ? fallback : env[name]]),
+  );
+  const result = v.safeParse(EnvSchema, input);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const name = issue.path?.[0]?.key as keyof typeof defaults;
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(input[name])})`);
+  }
+  const e = result.output;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databasePath: e.DATABASE_PATH,
+    publicUrl: e.PUBLIC_URL,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    maxExportBytes: e.MAX_EXPORT_BYTES,
+    webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    staleAfterDays: e.STALE_AFTER_DAYS,
+    logLevel: e.LOG_LEVEL,
+  };
+}

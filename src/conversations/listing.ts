@@ -1,0 +1,38 @@
+import * as connections from '../db/connections.ts';
+import * as conversations from '../db/conversations.ts';
+import * as users from '../db/users.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 50;
+
+export async function requireConnection(deps: Pick<Deps, 'db'>, appId: string, connectionId: string) {
+  const connection = await connections.findConnectionOfApp(deps.db, appId, connectionId);
+  if (!connection) throw new ApiError('connectionNotFound');
+  return connection;
+}
+
+export async function requireUser(deps: Pick<Deps, 'db'>, appId: string, userRef: string) {
+  const user = await users.findUser(deps.db, appId, userRef);
+  if (!user) throw new ApiError('userNotFound');
+  return user;
+}
+
+/** The user's connections, newest capture first. */
+export async function listConnections(deps: Pick<Deps, 'db'>, appId: string, userRef: string) {
+  const user = await requireUser(deps, appId, userRef);
+  return connections.listConnectionsOfUser(deps.db, user.id);
+}
+
+/** One page of a connection's conversations, newest update first; `limit` is already capped. */
+export async function listConversations(
+  deps: Pick<Deps, 'db'>,
+  appId: string,
+  connectionId: string,
+  page: { limit: number; offset: number },
+) {
+  const connection = await requireConnection(deps, appId, connectionId);
+  const rows = await conversations.listConversationsPage(deps.db, connection.id, page.limit, page.offset);
+  return { rows, total: connection.conversation_count };
+}

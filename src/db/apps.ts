@@ -1,0 +1,55 @@
+import type { ApiKeysTable, AppsTable, Db } from './database.ts';
+
+export async function insertApp(db: Db, app: AppsTable, key: ApiKeysTable): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('apps').values(app).execute();
+    await trx.insertInto('api_keys').values(key).execute();
+  });
+}
+
+export const findApp = (db: Db, appId: string) =>
+  db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+
+export const findAppBySecretHash = (db: Db, secretHash: string) =>
+  db.selectFrom('apps').select(['id', 'secret']).where('secret_hash', '=', secretHash).executeTakeFirst();
+
+export const listAppsWithActiveKeyCounts = (db: Db) =>
+  db
+    .selectFrom('apps')
+    .leftJoin('api_keys', (join) => join.onRef('api_keys.app_id', '=', 'apps.id').on('api_keys.revoked_at', 'is', null))
+    .select(['apps.id', 'apps.name', 'apps.created_at', (eb) => eb.fn.count<number>('api_keys.id').as('keys')])
+    .groupBy('apps.id')
+    .orderBy('apps.created_at')
+    .orderBy('apps.id')
+    .execute();
+
+export async function insertApiKey(db: Db, key: ApiKeysTable): Promise<void> {
+  await db.insertInto('api_keys').values(key).execute();
+}
+
+export const findApiKeyByHash = (db: Db, keyHash: string) =>
+  db
+    .selectFrom('api_keys')
+    .select(['id', 'app_id', 'key_hash', 'last_used_at', 'revoked_at'])
+    .where('key_hash', '=', keyHash)
+    .executeTakeFirst();
+
+export const listApiKeys = (db: Db, appId: string) =>
+  db.selectFrom('api_keys').selectAll().where('app_id', '=', appId).orderBy('created_at').orderBy('id').execute();
+
+export async function touchApiKey(db: Db, keyId: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+}
+
+/** Returns whether a key of that app was found; revoking twice keeps the first time. */
+export async function revokeApiKey(db: Db, appId: string, keyId: string, at: string): Promise<boolean> {
+  const found = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('id', '=', keyId)
+    .where('app_id', '=', appId)
+    .executeTakeFirst();
+  if (!found) return false;
+  await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
+  return true;
+}

@@ -1,0 +1,132 @@
+import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+
+export interface AppsTable {
+  id: string;
+  name: string;
+  secret: string;
+  secret_hash: string;
+  allowed_scopes: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  app_id: string;
+  key_hash: string;
+  start: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface UsersTable {
+  id: string;
+  app_id: string;
+  user_ref: string;
+  created_at: string;
+}
+
+export type ConnectionStatus = 'active' | 'needs_reauth' | 'revoked';
+
+export interface ConnectionsTable {
+  id: string;
+  user_id: string;
+  provider: string;
+  status: ConnectionStatus;
+  captured_at: string;
+  last_sync_at: string | null;
+  conversation_count: number;
+}
+
+export interface ConversationsTable {
+  id: string;
+  connection_id: string;
+  external_id: string;
+  title: string | null;
+  payload: string | null;
+  update_time: string | null;
+  created_at: string;
+}
+
+export interface RateBucketsTable {
+  app_id: string;
+  window_start: number;
+  count: number;
+}
+
+export interface UsedLinksTable {
+  jti: string;
+  app_id: string;
+  used_at: string;
+  expires_at: string;
+}
+
+export interface ImportStagingTable {
+  import_id: string;
+  external_id: string;
+  title: string | null;
+  payload: string;
+  update_time: string | null;
+  staged_at: string;
+}
+
+export interface Database {
+  apps: AppsTable;
+  api_keys: ApiKeysTable;
+  users: UsersTable;
+  connections: ConnectionsTable;
+  conversations: ConversationsTable;
+  rate_buckets: RateBucketsTable;
+  used_links: UsedLinksTable;
+  import_staging: ImportStagingTable;
+}
+
+export type Db = Kysely<Database>;
+
+/**
+ * What every SQLite driver adapter offers: kysely's statement interface, plus
+ * `exec` for the multi-statement schema and `close`.
+ */
+export interface SqliteConnection extends SqliteDatabase {
+  exec(sql: string): void;
+}
+
+/** The pragmas every connection gets, whatever the runtime. */
+export function configureConnection(connection: SqliteConnection, { file }: { file: boolean }): void {
+  if (file) connection.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  // secure_delete overwrites purged text on disk instead of leaving it in free pages.
+  connection.exec('PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON;');
+}
+
+/**
+ * Applies the sections of schema.sql newer than the file's user_version, each in
+ * one transaction with its version bump, so a crash never leaves half a version.
+ */
+export function migrate(connection: SqliteConnection, schemaSql: string): number {
+  const [row] = connection.prepare('PRAGMA user_version').all([]) as Array<{ user_version: number }>;
+  const current = row?.user_version ?? 0;
+  const sections = schemaSql.split(/^-- version (\d+)\s*$/m);
+  let version = current;
+  for (let i = 1; i < sections.length; i += 2) {
+    const target = Number(sections[i]);
+    if (target !== (i + 1) / 2) throw new Error(`schema.sql: expected version ${(i + 1) / 2}, found ${target}`);
+    if (target <= current) continue;
+    connection.exec('BEGIN IMMEDIATE');
+    try {
+      connection.exec(`${sections[i + 1]}\n;PRAGMA user_version = ${target};`);
+      connection.exec('COMMIT');
+    } catch (error) {
+      connection.exec('ROLLBACK');
+      throw error;
+    }
+    version = target;
+  }
+  return version;
+}
+
+/** Prepares a freshly opened connection (pragmas, schema) and wraps it in kysely. */
+export function openDb(connection: SqliteConnection, schemaSql: string, { file }: { file: boolean }): Db {
+  configureConnection(connection, { file });
+  migrate(connection, schemaSql);
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+}

@@ -1,0 +1,58 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/**
+ * Every error a client can see, with its status and exact message as the
+ * interface and decisions.md define them. API routes answer `{"error": message}`;
+ * pages show `message` with a sentence on what to do.
+ */
+export const ERRORS = {
+  missingAuthorization: [401, 'Missing Authorization header'],
+  invalidApiKey: [401, 'Invalid API key'],
+  missingUserRef: [400, 'Missing userRef parameter'],
+  missingConnectionId: [400, 'Missing connectionId parameter'],
+  invalidLimit: [400, 'Invalid limit parameter'],
+  invalidOffset: [400, 'Invalid offset parameter'],
+  invalidJsonBody: [400, 'Invalid JSON body'],
+  purgeTarget: [400, 'Provide exactly one of userRef or connectionId'],
+  unrecognizedExport: [400, 'Unrecognized export format'],
+  invalidExport: [400, 'Invalid export file'],
+  invalidProvider: [400, 'Invalid provider parameter'],
+  userNotFound: [404, 'User not found'],
+  connectionNotFound: [404, 'Connection not found'],
+  conversationNotFound: [404, 'Conversation not found'],
+  notFound: [404, 'Not found'],
+  methodNotAllowed: [405, 'Method not allowed'],
+  connectionRevoked: [409, 'Connection is revoked'],
+  exportTooLarge: [413, 'Export file too large'],
+  unsupportedContentType: [415, 'Unsupported content type'],
+  rateLimited: [429, 'Rate limit exceeded'],
+  internal: [500, 'Internal server error'],
+  missingLink: [400, 'Missing link'],
+  invalidLink: [401, 'Invalid link'],
+  appNotFound: [404, 'App not found'],
+  keyNotFound: [404, 'Key not found'],
+  linkExpired: [403, 'Link expired'],
+  invalidLinkLifetime: [403, 'Invalid link lifetime'],
+  wrongLinkPurpose: [400, 'Wrong link purpose'],
+  forbiddenScope: [403, 'Forbidden scope'],
+  linkAlreadyUsed: [403, 'Link already used'],
+  sessionExpired: [401, 'Session expired'],
+  invalidCsrf: [403, 'Invalid form token'],
+} as const satisfies Record<string, readonly [ContentfulStatusCode, string]>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: ContentfulStatusCode;
+  readonly headers: Record<string, string>;
+
+  /** `detail` follows the message after ": " where decisions.md allows a short reason. */
+  constructor(code: ErrorCode, { detail, headers = {} }: { detail?: string; headers?: Record<string, string> } = {}) {
+    const [status, message] = ERRORS[code];
+    super(detail ? `${message}: ${detail}` : message);
+    this.code = code;
+    this.status = status;
+    this.headers = headers;
+  }
+}
