@@ -81,6 +81,8 @@ CREATE TABLE used_links (
 CREATE TABLE import_staging (
   import_id TEXT NOT NULL,
   external_id TEXT NOT NULL,
+  -- The id the conversation gets if it turns out to be new.
+  conversation_id TEXT NOT NULL,
   title TEXT,
   payload TEXT NOT NULL,
   update_time TEXT,

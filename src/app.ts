@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { sql } from 'kysely';
 import packageJson from '../package.json' with { type: 'json' };
+import { ingestRoutes } from './api/ingest-routes.ts';
 import { listingRoutes } from './api/listing-routes.ts';
 import { purgeRoutes } from './api/purge-routes.ts';
 import type { ApiEnv } from './api/env.ts';
@@ -31,6 +32,7 @@ export function createApp(deps: Deps) {
   });
   app.route('/api', listingRoutes(deps));
   app.route('/api', purgeRoutes(deps));
+  app.route('/api', ingestRoutes(deps));
 
   app.notFound((c) => errorResponse(c, new ApiError('notFound')));
   app.onError((error, c) => {

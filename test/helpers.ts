@@ -1,7 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createApp as createParleyApp, type App } from '../src/app.ts';
 import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { parseConfig, type Config } from '../src/config.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
+import type { ConnectionStatus } from '../src/db/database.ts';
 import { cryptoRandom, isoTime, type Clock, type Deps } from '../src/deps.ts';
 import { createLogger } from '../src/log.ts';
 
@@ -43,7 +45,7 @@ export async function setup(env: Record<string, string> = {}): Promise<TestConte
   };
   const app = createParleyApp(deps);
   const tenant = await onboardApp(deps, 'Test app');
-  const request = (path: string, init: RequestInit = {}) => {
+  const request = async (path: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
     if (!headers.has('Authorization')) headers.set('Authorization', `Bearer ${tenant.apiKey}`);
     return app.request(path, { ...init, headers });
@@ -57,7 +59,14 @@ export async function setup(env: Record<string, string> = {}): Promise<TestConte
  */
 export async function seedConnection(
   deps: Deps,
-  { appId, userRef, provider = 'openai', count = 0, status = 'active' as const, capturedAt = deps.clock.now() },
+  {
+    appId,
+    userRef,
+    provider = 'openai',
+    count = 0,
+    status = 'active',
+    capturedAt = deps.clock.now(),
+  }: { appId: string; userRef: string; provider?: string; count?: number; status?: ConnectionStatus; capturedAt?: number },
 ): Promise<{ userId: string; connectionId: string }> {
   const { db } = deps;
   const now = isoTime(deps.clock.now());
@@ -100,3 +109,29 @@ export async function seedConnection(
 }
 
 export const json = async (response: Response): Promise<any> => JSON.parse(await response.text());
+
+export const FIXTURES_DIR = new URL('../../shared/fixtures/exports/', import.meta.url);
+
+export const fixtureBytes = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(name, FIXTURES_DIR)));
+
+export const fixtureJson = (name: string): any => JSON.parse(readFileSync(new URL(name, FIXTURES_DIR), 'utf8'));
+
+export const FIXTURE_NAMES = readdirSync(FIXTURES_DIR).filter((name) => name.endsWith('.json')).sort();
+
+/** POSTs an export to /api/ingest-export with the tenant's key; `query` is appended as is. */
+export function postExport(t: TestContext, body: BodyInit | Uint8Array, { query = 'userRef=u1', contentType = 'application/json' } = {}) {
+  const headers: Record<string, string> = contentType ? { 'Content-Type': contentType } : {};
+  return t.request(`/api/ingest-export?${query}`, { method: 'POST', headers, body: body as BodyInit });
+}
+
+/** Row counts of every table an import writes, to prove a failed one wrote nothing. */
+export async function rowCounts(deps: Deps) {
+  const count = async (table: 'users' | 'connections' | 'conversations' | 'import_staging') =>
+    Number((await deps.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  return {
+    users: await count('users'),
+    connections: await count('connections'),
+    conversations: await count('conversations'),
+    staged: await count('import_staging'),
+  };
+}

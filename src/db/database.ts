@@ -64,6 +64,7 @@ export interface UsedLinksTable {
 export interface ImportStagingTable {
   import_id: string;
   external_id: string;
+  conversation_id: string;
   title: string | null;
   payload: string;
   update_time: string | null;

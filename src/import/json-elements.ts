@@ -1,0 +1,169 @@
+import { concatBytes } from './bytes.ts';
+import { invalidExport, unrecognizedExport } from './import-errors.ts';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+
+const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+/** The UTF-8 byte order mark some editors put before the document. */
+const isByteOrderMark = (byte: number) => byte === 0xef || byte === 0xbb || byte === 0xbf;
+
+type Expect = 'document' | 'first-element' | 'element' | 'comma-or-end' | 'trailing';
+
+/**
+ * Splits a JSON document, pushed as byte chunks, into the elements of its
+ * top-level array and hands each one, parsed, to `onElement`. A top-level object
+ * (a file holding one conversation) is handed over whole.
+ *
+ * Why not a streaming JSON parser: those run several times slower than the
+ * built-in JSON.parse. Only the element boundaries are found here — tracking
+ * strings, escapes and nesting, with the native indexOf skipping string bodies —
+ * and JSON.parse does the rest, so memory is bounded by the largest element.
+ */
+export class JsonElementSplitter {
+  private expect: Expect = 'document';
+  private topLevelObject = false;
+  private depth = 0;
+  private inString = false;
+  /** Inside a string, the previous chunk ended on an odd run of backslashes. */
+  private escapePending = false;
+  /** A scalar element (string, number, literal) being collected at depth 0. */
+  private inScalar = false;
+  private parts: Uint8Array[] = [];
+  private readonly decoder = new TextDecoder();
+
+  constructor(private readonly onElement: (value: unknown) => void) {}
+
+  push(chunk: Uint8Array): void {
+    let start = this.collecting() ? 0 : -1;
+    let i = 0;
+    const n = chunk.length;
+    while (i < n) {
+      if (this.inString) {
+        if (this.escapePending) {
+          this.escapePending = false;
+          i++;
+          continue;
+        }
+        const quote = chunk.indexOf(QUOTE, i);
+        if (quote === -1) {
+          this.escapePending = trailingBackslashesOdd(chunk, i, n);
+          i = n;
+          break;
+        }
+        if (trailingBackslashesOdd(chunk, i, quote)) {
+          i = quote + 1;
+          continue;
+        }
+        this.inString = false;
+        i = quote + 1;
+        if (this.depth === 0 && this.inScalar) {
+          this.finishElement(chunk, start, i);
+          start = -1;
+        }
+        continue;
+      }
+      const byte = chunk[i]!;
+      if (this.depth > 0) {
+        if (byte === QUOTE) this.inString = true;
+        else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) this.depth++;
+        else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+          if (--this.depth === 0) {
+            this.finishElement(chunk, start, i + 1);
+            start = -1;
+          }
+        }
+        i++;
+        continue;
+      }
+      if (this.inScalar) {
+        // A number or literal ends at the first delimiter; JSON.parse judges it.
+        if (byte === COMMA || byte === CLOSE_BRACKET || isWhitespace(byte)) {
+          this.finishElement(chunk, start, i);
+          start = -1;
+          continue;
+        }
+        i++;
+        continue;
+      }
+      i++;
+      if (isWhitespace(byte) || (this.expect === 'document' && isByteOrderMark(byte))) continue;
+      switch (this.expect) {
+        case 'document':
+          if (byte === OPEN_BRACKET) this.expect = 'first-element';
+          else if (byte === OPEN_BRACE) {
+            this.topLevelObject = true;
+            this.expect = 'element';
+            this.depth = 1;
+            start = i - 1;
+          } else throw unrecognizedOrInvalid(byte);
+          break;
+        case 'trailing':
+          throw invalidExport('unexpected data after the end of the JSON document');
+        case 'comma-or-end':
+          if (byte === COMMA) this.expect = 'element';
+          else if (byte === CLOSE_BRACKET) this.expect = 'trailing';
+          else throw invalidExport('expected "," or "]" between conversations');
+          break;
+        case 'first-element':
+        case 'element':
+          if (byte === CLOSE_BRACKET && this.expect === 'first-element') {
+            this.expect = 'trailing';
+            break;
+          }
+          start = i - 1;
+          if (byte === OPEN_BRACE || byte === OPEN_BRACKET) this.depth = 1;
+          else {
+            this.inScalar = true;
+            if (byte === QUOTE) this.inString = true;
+          }
+          break;
+      }
+    }
+    if (start !== -1) this.parts.push(chunk.subarray(start));
+  }
+
+  /** Call once the input has ended; a document cut short is an invalid export. */
+  end(): void {
+    if (this.inScalar && !this.inString && this.depth === 0) this.finishElement(new Uint8Array(0), 0, 0);
+    if (this.expect === 'document') throw invalidExport('the file is empty');
+    if (this.expect !== 'trailing') throw invalidExport('the file ends before the JSON document does (truncated?)');
+  }
+
+  private collecting(): boolean {
+    return this.depth > 0 || this.inScalar;
+  }
+
+  private finishElement(chunk: Uint8Array, start: number, end: number): void {
+    this.parts.push(chunk.subarray(start, end));
+    const bytes = concatBytes(this.parts);
+    this.parts = [];
+    this.inScalar = false;
+    let value: unknown;
+    try {
+      value = JSON.parse(this.decoder.decode(bytes));
+    } catch (error) {
+      throw invalidExport(error instanceof SyntaxError ? error.message : 'unreadable JSON');
+    }
+    this.expect = this.topLevelObject ? 'trailing' : 'comma-or-end';
+    this.onElement(value);
+  }
+}
+
+/** Whether the bytes just before `end` (back to `from`) are an odd run of backslashes. */
+function trailingBackslashesOdd(chunk: Uint8Array, from: number, end: number): boolean {
+  let count = 0;
+  for (let j = end - 1; j >= from && chunk[j] === BACKSLASH; j--) count++;
+  return count % 2 === 1;
+}
+
+/** A document that is JSON but not an array or object is readable yet no export. */
+function unrecognizedOrInvalid(byte: number) {
+  const scalarStart = byte === QUOTE || byte === 0x2d || (byte >= 0x30 && byte <= 0x39) || byte === 0x74 || byte === 0x66 || byte === 0x6e;
+  return scalarStart ? unrecognizedExport() : invalidExport('the file is not JSON');
+}

@@ -1,0 +1,83 @@
+import { ApiError } from '../errors.ts';
+import { readMultipartUpload } from './multipart.ts';
+
+export type UploadKind = 'json' | 'zip' | 'multipart';
+
+const KINDS: Record<string, UploadKind> = {
+  'application/json': 'json',
+  'application/zip': 'zip',
+  'application/x-zip-compressed': 'zip',
+  'multipart/form-data': 'multipart',
+};
+
+/** The upload's kind from its Content-Type, or 415. */
+export function uploadKind(contentType: string | undefined): UploadKind {
+  const kind = KINDS[(contentType ?? '').split(';')[0]!.trim().toLowerCase()];
+  if (!kind) throw new ApiError('unsupportedContentType');
+  return kind;
+}
+
+/**
+ * A request body read chunk by chunk that stops with 413 once it passes `maxBytes`
+ * — whatever Content-Length claimed, or when there is none.
+ */
+export class LimitedBody implements AsyncIterable<Uint8Array> {
+  /** Whether the body was read to its end; if not, the connection should close. */
+  finished = false;
+
+  constructor(
+    private readonly stream: ReadableStream<Uint8Array> | null,
+    private readonly maxBytes: number,
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    if (!this.stream) {
+      this.finished = true;
+      return;
+    }
+    const reader = this.stream.getReader();
+    let bytes = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          this.finished = true;
+          return;
+        }
+        bytes += value.length;
+        if (bytes > this.maxBytes) throw new ApiError('exportTooLarge');
+        yield value;
+      }
+    } finally {
+      if (!this.finished) await reader.cancel().catch(() => undefined);
+    }
+  }
+}
+
+export interface ExportUpload {
+  kind: UploadKind;
+  /** Query parameters, then the form fields before the file (multipart). */
+  fields: Record<string, string>;
+  file: AsyncIterable<Uint8Array>;
+  body: LimitedBody;
+}
+
+/**
+ * Opens an export upload in the order decisions.md §5 checks it: content type
+ * (415), then — for JSON and zip, whose fields are all in the query — userRef
+ * (400), then the declared size (413). A multipart body is read up to its file.
+ */
+export async function openExportUpload(request: Request, maxBytes: number): Promise<ExportUpload> {
+  const kind = uploadKind(request.headers.get('Content-Type') ?? undefined);
+  const fields: Record<string, string> = Object.fromEntries(new URL(request.url).searchParams);
+  if (kind !== 'multipart' && !fields.userRef) throw new ApiError('missingUserRef');
+  const declared = Number(request.headers.get('Content-Length') ?? Number.NaN);
+  if (declared > maxBytes) throw new ApiError('exportTooLarge');
+  const body = new LimitedBody(request.body, maxBytes);
+  if (kind !== 'multipart') return { kind, fields, file: body, body };
+
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers.get('Content-Type')!);
+  if (!boundary) throw new ApiError('unsupportedContentType');
+  const form = await readMultipartUpload(body, boundary[1] ?? boundary[2]!);
+  return { kind, fields: { ...fields, ...form.fields }, file: form.file, body };
+}

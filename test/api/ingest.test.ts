@@ -1,0 +1,324 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { strToU8, Zip, ZipDeflate, zipSync } from 'fflate';
+import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { FIXED_NOW, FIXTURE_NAMES, fixtureBytes, fixtureJson, json, postExport, rowCounts, seedConnection, setup, type TestContext } from '../helpers.ts';
+
+const bytesOf = (value: unknown) => strToU8(JSON.stringify(value));
+
+/** A zip written the way a streaming archiver writes it: sizes after the data. */
+function streamedZip(files: Record<string, Uint8Array>): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const zip = new Zip((error, chunk) => {
+    if (error) throw error;
+    chunks.push(chunk);
+  });
+  for (const [name, data] of Object.entries(files)) {
+    const file = new ZipDeflate(name, { level: 6 });
+    zip.add(file);
+    file.push(data, true);
+  }
+  zip.end();
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+function form(fields: Record<string, string>, file?: { bytes: Uint8Array; type: string; name?: string }): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  if (file) data.set('file', new Blob([file.bytes as BlobPart], { type: file.type }), file.name ?? 'conversations.json');
+  return data;
+}
+
+async function conversationsOf(t: TestContext, connectionId: string) {
+  return (await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=100`))).conversations as any[];
+}
+
+/** Asserts an import fails with exactly this answer and leaves every table as it was. */
+async function expectRefused(t: TestContext, send: () => Promise<Response>, status: number, error: string | RegExp) {
+  const before = await rowCounts(t.deps);
+  const response = await send();
+  const body = await json(response);
+  assert.equal(response.status, status, JSON.stringify(body));
+  if (typeof error === 'string') assert.deepEqual(body, { error });
+  else assert.match(body.error, error);
+  assert.equal(response.headers.get('content-type'), 'application/json');
+  assert.deepEqual(await rowCounts(t.deps), before);
+  return response;
+}
+
+describe('POST /api/ingest-export', () => {
+  test('every fixture imports, each provider into one connection', async () => {
+    const t = await setup();
+    const totals: Record<string, number> = {};
+    for (const name of FIXTURE_NAMES) {
+      const response = await postExport(t, fixtureBytes(name));
+      const body = await json(response);
+      assert.equal(response.status, 200, `${name}: ${JSON.stringify(body)}`);
+      const parsed = fixtureJson(name);
+      const expected = name.startsWith('claude') ? 'anthropic' : 'openai';
+      assert.equal(body.provider, expected, name);
+      assert.equal(body.created + body.updated + body.unchanged + body.skipped, Array.isArray(parsed) ? parsed.length : 1, name);
+      totals[body.provider] = body.conversationCount;
+    }
+    const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
+    assert.deepEqual(
+      Object.fromEntries(connections.map((c: any) => [c.provider, c.conversationCount])),
+      totals,
+    );
+    // The citations fixture repeats a conversation of the export fixture: 8 distinct ChatGPT conversations.
+    assert.deepEqual(totals, { openai: 8, anthropic: 12 });
+  });
+
+  test('the exact response, and the stored conversation as the API lists it', async () => {
+    const t = await setup();
+    const response = await postExport(t, fixtureBytes('chatgpt-librechat-tree.json'), { query: 'userRef=alice' });
+    const body = await json(response);
+    assert.deepEqual(Object.keys(body), ['ok', 'userRef', 'connectionId', 'provider', 'created', 'updated', 'unchanged', 'skipped', 'conversationCount']);
+    assert.deepEqual({ ...body, connectionId: 'x' }, {
+      ok: true, userRef: 'alice', connectionId: 'x', provider: 'openai', created: 1, updated: 0, unchanged: 0, skipped: 0, conversationCount: 1,
+    });
+    const [conversation] = await conversationsOf(t, body.connectionId);
+    assert.equal(conversation.external_id, 'd5dc5307-6807-41a0-8b04-4acee626eeb7');
+    assert.equal(conversation.title, 'Assist user with summary');
+    assert.equal(conversation.update_time, '2024-05-01T17:37:40.879Z');
+    assert.equal(conversation.payload.title, 'Assist user with summary');
+    assert.deepEqual(conversation.payload.messages.map((m: any) => m.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(conversation.payload.messages[2], { role: 'user', content: 'hi again', timestamp: '2024-05-01T17:37:30.906Z' });
+
+    const { connections } = await json(await t.request('/api/conversations?userRef=alice'));
+    assert.deepEqual(connections, [{
+      id: body.connectionId, provider: 'openai', status: 'active',
+      capturedAt: new Date(FIXED_NOW).toISOString(), lastSyncAt: new Date(FIXED_NOW).toISOString(), conversationCount: 1,
+    }]);
+  });
+
+  test('a Claude conversation with tool blocks, through the API', async () => {
+    const t = await setup();
+    const body = await json(await postExport(t, fixtureBytes('claude-echomine-tool-messages.json')));
+    assert.equal(body.created, 4);
+    const conversation = (await conversationsOf(t, body.connectionId)).find((c) => c.external_id === 'tool-conv-004');
+    assert.equal(conversation.title, 'Tool-Only Messages');
+    assert.equal(conversation.update_time, '2025-11-15T11:05:00.000Z');
+    assert.deepEqual(conversation.payload.messages.map((m: any) => [m.role, m.content]), [
+      ['user', 'Run a quick calculation for me: what is 42 * 137?'],
+      ['tool', 'Tool call: calculator\n{\n  "expression": "42 * 137"\n}'],
+      ['tool', '5754'],
+      ['assistant', 'The result is 5754.'],
+      ['user', 'Now check if that number is prime'],
+      ['tool', 'Tool call: check_prime\n{\n  "number": 5754\n}'],
+      ['tool', 'false (factors: 2, 3, 7, 137)'],
+      ['assistant', 'No, 5754 is not prime. It has factors: 2, 3, 7, and 137.'],
+    ]);
+  });
+
+  test('re-importing the same file changes nothing and writes no conversation row', async () => {
+    const t = await setup();
+    const file = fixtureBytes('claude-echomine-sample.json');
+    const first = await json(await postExport(t, file));
+    await t.deps.db.schema.createTable('temp.writes').addColumn('n', 'integer').execute();
+    for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+      await t.deps.db.executeQuery({
+        sql: `CREATE TEMP TRIGGER count_${event.toLowerCase()} AFTER ${event} ON conversations BEGIN INSERT INTO writes VALUES (1); END`,
+        parameters: [],
+      } as any);
+    }
+    t.clock.advance(60_000);
+    const again = await json(await postExport(t, file));
+    assert.deepEqual({ ...again, connectionId: first.connectionId }, { ...first, created: 0, unchanged: 5 });
+    const writes = await t.deps.db.selectFrom('temp.writes' as any).selectAll().execute();
+    assert.equal(writes.length, 0);
+    const [connection] = (await json(await t.request('/api/conversations?userRef=u1'))).connections;
+    assert.equal(connection.lastSyncAt, new Date(FIXED_NOW + 60_000).toISOString());
+  });
+
+  test('a changed conversation is updated, a new one created, the rest unchanged', async () => {
+    const t = await setup();
+    const conversations = fixtureJson('claude-echomine-sample.json');
+    await postExport(t, bytesOf(conversations));
+    conversations[0].name = 'Renamed';
+    conversations.push({ ...conversations[1], uuid: 'brand-new' });
+    const body = await json(await postExport(t, bytesOf(conversations)));
+    assert.deepEqual([body.created, body.updated, body.unchanged, body.skipped, body.conversationCount], [1, 1, 4, 0, 6]);
+    const titles = (await conversationsOf(t, body.connectionId)).map((c) => c.title);
+    assert.ok(titles.includes('Renamed'));
+  });
+
+  test('conversations without an id are skipped; a repeated id keeps the last copy', async () => {
+    const t = await setup();
+    const [a, b] = fixtureJson('claude-echomine-sample.json');
+    const file = [{ ...a, name: 'first copy' }, { ...b, uuid: undefined }, 'not an object', { ...a, name: 'last copy' }];
+    const body = await json(await postExport(t, bytesOf(file)));
+    assert.deepEqual([body.created, body.skipped, body.conversationCount], [1, 3, 1]);
+    const [stored] = await conversationsOf(t, body.connectionId);
+    assert.equal(stored.title, 'last copy');
+  });
+
+  test('an empty export: with a provider it succeeds, without one it is unrecognised', async () => {
+    const t = await setup();
+    await expectRefused(t, () => postExport(t, strToU8('[]')), 400, 'Unrecognized export format');
+    const body = await json(await postExport(t, strToU8('[]'), { query: 'userRef=u1&provider=anthropic' }));
+    assert.deepEqual([body.provider, body.created, body.conversationCount], ['anthropic', 0, 0]);
+    const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
+    assert.equal(connections.length, 1);
+  });
+
+  test('zip archives: split ChatGPT files, a streamed Claude zip, other files ignored', async () => {
+    const t = await setup();
+    const split = zipSync({
+      'conversations-000.json': fixtureBytes('chatgpt-librechat-export.json'),
+      'conversations-001.json': fixtureBytes('chatgpt-librechat-modern.json'),
+      'conversations-002.json': fixtureBytes('chatgpt-librechat-tree.json'),
+      'chat.html': strToU8('<html>[{"mapping": {}}]</html>'),
+      'user.json': strToU8('{"id":"user-1"}'),
+      'file-abc.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+    });
+    const openai = await json(await postExport(t, split, { contentType: 'application/zip' }));
+    assert.deepEqual([openai.provider, openai.created, openai.conversationCount], ['openai', 6, 6]);
+
+    const claude = streamedZip({ 'users.json': strToU8('[]'), 'conversations.json': fixtureBytes('claude-echomine-sample.json'), 'projects.json': strToU8('[]') });
+    const anthropic = await json(await postExport(t, claude, { contentType: 'application/x-zip-compressed' }));
+    assert.deepEqual([anthropic.provider, anthropic.created], ['anthropic', 5]);
+  });
+
+  test('multipart uploads: json or zip in the file field, fields beside it', async () => {
+    const t = await setup();
+    const viaForm = await json(await t.request('/api/ingest-export', {
+      method: 'POST',
+      body: form({ userRef: 'bob', provider: 'anthropic' }, { bytes: fixtureBytes('claude-echomine-sample.json'), type: 'application/json' }),
+    }));
+    assert.deepEqual([viaForm.userRef, viaForm.provider, viaForm.created], ['bob', 'anthropic', 5]);
+    const zip = zipSync({ 'conversations.json': fixtureBytes('chatgpt-librechat-tree.json') });
+    const zipped = await json(await t.request('/api/ingest-export', {
+      method: 'POST',
+      body: form({ userRef: 'bob' }, { bytes: zip, type: 'application/octet-stream', name: 'export.zip' }),
+    }));
+    assert.deepEqual([zipped.provider, zipped.created], ['openai', 1]);
+    const intoConnection = await json(await t.request('/api/ingest-export', {
+      method: 'POST',
+      body: form({ userRef: 'bob', connectionId: zipped.connectionId }, { bytes: fixtureBytes('chatgpt-librechat-modern.json'), type: 'application/json' }),
+    }));
+    assert.deepEqual([intoConnection.connectionId, intoConnection.created, intoConnection.conversationCount], [zipped.connectionId, 3, 4]);
+  });
+
+  test('a connection in needs_reauth becomes active again on a successful import', async () => {
+    const t = await setup();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', status: 'needs_reauth', count: 2 });
+    const body = await json(await postExport(t, fixtureBytes('claude-echomine-thinking.json')));
+    assert.equal(body.connectionId, connectionId, 'goes to the open connection of that provider');
+    assert.equal(body.conversationCount, 3);
+    const [connection] = (await json(await t.request('/api/conversations?userRef=u1'))).connections;
+    assert.equal(connection.status, 'active');
+  });
+
+  test('after a connection is revoked, an import without connectionId opens a new one', async () => {
+    const t = await setup();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', status: 'revoked' });
+    const body = await json(await postExport(t, fixtureBytes('claude-echomine-thinking.json')));
+    assert.notEqual(body.connectionId, connectionId);
+    const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
+    assert.deepEqual(connections.map((c: any) => c.status).sort(), ['active', 'revoked']);
+  });
+
+  test('ten concurrent imports for one user and provider share one connection', async () => {
+    const t = await setup();
+    const file = fixtureBytes('claude-echomine-sample.json');
+    const responses = await Promise.all(Array.from({ length: 10 }, () => postExport(t, file, { query: 'userRef=racer' })));
+    const bodies = await Promise.all(responses.map(json));
+    assert.deepEqual(responses.map((r) => r.status), Array(10).fill(200));
+    assert.equal(new Set(bodies.map((b) => b.connectionId)).size, 1);
+    assert.equal(bodies.reduce((sum, b) => sum + b.created, 0), 5);
+    assert.deepEqual(await rowCounts(t.deps), { users: 1, connections: 1, conversations: 5, staged: 0 });
+  });
+
+  describe('refusals write nothing', () => {
+    test('415 for any other content type, checked first', async () => {
+      const t = await setup();
+      for (const contentType of ['text/plain', 'application/octet-stream', 'application/jsonx', '']) {
+        await expectRefused(t, () => postExport(t, fixtureBytes('claude-echomine-sample.json'), { contentType, query: '' }), 415, 'Unsupported content type');
+      }
+    });
+
+    test('400 without userRef, in the query or the form', async () => {
+      const t = await setup();
+      await expectRefused(t, () => postExport(t, fixtureBytes('claude-echomine-sample.json'), { query: '' }), 400, 'Missing userRef parameter');
+      await expectRefused(t, () => postExport(t, fixtureBytes('claude-echomine-sample.json'), { query: 'userRef=' }), 400, 'Missing userRef parameter');
+      await expectRefused(
+        t,
+        () => t.request('/api/ingest-export', { method: 'POST', body: form({ provider: 'anthropic' }, { bytes: fixtureBytes('claude-echomine-sample.json'), type: 'application/json' }) }),
+        400,
+        'Missing userRef parameter',
+      );
+    });
+
+    test('413 by Content-Length, while streaming without one, and when it lies', async () => {
+      const t = await setup({ MAX_EXPORT_BYTES: '1000' });
+      const big = fixtureBytes('claude-echomine-sample.json');
+      const declared = await expectRefused(t, () => postExport(t, big), 413, 'Export file too large');
+      assert.equal(declared.headers.get('connection'), 'close');
+      const stream = () => new ReadableStream({ pull(controller) { controller.enqueue(big.subarray(0, 600)); } });
+      const streamed = await expectRefused(
+        t,
+        () => t.request('/api/ingest-export?userRef=u1', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: stream(), duplex: 'half' } as RequestInit),
+        413,
+        'Export file too large',
+      );
+      assert.equal(streamed.headers.get('connection'), 'close');
+      await expectRefused(
+        t,
+        () => t.request('/api/ingest-export?userRef=u1', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': '10' }, body: stream(), duplex: 'half' } as RequestInit),
+        413,
+        'Export file too large',
+      );
+      await expectRefused(t, () => t.request('/api/ingest-export', { method: 'POST', body: form({ userRef: 'u1' }, { bytes: big, type: 'application/json' }) }), 413, 'Export file too large');
+    });
+
+    test('400 for an unknown provider, or one the file disagrees with', async () => {
+      const t = await setup();
+      await expectRefused(t, () => postExport(t, fixtureBytes('claude-echomine-sample.json'), { query: 'userRef=u1&provider=gemini' }), 400, 'Invalid provider parameter');
+      await expectRefused(t, () => postExport(t, fixtureBytes('claude-echomine-sample.json'), { query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
+    });
+
+    test('404 and 409 for a connectionId that is not this user’s or is revoked; 400 when its provider differs', async () => {
+      const t = await setup();
+      const other = await onboardApp(t.deps, 'Other app');
+      const foreign = await seedConnection(t.deps, { appId: other.appId, userRef: 'u1', provider: 'anthropic' });
+      const otherUser = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'someone-else', provider: 'anthropic' });
+      const revoked = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', status: 'revoked' });
+      const openai = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'openai' });
+      const file = fixtureBytes('claude-echomine-sample.json');
+      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', foreign.connectionId, otherUser.connectionId]) {
+        await expectRefused(t, () => postExport(t, file, { query: `userRef=u1&connectionId=${id}` }), 404, 'Connection not found');
+      }
+      await expectRefused(t, () => postExport(t, file, { query: `userRef=u1&connectionId=${revoked.connectionId}` }), 409, 'Connection is revoked');
+      await expectRefused(t, () => postExport(t, file, { query: `userRef=u1&connectionId=${openai.connectionId}` }), 400, 'Invalid provider parameter');
+    });
+
+    test('400 for files that are not readable exports', async (t2) => {
+      const t = await setup();
+      const fixture = fixtureBytes('chatgpt-librechat-export.json');
+      const cases: Array<[string, Uint8Array, string, string | RegExp]> = [
+        ['not JSON', strToU8('hello'), 'application/json', /^Invalid export file: /],
+        ['truncated', fixture.subarray(0, fixture.length / 2), 'application/json', 'Invalid export file: the file ends before the JSON document does (truncated?)'],
+        ['empty body', new Uint8Array(0), 'application/json', 'Invalid export file: the file is empty'],
+        ['bad element', strToU8('[{"mapping": {}, "id": "a"}, {"id": tru}]'), 'application/json', /^Invalid export file: /],
+        ['an object of no provider', strToU8('{"conversations": []}'), 'application/json', 'Unrecognized export format'],
+        ['an array of strangers', bytesOf([{ id: 1 }, { id: 2 }]), 'application/json', 'Unrecognized export format'],
+        ['a zip without conversations', zipSync({ 'user.json': strToU8('{}') }), 'application/zip', 'Unrecognized export format'],
+        ['a corrupt zip', (() => { const z = zipSync({ 'conversations.json': fixture }); for (let i = 60; i < 400; i++) z[i] = 0xff; return z; })(), 'application/zip', /^Invalid export file: /],
+        ['a truncated zip', streamedZip({ 'conversations.json': fixture }).subarray(0, 5000), 'application/zip', /^Invalid export file: /],
+        ['bad JSON inside a zip', zipSync({ 'conversations.json': strToU8('[{"mapping":') }), 'application/zip', /^Invalid export file: /],
+      ];
+      for (const [name, body, contentType, error] of cases) {
+        await t2.test(name, async () => void (await expectRefused(t, () => postExport(t, body, { contentType }), 400, error)));
+      }
+      await expectRefused(t, () => t.request('/api/ingest-export', { method: 'POST', body: form({ userRef: 'u1' }) }), 400, 'Invalid export file: the form has no "file" field');
+    });
+
+    test('401 without a key; 405 for other methods', async () => {
+      const t = await setup();
+      await expectRefused(t, async () => t.app.request('/api/ingest-export?userRef=u1', { method: 'POST', body: '[]', headers: { 'Content-Type': 'application/json' } }), 401, 'Missing Authorization header');
+      const response = await expectRefused(t, () => t.request('/api/ingest-export'), 405, 'Method not allowed');
+      assert.equal(response.headers.get('allow'), 'POST');
+    });
+  });
+});

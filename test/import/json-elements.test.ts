@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readExportConversations } from '../../src/import/export-reader.ts';
+import { FIXTURE_NAMES, fixtureBytes } from '../helpers.ts';
+
+async function* chunked(bytes: Uint8Array, size: number) {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+async function readAll(bytes: Uint8Array, size = 7): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const batch of readExportConversations(chunked(bytes, size))) out.push(...batch);
+  return out;
+}
+
+const text = (value: string) => new TextEncoder().encode(value);
+
+test('every fixture reads back exactly as JSON.parse sees it, whatever the chunk size', async () => {
+  for (const name of FIXTURE_NAMES) {
+    const bytes = fixtureBytes(name);
+    const parsed = JSON.parse(new TextDecoder().decode(bytes));
+    const expected = Array.isArray(parsed) ? parsed : [parsed];
+    for (const size of [1, 2, 3, 5, 64, 4096, bytes.length]) {
+      assert.deepEqual(await readAll(bytes, size), expected, `${name} in chunks of ${size}`);
+    }
+  }
+});
+
+test('strings with escaped quotes and backslashes across chunk boundaries', async () => {
+  const values = [{ a: 'x\\' }, { b: '\\"}]' }, { c: '\\\\\\"' }, 'plain "quoted" \\ string', 12.5e3, true, null, [1, [2, { d: ']' }]]];
+  const bytes = text(JSON.stringify(values));
+  for (let size = 1; size <= 9; size++) assert.deepEqual(await readAll(bytes, size), values);
+});
+
+test('whitespace, a byte order mark and an empty array', async () => {
+  assert.deepEqual(await readAll(text('\ufeff \n [ \n {"a" : 1} ,\r\n\t{"b":2} ] \n')), [{ a: 1 }, { b: 2 }]);
+  assert.deepEqual(await readAll(text('[]')), []);
+  assert.deepEqual(await readAll(text(' { "one": [1] } ')), [{ one: [1] }]);
+});
+
+test('broken documents are refused with the reason', async () => {
+  const cases: Array<[string, string]> = [
+    ['', 'Invalid export file: the file is empty'],
+    ['   ', 'Invalid export file: the file is empty'],
+    ['[{"a":1}', 'Invalid export file: the file ends before the JSON document does (truncated?)'],
+    ['[{"a":"unterminated', 'Invalid export file: the file ends before the JSON document does (truncated?)'],
+    ['[{"a":1},', 'Invalid export file: the file ends before the JSON document does (truncated?)'],
+    ['{"a":1', 'Invalid export file: the file ends before the JSON document does (truncated?)'],
+    ['[1 2]', 'Invalid export file: expected "," or "]" between conversations'],
+    ['[]x', 'Invalid export file: unexpected data after the end of the JSON document'],
+    ['{"a":1}{"b":2}', 'Invalid export file: unexpected data after the end of the JSON document'],
+    ['<html>', 'Invalid export file: the file is not JSON'],
+    ['"just a string"', 'Unrecognized export format'],
+    ['42', 'Unrecognized export format'],
+  ];
+  for (const [input, message] of cases) {
+    await assert.rejects(readAll(text(input)), { message }, JSON.stringify(input));
+  }
+  await assert.rejects(readAll(text('[{"a":1},]')), /^Error: Invalid export file: /);
+  await assert.rejects(readAll(text('[{"a":tru}]')), /^Error: Invalid export file: /);
+});
