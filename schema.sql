@@ -89,3 +89,46 @@ CREATE TABLE import_staging (
   staged_at TEXT NOT NULL,
   PRIMARY KEY (import_id, external_id)
 ) STRICT;
+
+-- version 2
+-- A hosted-page session, opened by consuming a signed link. Only a hash of the
+-- cookie value is kept, so a copy of the database opens no session.
+CREATE TABLE page_sessions (
+  token_hash TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  user_ref TEXT NOT NULL,
+  purpose TEXT NOT NULL CHECK (purpose IN ('connect', 'manage')),
+  csrf_token TEXT NOT NULL,
+  -- The connect page's last import, shown after its redirect (JSON).
+  last_result TEXT,
+  created_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE INDEX page_sessions_by_last_seen ON page_sessions (last_seen_at);
+CREATE INDEX used_links_by_expiry ON used_links (expires_at);
+
+-- version 3
+-- Webhooks: one endpoint per app, and an outbox written in the same transaction
+-- as the change it reports, so an event exists exactly when its change committed.
+ALTER TABLE apps ADD COLUMN webhook_url TEXT;
+ALTER TABLE apps ADD COLUMN webhook_secret TEXT;
+
+CREATE TABLE webhook_deliveries (
+  -- The order events happened in; first attempts to an endpoint follow it.
+  seq INTEGER PRIMARY KEY,
+  -- Sent as webhook-id on every attempt: receivers deduplicate by it.
+  id TEXT NOT NULL UNIQUE,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  event_type TEXT NOT NULL,
+  body TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  last_status INTEGER,
+  last_error TEXT,
+  -- Unix ms. While an attempt is under way it is pushed past the attempt's
+  -- timeout, so a process that dies mid-attempt leaves it due again later.
+  next_attempt_at INTEGER NOT NULL,
+  created_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+CREATE INDEX webhook_deliveries_by_app ON webhook_deliveries (app_id, seq DESC);

@@ -4,15 +4,19 @@ import packageJson from '../package.json' with { type: 'json' };
 import { ingestRoutes } from './api/ingest-routes.ts';
 import { listingRoutes } from './api/listing-routes.ts';
 import { purgeRoutes } from './api/purge-routes.ts';
-import type { ApiEnv } from './api/env.ts';
+import type { AppEnv } from './app-env.ts';
 import type { Deps } from './deps.ts';
+import { STYLESHEET, UPLOAD_SCRIPT } from '../pages/assets.ts';
+import { connectRoutes } from './pages/connect-routes.tsx';
+import { manageRoutes } from './pages/manage-routes.tsx';
+import { pageErrorResponse } from './pages/page-kit.tsx';
 import { ApiError } from './errors.ts';
 
 export const VERSION: string = packageJson.version;
 
 /** The whole service as one fetch handler, built only from what it is given. */
 export function createApp(deps: Deps) {
-  const app = new Hono<ApiEnv>();
+  const app = new Hono<AppEnv>();
 
   app.use(async (c, next) => {
     const started = performance.now();
@@ -33,6 +37,12 @@ export function createApp(deps: Deps) {
   app.route('/api', listingRoutes(deps));
   app.route('/api', purgeRoutes(deps));
   app.route('/api', ingestRoutes(deps));
+  app.route('/', connectRoutes(deps));
+  app.route('/', manageRoutes(deps));
+  const asset = (body: string, type: string) => (c: Context) =>
+    c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+  app.get('/assets/parley.css', asset(STYLESHEET, 'text/css; charset=utf-8'));
+  app.get('/assets/upload.js', asset(UPLOAD_SCRIPT, 'text/javascript; charset=utf-8'));
 
   app.notFound((c) => errorResponse(c, new ApiError('notFound')));
   app.onError((error, c) => {
@@ -44,9 +54,10 @@ export function createApp(deps: Deps) {
   return app;
 }
 
-function errorResponse(c: Context, error: ApiError) {
+/** `{"error": message}` for the API; an HTML page with advice on the hosted pages. */
+function errorResponse(c: Context<AppEnv>, error: ApiError) {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  return c.json({ error: error.message }, error.status);
+  return c.get('page') ? pageErrorResponse(c, error) : c.json({ error: error.message }, error.status);
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -32,12 +32,15 @@ export interface TestContext {
 }
 
 /** An app over an in-memory database, a fixed clock and one onboarded tenant. */
-export async function setup(env: Record<string, string> = {}): Promise<TestContext> {
+export async function setup(
+  env: Record<string, string> = {},
+  { now = FIXED_NOW, databasePath = ':memory:' }: { now?: number; databasePath?: string } = {},
+): Promise<TestContext> {
   const config: Config = parseConfig({ LOG_LEVEL: 'debug', ...env });
-  const clock = fixedClock();
+  const clock = fixedClock(now);
   const logs: Array<Record<string, unknown>> = [];
   const deps: Deps = {
-    db: openBetterSqlite3(':memory:'),
+    db: openBetterSqlite3(databasePath),
     config,
     clock,
     random: cryptoRandom,

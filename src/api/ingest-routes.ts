@@ -3,14 +3,14 @@ import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { checkImportTarget, importExport } from '../import/import-export.ts';
 import { openExportUpload, type ExportUpload } from '../import/upload.ts';
-import type { ApiEnv } from './env.ts';
+import type { AppEnv } from '../app-env.ts';
 import { methodNotAllowed, requireCaller } from './middleware.ts';
 
 const optional = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 /** POST /api/ingest-export: a JSON, zip or multipart upload of a provider's export. */
 export function ingestRoutes(deps: Deps) {
-  const routes = new Hono<ApiEnv>();
+  const routes = new Hono<AppEnv>();
   routes.post('/ingest-export', requireCaller(deps), async (c) => {
     let upload: ExportUpload | undefined;
     try {

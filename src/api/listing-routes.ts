@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, listConnections, listConversations } from '../conversations/listing.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
-import type { ApiEnv } from './env.ts';
+import type { AppEnv } from '../app-env.ts';
 import { methodNotAllowed, rateLimit, requireCaller } from './middleware.ts';
 
 function wholeNumber(raw: string | undefined, fallback: number, min: number, code: ErrorCode): number {
@@ -12,7 +12,7 @@ function wholeNumber(raw: string | undefined, fallback: number, min: number, cod
   return value;
 }
 
-async function connectionsResponse(deps: Deps, c: Context<ApiEnv>, userRef: string) {
+async function connectionsResponse(deps: Deps, c: Context<AppEnv>, userRef: string) {
   const rows = await listConnections(deps, c.get('caller').appId, userRef);
   return c.json({
     connections: rows.map((row) => ({
@@ -27,7 +27,7 @@ async function connectionsResponse(deps: Deps, c: Context<ApiEnv>, userRef: stri
   });
 }
 
-async function conversationsResponse(deps: Deps, c: Context<ApiEnv>, connectionId: string) {
+async function conversationsResponse(deps: Deps, c: Context<AppEnv>, connectionId: string) {
   const limit = Math.min(wholeNumber(c.req.query('limit'), DEFAULT_PAGE_SIZE, 1, 'invalidLimit'), MAX_PAGE_SIZE);
   const offset = wholeNumber(c.req.query('offset'), 0, 0, 'invalidOffset');
   const { rows, total } = await listConversations(deps, c.get('caller').appId, connectionId, { limit, offset });
@@ -45,7 +45,7 @@ async function conversationsResponse(deps: Deps, c: Context<ApiEnv>, connectionI
 
 /** GET /api/conversations and its alias GET /api/connections for the userRef form. */
 export function listingRoutes(deps: Deps) {
-  const routes = new Hono<ApiEnv>();
+  const routes = new Hono<AppEnv>();
   const limited = [requireCaller(deps), rateLimit(deps)] as const;
 
   routes.get('/conversations', ...limited, (c) => {

@@ -4,13 +4,13 @@ import { authenticate } from '../apps/authenticate.ts';
 import { takeRateLimit } from '../apps/rate-limit.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import type { ApiEnv } from './env.ts';
+import type { AppEnv } from '../app-env.ts';
 
 // RFC 9745: the moment the app secret stopped being the recommended Bearer value.
 const APP_SECRET_DEPRECATED_AT = '@1767225600';
 
 export const requireCaller = (deps: Deps) =>
-  createMiddleware<ApiEnv>(async (c, next) => {
+  createMiddleware<AppEnv>(async (c, next) => {
     const caller = await authenticate(deps, c.req.header('Authorization'));
     c.set('caller', caller);
     if (caller.usedAppSecret) c.header('Deprecation', APP_SECRET_DEPRECATED_AT);
@@ -19,7 +19,7 @@ export const requireCaller = (deps: Deps) =>
 
 /** Counts the request and sets the RateLimit headers, which error responses keep too. */
 export const rateLimit = (deps: Deps) =>
-  createMiddleware<ApiEnv>(async (c, next) => {
+  createMiddleware<AppEnv>(async (c, next) => {
     const state = await takeRateLimit(deps, c.get('caller').appId);
     c.header('RateLimit-Limit', String(state.limit));
     c.header('RateLimit-Remaining', String(state.remaining));

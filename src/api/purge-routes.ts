@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { purgeConnection, purgeUser } from '../conversations/purge.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import type { ApiEnv } from './env.ts';
+import type { AppEnv } from '../app-env.ts';
 import { methodNotAllowed, requireCaller } from './middleware.ts';
 
 async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
@@ -20,7 +20,7 @@ const nonEmptyString = (value: unknown): value is string => typeof value === 'st
 
 /** POST /api/purge: `{"userRef"}` or `{"connectionId"}`, exactly one. */
 export function purgeRoutes(deps: Deps) {
-  const routes = new Hono<ApiEnv>();
+  const routes = new Hono<AppEnv>();
   routes.post('/purge', requireCaller(deps), async (c) => {
     const { userRef, connectionId } = await readJsonObject(c.req.raw);
     const target = userRef ?? connectionId;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { createApp, createKey, listApps, listKeys, requireApp, revokeKey } from '../apps/apps.ts';
 import type { Deps } from '../deps.ts';
 import { signLink } from '../sdk/sign-link.ts';
+import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../webhooks/endpoints.ts';
 
 export class UsageError extends Error {}
 
@@ -25,11 +26,17 @@ export const commands: Record<string, (deps: CommandDeps, flags: Flags, io: { fi
   'key create': (deps, flags) => createKey(deps, required(flags, 'app')),
   'key list': (deps, flags) => listKeys(deps, required(flags, 'app')),
   'key revoke': (deps, flags) => revokeKey(deps, required(flags, 'app'), required(flags, 'key')),
+  'webhook set': (deps, flags) => setWebhookEndpoint(deps, required(flags, 'app'), required(flags, 'url'), { newSecret: flags['new-secret'] === true }),
+  'webhook list': (deps, flags) =>
+    listWebhookDeliveries(deps, required(flags, 'app'), flags.status === undefined ? undefined : required(flags, 'status').split(',')),
+  'webhook retry': (deps, flags) => retryWebhookDelivery(deps, required(flags, 'app'), required(flags, 'delivery')),
   link: async (deps, flags) => {
-    const app = await requireApp(deps, required(flags, 'app'));
-    const expires = flags.expires === undefined ? undefined : Number(flags.expires);
+    // Every flag is checked before the database is asked, as the other commands do.
+    const [appId, userRef] = [required(flags, 'app'), required(flags, 'user')];
     const purpose = required(flags, 'purpose') as 'connect' | 'manage';
-    const options = { appId: app.id, userRef: required(flags, 'user'), scopes: ['conversations:read'] as ['conversations:read'], purpose, baseUrl: deps.config.publicUrl };
+    const expires = flags.expires === undefined ? undefined : Number(flags.expires);
+    const app = await requireApp(deps, appId);
+    const options = { appId: app.id, userRef, scopes: ['conversations:read'] as ['conversations:read'], purpose, baseUrl: deps.config.publicUrl };
     const url = await signLink(expires === undefined ? options : { ...options, expiresInSeconds: expires }, app.secret, deps.clock.now());
     return { url };
   },
@@ -47,6 +54,9 @@ export const USAGE = `Usage: parley <command> [flags]
   key create --app ID
   key list --app ID
   key revoke --app ID --key KEYID
+  webhook set --app ID --url URL [--new-secret]
+  webhook list --app ID [--status pending,delivered,failed]
+  webhook retry --app ID --delivery DELIVERYID
   link --app ID --user REF --purpose connect|manage [--expires SECONDS]
   backup --out FILE`;
 

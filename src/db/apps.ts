@@ -1,6 +1,7 @@
+import type { Insertable } from 'kysely';
 import type { ApiKeysTable, AppsTable, Db } from './database.ts';
 
-export async function insertApp(db: Db, app: AppsTable, key: ApiKeysTable): Promise<void> {
+export async function insertApp(db: Db, app: Omit<AppsTable, 'webhook_url' | 'webhook_secret'>, key: Insertable<ApiKeysTable>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('apps').values(app).execute();
     await trx.insertInto('api_keys').values(key).execute();
@@ -52,4 +53,8 @@ export async function revokeApiKey(db: Db, appId: string, keyId: string, at: str
   if (!found) return false;
   await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
   return true;
+}
+
+export async function setWebhookEndpoint(db: Db, appId: string, endpoint: { url: string; secret: string }): Promise<void> {
+  await db.updateTable('apps').set({ webhook_url: endpoint.url, webhook_secret: endpoint.secret }).where('id', '=', appId).execute();
 }

@@ -76,3 +76,13 @@ export async function countConnectionsAndConversationsOfUser(db: Db, userId: str
     .executeTakeFirstOrThrow();
   return { connections: Number(row.connections), conversations: Number(row.conversations) };
 }
+
+/** Active connections not synced (or, never synced, not captured) since `before`, with their owner. */
+export const findStaleConnections = (db: Db, before: string) =>
+  db
+    .selectFrom('connections')
+    .innerJoin('users', 'users.id', 'connections.user_id')
+    .select(['connections.id', 'users.app_id', 'users.user_ref'])
+    .where('connections.status', '=', 'active')
+    .where((eb) => eb(eb.fn.coalesce('connections.last_sync_at', 'connections.captured_at'), '<', before))
+    .execute();

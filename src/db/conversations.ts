@@ -24,3 +24,27 @@ export async function deleteConversationsOfConnection(db: Db, connectionId: stri
   const result = await db.deleteFrom('conversations').where('connection_id', '=', connectionId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** One conversation, if it belongs to that user of that app. */
+export const findConversationOfUser = (db: Db, appId: string, userRef: string, conversationId: string) =>
+  db
+    .selectFrom('conversations')
+    .innerJoin('connections', 'connections.id', 'conversations.connection_id')
+    .innerJoin('users', 'users.id', 'connections.user_id')
+    .select([
+      'conversations.id',
+      'conversations.external_id',
+      'conversations.title',
+      'conversations.payload',
+      'conversations.update_time',
+      'conversations.connection_id',
+      'connections.provider',
+    ])
+    .where('conversations.id', '=', conversationId)
+    .where('users.app_id', '=', appId)
+    .where('users.user_ref', '=', userRef)
+    .executeTakeFirst();
+
+export async function deleteConversation(db: Db, conversationId: string): Promise<void> {
+  await db.deleteFrom('conversations').where('id', '=', conversationId).execute();
+}

@@ -1,4 +1,4 @@
-import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, SqliteDialect, type Generated, type SqliteDatabase } from 'kysely';
 
 export interface AppsTable {
   id: string;
@@ -7,6 +7,8 @@ export interface AppsTable {
   secret_hash: string;
   allowed_scopes: string;
   created_at: string;
+  webhook_url: string | null;
+  webhook_secret: string | null;
 }
 
 export interface ApiKeysTable {
@@ -71,6 +73,35 @@ export interface ImportStagingTable {
   staged_at: string;
 }
 
+export type PagePurpose = 'connect' | 'manage';
+
+export interface PageSessionsTable {
+  token_hash: string;
+  app_id: string;
+  user_ref: string;
+  purpose: PagePurpose;
+  csrf_token: string;
+  last_result: string | null;
+  created_at: string;
+  last_seen_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  seq: Generated<number>;
+  id: string;
+  app_id: string;
+  event_type: string;
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  next_attempt_at: number;
+  created_at: string;
+}
+
 export interface Database {
   apps: AppsTable;
   api_keys: ApiKeysTable;
@@ -80,6 +111,8 @@ export interface Database {
   rate_buckets: RateBucketsTable;
   used_links: UsedLinksTable;
   import_staging: ImportStagingTable;
+  page_sessions: PageSessionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Db = Kysely<Database>;

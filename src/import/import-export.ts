@@ -8,6 +8,7 @@ import { ApiError } from '../errors.ts';
 import { isObject, type ExportFormat } from './conversation.ts';
 import { readExportConversations } from './export-reader.ts';
 import { EXPORT_FORMATS, formatFor } from './formats.ts';
+import { recordEvent } from '../webhooks/events.ts';
 import { unrecognizedExport } from './import-errors.ts';
 
 export interface ImportTarget {
@@ -126,8 +127,10 @@ export async function importExport(deps: ImportDeps, target: ImportTarget, bytes
       }
     }
     if (!format) {
+      // An empty export is a user with no conversations, if the caller names the
+      // provider; a file whose conversations no format recognises is no export.
       const fallback = expected === undefined ? undefined : formatFor(expected);
-      if (!fallback) throw unrecognizedExport();
+      if (!fallback || held.length > 0 || unreadable > 0) throw unrecognizedExport();
       await settle(fallback);
     }
     await flush();
@@ -157,6 +160,7 @@ async function finish(
       if (!connection) {
         const id = deps.random.uuid();
         await connections.insertConnection(db, { id, user_id: user.id, provider: format.provider, captured_at: now });
+        await recordEvent(db, deps, target.appId, 'connection.created', { userRef: target.userRef, connectionId: id, provider: format.provider });
         connection = { id };
       }
     }
@@ -164,11 +168,7 @@ async function finish(
     await staging.mergeStaged(db, importId, connection.id, now);
     const conversationCount = await connections.refreshConversationCount(db, connection.id);
     await connections.updateConnection(db, connection.id, { status: 'active', last_sync_at: now });
-    return {
-      ok: true,
-      userRef: target.userRef,
-      connectionId: connection.id,
-      provider: format.provider,
+    const counts = {
       created,
       updated,
       unchanged: staged - created - updated,
@@ -176,5 +176,7 @@ async function finish(
       skipped: tally.unreadable + (tally.read - staged),
       conversationCount,
     };
+    await recordEvent(db, deps, target.appId, 'connection.synced', { userRef: target.userRef, connectionId: connection.id, provider: format.provider, ...counts });
+    return { ok: true as const, userRef: target.userRef, connectionId: connection.id, provider: format.provider, ...counts };
   });
 }

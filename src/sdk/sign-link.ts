@@ -15,7 +15,10 @@ const DEFAULT_BASE_URL = 'http://localhost:8787';
 const SignLinkOptionsSchema = v.object({
   appId: v.pipe(v.string('appId must be a string'), v.minLength(1, 'appId must not be empty')),
   userRef: v.pipe(v.string('userRef must be a string'), v.minLength(1, 'userRef must not be empty')),
-  scopes: v.tuple([v.literal(LINK_SCOPE)], `scopes must be ["${LINK_SCOPE}"]`),
+  scopes: v.custom<[typeof LINK_SCOPE]>(
+    (value) => Array.isArray(value) && value.length === 1 && value[0] === LINK_SCOPE,
+    `scopes must be ["${LINK_SCOPE}"]`,
+  ),
   purpose: v.picklist(['connect', 'manage'], 'purpose must be "connect" or "manage"'),
   expiresInSeconds: v.optional(
     v.pipe(

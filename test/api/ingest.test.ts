@@ -156,6 +156,7 @@ describe('POST /api/ingest-export', () => {
   test('an empty export: with a provider it succeeds, without one it is unrecognised', async () => {
     const t = await setup();
     await expectRefused(t, () => postExport(t, strToU8('[]')), 400, 'Unrecognized export format');
+    await expectRefused(t, () => postExport(t, strToU8('[{"hello": "world"}]'), { query: 'userRef=u1&provider=openai' }), 400, 'Unrecognized export format');
     const body = await json(await postExport(t, strToU8('[]'), { query: 'userRef=u1&provider=anthropic' }));
     assert.deepEqual([body.provider, body.created, body.conversationCount], ['anthropic', 0, 0]);
     const { connections } = await json(await t.request('/api/conversations?userRef=u1'));

@@ -1,0 +1,131 @@
+/**
+ * The hosted pages' only stylesheet and only script, served from /assets/. They
+ * live in modules, not files, so every runtime and the single-file binary serve
+ * them without a file system.
+ */
+export const STYLESHEET = `
+*,*::before,*::after{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f5f7}
+header.site,footer.site,main{max-width:44rem;margin:0 auto;padding:0 1rem}
+header.site{display:flex;gap:.5rem;align-items:baseline;padding-top:1rem;padding-bottom:.5rem}
+.brand{font-weight:700;font-size:1.1rem;color:#243b6b}
+.for-app{color:#4a5361}
+footer.site{color:#4a5361;font-size:.85rem;padding-bottom:2rem}
+h1{font-size:1.5rem;line-height:1.25;margin:.2rem 0 .8rem}
+h2{font-size:1.15rem;margin:1.2rem 0 .5rem}
+a{color:#1d4ed8}
+a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+.card{background:#fff;border:1px solid #d6dae1;border-radius:12px;padding:1.25rem;margin:0 0 1rem}
+.card>:first-child{margin-top:0}
+.card>:last-child{margin-bottom:0}
+.card.error{border-color:#b42318;border-top:4px solid #b42318}
+.card.success{border-color:#067647;border-top:4px solid #067647}
+.danger-zone{border-color:#f1c4c0}
+.muted{color:#4a5361}
+.small{font-size:.875rem}
+.big{font-size:1.15rem}
+.status{color:#b42318;font-weight:600;margin:0}
+.steps{padding-left:1.25rem}
+.steps li{margin:.35rem 0}
+.button{display:inline-block;border:0;border-radius:8px;padding:.7rem 1.1rem;font:inherit;font-weight:600;text-decoration:none;cursor:pointer;background:#1d4ed8;color:#fff;min-height:44px}
+.button.secondary{background:#e8ecf3;color:#1b1f24}
+.button.danger{background:#b42318;color:#fff}
+.button:disabled{opacity:.6;cursor:progress}
+.back{margin:0 0 .25rem}
+.back a{display:inline-flex;align-items:center;min-height:44px}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem}
+.choices{list-style:none;padding:0;display:grid;gap:.75rem}
+.choice{display:flex;flex-direction:column;padding:1rem;border:1px solid #d6dae1;border-radius:10px;text-decoration:none;color:#1b1f24;min-height:44px}
+.choice:hover{border-color:#1d4ed8}
+.choice span{color:#4a5361;font-size:.9rem}
+label{display:block;font-weight:600;margin:.5rem 0 .3rem}
+label+.hint{margin:0 0 .4rem}
+input[type=file]{display:block;width:100%;padding:.6rem;border:1px dashed #8a94a6;border-radius:8px;background:#fafbfc;font:inherit;cursor:pointer}
+input[type=file]::file-selector-button{font:inherit;font-weight:600;border:0;border-radius:6px;padding:.45rem .9rem;margin-right:.75rem;background:#e8ecf3;color:#1b1f24;cursor:pointer}
+.upload .button{margin-top:1rem}
+progress{width:100%;height:1rem;accent-color:#1d4ed8}
+.form-error{color:#b42318;font-weight:600}
+.notice{background:#ecfdf3;border:1px solid #067647;border-radius:8px;padding:.75rem 1rem}
+.badge{display:inline-block;border-radius:999px;padding:.1rem .6rem;font-size:.85rem;font-weight:600;background:#e8ecf3}
+.badge.active{background:#dcfae6;color:#054f31}
+.badge.needs_reauth{background:#fef0c7;color:#7a2e0e}
+.badge.revoked{background:#eef0f3;color:#3b4350}
+.connections,.conversations{list-style:none;padding:0;margin:0}
+.connection{border-top:1px solid #e4e7ec;padding:.75rem 0}
+.connection:first-child{border-top:0}
+.connection h2{margin:0}
+.connection>:last-child{margin-bottom:0}
+.connection:last-child{padding-bottom:0}
+.facts,.counts{display:grid;grid-template-columns:repeat(auto-fit,minmax(8rem,1fr));gap:.5rem;margin:.5rem 0}
+.facts dt,.counts dt{font-size:.8rem;color:#4a5361}
+.facts dd,.counts dd{margin:0;font-weight:600}
+.counts dd{font-size:1.4rem}
+/* The whole row (title and date) is the link's tap target: the link's ::after covers it. */
+.conversations li{position:relative;padding:.65rem .25rem;border-top:1px solid #e4e7ec}
+.conversations li:hover{background:#f8f9fb}
+.conversations a{display:block;font-weight:600;overflow-wrap:anywhere}
+.conversations a::after{content:"";position:absolute;inset:0}
+.conversations time{display:block}
+.pager{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin-top:1rem}
+.pager a{display:inline-flex;align-items:center;min-height:44px}
+.messages{list-style:none;padding:0;margin:0;display:grid;gap:.75rem}
+.message{border-radius:10px;padding:.6rem .85rem;border:1px solid #d6dae1;max-width:100%}
+.message.user{background:#eef4ff;border-color:#b2ccff;margin-left:1.5rem}
+.message.assistant{background:#fff;margin-right:1.5rem}
+.message.tool{background:#f6f7f9;font-size:.9rem;margin-right:1.5rem}
+.message.system{background:#fffaeb;border-color:#fedf89}
+.message .meta{margin:0 0 .25rem;font-size:.85rem;color:#4a5361}
+.message .content{white-space:pre-wrap;overflow-wrap:anywhere}
+.message pre{margin:.4rem 0;padding:.5rem .7rem;background:#f6f7f9;border:1px solid #e4e7ec;border-radius:6px;font:.85rem/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere}
+.message.user pre{background:#fff}
+.actions .button{text-align:center}
+@media (max-width:30rem){.card{padding:1rem;border-radius:10px}h1{font-size:1.3rem}.facts{grid-template-columns:1fr;gap:.25rem}.facts div{display:flex;justify-content:space-between;align-items:baseline;gap:1rem}.facts dd{text-align:right}.message.user{margin-left:.5rem}.message.assistant,.message.tool{margin-right:.5rem}}
+`;
+
+/**
+ * Progressive enhancement of the upload form: a progress bar while the file goes
+ * up. Without it the form posts as usual; with it, the same post goes through
+ * XMLHttpRequest (fetch cannot report upload progress) and the browser then
+ * opens the result page the server redirected to.
+ */
+export const UPLOAD_SCRIPT = `
+(function () {
+  var form = document.querySelector('form.upload');
+  if (!form || !window.XMLHttpRequest || !window.FormData) return;
+  var progressBox = form.querySelector('.progress');
+  var bar = form.querySelector('progress');
+  var text = form.querySelector('[data-progress-text]');
+  var error = form.querySelector('[data-upload-error]');
+  var button = form.querySelector('button[type=submit]');
+  var maxBytes = Number(form.getAttribute('data-max-bytes'));
+  function fail(message) {
+    error.textContent = message;
+    error.hidden = false;
+    button.disabled = false;
+    progressBox.hidden = true;
+  }
+  form.addEventListener('submit', function (event) {
+    var file = form.querySelector('input[type=file]').files[0];
+    if (!file) return;
+    event.preventDefault();
+    error.hidden = true;
+    if (maxBytes && file.size > maxBytes) return fail('This file is too large to upload here.');
+    var request = new XMLHttpRequest();
+    request.open('POST', form.action);
+    request.upload.addEventListener('progress', function (e) {
+      if (!e.lengthComputable) return;
+      var percent = Math.round((e.loaded / e.total) * 100);
+      bar.value = percent;
+      text.textContent = percent < 100 ? percent + '% uploaded' : 'Uploaded. Reading your conversations…';
+    });
+    request.addEventListener('load', function () { window.location.assign(request.responseURL || form.action); });
+    request.addEventListener('error', function () { fail('The upload was interrupted. Check your connection and try again.'); });
+    button.disabled = true;
+    bar.value = 0;
+    text.textContent = 'Starting the upload…';
+    progressBox.hidden = false;
+    request.send(new FormData(form));
+  });
+})();
+`;

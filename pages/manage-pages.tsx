@@ -1,0 +1,257 @@
+import { Layout, providerName, Time } from './layout.tsx';
+
+interface ConnectionView {
+  id: string;
+  provider: string;
+  status: string;
+  captured_at: string;
+  last_sync_at: string | null;
+  conversation_count: number;
+}
+
+const STATUS_LABELS: Record<string, string> = { active: 'Connected', needs_reauth: 'Needs a new export', revoked: 'Disconnected' };
+
+/** Fixed sentences for the `notice` a redirect after an action carries: nothing from the URL is echoed. */
+export const NOTICES: Record<string, string> = {
+  'conversation-deleted': 'The conversation was deleted.',
+  disconnected: 'The connection was disconnected and its conversations deleted.',
+  'all-deleted': 'All your data was deleted.',
+};
+
+function Notice({ notice }: { notice?: string | undefined }) {
+  const text = notice ? NOTICES[notice] : undefined;
+  return text ? (
+    <p class="notice" role="status">
+      {text}
+    </p>
+  ) : null;
+}
+
+export function ManageHomePage({ appName, connections, notice }: { appName: string; connections: ConnectionView[]; notice?: string | undefined }) {
+  return (
+    <Layout title="Your imported conversations" appName={appName}>
+      <Notice notice={notice} />
+      <section class="card" aria-labelledby="manage-title">
+        <h1 id="manage-title">Your imported conversations</h1>
+        {connections.length === 0 ? (
+          <p>There is nothing here: no conversations have been imported for you.</p>
+        ) : (
+          <ul class="connections">
+            {connections.map((connection) => (
+              <li key={connection.id} class="connection">
+                <h2>{providerName(connection.provider)}</h2>
+                <p>
+                  <span class={`badge ${connection.status}`}>{STATUS_LABELS[connection.status] ?? connection.status}</span>
+                </p>
+                <dl class="facts">
+                  <div>
+                    <dt>Connected on</dt>
+                    <dd>
+                      <Time iso={connection.captured_at} />
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Last import</dt>
+                    <dd>
+                      <Time iso={connection.last_sync_at} />
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Conversations</dt>
+                    <dd>{connection.conversation_count}</dd>
+                  </div>
+                </dl>
+                <p>
+                  <a class="button secondary" href={`/manage/connections/${connection.id}`}>
+                    View conversations
+                  </a>
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {connections.length > 0 && (
+        <section class="card danger-zone" aria-labelledby="delete-all-title">
+          <h2 id="delete-all-title">Delete everything</h2>
+          <p>Remove all your imported conversations and connections from {appName}.</p>
+          <a class="button danger" href="/manage/delete-all">
+            Delete all my data
+          </a>
+        </section>
+      )}
+    </Layout>
+  );
+}
+
+interface ConversationListItem {
+  id: string;
+  title: string | null;
+  update_time: string | null;
+}
+
+export function ManageConnectionPage(props: {
+  appName: string;
+  connection: ConnectionView;
+  conversations: ConversationListItem[];
+  total: number;
+  page: number;
+  pageSize: number;
+  notice?: string | undefined;
+}) {
+  const { appName, connection, conversations, total, page, pageSize, notice } = props;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const name = providerName(connection.provider);
+  const pageHref = (n: number) => `/manage/connections/${connection.id}?page=${n}`;
+  return (
+    <Layout title={`${name} conversations`} appName={appName}>
+      <p class="back">
+        <a href="/manage">← All connections</a>
+      </p>
+      <Notice notice={notice} />
+      <section class="card" aria-labelledby="connection-title">
+        <h1 id="connection-title">{name} conversations</h1>
+        <p>
+          <span class={`badge ${connection.status}`}>{STATUS_LABELS[connection.status] ?? connection.status}</span> · {total}{' '}
+          {total === 1 ? 'conversation' : 'conversations'}, newest first
+        </p>
+        {conversations.length === 0 ? (
+          <p>No conversations {page > 1 ? 'on this page' : 'here'}.</p>
+        ) : (
+          <ul class="conversations">
+            {conversations.map((conversation) => (
+              <li key={conversation.id}>
+                <a href={`/manage/conversations/${conversation.id}`}>{conversation.title ?? 'Untitled conversation'}</a>
+                <span class="muted small">
+                  <Time iso={conversation.update_time} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {pages > 1 && (
+          <nav class="pager" aria-label="Pages">
+            {page > 1 ? <a href={pageHref(page - 1)}>← Newer</a> : <span />}
+            <span>
+              Page {page} of {pages}
+            </span>
+            {page < pages ? <a href={pageHref(page + 1)}>Older →</a> : <span />}
+          </nav>
+        )}
+      </section>
+      {connection.status !== 'revoked' && (
+        <section class="card danger-zone" aria-labelledby="disconnect-title">
+          <h2 id="disconnect-title">Disconnect {name}</h2>
+          <p>Deletes these conversations from {appName} and stops using this connection.</p>
+          <a class="button danger" href={`/manage/connections/${connection.id}/disconnect`}>
+            Disconnect
+          </a>
+        </section>
+      )}
+    </Layout>
+  );
+}
+
+export function ManageConversationPage(props: {
+  appName: string;
+  conversation: { id: string; title: string | null; update_time: string | null; connection_id: string; provider: string };
+  messages: Array<{ role: string; content: string; timestamp: string | null }>;
+}) {
+  const { appName, conversation, messages } = props;
+  const title = conversation.title ?? 'Untitled conversation';
+  return (
+    <Layout title={title} appName={appName}>
+      <p class="back">
+        <a href={`/manage/connections/${conversation.connection_id}`}>← {providerName(conversation.provider)} conversations</a>
+      </p>
+      <section class="card" aria-labelledby="conversation-title">
+        <h1 id="conversation-title">{title}</h1>
+        <p class="muted small">
+          Last updated <Time iso={conversation.update_time} />
+        </p>
+        {messages.length === 0 ? (
+          <p>This conversation has no messages.</p>
+        ) : (
+          <ol class="messages">
+            {messages.map((message, i) => (
+              <li key={i} class={`message ${message.role}`}>
+                <p class="meta">
+                  <strong>{ROLE_LABELS[message.role] ?? message.role}</strong> <Time iso={message.timestamp} />
+                </p>
+                <MessageContent content={message.content} />
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+      <section class="card danger-zone" aria-labelledby="delete-title">
+        <h2 id="delete-title">Delete this conversation</h2>
+        <a class="button danger" href={`/manage/conversations/${conversation.id}/delete`}>
+          Delete conversation
+        </a>
+      </section>
+    </Layout>
+  );
+}
+
+// A fenced block (```lang … ```), as ChatGPT code cells and most assistants write code.
+const FENCE = /```[^\n`]*\n([\s\S]*?)\n?```/g;
+
+/**
+ * A message's text as written, with fenced code blocks set in monospace. Plain text
+ * only: nothing in a message becomes markup, whatever it contains.
+ */
+function MessageContent({ content }: { content: string }) {
+  const parts: Array<{ code: boolean; text: string }> = [];
+  let last = 0;
+  for (const match of content.matchAll(FENCE)) {
+    parts.push({ code: false, text: content.slice(last, match.index) }, { code: true, text: match[1]! });
+    last = match.index + match[0].length;
+  }
+  parts.push({ code: false, text: content.slice(last) });
+  return (
+    <div class="content">
+      {parts.map((part, i) =>
+        part.code ? (
+          <pre key={i}>
+            <code>{part.text}</code>
+          </pre>
+        ) : (
+          // The newlines around a fence belong to the fence, not to the text.
+          part.text.replace(/^\n+|\n+$/g, '') || null
+        ),
+      )}
+    </div>
+  );
+}
+
+const ROLE_LABELS: Record<string, string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' };
+
+export function ConfirmPage(props: {
+  appName: string;
+  title: string;
+  explanation: string;
+  action: string;
+  csrfToken: string;
+  confirmLabel: string;
+  cancelHref: string;
+}) {
+  return (
+    <Layout title={props.title} appName={props.appName}>
+      <section class="card danger-zone" aria-labelledby="confirm-title">
+        <h1 id="confirm-title">{props.title}</h1>
+        <p>{props.explanation}</p>
+        <p>This cannot be undone.</p>
+        <form method="post" action={props.action} class="actions">
+          <input type="hidden" name="csrf" value={props.csrfToken} />
+          <button type="submit" class="button danger">
+            {props.confirmLabel}
+          </button>
+          <a class="button secondary" href={props.cancelHref}>
+            Cancel
+          </a>
+        </form>
+      </section>
+    </Layout>
+  );
+}

@@ -1,0 +1,73 @@
+import * as connections from '../db/connections.ts';
+import * as conversations from '../db/conversations.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import type { Message } from '../import/conversation.ts';
+import { recordEvent } from '../webhooks/events.ts';
+import { listConnections, requireConnection } from './listing.ts';
+
+/** What the manage page may do for one user of one app, and nothing beyond them. */
+export interface Owner {
+  appId: string;
+  userRef: string;
+}
+
+export async function connectionsOf(deps: Pick<Deps, 'db'>, owner: Owner) {
+  try {
+    return await listConnections(deps, owner.appId, owner.userRef);
+  } catch (error) {
+    // A user who never imported anything (or deleted everything) simply has none.
+    if (error instanceof ApiError && error.code === 'userNotFound') return [];
+    throw error;
+  }
+}
+
+export async function connectionOf(deps: Pick<Deps, 'db'>, owner: Owner, connectionId: string) {
+  const connection = await requireConnection(deps, owner.appId, connectionId);
+  if (connection.user_ref !== owner.userRef) throw new ApiError('connectionNotFound');
+  return connection;
+}
+
+export async function conversationPage(deps: Pick<Deps, 'db'>, owner: Owner, connectionId: string, page: { limit: number; offset: number }) {
+  const connection = await connectionOf(deps, owner, connectionId);
+  const rows = await conversations.listConversationsPage(deps.db, connection.id, page.limit, page.offset);
+  return { connection, rows, total: connection.conversation_count };
+}
+
+export async function conversationOf(deps: Pick<Deps, 'db'>, owner: Owner, conversationId: string) {
+  const row = await conversations.findConversationOfUser(deps.db, owner.appId, owner.userRef, conversationId);
+  if (!row) throw new ApiError('conversationNotFound');
+  const payload = row.payload ? (JSON.parse(row.payload) as { messages?: Message[] }) : {};
+  return { ...row, messages: payload.messages ?? [] };
+}
+
+export function deleteConversation(deps: Pick<Deps, 'db' | 'clock' | 'random'>, owner: Owner, conversationId: string) {
+  return writeTransaction(deps.db, async (db) => {
+    const row = await conversations.findConversationOfUser(db, owner.appId, owner.userRef, conversationId);
+    if (!row) throw new ApiError('conversationNotFound');
+    await conversations.deleteConversation(db, row.id);
+    const conversationCount = await connections.refreshConversationCount(db, row.connection_id);
+    await recordEvent(db, deps, owner.appId, 'conversation.deleted', {
+      userRef: owner.userRef,
+      connectionId: row.connection_id,
+      conversationId: row.id,
+      externalId: row.external_id,
+      conversationCount,
+    });
+    return row;
+  });
+}
+
+/** The user disconnects: the connection stays as `revoked` so the app sees it; its conversations go. */
+export function disconnect(deps: Pick<Deps, 'db' | 'clock' | 'random'>, owner: Owner, connectionId: string) {
+  return writeTransaction(deps.db, async (db) => {
+    const connection = await connectionOf({ db }, owner, connectionId);
+    if (connection.status === 'revoked') throw new ApiError('connectionRevoked');
+    const deleted = await conversations.deleteConversationsOfConnection(db, connection.id);
+    await connections.refreshConversationCount(db, connection.id);
+    await connections.updateConnection(db, connection.id, { status: 'revoked' });
+    await recordEvent(db, deps, owner.appId, 'connection.revoked', { userRef: owner.userRef, connectionId, conversationsDeleted: deleted });
+    return connection;
+  });
+}

@@ -1,0 +1,31 @@
+import type { Db, PageSessionsTable } from './database.ts';
+
+export async function insertUsedLink(db: Db, row: { jti: string; app_id: string; used_at: string; expires_at: string }): Promise<boolean> {
+  const result = await db.insertInto('used_links').values(row).onConflict((oc) => oc.column('jti').doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows) === 1;
+}
+
+export async function isLinkUsed(db: Db, jti: string): Promise<boolean> {
+  return (await db.selectFrom('used_links').select('jti').where('jti', '=', jti).executeTakeFirst()) !== undefined;
+}
+
+export async function insertPageSession(db: Db, row: PageSessionsTable): Promise<void> {
+  await db.insertInto('page_sessions').values(row).execute();
+}
+
+export const findPageSession = (db: Db, tokenHash: string) =>
+  db.selectFrom('page_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+
+export async function updatePageSession(db: Db, tokenHash: string, changes: { last_seen_at?: string; last_result?: string }) {
+  await db.updateTable('page_sessions').set(changes).where('token_hash', '=', tokenHash).execute();
+}
+
+export async function deletePageSession(db: Db, tokenHash: string): Promise<void> {
+  await db.deleteFrom('page_sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+/** Forgets idle sessions and used link ids whose links have expired anyway. */
+export async function deleteExpiredPageState(db: Db, { idleBefore, now }: { idleBefore: string; now: string }): Promise<void> {
+  await db.deleteFrom('page_sessions').where('last_seen_at', '<', idleBefore).execute();
+  await db.deleteFrom('used_links').where('expires_at', '<', now).execute();
+}

@@ -1,0 +1,74 @@
+import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
+import * as apps from '../db/apps.ts';
+import * as store from '../db/page-sessions.ts';
+import type { PagePurpose } from '../db/database.ts';
+import { isoTime, type Deps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import { LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, type LinkClaims } from '../sdk/sign-link.ts';
+
+const encoder = new TextEncoder();
+
+function decode(token: string): LinkClaims {
+  let claims: Record<string, unknown>;
+  try {
+    decodeProtectedHeader(token);
+    claims = decodeJwt(token);
+  } catch {
+    throw new ApiError('invalidLink');
+  }
+  const { appId, userRef, scopes, purpose, iat, exp, jti } = claims;
+  const wellFormed =
+    typeof appId === 'string' &&
+    typeof userRef === 'string' &&
+    userRef !== '' &&
+    Array.isArray(scopes) &&
+    scopes.every((scope) => typeof scope === 'string') &&
+    typeof purpose === 'string' &&
+    Number.isFinite(iat) &&
+    Number.isFinite(exp) &&
+    typeof jti === 'string' &&
+    jti !== '';
+  if (!wellFormed) throw new ApiError('invalidLink');
+  return claims as unknown as LinkClaims;
+}
+
+/**
+ * Checks a signed link for `page` in the order decisions.md §9 gives, without
+ * consuming it, and returns its claims. Each failure is the §9 error.
+ */
+export async function verifyLink(deps: Pick<Deps, 'db' | 'clock'>, token: string | undefined, page: PagePurpose): Promise<LinkClaims> {
+  if (!token) throw new ApiError('missingLink');
+  const claims = decode(token);
+  const app = await apps.findApp(deps.db, claims.appId);
+  if (!app) throw new ApiError('appNotFound');
+  try {
+    // HS256 only: `alg: none` and every other algorithm are refused here.
+    await compactVerify(token, encoder.encode(app.secret), { algorithms: ['HS256'] });
+  } catch {
+    throw new ApiError('invalidLink');
+  }
+  const now = deps.clock.now() / 1000;
+  if (now >= claims.exp) throw new ApiError('linkExpired');
+  if (claims.exp - claims.iat > MAX_LINK_LIFETIME_SECONDS) throw new ApiError('invalidLinkLifetime');
+  if (claims.purpose !== page) throw new ApiError('wrongLinkPurpose');
+  const allowed = app.allowed_scopes.split(' ');
+  if (claims.scopes.length === 0 || !claims.scopes.every((scope) => scope === LINK_SCOPE && allowed.includes(scope))) {
+    throw new ApiError('forbiddenScope');
+  }
+  if (await store.isLinkUsed(deps.db, claims.jti)) throw new ApiError('linkAlreadyUsed');
+  return claims;
+}
+
+/**
+ * Marks the link used. One insert with `jti` unique: of two simultaneous uses
+ * (even from two processes) exactly one wins; the other gets `Link already used`.
+ */
+export async function consumeLink(deps: Pick<Deps, 'db' | 'clock'>, claims: LinkClaims): Promise<void> {
+  const inserted = await store.insertUsedLink(deps.db, {
+    jti: claims.jti,
+    app_id: claims.appId,
+    used_at: isoTime(deps.clock.now()),
+    expires_at: isoTime(claims.exp * 1000),
+  });
+  if (!inserted) throw new ApiError('linkAlreadyUsed');
+}

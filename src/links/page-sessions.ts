@@ -1,0 +1,66 @@
+import { base64Url, sha256Hex, timingSafeEqual } from '../crypto.ts';
+import type { PagePurpose } from '../db/database.ts';
+import * as store from '../db/page-sessions.ts';
+import { isoTime, type Deps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+
+export const SESSION_IDLE_MS = 30 * 60_000;
+
+export interface PageSession {
+  tokenHash: string;
+  appId: string;
+  userRef: string;
+  purpose: PagePurpose;
+  csrfToken: string;
+  lastResult: string | null;
+}
+
+type SessionDeps = Pick<Deps, 'db' | 'clock' | 'random'>;
+
+/** Opens a session for a consumed link; returns the cookie value (only its hash is stored). */
+export async function openPageSession(deps: SessionDeps, { appId, userRef, purpose }: { appId: string; userRef: string; purpose: PagePurpose }) {
+  const token = base64Url(deps.random.bytes(32));
+  const now = isoTime(deps.clock.now());
+  await store.insertPageSession(deps.db, {
+    token_hash: await sha256Hex(token),
+    app_id: appId,
+    user_ref: userRef,
+    purpose,
+    csrf_token: base64Url(deps.random.bytes(24)),
+    last_result: null,
+    created_at: now,
+    last_seen_at: now,
+  });
+  return token;
+}
+
+/**
+ * The live session behind a cookie, for a page of `purpose`; its idle timer restarts.
+ * No cookie, an unknown one, or one idle for over 30 minutes: `Session expired`.
+ */
+export async function resumePageSession(deps: SessionDeps, token: string | undefined, purpose: PagePurpose): Promise<PageSession> {
+  if (!token) throw new ApiError('sessionExpired');
+  const tokenHash = await sha256Hex(token);
+  const row = await store.findPageSession(deps.db, tokenHash);
+  const now = deps.clock.now();
+  if (row && Date.parse(row.last_seen_at) + SESSION_IDLE_MS <= now) await store.deletePageSession(deps.db, tokenHash);
+  if (!row || row.purpose !== purpose || Date.parse(row.last_seen_at) + SESSION_IDLE_MS <= now) throw new ApiError('sessionExpired');
+  await store.updatePageSession(deps.db, tokenHash, { last_seen_at: isoTime(now) });
+  return {
+    tokenHash,
+    appId: row.app_id,
+    userRef: row.user_ref,
+    purpose: row.purpose,
+    csrfToken: row.csrf_token,
+    lastResult: row.last_result,
+  };
+}
+
+/** Every form post carries the session's CSRF token; a cross-site form cannot know it. */
+export function checkCsrf(session: PageSession, submitted: string | undefined): void {
+  if (!submitted || !timingSafeEqual(session.csrfToken, submitted)) throw new ApiError('invalidCsrf');
+}
+
+export async function rememberResult(deps: Pick<Deps, 'db'>, session: PageSession, result: object): Promise<void> {
+  await store.updatePageSession(deps.db, session.tokenHash, { last_result: JSON.stringify(result) });
+}

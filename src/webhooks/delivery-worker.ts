@@ -1,0 +1,130 @@
+import * as deliveries from '../db/webhook-deliveries.ts';
+import type { Deps } from '../deps.ts';
+import { signWebhook } from './signature.ts';
+
+export interface DeliveryWorker {
+  /** Starts every due delivery chain now and waits for them all. */
+  runOnce(): Promise<void>;
+  /** Polls in the background until `stop`. */
+  start(): void;
+  /** Stops polling, cuts attempts under way short (they are sent again after a restart) and waits for that. */
+  stop(): Promise<void>;
+}
+
+export interface DeliveryWorkerOptions {
+  fetch?: typeof fetch;
+  pollMs?: number;
+}
+
+/** How long past its timeout a claimed attempt stays claimed, in case this process dies. */
+const LEASE_MARGIN_MS = 30_000;
+
+/**
+ * Sends the outbox. Each app's endpoint gets its deliveries one at a time, oldest
+ * first, so first attempts arrive in event order; different endpoints are served
+ * at once. A delivery waiting for a retry does not hold back later ones.
+ */
+export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'log'>, options: DeliveryWorkerOptions = {}): DeliveryWorker {
+  const send = options.fetch ?? ((input, init) => fetch(input, init));
+  const pollMs = options.pollMs ?? 500;
+  const { webhookTimeoutMs: timeoutMs, webhookRetrySchedule: schedule } = deps.config;
+  const chains = new Map<string, Promise<void>>();
+  const stopping = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running = false;
+
+  async function attempt(delivery: NonNullable<Awaited<ReturnType<typeof deliveries.claimNextDelivery>>>) {
+    const attempts = delivery.attempts + 1;
+    let lastStatus: number | null = null;
+    let lastError: string | null = null;
+    try {
+      if (!delivery.url || !delivery.secret) throw new Error('the app has no webhook endpoint');
+      const timestamp = Math.floor(deps.clock.now() / 1000);
+      const response = await send(delivery.url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': 'Parley-Webhooks',
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': await signWebhook(delivery.secret, delivery.id, timestamp, delivery.body),
+        },
+        body: delivery.body,
+        redirect: 'manual',
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping.signal]),
+      });
+      await response.body?.cancel();
+      lastStatus = response.status;
+      if (response.ok) {
+        await deliveries.recordAttempt(deps.db, delivery.seq, { status: 'delivered', attempts, lastStatus, lastError, nextAttemptAt: deps.clock.now() });
+        deps.log.info('webhook delivered', { delivery: delivery.id, type: delivery.event_type, attempts });
+        return;
+      }
+      lastError = `HTTP ${response.status}`;
+    } catch (error) {
+      if (stopping.signal.aborted) {
+        // Shutting down mid-attempt: it goes out again after the restart, uncounted.
+        await deliveries.releaseDelivery(deps.db, delivery.seq, deps.clock.now());
+        return;
+      }
+      lastError = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String(error instanceof Error ? error.message : error);
+    }
+    // 410 Gone: the receiver asks us to stop. Otherwise retry on the schedule.
+    const delaySeconds = lastStatus === 410 ? undefined : schedule[attempts - 1];
+    const failed = delaySeconds === undefined;
+    const jitterMs = failed ? 0 : Math.floor((delaySeconds * 100 * deps.random.bytes(1)[0]!) / 255);
+    await deliveries.recordAttempt(deps.db, delivery.seq, {
+      status: failed ? 'failed' : 'pending',
+      attempts,
+      lastStatus,
+      lastError,
+      nextAttemptAt: deps.clock.now() + (failed ? 0 : delaySeconds * 1000 + jitterMs),
+    });
+    deps.log.warn(failed ? 'webhook failed' : 'webhook will retry', { delivery: delivery.id, type: delivery.event_type, attempts, lastStatus, lastError });
+  }
+
+  async function drainApp(appId: string) {
+    while (!stopping.signal.aborted) {
+      const now = deps.clock.now();
+      const delivery = await deliveries.claimNextDelivery(deps.db, appId, now, now + timeoutMs + LEASE_MARGIN_MS);
+      if (!delivery) return;
+      await attempt(delivery);
+    }
+  }
+
+  /** Starts a chain for every app with a delivery due and none under way. */
+  async function startDueChains() {
+    const due = await deliveries.appsWithDueDeliveries(deps.db, deps.clock.now(), [...chains.keys()]);
+    for (const appId of due) {
+      const chain = drainApp(appId)
+        .catch((error) => deps.log.error('webhook worker', { error: String(error) }))
+        .finally(() => chains.delete(appId));
+      chains.set(appId, chain);
+    }
+  }
+
+  const tick = () => {
+    timer = setTimeout(async () => {
+      await startDueChains().catch((error) => deps.log.error('webhook worker', { error: String(error) }));
+      if (running) tick();
+    }, pollMs);
+  };
+
+  return {
+    async runOnce() {
+      await startDueChains();
+      await Promise.all(chains.values());
+    },
+    start() {
+      if (running) return;
+      running = true;
+      tick();
+    },
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      stopping.abort();
+      await Promise.all(chains.values());
+    },
+  };
+}

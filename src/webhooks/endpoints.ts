@@ -1,0 +1,48 @@
+import * as v from 'valibot';
+import { requireApp } from '../apps/apps.ts';
+import { base64 } from '../crypto.ts';
+import * as apps from '../db/apps.ts';
+import type { DeliveryStatus } from '../db/database.ts';
+import * as deliveries from '../db/webhook-deliveries.ts';
+import { isoTime, type Deps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import { WEBHOOK_SECRET_PREFIX } from './signature.ts';
+
+const WebhookUrl = v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//));
+const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed'];
+const LIST_LIMIT = 100;
+
+/** Sets the app's endpoint; the secret is kept when one exists, unless a new one is asked for. */
+export async function setWebhookEndpoint(deps: Pick<Deps, 'db' | 'random'>, appId: string, url: string, { newSecret = false } = {}) {
+  const app = await requireApp(deps, appId);
+  if (!v.is(WebhookUrl, url)) throw new ApiError('invalidWebhookUrl');
+  const secret = app.webhook_secret && !newSecret ? app.webhook_secret : WEBHOOK_SECRET_PREFIX + base64(deps.random.bytes(32));
+  await apps.setWebhookEndpoint(deps.db, appId, { url, secret });
+  return { url, secret };
+}
+
+/** The app's latest deliveries, newest first, optionally only those of some statuses. */
+export async function listWebhookDeliveries(deps: Pick<Deps, 'db'>, appId: string, statuses?: string[]) {
+  await requireApp(deps, appId);
+  if (statuses && !statuses.every((status) => STATUSES.includes(status as DeliveryStatus))) throw new ApiError('invalidDeliveryStatus');
+  const rows = await deliveries.listDeliveries(deps.db, appId, statuses as DeliveryStatus[] | undefined, LIST_LIMIT);
+  return {
+    deliveries: rows.map((row) => ({
+      id: row.id,
+      eventType: row.event_type,
+      status: row.status,
+      attempts: row.attempts,
+      lastStatus: row.last_status,
+      lastError: row.last_error,
+      nextAttemptAt: row.status === 'pending' ? isoTime(row.next_attempt_at) : null,
+      createdAt: row.created_at,
+    })),
+  };
+}
+
+/** Queues a delivery again, with the whole retry schedule ahead of it. */
+export async function retryWebhookDelivery(deps: Pick<Deps, 'db' | 'clock'>, appId: string, deliveryId: string) {
+  await requireApp(deps, appId);
+  if (!(await deliveries.requeueDelivery(deps.db, appId, deliveryId, deps.clock.now()))) throw new ApiError('deliveryNotFound');
+  return { ok: true as const };
+}

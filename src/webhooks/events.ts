@@ -1,0 +1,39 @@
+import { randomBase62 } from '../crypto.ts';
+import * as apps from '../db/apps.ts';
+import type { Db } from '../db/database.ts';
+import { insertDelivery } from '../db/webhook-deliveries.ts';
+import { isoTime, type Deps } from '../deps.ts';
+
+export type EventType =
+  | 'connection.created'
+  | 'connection.synced'
+  | 'connection.needs_reauth'
+  | 'connection.revoked'
+  | 'connection.purged'
+  | 'user.purged'
+  | 'conversation.deleted';
+
+export interface EventData {
+  userRef: string;
+  connectionId?: string;
+  [field: string]: unknown;
+}
+
+/**
+ * Puts an event in the outbox. Call it with the transaction that makes the change
+ * it reports: if that commits the event will be delivered, if it rolls back the
+ * event never existed. Apps without a webhook endpoint record nothing.
+ */
+export async function recordEvent(db: Db, deps: Pick<Deps, 'clock' | 'random'>, appId: string, type: EventType, data: EventData): Promise<void> {
+  const app = await apps.findApp(db, appId);
+  if (!app?.webhook_url) return;
+  const now = deps.clock.now();
+  await insertDelivery(db, {
+    id: `msg_${randomBase62(deps.random.bytes, 24)}`,
+    app_id: appId,
+    event_type: type,
+    body: JSON.stringify({ type, timestamp: isoTime(now), data }),
+    next_attempt_at: now,
+    created_at: isoTime(now),
+  });
+}

@@ -1,0 +1,43 @@
+import type { TestContext } from '../helpers.ts';
+
+/**
+ * A minimal browser over app.request: keeps cookies, follows nothing by itself,
+ * and pulls values out of the HTML it gets.
+ */
+export class PageClient {
+  private cookies = new Map<string, string>();
+
+  constructor(private readonly t: TestContext) {}
+
+  async request(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size) headers.set('Cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const response = await this.t.app.request(path, { ...init, headers });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = pair!.split('=') as [string, string];
+      if (/max-age=0/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  get(path: string) {
+    return this.request(path);
+  }
+
+  post(path: string, fields: Record<string, string>) {
+    return this.request(path, { method: 'POST', body: new URLSearchParams(fields) });
+  }
+
+  cookie(name: string) {
+    return this.cookies.get(name);
+  }
+}
+
+/** The value of the hidden input `name` in a page. */
+export function hiddenField(html: string, name: string): string {
+  const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(html);
+  if (!match) throw new Error(`no hidden field ${name} in page`);
+  return match[1]!.replace(/&amp;/g, '&');
+}

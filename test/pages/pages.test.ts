@@ -1,0 +1,237 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { strToU8 } from 'fflate';
+import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { signLink } from '../../src/sdk/sign-link.ts';
+import { fixtureBytes, fixtureJson, json, postExport, rowCounts, setup, type TestContext } from '../helpers.ts';
+import { hiddenField, PageClient } from './page-client.ts';
+
+async function open(t: TestContext, purpose: 'connect' | 'manage', userRef = 'u1', appId = t.tenant.appId, secret = t.tenant.appSecret) {
+  const url = new URL(await signLink({ appId, userRef, scopes: ['conversations:read'], purpose }, secret, t.clock.now()));
+  const browser = new PageClient(t);
+  const response =
+    purpose === 'connect'
+      ? await browser.post('/start', { token: url.searchParams.get('token')! })
+      : await browser.get(url.pathname + url.search);
+  assert.equal(response.status, 303);
+  return browser;
+}
+
+function upload(browser: PageClient, provider: string, csrf: string | undefined, file: Uint8Array) {
+  const form = new FormData();
+  if (csrf !== undefined) form.set('csrf', csrf);
+  form.set('file', new Blob([file as BlobPart]), 'export.json');
+  return browser.request(`/connect/${provider}`, { method: 'POST', body: form });
+}
+
+const headings = (html: string) => [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].map((m) => m[1]);
+
+describe('sessions', () => {
+  test('the cookie is HttpOnly and SameSite=Lax, Secure behind https, and the URL loses the token', async () => {
+    const t = await setup();
+    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'manage' }, t.tenant.appSecret, t.clock.now()));
+    const response = await t.app.request(url.pathname + url.search);
+    assert.equal(response.status, 303);
+    assert.equal(response.headers.get('location'), '/manage');
+    assert.match(response.headers.get('set-cookie')!, /^parley_manage=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
+    const secure = await setup({ PUBLIC_URL: 'https://parley.example' });
+    const secureUrl = new URL(await signLink({ appId: secure.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'manage' }, secure.tenant.appSecret, secure.clock.now()));
+    assert.match((await secure.app.request(secureUrl.pathname + secureUrl.search)).headers.get('set-cookie')!, /; Secure/);
+  });
+
+  test('a session ends after 30 idle minutes; activity keeps it alive', async () => {
+    const t = await setup();
+    const browser = await open(t, 'manage');
+    t.clock.advance(29 * 60_000);
+    assert.equal((await browser.get('/manage')).status, 200);
+    t.clock.advance(29 * 60_000);
+    assert.equal((await browser.get('/manage')).status, 200);
+    t.clock.advance(30 * 60_000);
+    const expired = await browser.get('/manage/delete-all');
+    assert.equal(expired.status, 401);
+    assert.deepEqual(headings(await expired.text()), ['Session expired']);
+  });
+
+  test('a connect session reaches only connect pages, a manage session only manage pages', async () => {
+    const t = await setup();
+    const connect = await open(t, 'connect');
+    assert.equal((await connect.get('/connect')).status, 200);
+    assert.equal((await connect.get('/manage/delete-all')).status, 401);
+    const manage = await open(t, 'manage');
+    assert.equal((await manage.get('/connect')).status, 401);
+    assert.equal((await manage.get('/manage')).status, 200);
+    assert.equal((await new PageClient(t).get('/connect/openai')).status, 401);
+    const noLink = await new PageClient(t).get('/manage');
+    assert.equal(noLink.status, 400);
+    assert.deepEqual(headings(await noLink.text()), ['Missing link']);
+  });
+
+  test('every page has the security headers and loads no inline script', async () => {
+    const t = await setup();
+    const browser = await open(t, 'connect');
+    for (const path of ['/connect', '/connect/openai', '/connect/anthropic']) {
+      const response = await browser.get(path);
+      const html = await response.text();
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+      assert.match(response.headers.get('content-security-policy')!, /default-src 'none'; script-src 'self'.*frame-ancestors 'none'/);
+      for (const script of html.match(/<script[^>]*>/g) ?? []) assert.match(script, / src="\/assets\/upload\.js"/);
+      assert.doesNotMatch(html, / on[a-z]+=|style=/);
+    }
+    const css = await t.app.request('/assets/parley.css');
+    assert.equal(css.headers.get('content-type'), 'text/css; charset=utf-8');
+    const script = await t.app.request('/assets/upload.js');
+    assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  });
+});
+
+describe('connect', () => {
+  test('upload through the same import as the API; results shown after a redirect; re-upload works', async () => {
+    const t = await setup();
+    const browser = await open(t, 'connect', 'carol');
+    const page = await (await browser.get('/connect/anthropic')).text();
+    assert.deepEqual(headings(page), ['Import from Claude']);
+    const csrf = hiddenField(page, 'csrf');
+    const posted = await upload(browser, 'anthropic', csrf, fixtureBytes('claude-echomine-sample.json'));
+    assert.deepEqual([posted.status, posted.headers.get('location')], [303, '/connect/result']);
+    const result = await (await browser.get('/connect/result')).text();
+    assert.match(result, /5 conversations from Claude are now available to Test app/);
+    const { connections } = await json(await t.request('/api/conversations?userRef=carol'));
+    assert.deepEqual(connections.map((c: any) => [c.provider, c.conversationCount]), [['anthropic', 5]]);
+
+    await upload(browser, 'anthropic', csrf, fixtureBytes('claude-echomine-sample.json'));
+    const again = await (await browser.get('/connect/result')).text();
+    assert.match(again, /Nothing new in this file/);
+  });
+
+  test('a failed upload explains itself and writes nothing', async () => {
+    const t = await setup();
+    const browser = await open(t, 'connect');
+    const csrf = hiddenField(await (await browser.get('/connect/openai')).text(), 'csrf');
+    const cases: Array<[Uint8Array, string]> = [
+      [fixtureBytes('claude-echomine-sample.json'), 'This file is not a ChatGPT export.'],
+      [strToU8('{"hello": "world"}'), 'This file is not a conversations export.'],
+      [strToU8('[{"mapping": {'), 'Invalid export file: the file ends before the JSON document does (truncated?).'],
+    ];
+    for (const [file, message] of cases) {
+      const before = await rowCounts(t.deps);
+      await upload(browser, 'openai', csrf, file);
+      const response = await browser.get('/connect/result');
+      const html = await response.text();
+      assert.equal(response.status, 400, html);
+      assert.match(html, new RegExp(`<strong>${message.replace(/[().?]/g, '\\$&')}</strong>`));
+      assert.deepEqual(await rowCounts(t.deps), before);
+    }
+  });
+
+  test('an upload without the form token is refused and imports nothing', async () => {
+    const t = await setup();
+    const browser = await open(t, 'connect');
+    for (const csrf of [undefined, 'forged']) {
+      const response = await upload(browser, 'openai', csrf, fixtureBytes('chatgpt-librechat-tree.json'));
+      assert.equal(response.status, 403);
+      assert.deepEqual(headings(await response.text()), ['Invalid form token']);
+    }
+    assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
+    assert.equal((await browser.get('/connect/gemini')).status, 404);
+  });
+});
+
+describe('manage', () => {
+  async function seeded() {
+    const t = await setup();
+    const claude = fixtureJson('claude-echomine-sample.json');
+    claude[0].name = '<script>alert("x")</script> & more';
+    await postExport(t, strToU8(JSON.stringify(claude)), { query: 'userRef=u1' });
+    await postExport(t, fixtureBytes('chatgpt-librechat-tree.json'), { query: 'userRef=u1' });
+    await postExport(t, fixtureBytes('chatgpt-librechat-tree.json'), { query: 'userRef=someone-else' });
+    const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
+    const claudeConnection = connections.find((c: any) => c.provider === 'anthropic');
+    const list = await json(await t.request(`/api/conversations?connectionId=${claudeConnection.id}`));
+    return { t, claudeConnection, conversations: list.conversations as any[] };
+  }
+
+  test('lists connections, pages conversations newest first, shows messages escaped', async () => {
+    const { t, claudeConnection, conversations } = await seeded();
+    const browser = await open(t, 'manage');
+    const home = await (await browser.get('/manage')).text();
+    assert.match(home, /<h2>Claude<\/h2>/);
+    assert.match(home, /<h2>ChatGPT<\/h2>/);
+    const list = await (await browser.get(`/manage/connections/${claudeConnection.id}`)).text();
+    const titles = [...list.matchAll(/<a href="\/manage\/conversations\/[^"]+">(.*?)<\/a>/g)].map((m) => m[1]);
+    assert.deepEqual(titles, conversations.map((c) => (c.title ?? 'Untitled conversation').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')));
+    const scripted = conversations.find((c) => c.title?.startsWith('<script>'));
+    const page = await (await browser.get(`/manage/conversations/${scripted.id}`)).text();
+    assert.ok(!page.includes('<script>alert'), 'title is escaped');
+    assert.match(page, /&lt;script>alert\(&quot;x&quot;\)&lt;\/script> &amp; more/);
+    assert.match(page, /<li class="message user">/);
+    assert.match(page, /<li class="message assistant">/);
+    assert.match(page, /<time dateTime="2025-10-01T18:42:28.370Z">2025-10-01 18:42 UTC<\/time>/i);
+  });
+
+  test('pages through many conversations 20 at a time', async () => {
+    const t = await setup();
+    const many = Array.from({ length: 45 }, (_, i) => ({ uuid: `c${i}`, name: `Chat ${i}`, updated_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), chat_messages: [] }));
+    const { connectionId } = await json(await postExport(t, strToU8(JSON.stringify(many))));
+    const browser = await open(t, 'manage');
+    const seen: string[] = [];
+    for (const page of [1, 2, 3]) {
+      const html = await (await browser.get(`/manage/connections/${connectionId}?page=${page}`)).text();
+      seen.push(...[...html.matchAll(/">(Chat \d+)<\/a>/g)].map((m) => m[1]!));
+      assert.match(html, new RegExp(`Page ${page} of 3`));
+    }
+    assert.deepEqual(seen, many.map((c) => c.name).reverse());
+  });
+
+  test('delete one conversation, disconnect, delete all — each behind a confirmation with a form token', async () => {
+    const { t, claudeConnection, conversations } = await seeded();
+    const browser = await open(t, 'manage');
+    const target = conversations[1];
+
+    const confirm = await (await browser.get(`/manage/conversations/${target.id}/delete`)).text();
+    assert.deepEqual(headings(confirm), ['Delete this conversation?']);
+    const csrf = hiddenField(confirm, 'csrf');
+    const forged = await browser.post(`/manage/conversations/${target.id}/delete`, { csrf: 'nope' });
+    assert.equal(forged.status, 403);
+    assert.equal((await json(await t.request(`/api/conversations?connectionId=${claudeConnection.id}`))).total, 5);
+
+    const deleted = await browser.post(`/manage/conversations/${target.id}/delete`, { csrf });
+    assert.equal(deleted.headers.get('location'), `/manage/connections/${claudeConnection.id}?notice=conversation-deleted`);
+    assert.match(await (await browser.get(deleted.headers.get('location')!)).text(), /The conversation was deleted\./);
+    const after = await json(await t.request(`/api/conversations?connectionId=${claudeConnection.id}`));
+    assert.equal(after.total, 4);
+    assert.ok(!after.conversations.some((c: any) => c.id === target.id));
+
+    const disconnected = await browser.post(`/manage/connections/${claudeConnection.id}/disconnect`, { csrf });
+    assert.equal(disconnected.headers.get('location'), '/manage?notice=disconnected');
+    const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
+    assert.deepEqual(connections.find((c: any) => c.id === claudeConnection.id), { ...claudeConnection, status: 'revoked', conversationCount: 0 });
+    assert.equal((await browser.get(`/manage/connections/${claudeConnection.id}/disconnect`)).status, 409);
+
+    const all = await browser.post('/manage/delete-all', { csrf });
+    assert.equal(all.headers.get('location'), '/manage?notice=all-deleted');
+    assert.equal((await t.request('/api/conversations?userRef=u1')).status, 404);
+    assert.match(await (await browser.get('/manage?notice=all-deleted')).text(), /no conversations have been imported for you/);
+    assert.equal((await json(await t.request('/api/conversations?userRef=someone-else'))).connections.length, 1, 'other users untouched');
+    assert.equal((await browser.post('/manage/delete-all', { csrf })).status, 303, 'deleting nothing is fine');
+  });
+
+  test('a session reaches only its own user of its own app', async () => {
+    const { t } = await seeded();
+    const stranger = await json(await t.request('/api/conversations?userRef=someone-else'));
+    const strangerConnection = stranger.connections[0].id;
+    const strangerConversation = (await json(await t.request(`/api/conversations?connectionId=${strangerConnection}`))).conversations[0].id;
+    const other = await onboardApp(t.deps, 'Other app');
+    const sameRefOtherApp = await open(t, 'manage', 'someone-else', other.appId, other.appSecret);
+    const browser = await open(t, 'manage');
+    const csrf = hiddenField(await (await browser.get('/manage/delete-all')).text(), 'csrf');
+    for (const client of [browser, sameRefOtherApp]) {
+      assert.equal((await client.get(`/manage/connections/${strangerConnection}`)).status, 404);
+      assert.equal((await client.get(`/manage/conversations/${strangerConversation}`)).status, 404);
+    }
+    assert.equal((await browser.post(`/manage/conversations/${strangerConversation}/delete`, { csrf })).status, 404);
+    assert.equal((await browser.post(`/manage/connections/${strangerConnection}/disconnect`, { csrf })).status, 404);
+    assert.equal((await json(await t.request(`/api/conversations?connectionId=${strangerConnection}`))).total, 1);
+  });
+});

@@ -1,0 +1,38 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A real HTTP endpoint on loopback that records what it receives and answers
+ * with the statuses it is told, in order (then 200); 'hang' never answers.
+ */
+export async function startReceiver(answers: Array<number | 'hang'> = []) {
+  const received: Received[] = [];
+  const hanging: Array<() => void> = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const answer = answers.shift() ?? 200;
+      if (answer === 'hang') hanging.push(() => response.destroy());
+      else response.writeHead(answer).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    answers,
+    async close() {
+      for (const release of hanging) release();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
