@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { commands, parseArgs, USAGE, UsageError } from './cli/commands.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { openBetterSqlite3 } from './db/better-sqlite3.ts';
@@ -15,6 +15,7 @@ async function main(): Promise<number> {
     db = openBetterSqlite3(config.databasePath);
     const result = await commands[command]!({ db, config, clock: systemClock, random: cryptoRandom }, flags, {
       fileSize: (path) => statSync(path).size,
+      fileExists: (path) => existsSync(path),
     });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
@@ -22,7 +23,8 @@ async function main(): Promise<number> {
     const known = error instanceof UsageError || error instanceof ApiError || error instanceof ConfigError || error instanceof TypeError;
     const message = known ? (error as Error).message : `Unexpected error: ${String(error)}`;
     process.stderr.write(`${JSON.stringify({ error: message })}\n`);
-    if (error instanceof UsageError) process.stderr.write(`${USAGE}\n`);
+    // stderr stays one JSON object for scripts; a person at a terminal also gets the usage.
+    if (error instanceof UsageError && process.stderr.isTTY) process.stderr.write(`${USAGE}\n`);
     return 1;
   } finally {
     await db?.destroy();

@@ -14,7 +14,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Resolves `Authorization: Bearer …` to the calling app, or throws the interface's 401. */
 export async function authenticate(deps: Pick<Deps, 'db' | 'clock'>, authorization: string | undefined): Promise<Caller> {
-  const credential = /^Bearer +(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  const credential = /^Bearer +(.*)$/i.exec(authorization ?? '')?.[1]?.trim();
   if (!credential) throw new ApiError('missingAuthorization');
   const hash = await sha256Hex(credential);
 
@@ -23,9 +23,8 @@ export async function authenticate(deps: Pick<Deps, 'db' | 'clock'>, authorizati
     if (!key || key.revoked_at !== null || !timingSafeEqual(key.key_hash, hash)) throw new ApiError('invalidApiKey');
     const now = deps.clock.now();
     // Coarse on purpose: one write a minute per key at most, not one per request.
-    if (key.last_used_at === null || Date.parse(key.last_used_at) <= now - LAST_USED_RESOLUTION_MS) {
-      await store.touchApiKey(deps.db, key.id, isoTime(now));
-    }
+    const notSince = isoTime(now - LAST_USED_RESOLUTION_MS);
+    if (key.last_used_at === null || key.last_used_at <= notSince) await store.touchApiKey(deps.db, key.id, isoTime(now), notSince);
     return { appId: key.app_id, usedAppSecret: false };
   }
 

@@ -20,7 +20,7 @@ type CommandDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config'>;
  * The operator's commands, by name. Each returns the one JSON object the command
  * prints; `backup` also needs to know the size of the file it wrote.
  */
-export const commands: Record<string, (deps: CommandDeps, flags: Flags, io: { fileSize(path: string): number }) => Promise<object>> = {
+export const commands: Record<string, (deps: CommandDeps, flags: Flags, io: { fileSize(path: string): number; fileExists(path: string): boolean }) => Promise<object>> = {
   'app create': (deps, flags) => createApp(deps, required(flags, 'name')),
   'app list': (deps) => listApps(deps),
   'key create': (deps, flags) => createKey(deps, required(flags, 'app')),
@@ -34,7 +34,7 @@ export const commands: Record<string, (deps: CommandDeps, flags: Flags, io: { fi
     // Every flag is checked before the database is asked, as the other commands do.
     const [appId, userRef] = [required(flags, 'app'), required(flags, 'user')];
     const purpose = required(flags, 'purpose') as 'connect' | 'manage';
-    const expires = flags.expires === undefined ? undefined : Number(flags.expires);
+    const expires = flags.expires === undefined ? undefined : Number(required(flags, 'expires'));
     const app = await requireApp(deps, appId);
     const options = { appId: app.id, userRef, scopes: ['conversations:read'] as ['conversations:read'], purpose, baseUrl: deps.config.publicUrl };
     const url = await signLink(expires === undefined ? options : { ...options, expiresInSeconds: expires }, app.secret, deps.clock.now());
@@ -42,6 +42,7 @@ export const commands: Record<string, (deps: CommandDeps, flags: Flags, io: { fi
   },
   backup: async (deps, flags, io) => {
     const out = required(flags, 'out');
+    if (io.fileExists(out)) throw new UsageError(`${out} already exists: choose a new file for the backup`);
     // VACUUM INTO writes a consistent copy while the server keeps serving.
     await sql`VACUUM INTO ${out}`.execute(deps.db);
     return { ok: true, bytes: io.fileSize(out) };

@@ -38,8 +38,14 @@ export const findApiKeyByHash = (db: Db, keyHash: string) =>
 export const listApiKeys = (db: Db, appId: string) =>
   db.selectFrom('api_keys').selectAll().where('app_id', '=', appId).orderBy('created_at').orderBy('id').execute();
 
-export async function touchApiKey(db: Db, keyId: string, at: string): Promise<void> {
-  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+/** Records a use at `at` unless one was recorded since `notSince`: one write a minute, even across processes. */
+export async function touchApiKey(db: Db, keyId: string, at: string, notSince: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', keyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', notSince)]))
+    .execute();
 }
 
 /** Returns whether a key of that app was found; revoking twice keeps the first time. */

@@ -1,0 +1,415 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { refreshConversationCount } from '../../src/db/connections.ts';
+import { isoTime } from '../../src/deps.ts';
+import { FIXED_NOW, json, seedConnection, setup, type TestContext } from '../helpers.ts';
+
+const UNKNOWN_CONNECTION = '00000000-0000-4000-8000-000000000000';
+
+interface Scenario {
+  name: string;
+  path: string;
+  /** `undefined`: the tenant's key; `null`: no header. */
+  authorization?: string | null;
+  status: number;
+  body: unknown;
+}
+
+async function runScenarios(scenarios: Scenario[], prepare: (t: TestContext) => Promise<void> = async () => {}) {
+  for (const scenario of scenarios) {
+    test(scenario.name, async () => {
+      const t = await setup();
+      await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
+      await prepare(t);
+      const headers: Record<string, string> = {};
+      if (scenario.authorization !== undefined && scenario.authorization !== null) headers.Authorization = scenario.authorization;
+      const res =
+        scenario.authorization === null ? await t.app.request(scenario.path) : await t.request(scenario.path, { headers });
+      assert.equal(res.status, scenario.status);
+      assert.equal(res.headers.get('content-type'), 'application/json');
+      assert.deepEqual(await json(res), scenario.body);
+    });
+  }
+}
+
+describe('list connections: the interface error table', () => {
+  for (const base of ['/api/conversations', '/api/connections']) {
+    describe(base, () => {
+      runScenarios([
+        { name: '400 without userRef', path: base, status: 400, body: { error: 'Missing userRef parameter' } },
+        { name: '400 with an empty userRef', path: `${base}?userRef=`, status: 400, body: { error: 'Missing userRef parameter' } },
+        { name: '401 without a header', path: `${base}?userRef=u1`, authorization: null, status: 401, body: { error: 'Missing Authorization header' } },
+        { name: '401 without the Bearer prefix', path: `${base}?userRef=u1`, authorization: 'parley_abc', status: 401, body: { error: 'Missing Authorization header' } },
+        { name: '401 with a wrong key', path: `${base}?userRef=u1`, authorization: 'Bearer parley_wrong', status: 401, body: { error: 'Invalid API key' } },
+        { name: '404 for an unknown user', path: `${base}?userRef=nobody`, status: 404, body: { error: 'User not found' } },
+        { name: '404 for a userRef differing only in case', path: `${base}?userRef=U1`, status: 404, body: { error: 'User not found' } },
+      ]);
+    });
+  }
+
+  test('429 after the limit', async () => {
+    const t = await setup({ RATE_LIMIT_PER_MINUTE: '2' });
+    await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1' });
+    assert.equal((await t.request('/api/conversations?userRef=u1')).status, 200);
+    assert.equal((await t.request('/api/conversations?userRef=u1')).status, 200);
+    const res = await t.request('/api/conversations?userRef=u1');
+    assert.deepEqual([res.status, await json(res)], [429, { error: 'Rate limit exceeded' }]);
+  });
+});
+
+describe('list conversations: the interface error table', () => {
+  runScenarios([
+    { name: '400 without connectionId (paging parameters given)', path: '/api/conversations?limit=10', status: 400, body: { error: 'Missing connectionId parameter' } },
+    { name: '400 without connectionId (offset given)', path: '/api/conversations?offset=10', status: 400, body: { error: 'Missing connectionId parameter' } },
+    { name: '400 with an empty connectionId', path: '/api/conversations?connectionId=', status: 400, body: { error: 'Missing connectionId parameter' } },
+    { name: '401 without a header', path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, authorization: null, status: 401, body: { error: 'Missing Authorization header' } },
+    { name: '401 without the Bearer prefix', path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, authorization: 'Token x', status: 401, body: { error: 'Missing Authorization header' } },
+    { name: '401 with a wrong key', path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, authorization: 'Bearer nope', status: 401, body: { error: 'Invalid API key' } },
+    { name: '404 for an unknown connection', path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, status: 404, body: { error: 'Connection not found' } },
+    { name: '404 for a connectionId that is not a UUID', path: '/api/conversations?connectionId=not-a-uuid', status: 404, body: { error: 'Connection not found' } },
+    { name: '404 for a SQL-looking connectionId', path: `/api/conversations?connectionId=${encodeURIComponent("' OR 1=1 --")}`, status: 404, body: { error: 'Connection not found' } },
+  ]);
+
+  test('429 after the limit', async () => {
+    const t = await setup({ RATE_LIMIT_PER_MINUTE: '1' });
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 1 });
+    assert.equal((await t.request(`/api/conversations?connectionId=${connectionId}`)).status, 200);
+    const res = await t.request(`/api/conversations?connectionId=${connectionId}`);
+    assert.deepEqual([res.status, await json(res)], [429, { error: 'Rate limit exceeded' }]);
+  });
+});
+
+describe('limit and offset', () => {
+  const invalid: Array<{ query: string; error: string }> = [
+    { query: 'limit=abc', error: 'Invalid limit parameter' },
+    { query: 'limit=-1', error: 'Invalid limit parameter' },
+    { query: 'limit=1.5', error: 'Invalid limit parameter' },
+    { query: 'limit=0', error: 'Invalid limit parameter' },
+    { query: 'limit=', error: 'Invalid limit parameter' },
+    { query: 'limit=1e2', error: 'Invalid limit parameter' },
+    { query: 'limit=%2B3', error: 'Invalid limit parameter' },
+    { query: 'limit=%203', error: 'Invalid limit parameter' },
+    { query: 'limit=0x10', error: 'Invalid limit parameter' },
+    { query: 'limit=99999999999999999999', error: 'Invalid limit parameter' },
+    { query: 'offset=abc', error: 'Invalid offset parameter' },
+    { query: 'offset=-1', error: 'Invalid offset parameter' },
+    { query: 'offset=1.5', error: 'Invalid offset parameter' },
+    { query: 'offset=', error: 'Invalid offset parameter' },
+    { query: 'offset=1e2', error: 'Invalid offset parameter' },
+    { query: 'offset=%2B3', error: 'Invalid offset parameter' },
+    { query: 'offset=99999999999999999999', error: 'Invalid offset parameter' },
+  ];
+  for (const { query, error } of invalid) {
+    test(`${query} → 400 ${error}`, async () => {
+      const t = await setup();
+      const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
+      const res = await t.request(`/api/conversations?connectionId=${connectionId}&${query}`);
+      assert.deepEqual([res.status, await json(res)], [400, { error }]);
+    });
+  }
+
+  const valid: Array<{ query: string; limit: number; offset: number; returned: number }> = [
+    { query: '', limit: 50, offset: 0, returned: 50 },
+    { query: 'limit=1', limit: 1, offset: 0, returned: 1 },
+    { query: 'limit=100', limit: 100, offset: 0, returned: 100 },
+    { query: 'limit=101', limit: 100, offset: 0, returned: 100 },
+    { query: 'limit=500', limit: 100, offset: 0, returned: 100 },
+    { query: 'offset=0', limit: 50, offset: 0, returned: 50 },
+    { query: 'offset=100', limit: 50, offset: 100, returned: 20 },
+    { query: 'limit=007&offset=010', limit: 7, offset: 10, returned: 7 },
+    { query: 'offset=120', limit: 50, offset: 120, returned: 0 },
+    { query: 'offset=5000', limit: 50, offset: 5000, returned: 0 },
+  ];
+  for (const { query, limit, offset, returned } of valid) {
+    test(`${query || 'no parameters'} → limit ${limit}, offset ${offset}, ${returned} returned`, async () => {
+      const t = await setup();
+      const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 120 });
+      const res = await t.request(`/api/conversations?connectionId=${connectionId}${query ? `&${query}` : ''}`);
+      assert.equal(res.status, 200);
+      const body = await json(res);
+      assert.deepEqual([body.total, body.limit, body.offset, body.conversations.length], [120, limit, offset, returned]);
+      assert.deepEqual(
+        body.conversations.map((c: { external_id: string }) => c.external_id),
+        Array.from({ length: returned }, (_, i) => `ext-${offset + i}`),
+      );
+    });
+  }
+});
+
+describe('response shapes', () => {
+  test('connections: exactly the interface fields, and the userRef echoed', async () => {
+    const t = await setup();
+    const userRef = 'ünïcode user & co/42';
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef, count: 2, capturedAt: FIXED_NOW - 3_600_000 });
+    const empty = await seedConnection(t.deps, { appId: t.tenant.appId, userRef, provider: 'anthropic', status: 'needs_reauth', capturedAt: FIXED_NOW - 7_200_000 });
+    const res = await t.request(`/api/conversations?userRef=${encodeURIComponent(userRef)}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(await json(res), {
+      connections: [
+        {
+          id: connectionId,
+          provider: 'openai',
+          status: 'active',
+          capturedAt: isoTime(FIXED_NOW - 3_600_000),
+          lastSyncAt: isoTime(FIXED_NOW),
+          conversationCount: 2,
+        },
+        {
+          id: empty.connectionId,
+          provider: 'anthropic',
+          status: 'needs_reauth',
+          capturedAt: isoTime(FIXED_NOW - 7_200_000),
+          lastSyncAt: null,
+          conversationCount: 0,
+        },
+      ],
+      userRef,
+    });
+  });
+
+  test('a user whose connections were all removed has an empty list', async () => {
+    const t = await setup();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1' });
+    await t.deps.db.deleteFrom('connections').where('id', '=', connectionId).execute();
+    const res = await t.request('/api/connections?userRef=u1');
+    assert.deepEqual([res.status, await json(res)], [200, { connections: [], userRef: 'u1' }]);
+  });
+
+  test('conversations: exactly the interface fields, payload as an object', async () => {
+    const t = await setup();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 2 });
+    const ids = await t.deps.db.selectFrom('conversations').select(['id', 'external_id']).orderBy('external_id').execute();
+    const res = await t.request(`/api/conversations?connectionId=${connectionId}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/json');
+    assert.deepEqual(await json(res), {
+      conversations: [0, 1].map((i) => ({
+        id: ids[i]!.id,
+        external_id: `ext-${i}`,
+        title: `Conversation ${i}`,
+        payload: { title: `Conversation ${i}`, messages: [{ role: 'user', content: `Message ${i}`, timestamp: null }] },
+        update_time: isoTime(FIXED_NOW - i * 60_000),
+      })),
+      total: 2,
+      limit: 50,
+      offset: 0,
+    });
+  });
+
+  test('null title and payload stay null; text that needs escaping round-trips', async () => {
+    const t = await setup();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1' });
+    const tricky = 'quote " backslash \\ newline \n tab \t unicode ☃ \u2028 </script>';
+    const payload = { title: tricky, messages: [{ role: 'assistant', content: tricky, timestamp: '2026-01-01T00:00:00.000Z' }] };
+    await t.deps.db
+      .insertInto('conversations')
+      .values([
+        { id: 'a-null', connection_id: connectionId, external_id: 'null-one', title: null, payload: null, update_time: null, created_at: isoTime(FIXED_NOW) },
+        { id: 'b-tricky', connection_id: connectionId, external_id: tricky, title: tricky, payload: JSON.stringify(payload), update_time: isoTime(FIXED_NOW), created_at: isoTime(FIXED_NOW) },
+      ])
+      .execute();
+    await refreshConversationCount(t.deps.db, connectionId);
+    const body = await json(await t.request(`/api/conversations?connectionId=${connectionId}`));
+    assert.deepEqual(body.conversations, [
+      { id: 'b-tricky', external_id: tricky, title: tricky, payload, update_time: isoTime(FIXED_NOW) },
+      { id: 'a-null', external_id: 'null-one', title: null, payload: null, update_time: null },
+    ]);
+    assert.equal(body.total, 2);
+  });
+});
+
+describe('ordering', () => {
+  test('connections: capturedAt newest first, then id', async () => {
+    const t = await setup();
+    const insert = (id: string, capturedAt: number, status: 'active' | 'revoked' = 'active') =>
+      t.deps.db
+        .insertInto('connections')
+        .values({ id, user_id: userId, provider: `p-${id}`, status, captured_at: isoTime(capturedAt), last_sync_at: null, conversation_count: 0 })
+        .execute();
+    const { userId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', capturedAt: FIXED_NOW - 1_000 });
+    await insert('c', FIXED_NOW);
+    await insert('a', FIXED_NOW);
+    await insert('b', FIXED_NOW, 'revoked');
+    await insert('z', FIXED_NOW + 5_000);
+    await insert('old', FIXED_NOW - 86_400_000);
+    const body = await json(await t.request('/api/conversations?userRef=u1'));
+    const ids = body.connections.map((c: { id: string }) => c.id);
+    assert.deepEqual(ids.slice(0, 4), ['z', 'a', 'b', 'c']);
+    assert.equal(ids.length, 6);
+    assert.equal(ids[5], 'old');
+    assert.equal(body.connections[2].status, 'revoked');
+  });
+
+  test('conversations: update_time newest first, nulls last, then id', async () => {
+    const t = await setup();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1' });
+    const row = (id: string, updateTime: string | null) => ({
+      id,
+      connection_id: connectionId,
+      external_id: `x-${id}`,
+      title: id,
+      payload: null,
+      update_time: updateTime,
+      created_at: isoTime(FIXED_NOW),
+    });
+    await t.deps.db
+      .insertInto('conversations')
+      .values([
+        row('n2', null),
+        row('m', '2026-02-01T00:00:00.000Z'),
+        row('n1', null),
+        row('e3', '2026-02-10T00:00:00.000Z'),
+        row('e1', '2026-02-10T00:00:00.000Z'),
+        row('e2', '2026-02-10T00:00:00.000Z'),
+        row('old', '2020-01-01T00:00:00.000Z'),
+        row('new', '2026-03-01T00:00:00.000Z'),
+      ])
+      .execute();
+    await refreshConversationCount(t.deps.db, connectionId);
+    const expected = ['new', 'e1', 'e2', 'e3', 'm', 'old', 'n1', 'n2'];
+    const all = await json(await t.request(`/api/conversations?connectionId=${connectionId}`));
+    assert.deepEqual(all.conversations.map((c: { id: string }) => c.id), expected);
+    assert.equal(all.total, 8);
+    // The order is the same when pages split the ties.
+    const paged: string[] = [];
+    for (let offset = 0; offset < 8; offset += 3) {
+      const page = await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=3&offset=${offset}`));
+      paged.push(...page.conversations.map((c: { id: string }) => c.id));
+    }
+    assert.deepEqual(paged, expected);
+  });
+});
+
+describe('pagination', () => {
+  for (const limit of [1, 7, 50, 100]) {
+    test(`walking 237 conversations with limit ${limit} sees each exactly once`, async () => {
+      const t = await setup({ RATE_LIMIT_PER_MINUTE: '100000' });
+      const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 237 });
+      await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', count: 5 });
+      const seen: string[] = [];
+      let offset = 0;
+      let requests = 0;
+      for (;;) {
+        const res = await t.request(`/api/conversations?connectionId=${connectionId}&limit=${limit}&offset=${offset}`);
+        requests++;
+        assert.equal(res.status, 200);
+        const body = await json(res);
+        assert.deepEqual([body.total, body.limit, body.offset], [237, limit, offset]);
+        assert.equal(body.conversations.length, Math.min(limit, 237 - offset));
+        seen.push(...body.conversations.map((c: { external_id: string }) => c.external_id));
+        if (body.offset + body.conversations.length >= body.total) break;
+        offset += body.limit;
+      }
+      assert.equal(requests, Math.ceil(237 / limit));
+      assert.equal(seen.length, 237);
+      assert.equal(new Set(seen).size, 237);
+      assert.deepEqual(seen, Array.from({ length: 237 }, (_, i) => `ext-${i}`));
+    });
+  }
+
+  test('a client asking for 500 and stepping by the echoed limit misses nothing', async () => {
+    const t = await setup();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 237 });
+    const seen = new Set<string>();
+    let offset = 0;
+    for (;;) {
+      const body = await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=500&offset=${offset}`));
+      assert.equal(body.limit, 100);
+      for (const c of body.conversations) seen.add(c.id);
+      if (body.offset + body.conversations.length >= body.total) break;
+      offset += body.limit;
+    }
+    assert.equal(seen.size, 237);
+  });
+
+  test('an empty connection is one empty last page', async () => {
+    const t = await setup();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1' });
+    const res = await t.request(`/api/conversations?connectionId=${connectionId}`);
+    assert.deepEqual(await json(res), { conversations: [], total: 0, limit: 50, offset: 0 });
+  });
+});
+
+describe('isolation between apps', () => {
+  async function twoApps() {
+    const t = await setup();
+    const other = await onboardApp(t.deps, 'Other app');
+    const asOther = (path: string) => t.request(path, { headers: { Authorization: `Bearer ${other.apiKey}` } });
+    return { t, other, asOther };
+  }
+
+  test("another app's key cannot see the user or the connection", async () => {
+    const { t, asOther } = await twoApps();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
+    for (const path of ['/api/conversations?userRef=u1', '/api/connections?userRef=u1']) {
+      const res = await asOther(path);
+      assert.deepEqual([res.status, await json(res)], [404, { error: 'User not found' }]);
+    }
+    const res = await asOther(`/api/conversations?connectionId=${connectionId}`);
+    assert.deepEqual([res.status, await json(res)], [404, { error: 'Connection not found' }]);
+    // The owner still sees both.
+    assert.equal((await t.request(`/api/conversations?connectionId=${connectionId}`)).status, 200);
+  });
+
+  test('the same userRef in two apps is two users', async () => {
+    const { t, other, asOther } = await twoApps();
+    const mine = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'shared', count: 2 });
+    const theirs = await seedConnection(t.deps, { appId: other.appId, userRef: 'shared', provider: 'anthropic', count: 4 });
+    assert.notEqual(mine.userId, theirs.userId);
+
+    const a = await json(await t.request('/api/conversations?userRef=shared'));
+    const b = await json(await asOther('/api/conversations?userRef=shared'));
+    assert.deepEqual(a.connections.map((c: { id: string; conversationCount: number }) => [c.id, c.conversationCount]), [[mine.connectionId, 2]]);
+    assert.deepEqual(b.connections.map((c: { id: string; conversationCount: number }) => [c.id, c.conversationCount]), [[theirs.connectionId, 4]]);
+
+    const crossed = await t.request(`/api/conversations?connectionId=${theirs.connectionId}`);
+    assert.deepEqual([crossed.status, await json(crossed)], [404, { error: 'Connection not found' }]);
+    assert.equal((await json(await asOther(`/api/conversations?connectionId=${theirs.connectionId}`))).total, 4);
+  });
+});
+
+describe('special cases', () => {
+  test("listing a revoked connection's conversations is allowed", async () => {
+    const t = await setup();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', status: 'revoked' });
+    const res = await t.request(`/api/conversations?connectionId=${connectionId}`);
+    assert.deepEqual([res.status, await json(res)], [200, { conversations: [], total: 0, limit: 50, offset: 0 }]);
+    const connections = await json(await t.request('/api/conversations?userRef=u1'));
+    assert.equal(connections.connections[0].status, 'revoked');
+  });
+
+  test('given both userRef and connectionId, /api/conversations lists the conversations', async () => {
+    const t = await setup();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 2 });
+    const body = await json(await t.request(`/api/conversations?userRef=u1&connectionId=${connectionId}`));
+    assert.deepEqual([body.total, body.conversations.length, body.connections], [2, 2, undefined]);
+  });
+
+  test('/api/connections is the same operation as /api/conversations?userRef=', async () => {
+    const t = await setup();
+    await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
+    await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', capturedAt: FIXED_NOW - 1 });
+    const a = await t.request('/api/conversations?userRef=u1');
+    const b = await t.request('/api/connections?userRef=u1');
+    assert.equal(b.status, 200);
+    assert.equal(b.headers.get('content-type'), 'application/json');
+    assert.deepEqual(await json(b), await json(a));
+  });
+
+  test('/api/connections shares the rate counter with /api/conversations', async () => {
+    const t = await setup({ RATE_LIMIT_PER_MINUTE: '4' });
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 1 });
+    const remaining = [];
+    for (const path of ['/api/connections?userRef=u1', '/api/conversations?userRef=u1', `/api/conversations?connectionId=${connectionId}`, '/api/connections?userRef=u1']) {
+      const res = await t.request(path);
+      assert.equal(res.status, 200);
+      remaining.push(res.headers.get('ratelimit-remaining'));
+    }
+    assert.deepEqual(remaining, ['3', '2', '1', '0']);
+    for (const path of ['/api/connections?userRef=u1', '/api/conversations?userRef=u1']) {
+      const res = await t.request(path);
+      assert.deepEqual([res.status, await json(res)], [429, { error: 'Rate limit exceeded' }]);
+    }
+  });
+});

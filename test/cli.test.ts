@@ -1,0 +1,255 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
+import { createApp as createParleyApp } from '../src/app.ts';
+import { createApp as onboardApp } from '../src/apps/apps.ts';
+import { commands, parseArgs } from '../src/cli/commands.ts';
+import { parseConfig } from '../src/config.ts';
+import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
+import { cryptoRandom, systemClock, type Deps } from '../src/deps.ts';
+import { createLogger } from '../src/log.ts';
+import { seedConnection } from './helpers.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const PUBLIC_URL = 'https://parley.example.com';
+const CONFIG_VARIABLES = ['PORT', 'HOST', 'DATABASE_PATH', 'PUBLIC_URL', 'RATE_LIMIT_PER_MINUTE', 'MAX_EXPORT_BYTES', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'STALE_AFTER_DAYS', 'LOG_LEVEL'];
+
+const dir = mkdtempSync(join(tmpdir(), 'parley-cli-'));
+const databasePath = join(dir, 'data', 'parley.db');
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real CLI as an operator would, with the environment cleared of Parley's variables. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.includes(name)));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...base, DATABASE_PATH: databasePath, PUBLIC_URL, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A successful command: exit 0, one JSON line on stdout, nothing on stderr. */
+async function ok(args: string[], env?: Record<string, string>): Promise<any> {
+  const run = await cli(args, env);
+  assert.equal(run.stderr, '', `stderr of ${args.join(' ')}`);
+  assert.equal(run.code, 0);
+  assert.match(run.stdout, /^\{.*\}\n$/);
+  return JSON.parse(run.stdout);
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function decodeJwt(token: string) {
+  const [header, payload, signature] = token.split('.');
+  assert.ok(signature);
+  const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  return { header: decode(header!), claims: decode(payload!) };
+}
+
+describe('onboarding', () => {
+  let created: { appId: string; appSecret: string; apiKey: string; keyId: string };
+
+  before(async () => {
+    created = await ok(['app', 'create', '--name', 'Acme Inc']);
+  });
+
+  test('app create prints the id, secret, first key and its id in their formats', () => {
+    assert.deepEqual(Object.keys(created).sort(), ['apiKey', 'appId', 'appSecret', 'keyId']);
+    assert.match(created.appId, /^app_[0-9A-Za-z]{16,}$/);
+    assert.match(created.apiKey, /^parley_[0-9A-Za-z]{32,}$/);
+    assert.match(created.appSecret, /^[A-Za-z0-9_-]+$/);
+    assert.ok(Buffer.from(created.appSecret, 'base64url').length >= 32);
+    assert.equal(typeof created.keyId, 'string');
+    assert.ok(created.keyId.length > 0);
+  });
+
+  test('key create, key list and key revoke rotate keys; the API follows at once', async () => {
+    const deps: Deps = {
+      db: openBetterSqlite3(databasePath),
+      config: parseConfig({ DATABASE_PATH: databasePath }),
+      clock: systemClock,
+      random: cryptoRandom,
+      log: createLogger('silent'),
+    };
+    try {
+      // The API runs over the same file while the CLI changes it, as a running server would.
+      const api = createParleyApp(deps);
+      await seedConnection(deps, { appId: created.appId, userRef: 'u1', count: 2 });
+      const call = (key: string) => api.request('/api/conversations?userRef=u1', { headers: { Authorization: `Bearer ${key}` } });
+      const first = await call(created.apiKey);
+      assert.equal(first.status, 200);
+      assert.equal((await first.json()).connections[0].conversationCount, 2);
+
+      const next = await ok(['key', 'create', '--app', created.appId]);
+      assert.deepEqual(Object.keys(next).sort(), ['apiKey', 'keyId']);
+      assert.match(next.apiKey, /^parley_[0-9A-Za-z]{32,}$/);
+      assert.notEqual(next.apiKey, created.apiKey);
+
+      const listed = await ok(['key', 'list', '--app', created.appId]);
+      assert.deepEqual(Object.keys(listed), ['keys']);
+      assert.equal(listed.keys.length, 2);
+      const byId = new Map<string, Record<string, unknown>>(listed.keys.map((key: { keyId: string }) => [key.keyId, key]));
+      for (const [keyId, apiKey] of [[created.keyId, created.apiKey], [next.keyId, next.apiKey]] as const) {
+        const key = byId.get(keyId)!;
+        assert.deepEqual(Object.keys(key).sort(), ['createdAt', 'keyId', 'lastUsedAt', 'revokedAt', 'start']);
+        assert.equal(key.start, apiKey.slice(0, 12));
+        assert.match(String(key.createdAt), ISO);
+        assert.equal(key.revokedAt, null);
+      }
+      // The first key was used above; the new one not yet.
+      assert.match(String(byId.get(created.keyId)!.lastUsedAt), ISO);
+      assert.equal(byId.get(next.keyId)!.lastUsedAt, null);
+      assert.ok(!JSON.stringify(listed).includes(next.apiKey.slice(12)));
+
+      assert.equal((await call(next.apiKey)).status, 200);
+      assert.deepEqual(await ok(['key', 'revoke', '--app', created.appId, '--key', created.keyId]), { ok: true });
+      const refused = await call(created.apiKey);
+      assert.deepEqual([refused.status, await refused.json()], [401, { error: 'Invalid API key' }]);
+      assert.equal((await call(next.apiKey)).status, 200);
+
+      const after = await ok(['key', 'list', '--app', created.appId]);
+      const revoked = after.keys.find((key: { keyId: string }) => key.keyId === created.keyId);
+      const kept = after.keys.find((key: { keyId: string }) => key.keyId === next.keyId);
+      assert.match(revoked.revokedAt, ISO);
+      assert.equal(kept.revokedAt, null);
+      assert.match(kept.lastUsedAt, ISO);
+    } finally {
+      await deps.db.destroy();
+    }
+  });
+
+  // Independent read-backs of the state left above; run side by side to save time.
+  describe('reading back', { concurrency: true }, () => {
+    test('app list shows the app with its count of active keys', async () => {
+      const { apps } = await ok(['app', 'list']);
+      assert.equal(apps.length, 1);
+      assert.deepEqual(Object.keys(apps[0]).sort(), ['appId', 'createdAt', 'keys', 'name']);
+      // Two keys were made and one revoked above.
+      assert.deepEqual([apps[0].appId, apps[0].name, apps[0].keys], [created.appId, 'Acme Inc', 1]);
+      assert.match(apps[0].createdAt, ISO);
+      // Secrets are shown only at creation.
+      const text = JSON.stringify(apps);
+      assert.ok(!text.includes(created.appSecret) && !text.includes(created.apiKey));
+    });
+
+    test('link signs connect and manage links at PUBLIC_URL', async () => {
+      const [connect, manage] = await Promise.all([
+        ok(['link', '--app', created.appId, '--user', 'user 42', '--purpose', 'connect']),
+        ok(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'manage', '--expires', '60']),
+      ]);
+      assert.deepEqual(Object.keys(connect), ['url']);
+      assert.ok(connect.url.startsWith(`${PUBLIC_URL}/start?token=`), connect.url);
+      const { header, claims } = decodeJwt(new URL(connect.url).searchParams.get('token')!);
+      assert.deepEqual(header, { alg: 'HS256', typ: 'JWT' });
+      assert.deepEqual(
+        { appId: claims.appId, userRef: claims.userRef, scopes: claims.scopes, purpose: claims.purpose, lifetime: claims.exp - claims.iat },
+        { appId: created.appId, userRef: 'user 42', scopes: ['conversations:read'], purpose: 'connect', lifetime: 900 },
+      );
+
+      assert.ok(manage.url.startsWith(`${PUBLIC_URL}/manage?token=`), manage.url);
+      const decoded = decodeJwt(new URL(manage.url).searchParams.get('token')!).claims;
+      assert.deepEqual([decoded.userRef, decoded.purpose, decoded.exp - decoded.iat], ['u1', 'manage', 60]);
+    });
+
+    test('backup writes a consistent copy that opens and holds the app', async () => {
+      const out = join(dir, 'backup.db');
+      const result = await ok(['backup', '--out', out]);
+      assert.deepEqual(result, { ok: true, bytes: statSync(out).size });
+      assert.ok(result.bytes > 0);
+      const copy = new BetterSqlite3(out, { readonly: true, fileMustExist: true });
+      try {
+        assert.deepEqual(copy.prepare('SELECT id, name FROM apps').all(), [{ id: created.appId, name: 'Acme Inc' }]);
+        assert.equal((copy.prepare('SELECT count(*) AS n FROM api_keys WHERE app_id = ?').get(created.appId) as { n: number }).n, 2);
+        assert.equal((copy.prepare('SELECT count(*) AS n FROM conversations').get() as { n: number }).n, 2);
+        assert.deepEqual(copy.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
+      } finally {
+        copy.close();
+      }
+    });
+  });
+});
+
+describe('errors: {"error"} on stderr, exit 1, nothing on stdout', { concurrency: true }, () => {
+  // Each case is a real process, so one per kind of failure; the full table runs in-process below.
+  const cases: Array<{ name: string; args: string[]; env?: Record<string, string>; error: string }> = [
+    { name: 'an unknown command', args: ['frobnicate'], error: 'Unknown command: frobnicate' },
+    { name: 'a missing flag', args: ['app', 'create'], error: 'Missing --name' },
+    { name: 'an unknown app', args: ['key', 'list', '--app', 'app_unknown'], error: 'App not found' },
+    { name: 'a bad configuration value', args: ['app', 'list'], env: { PUBLIC_URL: 'notaurl' }, error: 'Invalid configuration: PUBLIC_URL must be an absolute http(s) URL (got "notaurl")' },
+  ];
+  for (const { name, args, env, error } of cases) {
+    test(name, async () => {
+      const run = await cli(args, env);
+      assert.equal(run.code, 1);
+      assert.equal(run.stdout, '');
+      assert.match(run.stderr, /^\{.*\}\n$/);
+      assert.deepEqual(JSON.parse(run.stderr), { error });
+    });
+  }
+});
+
+describe('the command error table, in-process', () => {
+  async function attempt(argv: string[]): Promise<string> {
+    const deps = { db: openBetterSqlite3(':memory:'), config: parseConfig({ PUBLIC_URL }), clock: systemClock, random: cryptoRandom };
+    try {
+      const app = await onboardApp(deps, 'Known');
+      const { command, flags } = parseArgs(argv.map((arg) => (arg === '$APP' ? app.appId : arg)));
+      await commands[command]!(deps, flags, { fileSize: () => 0, fileExists: (path) => path === 'exists.db' });
+      return 'no error';
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      await deps.db.destroy();
+    }
+  }
+
+  const cases: Array<{ args: string[]; error: string }> = [
+    { args: [], error: 'Missing command' },
+    { args: ['frobnicate'], error: 'Unknown command: frobnicate' },
+    { args: ['app', 'delete'], error: 'Unknown command: app delete' },
+    { args: ['app', 'list', 'now'], error: 'Unexpected argument: now' },
+    { args: ['app', 'create'], error: 'Missing --name' },
+    { args: ['app', 'create', '--name='], error: 'Missing --name' },
+    { args: ['app', 'create', '--name'], error: 'Missing --name' },
+    { args: ['key', 'create'], error: 'Missing --app' },
+    { args: ['key', 'list'], error: 'Missing --app' },
+    { args: ['key', 'revoke', '--app', '$APP'], error: 'Missing --key' },
+    { args: ['link', '--app', '$APP', '--purpose', 'connect'], error: 'Missing --user' },
+    { args: ['link', '--app', 'app_unknown', '--purpose', 'connect'], error: 'Missing --user' },
+    { args: ['link', '--app', '$APP', '--user', 'u'], error: 'Missing --purpose' },
+    { args: ['backup'], error: 'Missing --out' },
+    { args: ['backup', '--out', 'exists.db'], error: 'exists.db already exists: choose a new file for the backup' },
+    { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires'], error: 'Missing --expires' },
+    { args: ['key', 'create', '--app', 'app_unknown'], error: 'App not found' },
+    { args: ['key', 'list', '--app', 'app_unknown'], error: 'App not found' },
+    { args: ['key', 'revoke', '--app', 'app_unknown', '--key', 'key_x'], error: 'App not found' },
+    { args: ['key', 'revoke', '--app', '$APP', '--key', 'key_unknown'], error: 'Key not found' },
+    { args: ['link', '--app', 'app_unknown', '--user', 'u', '--purpose', 'connect'], error: 'App not found' },
+    { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'delete'], error: 'signLink: purpose must be "connect" or "manage"' },
+    { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires', '901'], error: 'signLink: expiresInSeconds must be from 1 to 900' },
+    { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires', 'soon'], error: 'signLink: expiresInSeconds must be a number' },
+  ];
+  for (const { args, error } of cases) {
+    test(`${args.join(' ') || '(nothing)'} → ${error}`, async () => {
+      assert.equal(await attempt(args), error);
+    });
+  }
+});

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, parseConfig } from '../src/config.ts';
+
+describe('parseConfig', () => {
+  test('defaults are those of decisions §2', () => {
+    assert.deepEqual(parseConfig({}), {
+      port: 8787,
+      host: '127.0.0.1',
+      databasePath: './data/parley.db',
+      publicUrl: 'http://localhost:8787',
+      rateLimitPerMinute: 60,
+      maxExportBytes: 1073741824,
+      webhookRetrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000],
+      webhookTimeoutMs: 15000,
+      staleAfterDays: 0,
+      logLevel: 'info',
+    });
+  });
+
+  test('an empty variable means its default; unrelated variables are ignored', () => {
+    assert.deepEqual(parseConfig({ PORT: '', LOG_LEVEL: '', PATH: '/usr/bin', HOME: '/root' }), parseConfig({}));
+  });
+
+  test('every variable is read', () => {
+    assert.deepEqual(
+      parseConfig({
+        PORT: '3000',
+        HOST: '0.0.0.0',
+        DATABASE_PATH: '/var/lib/parley/db.sqlite',
+        PUBLIC_URL: 'https://parley.example.com/',
+        RATE_LIMIT_PER_MINUTE: '120',
+        MAX_EXPORT_BYTES: '1048576',
+        WEBHOOK_RETRY_SCHEDULE: '1,2,3',
+        WEBHOOK_TIMEOUT_MS: '500',
+        STALE_AFTER_DAYS: '30',
+        LOG_LEVEL: 'warn',
+      }),
+      {
+        port: 3000,
+        host: '0.0.0.0',
+        databasePath: '/var/lib/parley/db.sqlite',
+        // The trailing slash goes, so links never get a double slash.
+        publicUrl: 'https://parley.example.com',
+        rateLimitPerMinute: 120,
+        maxExportBytes: 1048576,
+        webhookRetrySchedule: [1, 2, 3],
+        webhookTimeoutMs: 500,
+        staleAfterDays: 30,
+        logLevel: 'warn',
+      },
+    );
+  });
+
+  const bad: Array<{ env: Record<string, string>; message: string }> = [
+    { env: { PORT: 'abc' }, message: 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "abc")' },
+    { env: { PORT: '70000' }, message: 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "70000")' },
+    { env: { PORT: '-1' }, message: 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "-1")' },
+    { env: { PUBLIC_URL: 'notaurl' }, message: 'Invalid configuration: PUBLIC_URL must be an absolute http(s) URL (got "notaurl")' },
+    { env: { PUBLIC_URL: 'ftp://example.com' }, message: 'Invalid configuration: PUBLIC_URL must be an absolute http(s) URL (got "ftp://example.com")' },
+    { env: { RATE_LIMIT_PER_MINUTE: '0' }, message: 'Invalid configuration: RATE_LIMIT_PER_MINUTE must be a whole number from 1 to 1000000000 (got "0")' },
+    { env: { RATE_LIMIT_PER_MINUTE: '2.5' }, message: 'Invalid configuration: RATE_LIMIT_PER_MINUTE must be a whole number from 1 to 1000000000 (got "2.5")' },
+    { env: { MAX_EXPORT_BYTES: '1GB' }, message: 'Invalid configuration: MAX_EXPORT_BYTES must be a whole number from 1 to 9007199254740991 (got "1GB")' },
+    { env: { LOG_LEVEL: 'loud' }, message: 'Invalid configuration: LOG_LEVEL must be one of debug, info, warn, error, silent (got "loud")' },
+    { env: { WEBHOOK_RETRY_SCHEDULE: '1,,2' }, message: 'Invalid configuration: WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of whole seconds, such as 5,300,1800 (got "1,,2")' },
+    { env: { WEBHOOK_RETRY_SCHEDULE: '5, 300' }, message: 'Invalid configuration: WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of whole seconds, such as 5,300,1800 (got "5, 300")' },
+    { env: { WEBHOOK_TIMEOUT_MS: '0' }, message: 'Invalid configuration: WEBHOOK_TIMEOUT_MS must be a whole number from 1 to 3600000 (got "0")' },
+    { env: { STALE_AFTER_DAYS: '-1' }, message: 'Invalid configuration: STALE_AFTER_DAYS must be a whole number from 0 to 36500 (got "-1")' },
+    // A value with a line break still gives one line.
+    { env: { LOG_LEVEL: 'info\nerror' }, message: 'Invalid configuration: LOG_LEVEL must be one of debug, info, warn, error, silent (got "info\\nerror")' },
+  ];
+  for (const { env, message } of bad) {
+    const [name, value] = Object.entries(env)[0]!;
+    test(`${name}=${JSON.stringify(value)} is refused with one line naming it`, () => {
+      assert.throws(
+        () => parseConfig(env),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError);
+          assert.equal(error.message, message);
+          assert.doesNotMatch(error.message, /\n/);
+          return true;
+        },
+      );
+    });
+  }
+
+  test('with several bad values, the message names one of them', () => {
+    assert.throws(() => parseConfig({ LOG_LEVEL: 'loud', PORT: 'abc' }), (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /^Invalid configuration: (PORT|LOG_LEVEL) /);
+      return true;
+    });
+  });
+});
