@@ -1,38 +1,21 @@
 import { serve } from '@hono/node-server';
-import { createApp } from '../app.ts';
-import { startBackgroundWork } from '../background.ts';
-import { ConfigError, parseConfig } from '../config.ts';
+import type { Server } from 'node:http';
 import { openBetterSqlite3 } from '../db/better-sqlite3.ts';
-import { cryptoRandom, systemClock } from '../deps.ts';
-import { createLogger } from '../log.ts';
+import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 
-let config;
-try {
-  config = parseConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
-  process.exit(1);
-}
-
-const log = createLogger(config.logLevel);
-const db = openBetterSqlite3(config.databasePath);
-const deps = { db, config, clock: systemClock, random: cryptoRandom, log };
-const app = createApp(deps);
-const background = startBackgroundWork(deps);
-
-const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
-  log.info('listening', { url: `http://${info.address.includes(':') ? `[${info.address}]` : info.address}:${info.port}`, runtime: 'node' });
+const parley = boot({
+  name: 'node',
+  env: process.env,
+  openDb: (config) => openBetterSqlite3(config.databasePath),
+  exit: (code) => process.exit(code),
 });
 
-function shutdown(signal: string) {
-  log.info('shutdown', { signal });
-  // Stops accepting, lets in-flight requests finish, then closes the database.
-  server.close(async () => {
-    await background.stop();
-    await db.destroy();
-    process.exit(0);
-  });
+const server = serve({ fetch: parley.fetch, hostname: parley.config.host, port: parley.config.port }, (info) =>
+  parley.listening(info.address, info.port),
+) as Server;
+// Node's default cuts a request off after 5 minutes; a 1 GB export from a phone takes longer.
+server.requestTimeout = 0;
+
+for (const signal of SHUTDOWN_SIGNALS) {
+  process.once(signal, () => server.close(() => parley.close(signal).then(() => process.exit(0))));
 }
-process.once('SIGTERM', () => shutdown('SIGTERM'));
-process.once('SIGINT', () => shutdown('SIGINT'));

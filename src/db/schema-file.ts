@@ -1,0 +1,4 @@
+import { readFileSync } from 'node:fs';
+
+/** schema.sql beside package.json, read at start-up (Node and Deno; Bun embeds it). */
+export const readSchema = (): string => readFileSync(new URL('../../schema.sql', import.meta.url), 'utf8');

@@ -1,0 +1,49 @@
+import { createApp } from '../app.ts';
+import { startBackgroundWork } from '../background.ts';
+import { ConfigError, parseConfig, type Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { cryptoRandom, systemClock, type Deps } from '../deps.ts';
+import { createLogger } from '../log.ts';
+
+export interface Runtime {
+  name: 'node' | 'deno' | 'bun';
+  env: Record<string, string | undefined>;
+  openDb(config: Config): Db;
+  exit(code: number): never;
+}
+
+/**
+ * What every entry file does before it serves: read the configuration (a bad
+ * value stops start-up with one line), open the database, build the app and
+ * start the background work. The entry then serves `app.fetch` and, on a signal,
+ * stops accepting, lets requests finish and calls `close`.
+ */
+export function boot(runtime: Runtime) {
+  let config: Config;
+  try {
+    config = parseConfig(runtime.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    return runtime.exit(1);
+  }
+  const log = createLogger(config.logLevel);
+  const deps: Deps = { db: runtime.openDb(config), config, clock: systemClock, random: cryptoRandom, log };
+  const app = createApp(deps);
+  const background = startBackgroundWork(deps);
+  return {
+    config,
+    fetch: app.fetch,
+    listening(host: string, port: number) {
+      log.info('listening', { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, runtime: runtime.name });
+    },
+    /** Call once the server has stopped accepting and its requests are done. */
+    async close(signal: string) {
+      log.info('shutdown', { signal });
+      await background.stop();
+      await deps.db.destroy();
+    },
+  };
+}
+
+export const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;

@@ -1,0 +1,30 @@
+import schemaSql from '../../schema.sql' with { type: 'text' };
+import { openBunSqlite } from '../db/bun-sqlite.ts';
+import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
+
+// schema.sql is imported as text so `bun build --compile` embeds it in the binary.
+const parley = boot({
+  name: 'bun',
+  env: process.env,
+  openDb: (config) => openBunSqlite(config.databasePath, schemaSql),
+  exit: (code) => process.exit(code),
+});
+
+const server = Bun.serve({
+  hostname: parley.config.host,
+  port: parley.config.port,
+  fetch: parley.fetch,
+  // Parley enforces MAX_EXPORT_BYTES itself, with its own 413; Bun's default cap is 128 MB.
+  maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+  // Bun closes a connection idle for 10 s by default; finishing a large import can take longer.
+  idleTimeout: 0,
+});
+parley.listening(server.hostname ?? parley.config.host, server.port ?? parley.config.port);
+
+for (const signal of SHUTDOWN_SIGNALS) {
+  process.once(signal, async () => {
+    await server.stop();
+    await parley.close(signal);
+    process.exit(0);
+  });
+}
