@@ -53,10 +53,8 @@ describe('the real server over HTTP', () => {
   before(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    // `npm start` runs exactly this command. npm is not spawned itself because it
-    // does not forward SIGTERM to its child (npm dies and leaves node running, as
-    // tried on npm 11), so the graceful-shutdown check below could not be made.
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
+    // The README's command itself; its script `exec`s node, so npm passes SIGTERM on.
+    server = spawn('npm', ['start', '--silent'], {
       cwd: ROOT,
       env: { ...cleanEnv(), PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: databasePath, LOG_LEVEL: 'info', PUBLIC_URL: base },
       stdio: ['ignore', 'pipe', 'pipe'],
