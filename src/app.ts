@@ -1,9 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { sql } from 'kysely';
 import packageJson from '../package.json' with { type: 'json' };
-import { ingestRoutes } from './api/ingest-routes.ts';
-import { listingRoutes } from './api/listing-routes.ts';
-import { purgeRoutes } from './api/purge-routes.ts';
+import { apiRoutes } from './api/api-routes.ts';
 import type { AppEnv } from './app-env.ts';
 import type { Deps } from './deps.ts';
 import { STYLESHEET, UPLOAD_SCRIPT } from '../pages/assets.ts';
@@ -34,9 +32,7 @@ export function createApp(deps: Deps) {
     await sql`SELECT 1`.execute(deps.db);
     return c.json({ ok: true, version: VERSION });
   });
-  app.route('/api', listingRoutes(deps));
-  app.route('/api', purgeRoutes(deps));
-  app.route('/api', ingestRoutes(deps));
+  app.route('/api', apiRoutes(deps));
   app.route('/', connectRoutes(deps));
   app.route('/', manageRoutes(deps));
   const asset = (body: string, type: string) => (c: Context) =>

@@ -4,14 +4,14 @@ import { ApiError } from '../errors.ts';
 import { checkImportTarget, importExport } from '../import/import-export.ts';
 import { openExportUpload, type ExportUpload } from '../import/upload.ts';
 import type { AppEnv } from '../app-env.ts';
-import { methodNotAllowed, requireCaller } from './middleware.ts';
+import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
 
 const optional = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 /** POST /api/ingest-export: a JSON, zip or multipart upload of a provider's export. */
-export function ingestRoutes(deps: Deps) {
+export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware) {
   const routes = new Hono<AppEnv>();
-  routes.post('/ingest-export', requireCaller(deps), async (c) => {
+  routes.post('/ingest-export', requireCaller, async (c) => {
     let upload: ExportUpload | undefined;
     try {
       upload = await openExportUpload(c.req.raw, deps.config.maxExportBytes);

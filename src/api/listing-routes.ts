@@ -3,7 +3,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, listConnections, listConversations } 
 import type { Deps } from '../deps.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
-import { methodNotAllowed, rateLimit, requireCaller } from './middleware.ts';
+import { methodNotAllowed, rateLimit, type CallerMiddleware } from './middleware.ts';
 
 function wholeNumber(raw: string | undefined, fallback: number, min: number, code: ErrorCode): number {
   if (raw === undefined) return fallback;
@@ -44,9 +44,9 @@ async function conversationsResponse(deps: Deps, c: Context<AppEnv>, connectionI
 }
 
 /** GET /api/conversations and its alias GET /api/connections for the userRef form. */
-export function listingRoutes(deps: Deps) {
+export function listingRoutes(deps: Deps, requireCaller: CallerMiddleware) {
   const routes = new Hono<AppEnv>();
-  const limited = [requireCaller(deps), rateLimit(deps)] as const;
+  const limited = [requireCaller, rateLimit(deps)] as const;
 
   routes.get('/conversations', ...limited, (c) => {
     const connectionId = c.req.query('connectionId');

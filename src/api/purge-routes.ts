@@ -3,7 +3,7 @@ import { purgeConnection, purgeUser } from '../conversations/purge.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
-import { methodNotAllowed, requireCaller } from './middleware.ts';
+import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
 
 async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   let body: unknown;
@@ -19,9 +19,9 @@ async function readJsonObject(request: Request): Promise<Record<string, unknown>
 const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 /** POST /api/purge: `{"userRef"}` or `{"connectionId"}`, exactly one. */
-export function purgeRoutes(deps: Deps) {
+export function purgeRoutes(deps: Deps, requireCaller: CallerMiddleware) {
   const routes = new Hono<AppEnv>();
-  routes.post('/purge', requireCaller(deps), async (c) => {
+  routes.post('/purge', requireCaller, async (c) => {
     const { userRef, connectionId } = await readJsonObject(c.req.raw);
     const target = userRef ?? connectionId;
     if ((userRef === undefined) === (connectionId === undefined) || !nonEmptyString(target)) {

@@ -11,12 +11,37 @@ export interface Caller {
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** Credentials whose hash is remembered; past this the memory starts afresh. */
+const REMEMBERED_HASHES = 1024;
 
-/** Resolves `Authorization: Bearer …` to the calling app, or throws the interface's 401. */
-export async function authenticate(deps: Pick<Deps, 'db' | 'clock'>, authorization: string | undefined): Promise<Caller> {
+/**
+ * Resolves `Authorization: Bearer …` to the calling app, or throws the
+ * interface's 401. Every call still reads the key's row (a revoked key is refused
+ * at once); only the SHA-256 of recently seen credentials is remembered, as Web
+ * Crypto's digest costs more than the rest of a listing request.
+ */
+export function createAuthenticator(deps: Pick<Deps, 'db' | 'clock'>) {
+  const hashes = new Map<string, string>();
+  const hashOf = async (credential: string) => {
+    let hash = hashes.get(credential);
+    if (hash === undefined) {
+      hash = await sha256Hex(credential);
+      if (hashes.size >= REMEMBERED_HASHES) hashes.clear();
+      hashes.set(credential, hash);
+    }
+    return hash;
+  };
+  return (authorization: string | undefined) => authenticate(deps, authorization, hashOf);
+}
+
+async function authenticate(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  authorization: string | undefined,
+  hashOf: (credential: string) => Promise<string>,
+): Promise<Caller> {
   const credential = /^Bearer +(.*)$/i.exec(authorization ?? '')?.[1]?.trim();
   if (!credential) throw new ApiError('missingAuthorization');
-  const hash = await sha256Hex(credential);
+  const hash = await hashOf(credential);
 
   if (credential.startsWith(API_KEY_PREFIX)) {
     const key = await store.findApiKeyByHash(deps.db, hash);

@@ -21,8 +21,9 @@ export async function requireUser(deps: Pick<Deps, 'db'>, appId: string, userRef
 
 /** The user's connections, newest capture first. */
 export async function listConnections(deps: Pick<Deps, 'db'>, appId: string, userRef: string) {
-  const user = await requireUser(deps, appId, userRef);
-  return connections.listConnectionsOfUser(deps.db, user.id);
+  const rows = await connections.listConnectionsOfUserRef(deps.db, appId, userRef);
+  if (!rows) throw new ApiError('userNotFound');
+  return rows;
 }
 
 /** One page of a connection's conversations, newest update first; `limit` is already capped. */

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { ApiKeysTable, AppsTable, Db } from './database.ts';
+import { fixedSql } from './fixed-sql.ts';
 
 export async function insertApp(db: Db, app: Omit<AppsTable, 'webhook_url' | 'webhook_secret'>, key: Insertable<ApiKeysTable>): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -28,12 +29,15 @@ export async function insertApiKey(db: Db, key: ApiKeysTable): Promise<void> {
   await db.insertInto('api_keys').values(key).execute();
 }
 
-export const findApiKeyByHash = (db: Db, keyHash: string) =>
-  db
-    .selectFrom('api_keys')
-    .select(['id', 'app_id', 'key_hash', 'last_used_at', 'revoked_at'])
-    .where('key_hash', '=', keyHash)
-    .executeTakeFirst();
+/** Every API request's first query. */
+export async function findApiKeyByHash(db: Db, keyHash: string) {
+  const [key] = await fixedSql<Pick<ApiKeysTable, 'id' | 'app_id' | 'key_hash' | 'last_used_at' | 'revoked_at'>>(
+    db,
+    'SELECT id, app_id, key_hash, last_used_at, revoked_at FROM api_keys WHERE key_hash = ?',
+    [keyHash],
+  );
+  return key;
+}
 
 export const listApiKeys = (db: Db, appId: string) =>
   db.selectFrom('api_keys').selectAll().where('app_id', '=', appId).orderBy('created_at').orderBy('id').execute();

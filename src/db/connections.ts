@@ -1,5 +1,6 @@
 import { countConversations } from './conversations.ts';
-import type { ConnectionStatus, Db } from './database.ts';
+import type { ConnectionStatus, ConnectionsTable, Db } from './database.ts';
+import { fixedSql } from './fixed-sql.ts';
 
 const CONNECTION_COLUMNS = [
   'connections.id',
@@ -10,24 +11,36 @@ const CONNECTION_COLUMNS = [
   'connections.conversation_count',
 ] as const;
 
-export const listConnectionsOfUser = (db: Db, userId: string) =>
-  db
-    .selectFrom('connections')
-    .select(CONNECTION_COLUMNS)
-    .where('user_id', '=', userId)
-    .orderBy('captured_at', 'desc')
-    .orderBy('id')
-    .execute();
+export type ConnectionRow = Pick<ConnectionsTable, 'id' | 'provider' | 'status' | 'captured_at' | 'last_sync_at' | 'conversation_count'>;
+
+/**
+ * A user's connections, newest capture first, in one query with the user
+ * lookup; `null` when the app has no user with that ref.
+ */
+export async function listConnectionsOfUserRef(db: Db, appId: string, userRef: string): Promise<ConnectionRow[] | null> {
+  const rows = await fixedSql<Omit<ConnectionRow, 'id'> & { id: string | null }>(
+    db,
+    `SELECT c.id, c.provider, c.status, c.captured_at, c.last_sync_at, c.conversation_count
+     FROM users u LEFT JOIN connections c ON c.user_id = u.id
+     WHERE u.app_id = ? AND u.user_ref = ?
+     ORDER BY c.captured_at DESC, c.id`,
+    [appId, userRef],
+  );
+  if (rows.length === 0) return null;
+  return rows.filter((row): row is ConnectionRow => row.id !== null);
+}
 
 /** A connection as seen from one app: another app's connection is not found. */
-export const findConnectionOfApp = (db: Db, appId: string, connectionId: string) =>
-  db
-    .selectFrom('connections')
-    .innerJoin('users', 'users.id', 'connections.user_id')
-    .select([...CONNECTION_COLUMNS, 'connections.user_id', 'users.user_ref'])
-    .where('connections.id', '=', connectionId)
-    .where('users.app_id', '=', appId)
-    .executeTakeFirst();
+export async function findConnectionOfApp(db: Db, appId: string, connectionId: string) {
+  const [connection] = await fixedSql<ConnectionRow & { user_id: string; user_ref: string }>(
+    db,
+    `SELECT c.id, c.provider, c.status, c.captured_at, c.last_sync_at, c.conversation_count, c.user_id, u.user_ref
+     FROM connections c JOIN users u ON u.id = c.user_id
+     WHERE c.id = ? AND u.app_id = ?`,
+    [connectionId, appId],
+  );
+  return connection;
+}
 
 export const findOpenConnection = (db: Db, userId: string, provider: string) =>
   db

@@ -1,15 +1,14 @@
-import type { Db } from './database.ts';
+import type { ConversationsTable, Db } from './database.ts';
+import { fixedSql } from './fixed-sql.ts';
 
+/** A page in listing order: newest update first (those without one last), then id. */
 export const listConversationsPage = (db: Db, connectionId: string, limit: number, offset: number) =>
-  db
-    .selectFrom('conversations')
-    .select(['id', 'external_id', 'title', 'payload', 'update_time'])
-    .where('connection_id', '=', connectionId)
-    .orderBy('update_time', 'desc')
-    .orderBy('id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  fixedSql<Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'payload' | 'update_time'>>(
+    db,
+    `SELECT id, external_id, title, payload, update_time FROM conversations
+     WHERE connection_id = ? ORDER BY update_time DESC, id LIMIT ? OFFSET ?`,
+    [connectionId, limit, offset],
+  );
 
 export async function countConversations(db: Db, connectionId: string): Promise<number> {
   const { count } = await db

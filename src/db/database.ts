@@ -1,4 +1,4 @@
-import { Kysely, SqliteDialect, type Generated, type SqliteDatabase } from 'kysely';
+import { Kysely, SqliteDialect, type Generated, type SqliteDatabase, type SqliteStatement } from 'kysely';
 
 export interface AppsTable {
   id: string;
@@ -162,5 +162,28 @@ export function migrate(connection: SqliteConnection, schemaSql: string): number
 export function openDb(connection: SqliteConnection, schemaSql: string, { file }: { file: boolean }): Db {
   configureConnection(connection, { file });
   migrate(connection, schemaSql);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+}
+
+const CACHED_STATEMENTS = 256;
+
+/**
+ * kysely prepares every query anew, and preparing costs more than running most
+ * of Parley's queries. Values are always bound parameters, so the distinct SQL
+ * texts are few and their statements can be kept and reused.
+ */
+function withStatementCache(connection: SqliteConnection): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
+  return {
+    close: () => connection.close(),
+    prepare(sql) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= CACHED_STATEMENTS) statements.delete(statements.keys().next().value!);
+        statement = connection.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
