@@ -119,7 +119,19 @@ export const UPLOAD_SCRIPT = `
       bar.value = percent;
       text.textContent = percent < 100 ? percent + '% uploaded' : 'Uploaded. Reading your conversations…';
     });
-    request.addEventListener('load', function () { window.location.assign(request.responseURL || form.action); });
+    request.addEventListener('load', function () {
+      // The import's outcome, good or bad, is a redirect to the result page. A
+      // refusal before it (an expired session, a stale form) is an error page at
+      // the form's own address instead: show what it says here.
+      var redirected = request.responseURL && request.responseURL !== form.action;
+      if (!redirected && request.status >= 400) {
+        var page = new DOMParser().parseFromString(request.responseText, 'text/html');
+        var heading = page.querySelector('h1');
+        var advice = heading && heading.parentNode.querySelector('h1 + p');
+        return fail((heading ? heading.textContent + '. ' : 'The upload was refused. ') + (advice ? advice.textContent : ''));
+      }
+      window.location.assign(request.responseURL || form.action);
+    });
     request.addEventListener('error', function () { fail('The upload was interrupted. Check your connection and try again.'); });
     button.disabled = true;
     bar.value = 0;
@@ -129,3 +141,6 @@ export const UPLOAD_SCRIPT = `
   });
 })();
 `;
+
+/** A small mark for the browser tab, so no page visit ends in a 404 for /favicon.ico. */
+export const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#243b6b"/><path d="M9 8h9a6 6 0 0 1 0 12h-5v5H9zm4 4v4h5a2 2 0 0 0 0-4z" fill="#fff"/></svg>`;

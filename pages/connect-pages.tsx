@@ -71,6 +71,9 @@ export function UploadPage({ appName, provider, csrfToken, maxBytes }: { appName
             <li key={step}>{step}</li>
           ))}
         </ol>
+        <p class="muted small">
+          Waiting for the email? You can close this page: when the file arrives, start the import again from {appName}.
+        </p>
         <h2>2. Upload it</h2>
         <form method="post" action={`/connect/${provider}`} enctype="multipart/form-data" class="upload" data-max-bytes={String(maxBytes)}>
           <input type="hidden" name="csrf" value={csrfToken} />

@@ -17,6 +17,7 @@ export function Layout({ title, appName, withUploadScript, children }: LayoutPro
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light" />
         <title>{`${title} · Parley`}</title>
+        <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/parley.css" />
         {withUploadScript && <script src="/assets/upload.js" defer />}
       </head>

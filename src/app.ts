@@ -4,7 +4,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { apiRoutes } from './api/api-routes.ts';
 import type { AppEnv } from './app-env.ts';
 import type { Deps } from './deps.ts';
-import { STYLESHEET, UPLOAD_SCRIPT } from '../pages/assets.ts';
+import { FAVICON, STYLESHEET, UPLOAD_SCRIPT } from '../pages/assets.ts';
 import { connectRoutes } from './pages/connect-routes.tsx';
 import { manageRoutes } from './pages/manage-routes.tsx';
 import { pageErrorResponse } from './pages/page-kit.tsx';
@@ -39,6 +39,7 @@ export function createApp(deps: Deps) {
     c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
   app.get('/assets/parley.css', asset(STYLESHEET, 'text/css; charset=utf-8'));
   app.get('/assets/upload.js', asset(UPLOAD_SCRIPT, 'text/javascript; charset=utf-8'));
+  app.get('/assets/favicon.svg', asset(FAVICON, 'image/svg+xml'));
 
   app.notFound((c) => errorResponse(c, new ApiError('notFound')));
   app.onError((error, c) => {

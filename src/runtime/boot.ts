@@ -15,8 +15,8 @@ export interface Runtime {
 /**
  * What every entry file does before it serves: read the configuration (a bad
  * value stops start-up with one line), open the database, build the app and
- * start the background work. The entry then serves `app.fetch` and, on a signal,
- * stops accepting, lets requests finish and calls `close`.
+ * start the background work. The entry then serves `fetch` and, on a signal,
+ * stops accepting, `drain`s the requests under way and calls `close`.
  */
 export function boot(runtime: Runtime) {
   let config: Config;
@@ -31,9 +31,30 @@ export function boot(runtime: Runtime) {
   const deps: Deps = { db: runtime.openDb(config), config, clock: systemClock, random: cryptoRandom, log };
   const app = createApp(deps);
   const background = startBackgroundWork(deps);
+  // Requests under way, so a shutdown can let them finish (an upload still
+  // arriving included) before the database closes.
+  let inFlight = 0;
+  let draining = false;
+  let drained = () => {};
+  const fetch = async (request: Request): Promise<Response> => {
+    inFlight++;
+    try {
+      const response = await app.fetch(request);
+      // While shutting down, no connection is kept alive for another request.
+      if (draining) response.headers.set('Connection', 'close');
+      return response;
+    } finally {
+      if (--inFlight === 0 && draining) drained();
+    }
+  };
   return {
     config,
-    fetch: app.fetch,
+    fetch,
+    /** Marks the server as shutting down; resolves once no request is under way. */
+    drain(): Promise<void> {
+      draining = true;
+      return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => (drained = resolve));
+    },
     listening(host: string, port: number) {
       log.info('listening', { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, runtime: runtime.name });
     },

@@ -23,7 +23,9 @@ parley.listening(server.hostname ?? parley.config.host, server.port ?? parley.co
 
 for (const signal of SHUTDOWN_SIGNALS) {
   process.once(signal, async () => {
+    // stop() stops accepting and lets requests under way finish.
     await server.stop();
+    await parley.drain();
     await parley.close(signal);
     process.exit(0);
   });

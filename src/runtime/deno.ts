@@ -11,11 +11,19 @@ const parley = boot({
 
 const server = Deno.serve(
   { hostname: parley.config.host, port: parley.config.port, onListen: ({ hostname, port }) => parley.listening(hostname, port) },
-  parley.fetch,
+  async (request) => {
+    const response = await parley.fetch(request);
+    // Deno.serve manages the connection itself, closing it when a body is left
+    // unread; a Connection header from the app would be sent twice.
+    response.headers.delete('Connection');
+    return response;
+  },
 );
 
 for (const signal of SHUTDOWN_SIGNALS) {
   Deno.addSignalListener(signal, async () => {
+    // shutdown() cuts off request bodies still arriving: let those requests finish first.
+    await parley.drain();
     await server.shutdown();
     await parley.close(signal);
     Deno.exit(0);

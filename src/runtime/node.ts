@@ -17,5 +17,14 @@ const server = serve({ fetch: parley.fetch, hostname: parley.config.host, port: 
 server.requestTimeout = 0;
 
 for (const signal of SHUTDOWN_SIGNALS) {
-  process.once(signal, () => server.close(() => parley.close(signal).then(() => process.exit(0))));
+  process.once(signal, async () => {
+    // close() stops accepting and ends idle keep-alive connections; draining makes
+    // the answers still to come close theirs, so the server stops once they are sent.
+    const closed = new Promise((resolve) => server.close(resolve));
+    await parley.drain();
+    server.closeIdleConnections();
+    await closed;
+    await parley.close(signal);
+    process.exit(0);
+  });
 }

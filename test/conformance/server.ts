@@ -1,0 +1,170 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export type RuntimeName = 'node' | 'deno' | 'bun' | 'binary';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Variables the server reads; the test's own environment must not leak them in. */
+const CONFIG_VARIABLES = [
+  'PORT',
+  'HOST',
+  'DATABASE_PATH',
+  'PUBLIC_URL',
+  'RATE_LIMIT_PER_MINUTE',
+  'MAX_EXPORT_BYTES',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'WEBHOOK_TIMEOUT_MS',
+  'STALE_AFTER_DAYS',
+  'LOG_LEVEL',
+];
+
+const STARTUP_LIMIT_MS = 20_000;
+const STOP_LIMIT_MS = 10_000;
+
+export interface StartOptions {
+  databasePath: string;
+  /** Added to (and overriding) the variables startServer sets. */
+  env?: Record<string, string>;
+  /** The compiled executable, for runtime 'binary'. */
+  binaryPath?: string;
+  /** Working directory of the process; the repository by default. */
+  cwd?: string;
+}
+
+export interface RunningServer {
+  runtime: RuntimeName;
+  url: string;
+  /** Every stdout and stderr line so far, in arrival order per stream. */
+  logs: string[];
+  /** Milliseconds from spawn to the first 200 from /healthz. */
+  startupMs: number;
+  pid: number;
+  /** Sends `signal`, waits (at most 10 s, then kill -9 and throw) for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** A port nobody listens on right now: the kernel picks it, we let it go. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function command(runtime: RuntimeName, binaryPath: string | undefined): [string, string[]] {
+  switch (runtime) {
+    case 'node':
+      return [process.execPath, ['--import', 'tsx', 'src/runtime/node.ts']];
+    case 'deno':
+      return [`${ROOT}node_modules/.bin/deno`, ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-write', 'src/runtime/deno.ts']];
+    case 'bun':
+      return [`${ROOT}node_modules/.bin/bun`, ['src/runtime/bun.ts']];
+    case 'binary':
+      if (!binaryPath) throw new Error('startServer: runtime "binary" needs binaryPath');
+      return [binaryPath, []];
+  }
+}
+
+/**
+ * The exit status, once the process has exited and its output is read through
+ * ('close', not 'exit': the shutdown line must be in the logs when this resolves).
+ * Call right after spawning.
+ */
+function closeOf(child: ChildProcess) {
+  return new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A deadline to race against, which does not keep the test process alive once nothing else does. */
+const deadlineAfter = (ms: number) => new Promise<'timeout'>((resolve) => setTimeout(resolve, ms, 'timeout').unref());
+
+/**
+ * Spawns Parley under `runtime` on a free port and waits (at most 20 s) for
+ * /healthz to answer 200. A server that does not come up is killed and the
+ * error carries everything it printed.
+ */
+export async function startServer(runtime: RuntimeName, { databasePath, env = {}, binaryPath, cwd = ROOT }: StartOptions): Promise<RunningServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.includes(name)));
+  const [file, args] = command(runtime, binaryPath);
+  const started = performance.now();
+  const child = spawn(file, args, {
+    cwd,
+    env: {
+      ...inherited,
+      // Deno and Bun would otherwise print colour codes or update notices into the log lines.
+      NO_COLOR: '1',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_PATH: databasePath,
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = closeOf(child);
+  const logs: string[] = [];
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let rest = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop()!;
+      logs.push(...lines.filter((line) => line !== ''));
+    });
+    stream.on('end', () => {
+      if (rest !== '') logs.push(rest);
+      rest = '';
+    });
+  }
+  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
+  let failure: Error | undefined;
+  void spawnError.then((error) => (failure = error));
+
+  const output = () => (logs.length ? logs.join('\n') : '(no output)');
+  let stopping: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
+    (stopping ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const result = await Promise.race([exited, deadlineAfter(STOP_LIMIT_MS)]);
+      if (result === 'timeout') {
+        child.kill('SIGKILL');
+        await Promise.race([exited, deadlineAfter(5_000)]);
+        throw new Error(`${runtime} server did not exit within ${STOP_LIMIT_MS / 1000} s of ${signal}; killed.\n${output()}`);
+      }
+      return result;
+    })());
+
+  const deadline = Date.now() + STARTUP_LIMIT_MS;
+  for (;;) {
+    if (failure) throw new Error(`${runtime} server could not be spawned: ${failure.message}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await Promise.race([exited, deadlineAfter(1_000)]); // the rest of its output
+      throw new Error(`${runtime} server exited during start-up (code ${child.exitCode}, signal ${child.signalCode}):\n${output()}`);
+    }
+    try {
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+      if (response.status === 200) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      await Promise.race([exited, deadlineAfter(5_000)]);
+      throw new Error(`${runtime} server did not answer /healthz with 200 within ${STARTUP_LIMIT_MS / 1000} s:\n${output()}`);
+    }
+    await sleep(50);
+  }
+  return { runtime, url, logs, startupMs: Math.round(performance.now() - started), pid: child.pid!, stop };
+}

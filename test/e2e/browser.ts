@@ -1,0 +1,213 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** The repository root: the server and the CLI run from here, as an operator would run them. */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SCREENSHOTS_DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+const run = promisify(execFile);
+
+/** A port nothing listens on right now: the OS picks it for a throwaway listener. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  env: Record<string, string>;
+  /** Everything the server wrote, for failure messages. */
+  output(): string;
+  /** How the server ended, if it did before `stop()`: `exit code 1`, `signal SIGKILL`. */
+  ended(): string | undefined;
+  stop(): Promise<void>;
+}
+
+/** Starts `src/runtime/node.ts` (what `npm start` runs) and waits for /healthz. */
+export async function startServer(databasePath: string): Promise<RunningServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env = { PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: databasePath, PUBLIC_URL: baseUrl, LOG_LEVEL: 'info' };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  let ended: string | undefined;
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) ended = signal ? `signal ${signal}` : `exit code ${code}`;
+  });
+  const server: RunningServer = {
+    baseUrl,
+    env,
+    output: () => output,
+    ended: () => ended,
+    stop: () => {
+      stopping = true;
+      return stopProcess(child);
+    },
+  };
+
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const response = await fetch(`${baseUrl}/healthz`);
+      if (response.ok) return server;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(100);
+  }
+  await server.stop();
+  throw new Error(`server did not answer /healthz within 15 s (exit code ${child.exitCode}):\n${output}`);
+}
+
+/** SIGTERM (the server's graceful path), then SIGKILL if it has not exited after 5 s. */
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Runs the operator CLI against the server's database and returns the JSON it printed. */
+export async function cli(server: RunningServer, ...args: string[]): Promise<any> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...server.env } });
+  return JSON.parse(stdout);
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Chromium as CI runs it. A missing binary fails the launch, and so the tests: nothing is skipped. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/**
+ * Collects what would show up red in the developer console: errors logged by the
+ * page (CSP violations are reported this way too), uncaught exceptions, and any
+ * alert/confirm/prompt (dismissed, so the page does not hang).
+ */
+export function watchPage(page: Page) {
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(`console ${message.type()}: ${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('dialog', (dialog) => {
+    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return {
+    problems,
+    dialogs,
+    /**
+     * Chromium logs every 4xx/5xx document as "Failed to load resource"; pages
+     * that are meant to answer with an error status pass theirs here.
+     */
+    unexpected(allowedStatuses: number[] = []) {
+      return problems.filter(
+        (problem) => !allowedStatuses.some((status) => problem.includes(`the server responded with a status of ${status}`)),
+      );
+    },
+  };
+}
+
+export const PHONE = { width: 375, height: 812 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+/**
+ * What a demanding designer checks on every page at phone width: nothing wider than
+ * the screen, tap targets at least 44 px high, text contrast at least WCAG AA
+ * (4.5:1, or 3:1 for large text). Returns the offending cases, described.
+ */
+export async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(LAYOUT_AUDIT) as Promise<string[]>;
+}
+
+// Plain JavaScript run in the page. A string, not a function: tsx compiles this
+// file with esbuild's keepNames, which wraps named inner functions in a `__name`
+// helper that does not exist inside the page.
+const LAYOUT_AUDIT = `(() => {
+  const problems = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > window.innerWidth) problems.push('page is ' + root.scrollWidth + 'px wide in a ' + window.innerWidth + 'px viewport');
+
+  const describe = (el) => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).trim().replace(/\\s+/g, '.') : '') + ' "' + (el.textContent || '').trim().slice(0, 40) + '"';
+
+  for (const el of document.querySelectorAll('button, .button, a.choice, input[type=file], .back a, .conversations li, .pager a')) {
+    const box = el.getBoundingClientRect();
+    if (box.width > 0 && box.height < 44) problems.push('tap target ' + describe(el) + ' is ' + Math.round(box.height) + 'px high');
+    if (box.right > window.innerWidth + 0.5) problems.push(describe(el) + ' sticks out to ' + Math.round(box.right) + 'px');
+  }
+
+  const rgba = (value) => {
+    const parts = (value.match(/[\\d.]+/g) || [0, 0, 0, 0]).map(Number);
+    return { r: parts[0], g: parts[1], b: parts[2], a: parts[3] === undefined ? 1 : parts[3] };
+  };
+  const channel = (c) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : Math.pow((s + 0.055) / 1.055, 2.4);
+  };
+  const luminance = (c) => 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
+  // The first ancestor with a (mostly) opaque background is what the text sits on.
+  const backgroundOf = (el) => {
+    for (let node = el; node; node = node.parentElement) {
+      const color = rgba(getComputedStyle(node).backgroundColor);
+      if (color.a > 0.5) return color;
+    }
+    return { r: 255, g: 255, b: 255, a: 1 };
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || seen.has(el) || !(node.textContent || '').trim()) continue;
+    seen.add(el);
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || el.closest('[hidden]') || el.getClientRects().length === 0) continue;
+    const fg = luminance(rgba(style.color));
+    const bg = luminance(backgroundOf(el));
+    const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) problems.push('contrast ' + ratio.toFixed(2) + ':1 for ' + describe(el));
+  }
+  return problems;
+})()`;
+
+/**
+ * Full-page screenshots of the current page at phone and desktop size, named
+ * `<name>-375.png` and `<name>-1280.png`; checks the layout at phone size and
+ * returns to the phone viewport the flows run in.
+ */
+export async function capture(page: Page, name: string): Promise<string[]> {
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-1280.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-375.png`), fullPage: true });
+  return layoutProblems(page);
+}
