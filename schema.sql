@@ -76,20 +76,6 @@ CREATE TABLE used_links (
   expires_at TEXT NOT NULL
 ) STRICT, WITHOUT ROWID;
 
--- An import streams its conversations here in small transactions, then moves them
--- into conversations in one; a failed or interrupted import leaves nothing visible.
-CREATE TABLE import_staging (
-  import_id TEXT NOT NULL,
-  external_id TEXT NOT NULL,
-  -- The id the conversation gets if it turns out to be new.
-  conversation_id TEXT NOT NULL,
-  title TEXT,
-  payload TEXT NOT NULL,
-  update_time TEXT,
-  staged_at TEXT NOT NULL,
-  PRIMARY KEY (import_id, external_id)
-) STRICT;
-
 -- version 2
 -- A hosted-page session, opened by consuming a signed link. Only a hash of the
 -- cookie value is kept, so a copy of the database opens no session.

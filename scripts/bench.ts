@@ -8,6 +8,7 @@
  *
  *   npm run bench [-- --sizes 20,200,1024 --duration 10 --connections 20]
  *
+ * The servers run what `npm start` runs (the Node bundle), with LOG_LEVEL=warn.
  * Linux only (peak RSS is read from /proc/<pid>/status). Benchmarks are not tests:
  * nothing here fails on a slow machine; the targets are printed beside the figures.
  */
@@ -47,7 +48,7 @@ function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 /** A fresh server on a fresh database, with one onboarded app. */
 async function parley(env: Record<string, string> = {}) {
   const databasePath = join(mkdtempSync(join(work, 'db-')), 'parley.db');
-  const server = await startServer('node', { databasePath, env: { LOG_LEVEL: 'warn', ...env } });
+  const server = await startServer('node-bundle', { databasePath, env: { LOG_LEVEL: 'warn', ...env } });
   const db = openBetterSqlite3(databasePath);
   const tenant = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Bench');
   await db.destroy();
@@ -135,11 +136,12 @@ async function listing(file: string) {
   return result;
 }
 
+/** Start-up of a fresh server on a fresh database, to its first /healthz; then its RSS at rest. */
 async function startup(runs = 5) {
   const samples: Array<{ ms: number; idleRssMb: number }> = [];
   for (let i = 0; i < runs; i++) {
     const databasePath = join(mkdtempSync(join(work, 'start-')), 'parley.db');
-    const server: RunningServer = await startServer('node', { databasePath, env: { LOG_LEVEL: 'warn' } });
+    const server: RunningServer = await startServer('node-bundle', { databasePath, env: { LOG_LEVEL: 'warn' } });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     samples.push({ ms: server.startupMs, idleRssMb: memoryMb(server.pid, 'VmRSS') });
     await server.stop();
@@ -151,6 +153,8 @@ async function startup(runs = 5) {
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 async function main() {
+  // Every server here is what `npm start` serves: the bundle of the Node entry.
+  await run('npm', ['run', '-s', 'build:node'], { cwd: ROOT });
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}`;
   const imports = [];
   for (const sizeMb of sizes) {

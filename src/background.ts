@@ -1,18 +1,14 @@
 import { markStaleConnections } from './conversations/staleness.ts';
-import { discardStagedBefore } from './db/import-staging.ts';
 import { deleteExpiredPageState } from './db/page-sessions.ts';
 import { isoTime, type Deps } from './deps.ts';
 import { SESSION_IDLE_MS } from './links/page-sessions.ts';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './webhooks/delivery-worker.ts';
 
 const HOUR_MS = 3_600_000;
-/** No import runs this long; staged rows older than this were left by a process that died. */
-const ABANDONED_IMPORT_MS = 24 * HOUR_MS;
 
 /** Housekeeping that keeps the file small and the connection states current. */
 export async function runMaintenance(deps: Deps): Promise<void> {
   const now = deps.clock.now();
-  await discardStagedBefore(deps.db, isoTime(now - ABANDONED_IMPORT_MS));
   await deleteExpiredPageState(deps.db, { idleBefore: isoTime(now - SESSION_IDLE_MS), now: isoTime(now) });
   await markStaleConnections(deps);
 }

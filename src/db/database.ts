@@ -70,7 +70,6 @@ export interface ImportStagingTable {
   title: string | null;
   payload: string;
   update_time: string | null;
-  staged_at: string;
 }
 
 export type PagePurpose = 'connect' | 'manage';
@@ -130,7 +129,27 @@ export function configureConnection(connection: SqliteConnection, { file }: { fi
   if (file) connection.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
   // secure_delete overwrites purged text on disk instead of leaving it in free pages.
   connection.exec('PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON;');
+  connection.exec(STAGING_SCHEMA);
 }
+
+/**
+ * An import streams its conversations into this table in small transactions,
+ * then moves them into `conversations` in one: a failed or interrupted import
+ * leaves nothing visible. It is a TEMP table: private to this connection, kept in
+ * a temporary file (not the database and its WAL), and gone with the process.
+ */
+const STAGING_SCHEMA = `
+  PRAGMA temp_store = FILE;
+  CREATE TEMP TABLE import_staging (
+    import_id TEXT NOT NULL,
+    external_id TEXT NOT NULL,
+    -- The id the conversation gets if it turns out to be new.
+    conversation_id TEXT NOT NULL,
+    title TEXT,
+    payload TEXT NOT NULL,
+    update_time TEXT,
+    PRIMARY KEY (import_id, external_id)
+  );`;
 
 /**
  * Applies the sections of schema.sql newer than the file's user_version, each in

@@ -64,7 +64,6 @@ async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
  */
 export async function importExport(deps: ImportDeps, target: ImportTarget, bytes: AsyncIterable<Uint8Array>): Promise<ImportResult> {
   const importId = deps.random.uuid();
-  const stagedAt = isoTime(deps.clock.now());
   const expected = target.provider ?? (target.connectionId ? (await requireTargetConnection(deps.db, target)).provider : undefined);
   let format: ExportFormat | undefined;
   let held: Record<string, unknown>[] = [];
@@ -93,7 +92,6 @@ export async function importExport(deps: ImportDeps, target: ImportTarget, bytes
       title: conversation.title,
       payload,
       update_time: conversation.updateTime,
-      staged_at: stagedAt,
     });
     read++;
     batchBytes += payload.length;
@@ -164,8 +162,8 @@ async function finish(
         connection = { id };
       }
     }
-    const { staged, created, updated } = await staging.compareStaged(db, importId, connection.id);
-    await staging.mergeStaged(db, importId, connection.id, now);
+    const { staged, created } = await staging.countNewStaged(db, importId, connection.id);
+    const updated = (await staging.mergeStaged(db, importId, connection.id, now)) - created;
     const conversationCount = await connections.refreshConversationCount(db, connection.id);
     await connections.updateConnection(db, connection.id, { status: 'active', last_sync_at: now });
     const counts = {

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-export type RuntimeName = 'node' | 'deno' | 'bun' | 'binary';
+/** `node-bundle` is what `npm start` runs: the esbuild bundle of the Node entry (`npm run build:node`). */
+export type RuntimeName = 'node' | 'node-bundle' | 'deno' | 'bun' | 'binary';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -61,6 +62,8 @@ function command(runtime: RuntimeName, binaryPath: string | undefined): [string,
   switch (runtime) {
     case 'node':
       return [process.execPath, ['--import', 'tsx', 'src/runtime/node.ts']];
+    case 'node-bundle':
+      return [process.execPath, ['dist/node/parley.mjs']];
     case 'deno':
       return [`${ROOT}node_modules/.bin/deno`, ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-write', 'src/runtime/deno.ts']];
     case 'bun':
@@ -164,7 +167,7 @@ export async function startServer(runtime: RuntimeName, { databasePath, env = {}
       await Promise.race([exited, deadlineAfter(5_000)]);
       throw new Error(`${runtime} server did not answer /healthz with 200 within ${STARTUP_LIMIT_MS / 1000} s:\n${output()}`);
     }
-    await sleep(50);
+    await sleep(10);
   }
   return { runtime, url, logs, startupMs: Math.round(performance.now() - started), pid: child.pid!, stop };
 }
