@@ -3,7 +3,11 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, listConnections, listConversations } 
 import type { Deps } from '../deps.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
+import { concatBytes } from '../bytes.ts';
 import { methodNotAllowed, rateLimit, type CallerMiddleware } from './middleware.ts';
+
+const encoder = new TextEncoder();
+const NULL_JSON = encoder.encode('null');
 
 function wholeNumber(raw: string | undefined, fallback: number, min: number, code: ErrorCode): number {
   if (raw === undefined) return fallback;
@@ -31,16 +35,18 @@ async function conversationsResponse(deps: Deps, c: Context<AppEnv>, connectionI
   const limit = Math.min(wholeNumber(c.req.query('limit'), DEFAULT_PAGE_SIZE, 1, 'invalidLimit'), MAX_PAGE_SIZE);
   const offset = wholeNumber(c.req.query('offset'), 0, 0, 'invalidOffset');
   const { rows, total } = await listConversations(deps, c.get('caller').appId, connectionId, { limit, offset });
-  // Payloads are stored as the JSON we wrote; splicing them in avoids a parse and
-  // re-serialisation of every conversation on every page.
-  const items = rows.map(
-    (row) =>
-      `{"id":${JSON.stringify(row.id)},"external_id":${JSON.stringify(row.external_id)},"title":${JSON.stringify(row.title)},` +
-      `"payload":${row.payload ?? 'null'},"update_time":${JSON.stringify(row.update_time)}}`,
-  );
-  return c.body(`{"conversations":[${items.join(',')}],"total":${total},"limit":${limit},"offset":${offset}}`, 200, {
-    'Content-Type': 'application/json',
+  // Payloads are stored as the JSON we wrote; splicing their bytes in avoids
+  // parsing, re-serialising and re-encoding every conversation on every page.
+  const parts: Uint8Array[] = [encoder.encode('{"conversations":[')];
+  rows.forEach((row, i) => {
+    parts.push(
+      encoder.encode(`${i ? ',' : ''}{"id":${JSON.stringify(row.id)},"external_id":${JSON.stringify(row.external_id)},"title":${JSON.stringify(row.title)},"payload":`),
+      row.payload ?? NULL_JSON,
+      encoder.encode(`,"update_time":${JSON.stringify(row.update_time)}}`),
+    );
   });
+  parts.push(encoder.encode(`],"total":${total},"limit":${limit},"offset":${offset}}`));
+  return c.body(concatBytes(parts) as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json' });
 }
 
 /** GET /api/conversations and its alias GET /api/connections for the userRef form. */

@@ -31,7 +31,7 @@ export async function connectionOf(deps: Pick<Deps, 'db'>, owner: Owner, connect
 
 export async function conversationPage(deps: Pick<Deps, 'db'>, owner: Owner, connectionId: string, page: { limit: number; offset: number }) {
   const connection = await connectionOf(deps, owner, connectionId);
-  const rows = await conversations.listConversationsPage(deps.db, connection.id, page.limit, page.offset);
+  const rows = await conversations.listConversationTitles(deps.db, connection.id, page.limit, page.offset);
   return { connection, rows, total: connection.conversation_count };
 }
 

@@ -1,12 +1,25 @@
 import type { ConversationsTable, Db } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
 
-/** A page in listing order: newest update first (those without one last), then id. */
+// Listing order: newest update first (those without one last), then id.
+const PAGE = 'WHERE connection_id = ? ORDER BY update_time DESC, id LIMIT ? OFFSET ?';
+
+/**
+ * A page for the API, payloads as the UTF-8 bytes stored: the response splices
+ * them in as they are, with no decoding into a string and encoding back.
+ */
 export const listConversationsPage = (db: Db, connectionId: string, limit: number, offset: number) =>
-  fixedSql<Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'payload' | 'update_time'>>(
+  fixedSql<Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'update_time'> & { payload: Uint8Array | null }>(
     db,
-    `SELECT id, external_id, title, payload, update_time FROM conversations
-     WHERE connection_id = ? ORDER BY update_time DESC, id LIMIT ? OFFSET ?`,
+    `SELECT id, external_id, title, CAST(payload AS BLOB) AS payload, update_time FROM conversations ${PAGE}`,
+    [connectionId, limit, offset],
+  );
+
+/** A page of titles, for the manage page's list. */
+export const listConversationTitles = (db: Db, connectionId: string, limit: number, offset: number) =>
+  fixedSql<Pick<ConversationsTable, 'id' | 'title' | 'update_time'>>(
+    db,
+    `SELECT id, title, update_time FROM conversations ${PAGE}`,
     [connectionId, limit, offset],
   );
 

@@ -1,6 +1,6 @@
 import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
 import { ApiError } from '../errors.ts';
-import { concatBytes } from './bytes.ts';
+import { concatBytes } from '../bytes.ts';
 import { invalidExport, unrecognizedExport } from './import-errors.ts';
 import { JsonElementSplitter } from './json-elements.ts';
 

@@ -1,4 +1,4 @@
-import { concatBytes } from './bytes.ts';
+import { concatBytes } from '../bytes.ts';
 import { invalidExport, unrecognizedExport } from './import-errors.ts';
 
 const QUOTE = 0x22;

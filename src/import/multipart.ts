@@ -1,4 +1,4 @@
-import { concatBytes, indexOfBytes } from './bytes.ts';
+import { concatBytes, indexOfBytes } from '../bytes.ts';
 import { invalidExport } from './import-errors.ts';
 
 const encoder = new TextEncoder();
