@@ -1,4 +1,4 @@
-import { Layout, providerName } from './layout.tsx';
+import { Facts, Layout, providerName } from './layout.tsx';
 
 export function ConnectStartPage({ appName, token }: { appName: string; token: string }) {
   return (
@@ -139,24 +139,15 @@ export function ImportResultPage({ appName, outcome }: { appName: string; outcom
           {outcome.conversationCount === 1 ? `1 conversation from ${name} is` : `${outcome.conversationCount} conversations from ${name} are`} now available to{' '}
           {appName}.
         </p>
-        <dl class="counts">
-          <div>
-            <dt>New</dt>
-            <dd>{outcome.created}</dd>
-          </div>
-          <div>
-            <dt>Updated</dt>
-            <dd>{outcome.updated}</dd>
-          </div>
-          <div>
-            <dt>Unchanged</dt>
-            <dd>{outcome.unchanged}</dd>
-          </div>
-          <div>
-            <dt>Skipped</dt>
-            <dd>{outcome.skipped}</dd>
-          </div>
-        </dl>
+        <Facts
+          kind="counts"
+          facts={[
+            ['New', outcome.created],
+            ['Updated', outcome.updated],
+            ['Unchanged', outcome.unchanged],
+            ['Skipped', outcome.skipped],
+          ]}
+        />
         {changed === 0 && <p class="muted">Nothing new in this file: everything in it was already imported.</p>}
         <p>You can close this page now, or upload a newer export later.</p>
         <p>

@@ -46,3 +46,17 @@ export function Time({ iso }: { iso: string | null }) {
 export const PROVIDER_NAMES: Record<string, string> = { openai: 'ChatGPT', anthropic: 'Claude' };
 
 export const providerName = (provider: string) => PROVIDER_NAMES[provider] ?? provider;
+
+/** Labelled figures, as a description list of term/value pairs. */
+export function Facts({ kind, facts }: { kind: 'facts' | 'counts'; facts: Array<[string, ComponentChildren]> }) {
+  return (
+    <dl class={kind}>
+      {facts.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,4 +1,4 @@
-import { Layout, providerName, Time } from './layout.tsx';
+import { Facts, Layout, providerName, Time } from './layout.tsx';
 
 interface ConnectionView {
   id: string;
@@ -43,24 +43,14 @@ export function ManageHomePage({ appName, connections, notice }: { appName: stri
                 <p>
                   <span class={`badge ${connection.status}`}>{STATUS_LABELS[connection.status] ?? connection.status}</span>
                 </p>
-                <dl class="facts">
-                  <div>
-                    <dt>Connected on</dt>
-                    <dd>
-                      <Time iso={connection.captured_at} />
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>Last import</dt>
-                    <dd>
-                      <Time iso={connection.last_sync_at} />
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>Conversations</dt>
-                    <dd>{connection.conversation_count}</dd>
-                  </div>
-                </dl>
+                <Facts
+                  kind="facts"
+                  facts={[
+                    ['Connected on', <Time iso={connection.captured_at} />],
+                    ['Last import', <Time iso={connection.last_sync_at} />],
+                    ['Conversations', connection.conversation_count],
+                  ]}
+                />
                 <p>
                   <a class="button secondary" href={`/manage/connections/${connection.id}`}>
                     View conversations

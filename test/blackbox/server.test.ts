@@ -1,103 +1,41 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { inheritedEnv, ROOT, startServer, type RunningServer } from '../conformance/server.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
+const run = promisify(execFile);
 const VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
-const CONFIG_VARIABLES = ['PORT', 'HOST', 'DATABASE_PATH', 'PUBLIC_URL', 'RATE_LIMIT_PER_MINUTE', 'MAX_EXPORT_BYTES', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'STALE_AFTER_DAYS', 'LOG_LEVEL'];
-const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.includes(name)));
 
-/** A port nobody listens on right now: the kernel picks it, we let it go. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function collect(child: ChildProcess) {
-  const out = { stdout: '', stderr: '' };
-  child.stdout!.on('data', (chunk) => (out.stdout += chunk));
-  child.stderr!.on('data', (chunk) => (out.stderr += chunk));
-  return out;
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-    else child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-describe('the real server over HTTP', () => {
+describe('the real server, started with npm start, over HTTP', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-server-'));
   const databasePath = join(dir, 'data', 'parley.db');
-  let server: ChildProcess;
-  let output: { stdout: string; stderr: string };
-  let base: string;
+  let server: RunningServer;
   let apiKey: string;
 
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
     // The README's command itself; its script `exec`s node, so npm passes SIGTERM on.
-    server = spawn('npm', ['start', '--silent'], {
-      cwd: ROOT,
-      env: { ...cleanEnv(), PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: databasePath, LOG_LEVEL: 'info', PUBLIC_URL: base },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    output = collect(server);
-
-    // Bounded wait for start-up: at most ~15 s.
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`server exited early: ${output.stderr}`);
-      try {
-        const res = await fetch(`${base}/healthz`);
-        if (res.ok) break;
-      } catch {
-        // Not listening yet.
-      }
-      if (Date.now() > deadline) throw new Error(`server did not answer /healthz within 15 s: ${output.stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-
+    server = await startServer('npm-start', { databasePath });
     // Onboard with the CLI on the same file while the server runs.
-    const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'app', 'create', '--name', 'Black box'], {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'app', 'create', '--name', 'Black box'], {
       cwd: ROOT,
-      env: { ...cleanEnv(), DATABASE_PATH: databasePath, PUBLIC_URL: base },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...inheritedEnv(), DATABASE_PATH: databasePath, PUBLIC_URL: server.url },
+      timeout: 30_000,
     });
-    const cliOutput = collect(cli);
-    const { code } = await within(exited(cli), 30_000, 'app create');
-    assert.equal(code, 0, cliOutput.stderr);
-    apiKey = JSON.parse(cliOutput.stdout).apiKey;
+    apiKey = JSON.parse(stdout).apiKey;
   });
 
   after(async () => {
     // Whatever happened above, leave no server behind.
-    if (server && server.exitCode === null && server.signalCode === null) {
-      server.kill('SIGKILL');
-      await exited(server);
-    }
+    await server?.stop('SIGKILL').catch(() => {});
     rmSync(dir, { recursive: true, force: true });
   });
 
   test('healthz answers ok and the version', async () => {
-    const res = await fetch(`${base}/healthz`);
+    const res = await fetch(`${server.url}/healthz`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/json');
     assert.deepEqual(await res.json(), { ok: true, version: VERSION });
@@ -114,7 +52,7 @@ describe('the real server over HTTP', () => {
   ];
   for (const { name, method = 'GET', path, auth, body, status, error, allow } of scenarios) {
     test(name, async () => {
-      const res = await fetch(`${base}${path}`, {
+      const res = await fetch(`${server.url}${path}`, {
         method,
         headers: auth ? { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' } : {},
         ...(body === undefined ? {} : { body }),
@@ -127,7 +65,7 @@ describe('the real server over HTTP', () => {
   }
 
   test('the listing carries the RateLimit headers', async () => {
-    const res = await fetch(`${base}/api/connections?userRef=u1`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    const res = await fetch(`${server.url}/api/connections?userRef=u1`, { headers: { Authorization: `Bearer ${apiKey}` } });
     assert.equal(res.status, 404);
     assert.equal(res.headers.get('ratelimit-limit'), '60');
     assert.match(res.headers.get('ratelimit-remaining') ?? '', /^\d+$/);
@@ -136,11 +74,8 @@ describe('the real server over HTTP', () => {
   });
 
   test('SIGTERM stops the server cleanly, after logging without secrets', async () => {
-    server.kill('SIGTERM');
-    const { code, signal } = await within(exited(server), 10_000, 'shutdown');
-    assert.deepEqual({ code, signal }, { code: 0, signal: null });
-
-    const lines = output.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
+    const lines = server.logs.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
     assert.ok(lines.some((line) => line.event === 'listening'));
     assert.ok(lines.some((line) => line.event === 'shutdown' && line.signal === 'SIGTERM'));
     const requests = lines.filter((line) => line.event === 'request');
@@ -149,24 +84,22 @@ describe('the real server over HTTP', () => {
       assert.equal(typeof line.status, 'number');
       assert.ok(!String(line.path).includes('?'), line.path);
     }
-    assert.ok(!output.stdout.includes(apiKey) && !output.stderr.includes(apiKey), 'a log line contains the API key');
-    assert.ok(!output.stdout.includes('userRef=u1'));
+    const output = server.logs.join('\n');
+    assert.ok(!output.includes(apiKey), 'a log line contains the API key');
+    assert.ok(!output.includes('userRef=u1'));
   });
 });
 
 test('a bad configuration stops start-up with one line naming the variable', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
+  const failure = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
     cwd: ROOT,
-    env: { ...cleanEnv(), PORT: 'abc', DATABASE_PATH: join(tmpdir(), 'parley-never-created', 'parley.db') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output = collect(child);
-  try {
-    const { code } = await within(exited(child), 30_000, 'start-up');
-    assert.equal(code, 1);
-    assert.equal(output.stdout, '');
-    assert.equal(output.stderr, 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "abc")\n');
-  } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  }
+    env: { ...inheritedEnv(), PORT: 'abc', DATABASE_PATH: join(tmpdir(), 'parley-never-created', 'parley.db') },
+    timeout: 30_000,
+  }).then(
+    () => assert.fail('the server started'),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
+  assert.equal(failure.code, 1);
+  assert.equal(failure.stdout, '');
+  assert.equal(failure.stderr, 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "abc")\n');
 });

@@ -2,8 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-/** `node-bundle` is what `npm start` runs: the esbuild bundle of the Node entry (`npm run build:node`). */
-export type RuntimeName = 'node' | 'node-bundle' | 'deno' | 'bun' | 'binary';
+/**
+ * `node-bundle` is what `npm start` serves: the esbuild bundle of the Node entry
+ * (`npm run build:node`); `npm-start` is the README's command itself.
+ */
+export type RuntimeName = 'node' | 'node-bundle' | 'npm-start' | 'deno' | 'bun' | 'binary';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -20,6 +23,9 @@ const CONFIG_VARIABLES = [
   'STALE_AFTER_DAYS',
   'LOG_LEVEL',
 ];
+
+/** This process's environment without Parley's variables, for a child to start from. */
+export const inheritedEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.includes(name)));
 
 const STARTUP_LIMIT_MS = 20_000;
 const STOP_LIMIT_MS = 10_000;
@@ -64,6 +70,8 @@ function command(runtime: RuntimeName, binaryPath: string | undefined): [string,
       return [process.execPath, ['--import', 'tsx', 'src/runtime/node.ts']];
     case 'node-bundle':
       return [process.execPath, ['dist/node/parley.mjs']];
+    case 'npm-start':
+      return ['npm', ['start', '--silent']];
     case 'deno':
       return [`${ROOT}node_modules/.bin/deno`, ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-write', 'src/runtime/deno.ts']];
     case 'bun':
@@ -97,7 +105,7 @@ const deadlineAfter = (ms: number) => new Promise<'timeout'>((resolve) => setTim
 export async function startServer(runtime: RuntimeName, { databasePath, env = {}, binaryPath, cwd = ROOT }: StartOptions): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.includes(name)));
+  const inherited = inheritedEnv();
   const [file, args] = command(runtime, binaryPath);
   const started = performance.now();
   const child = spawn(file, args, {
