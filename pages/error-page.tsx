@@ -6,23 +6,15 @@ export interface ErrorPageProps {
   /** A plain sentence: what the person can do now. */
   advice: string;
   appName?: string | undefined;
-  back?: { href: string; label: string } | undefined;
 }
 
-export function ErrorPage({ status, message, advice, appName, back }: ErrorPageProps) {
+export function ErrorPage({ status, message, advice, appName }: ErrorPageProps) {
   return (
     <Layout title={message} appName={appName}>
       <section class="card error" aria-labelledby="error-title">
         <p class="status">Error {status}</p>
         <h1 id="error-title">{message}</h1>
         <p>{advice}</p>
-        {back && (
-          <p>
-            <a class="button secondary" href={back.href}>
-              {back.label}
-            </a>
-          </p>
-        )}
       </section>
     </Layout>
   );

@@ -43,7 +43,7 @@ export function Time({ iso }: { iso: string | null }) {
   return <time dateTime={iso}>{text}</time>;
 }
 
-export const PROVIDER_NAMES: Record<string, string> = { openai: 'ChatGPT', anthropic: 'Claude' };
+const PROVIDER_NAMES: Record<string, string> = { openai: 'ChatGPT', anthropic: 'Claude' };
 
 export const providerName = (provider: string) => PROVIDER_NAMES[provider] ?? provider;
 

@@ -12,7 +12,7 @@ interface ConnectionView {
 const STATUS_LABELS: Record<string, string> = { active: 'Connected', needs_reauth: 'Needs a new export', revoked: 'Disconnected' };
 
 /** Fixed sentences for the `notice` a redirect after an action carries: nothing from the URL is echoed. */
-export const NOTICES: Record<string, string> = {
+const NOTICES: Record<string, string> = {
   'conversation-deleted': 'The conversation was deleted.',
   disconnected: 'The connection was disconnected and its conversations deleted.',
   'all-deleted': 'All your data was deleted.',

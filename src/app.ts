@@ -54,6 +54,12 @@ export function createApp(deps: Deps) {
 /** `{"error": message}` for the API; an HTML page with advice on the hosted pages. */
 function errorResponse(c: Context<AppEnv>, error: ApiError) {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  // A request refused with its body perhaps unread (a 401 on a 1 GB upload, say):
+  // the rest goes with the connection instead of being read as the next request.
+  // Judged from the headers alone, as even asking Deno's Request whether its body
+  // was used makes the server read all of it; a client reconnects after an error.
+  const headers = c.req.raw.headers;
+  if (headers.has('Transfer-Encoding') || Number(headers.get('Content-Length')) > 0) c.header('Connection', 'close');
   return c.get('page') ? pageErrorResponse(c, error) : c.json({ error: error.message }, error.status);
 }
 

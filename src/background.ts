@@ -7,7 +7,7 @@ import { createDeliveryWorker, type DeliveryWorkerOptions } from './webhooks/del
 const HOUR_MS = 3_600_000;
 
 /** Housekeeping that keeps the file small and the connection states current. */
-export async function runMaintenance(deps: Deps): Promise<void> {
+async function runMaintenance(deps: Deps): Promise<void> {
   const now = deps.clock.now();
   await deleteExpiredPageState(deps.db, { idleBefore: isoTime(now - SESSION_IDLE_MS), now: isoTime(now) });
   await markStaleConnections(deps);
@@ -20,13 +20,14 @@ export async function runMaintenance(deps: Deps): Promise<void> {
 export function startBackgroundWork(deps: Deps, options: DeliveryWorkerOptions & { maintenanceMs?: number } = {}) {
   const worker = createDeliveryWorker(deps, options);
   const maintain = () => runMaintenance(deps).catch((error) => deps.log.error('maintenance', { error: String(error) }));
-  const started = maintain();
-  const timer = setInterval(maintain, options.maintenanceMs ?? HOUR_MS);
+  // One run at a time, and stop() waits for the one under way: the database closes after.
+  let running = maintain();
+  const timer = setInterval(() => (running = running.then(maintain)), options.maintenanceMs ?? HOUR_MS);
   worker.start();
   return {
     async stop() {
       clearInterval(timer);
-      await started;
+      await running;
       await worker.stop();
     },
   };

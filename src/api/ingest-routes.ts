@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
-import { checkImportTarget, importExport } from '../import/import-export.ts';
+import { importExport } from '../import/import-export.ts';
 import { openExportUpload, type ExportUpload } from '../import/upload.ts';
 import type { AppEnv } from '../app-env.ts';
 import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
@@ -14,16 +13,14 @@ export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware) {
   routes.post('/ingest-export', requireCaller, async (c) => {
     let upload: ExportUpload | undefined;
     try {
-      upload = await openExportUpload(c.req.raw, deps.config.maxExportBytes);
+      upload = await openExportUpload(c.req.raw, deps.config.maxExportBytes, { requireUserRef: true });
       const { userRef, provider, connectionId } = upload.fields;
-      if (!userRef) throw new ApiError('missingUserRef');
-      const target = { appId: c.get('caller').appId, userRef, provider: optional(provider), connectionId: optional(connectionId) };
-      await checkImportTarget(deps, target);
+      const target = { appId: c.get('caller').appId, userRef: userRef!, provider: optional(provider), connectionId: optional(connectionId) };
       return c.json(await importExport(deps, target, upload.file));
     } catch (error) {
-      // An answer before the body was read through must not leave the rest of
-      // it to be read as the next request (nor a slow client holding the socket).
-      if (error instanceof ApiError && !upload?.body.finished) error.headers.Connection = 'close';
+      // Refused part-way through the upload (413 while streaming, bad JSON early in
+      // a large file): whatever the headers said, the rest goes with the connection.
+      if (!upload?.body.finished) c.header('Connection', 'close');
       throw error;
     }
   });

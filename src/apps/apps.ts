@@ -2,6 +2,7 @@ import { base64Url, randomBase62, sha256Hex } from '../crypto.ts';
 import * as store from '../db/apps.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
+import { LINK_SCOPE } from '../sdk/sign-link.ts';
 
 type AppsDeps = Pick<Deps, 'db' | 'clock' | 'random'>;
 
@@ -35,7 +36,7 @@ export async function createApp(deps: AppsDeps, name: string) {
       name,
       secret: appSecret,
       secret_hash: await sha256Hex(appSecret),
-      allowed_scopes: 'conversations:read',
+      allowed_scopes: LINK_SCOPE,
       created_at: row.created_at,
     },
     row,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { createApp, createKey, listApps, listKeys, requireApp, revokeKey } from '../apps/apps.ts';
 import type { Deps } from '../deps.ts';
-import { signLink } from '../sdk/sign-link.ts';
+import { LINK_SCOPE, signLink } from '../sdk/sign-link.ts';
 import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../webhooks/endpoints.ts';
 
 export class UsageError extends Error {}
@@ -36,7 +36,7 @@ export const commands: Record<string, (deps: CommandDeps, flags: Flags, io: { fi
     const purpose = required(flags, 'purpose') as 'connect' | 'manage';
     const expires = flags.expires === undefined ? undefined : Number(required(flags, 'expires'));
     const app = await requireApp(deps, appId);
-    const options = { appId: app.id, userRef, scopes: ['conversations:read'] as ['conversations:read'], purpose, baseUrl: deps.config.publicUrl };
+    const options = { appId: app.id, userRef, scopes: [LINK_SCOPE] as [typeof LINK_SCOPE], purpose, baseUrl: deps.config.publicUrl };
     const url = await signLink(expires === undefined ? options : { ...options, expiresInSeconds: expires }, app.secret, deps.clock.now());
     return { url };
   },

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { Message } from '../import/conversation.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { listConnections, requireConnection } from './listing.ts';
+import { requireConnection } from './listing.ts';
 
 /** What the manage page may do for one user of one app, and nothing beyond them. */
 export interface Owner {
@@ -13,14 +13,9 @@ export interface Owner {
   userRef: string;
 }
 
+/** A user who never imported anything (or deleted everything) simply has none. */
 export async function connectionsOf(deps: Pick<Deps, 'db'>, owner: Owner) {
-  try {
-    return await listConnections(deps, owner.appId, owner.userRef);
-  } catch (error) {
-    // A user who never imported anything (or deleted everything) simply has none.
-    if (error instanceof ApiError && error.code === 'userNotFound') return [];
-    throw error;
-  }
+  return (await connections.listConnectionsOfUserRef(deps.db, owner.appId, owner.userRef)) ?? [];
 }
 
 export async function connectionOf(deps: Pick<Deps, 'db'>, owner: Owner, connectionId: string) {

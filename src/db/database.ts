@@ -125,7 +125,7 @@ export interface SqliteConnection extends SqliteDatabase {
 }
 
 /** The pragmas every connection gets, whatever the runtime. */
-export function configureConnection(connection: SqliteConnection, { file }: { file: boolean }): void {
+function configureConnection(connection: SqliteConnection, { file }: { file: boolean }): void {
   if (file) connection.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
   // secure_delete overwrites purged text on disk instead of leaving it in free pages.
   connection.exec('PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON;');
@@ -155,11 +155,10 @@ const STAGING_SCHEMA = `
  * Applies the sections of schema.sql newer than the file's user_version, each in
  * one transaction with its version bump, so a crash never leaves half a version.
  */
-export function migrate(connection: SqliteConnection, schemaSql: string): number {
+function migrate(connection: SqliteConnection, schemaSql: string): void {
   const [row] = connection.prepare('PRAGMA user_version').all([]) as Array<{ user_version: number }>;
   const current = row?.user_version ?? 0;
   const sections = schemaSql.split(/^-- version (\d+)\s*$/m);
-  let version = current;
   for (let i = 1; i < sections.length; i += 2) {
     const target = Number(sections[i]);
     if (target !== (i + 1) / 2) throw new Error(`schema.sql: expected version ${(i + 1) / 2}, found ${target}`);
@@ -172,9 +171,7 @@ export function migrate(connection: SqliteConnection, schemaSql: string): number
       connection.exec('ROLLBACK');
       throw error;
     }
-    version = target;
   }
-  return version;
 }
 
 /** Prepares a freshly opened connection (pragmas, schema) and wraps it in kysely. */

@@ -2,21 +2,19 @@ import { sql } from 'kysely';
 import type { Db, ImportStagingTable } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
 
-/** Stages rows in one transaction; a later row with the same external id replaces the earlier. */
+/** Stages rows in one statement; a later row with the same external id replaces the earlier. */
 export async function stageConversations(db: Db, rows: ImportStagingTable[]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('import_staging')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(['import_id', 'external_id']).doUpdateSet((eb) => ({
-          title: eb.ref('excluded.title'),
-          payload: eb.ref('excluded.payload'),
-          update_time: eb.ref('excluded.update_time'),
-        })),
-      )
-      .execute();
-  });
+  await db
+    .insertInto('import_staging')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['import_id', 'external_id']).doUpdateSet((eb) => ({
+        title: eb.ref('excluded.title'),
+        payload: eb.ref('excluded.payload'),
+        update_time: eb.ref('excluded.update_time'),
+      })),
+    )
+    .execute();
 }
 
 /** How many staged conversations the connection does not have yet, and how many are staged. */

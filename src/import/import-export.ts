@@ -44,15 +44,6 @@ const BATCH_ROWS = 100;
 /** Elements seen before any is recognised are held; a file of only such is not an export. */
 const MAX_UNRECOGNISED_HELD = 100;
 
-/**
- * The checks that need no file: the provider id is known, and a named connection
- * is this app's and this user's and not revoked. Run before reading the upload.
- */
-export async function checkImportTarget(deps: Pick<Deps, 'db'>, target: ImportTarget): Promise<void> {
-  if (target.provider !== undefined && !formatFor(target.provider)) throw new ApiError('invalidProvider');
-  if (target.connectionId !== undefined) await requireTargetConnection(deps.db, target);
-}
-
 async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
   const connection = await connections.findConnectionOfApp(db, target.appId, target.connectionId!);
   if (!connection || connection.user_ref !== target.userRef) throw new ApiError('connectionNotFound');
@@ -67,8 +58,12 @@ async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
  * point — bad JSON at the end of a 1 GB file, a lost connection — leaves no trace.
  */
 export async function importExport(deps: ImportDeps, target: ImportTarget, bytes: AsyncIterable<Uint8Array>): Promise<ImportResult> {
+  // Checked before the first byte of the file is read: the provider id is known,
+  // and a named connection is this app's and this user's, and not revoked.
+  if (target.provider !== undefined && !formatFor(target.provider)) throw new ApiError('invalidProvider');
+  const named = target.connectionId === undefined ? undefined : await requireTargetConnection(deps.db, target);
+  const expected = target.provider ?? named?.provider;
   const importId = deps.random.uuid();
-  const expected = target.provider ?? (target.connectionId ? (await requireTargetConnection(deps.db, target)).provider : undefined);
   let format: ExportFormat | undefined;
   let held: Record<string, unknown>[] = [];
   let batch: ImportStagingTable[] = [];

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.ts';
 import { readMultipartUpload } from './multipart.ts';
 
-export type UploadKind = 'json' | 'zip' | 'multipart';
+type UploadKind = 'json' | 'zip' | 'multipart';
 
 const KINDS: Record<string, UploadKind> = {
   'application/json': 'json',
@@ -11,7 +11,7 @@ const KINDS: Record<string, UploadKind> = {
 };
 
 /** The upload's kind from its Content-Type, or 415. */
-export function uploadKind(contentType: string | undefined): UploadKind {
+function uploadKind(contentType: string | undefined): UploadKind {
   const kind = KINDS[(contentType ?? '').split(';')[0]!.trim().toLowerCase()];
   if (!kind) throw new ApiError('unsupportedContentType');
   return kind;
@@ -58,7 +58,6 @@ export class LimitedBody implements AsyncIterable<Uint8Array> {
 }
 
 export interface ExportUpload {
-  kind: UploadKind;
   /** Query parameters, then the form fields before the file (multipart). */
   fields: Record<string, string>;
   file: AsyncIterable<Uint8Array>;
@@ -67,20 +66,25 @@ export interface ExportUpload {
 
 /**
  * Opens an export upload in the order decisions.md §5 checks it: content type
- * (415), then — for JSON and zip, whose fields are all in the query — userRef
- * (400), then the declared size (413). A multipart body is read up to its file.
+ * (415), then userRef if asked (400; for multipart once its fields are read),
+ * then the declared size (413). A multipart body is read up to its file.
  */
-export async function openExportUpload(request: Request, maxBytes: number): Promise<ExportUpload> {
+export async function openExportUpload(request: Request, maxBytes: number, { requireUserRef = false } = {}): Promise<ExportUpload> {
   const kind = uploadKind(request.headers.get('Content-Type') ?? undefined);
   const fields: Record<string, string> = Object.fromEntries(new URL(request.url).searchParams);
-  if (kind !== 'multipart' && !fields.userRef) throw new ApiError('missingUserRef');
+  const checkUserRef = (known: Record<string, string>) => {
+    if (requireUserRef && !known.userRef) throw new ApiError('missingUserRef');
+  };
+  if (kind !== 'multipart') checkUserRef(fields);
   const declared = Number(request.headers.get('Content-Length') ?? Number.NaN);
   if (declared > maxBytes) throw new ApiError('exportTooLarge');
   const body = new LimitedBody(request.body, maxBytes);
-  if (kind !== 'multipart') return { kind, fields, file: body, body };
+  if (kind !== 'multipart') return { fields, file: body, body };
 
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers.get('Content-Type')!);
   if (!boundary) throw new ApiError('unsupportedContentType');
   const form = await readMultipartUpload(body, boundary[1] ?? boundary[2]!);
-  return { kind, fields: { ...fields, ...form.fields }, file: form.file, body };
+  const merged = { ...fields, ...form.fields };
+  checkUserRef(merged);
+  return { fields: merged, file: form.file, body };
 }

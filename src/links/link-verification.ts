@@ -34,9 +34,13 @@ function decode(token: string): LinkClaims {
 
 /**
  * Checks a signed link for `page` in the order decisions.md §9 gives, without
- * consuming it, and returns its claims. Each failure is the §9 error.
+ * consuming it, and returns its claims and its app's name. Each failure is the §9 error.
  */
-export async function verifyLink(deps: Pick<Deps, 'db' | 'clock'>, token: string | undefined, page: PagePurpose): Promise<LinkClaims> {
+export async function verifyLink(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  token: string | undefined,
+  page: PagePurpose,
+): Promise<{ claims: LinkClaims; appName: string }> {
   if (!token) throw new ApiError('missingLink');
   const claims = decode(token);
   const app = await apps.findApp(deps.db, claims.appId);
@@ -56,7 +60,7 @@ export async function verifyLink(deps: Pick<Deps, 'db' | 'clock'>, token: string
     throw new ApiError('forbiddenScope');
   }
   if (await store.isLinkUsed(deps.db, claims.jti)) throw new ApiError('linkAlreadyUsed');
-  return claims;
+  return { claims, appName: app.name };
 }
 
 /**

@@ -10,7 +10,6 @@ export interface PageSession {
   tokenHash: string;
   appId: string;
   userRef: string;
-  purpose: PagePurpose;
   csrfToken: string;
   lastResult: string | null;
 }
@@ -43,14 +42,14 @@ export async function resumePageSession(deps: SessionDeps, token: string | undef
   const tokenHash = await sha256Hex(token);
   const row = await store.findPageSession(deps.db, tokenHash);
   const now = deps.clock.now();
-  if (row && Date.parse(row.last_seen_at) + SESSION_IDLE_MS <= now) await store.deletePageSession(deps.db, tokenHash);
-  if (!row || row.purpose !== purpose || Date.parse(row.last_seen_at) + SESSION_IDLE_MS <= now) throw new ApiError('sessionExpired');
+  const idle = row !== undefined && Date.parse(row.last_seen_at) + SESSION_IDLE_MS <= now;
+  if (idle) await store.deletePageSession(deps.db, tokenHash);
+  if (!row || idle || row.purpose !== purpose) throw new ApiError('sessionExpired');
   await store.updatePageSession(deps.db, tokenHash, { last_seen_at: isoTime(now) });
   return {
     tokenHash,
     appId: row.app_id,
     userRef: row.user_ref,
-    purpose: row.purpose,
     csrfToken: row.csrf_token,
     lastResult: row.last_result,
   };

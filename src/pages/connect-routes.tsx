@@ -2,15 +2,14 @@ import { Hono, type Context } from 'hono';
 import { ChooseProviderPage, ConnectStartPage, ImportResultPage, UploadPage, type ImportOutcome } from '../../pages/connect-pages.tsx';
 import { providerName } from '../../pages/layout.tsx';
 import type { AppEnv } from '../app-env.ts';
-import { requireApp } from '../apps/apps.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { importExport } from '../import/import-export.ts';
 import { formatFor } from '../import/formats.ts';
 import { openExportUpload, type ExportUpload } from '../import/upload.ts';
-import { consumeLink, verifyLink } from '../links/link-verification.ts';
-import { checkCsrf, openPageSession, rememberResult, resumePageSession, type PageSession } from '../links/page-sessions.ts';
-import { pageHeaders, renderPage, sessionCookie, setSessionCookie } from './page-kit.tsx';
+import { verifyLink } from '../links/link-verification.ts';
+import { checkCsrf, rememberResult } from '../links/page-sessions.ts';
+import { pageHeaders, pageSession, renderPage, startPageSession } from './page-kit.tsx';
 
 /** Why an upload failed, said for the person holding the file. */
 function importFailure(code: ErrorCode, provider: string, message: string): Pick<ImportOutcome, 'message' | 'advice'> {
@@ -30,27 +29,17 @@ function importFailure(code: ErrorCode, provider: string, message: string): Pick
 /** The connect flow: /start (the link's landing page) and /connect (choose, upload, result). */
 export function connectRoutes(deps: Deps) {
   const routes = new Hono<AppEnv>();
-  const secureCookies = deps.config.publicUrl.startsWith('https:');
-
-  const session = async (c: Context<AppEnv>): Promise<PageSession & { appName: string }> => {
-    const found = await resumePageSession(deps, sessionCookie(c, 'connect'), 'connect');
-    const app = await requireApp(deps, found.appId);
-    c.set('page', { appName: app.name });
-    return { ...found, appName: app.name };
-  };
-
   routes.use('/start', pageHeaders);
-  routes.use('/connect', pageHeaders);
+  // '/connect/*' matches /connect itself too.
   routes.use('/connect/*', pageHeaders);
 
   // Shows the page and consumes nothing: a chat app's link preview or a mail
   // scanner fetching the URL must not use up the person's link.
   routes.get('/start', async (c) => {
     const token = c.req.query('token');
-    const claims = await verifyLink(deps, token, 'connect');
-    const app = await requireApp(deps, claims.appId);
-    c.set('page', { appName: app.name });
-    return renderPage(c, <ConnectStartPage appName={app.name} token={token!} />);
+    const { appName } = await verifyLink(deps, token, 'connect');
+    c.set('page', { appName });
+    return renderPage(c, <ConnectStartPage appName={appName} token={token!} />);
   });
 
   // The person's click: consumes the link and opens a session. No CSRF token here:
@@ -58,27 +47,24 @@ export function connectRoutes(deps: Deps) {
   routes.post('/start', async (c) => {
     const form = await c.req.parseBody();
     const token = typeof form.token === 'string' ? form.token : undefined;
-    const claims = await verifyLink(deps, token, 'connect');
-    await consumeLink(deps, claims);
-    const cookie = await openPageSession(deps, { appId: claims.appId, userRef: claims.userRef, purpose: 'connect' });
-    setSessionCookie(c, 'connect', cookie, secureCookies);
-    return c.redirect('/connect', 303);
+    const { claims } = await verifyLink(deps, token, 'connect');
+    return startPageSession(deps, c, claims, '/connect');
   });
 
   routes.get('/connect', async (c) => {
-    const { appName } = await session(c);
+    const { appName } = await pageSession(deps, c, 'connect');
     return renderPage(c, <ChooseProviderPage appName={appName} />);
   });
 
   routes.get('/connect/result', async (c) => {
-    const { appName, lastResult } = await session(c);
+    const { appName, lastResult } = await pageSession(deps, c, 'connect');
     if (!lastResult) return c.redirect('/connect', 303);
     const outcome = JSON.parse(lastResult) as ImportOutcome & { status: number };
     return renderPage(c, <ImportResultPage appName={appName} outcome={outcome} />, outcome.ok ? 200 : (outcome.status as 400));
   });
 
   routes.get('/connect/:provider', async (c) => {
-    const current = await session(c);
+    const current = await pageSession(deps, c, 'connect');
     const provider = c.req.param('provider');
     if (!formatFor(provider)) throw new ApiError('notFound');
     return renderPage(c, <UploadPage appName={current.appName} provider={provider} csrfToken={current.csrfToken} maxBytes={deps.config.maxExportBytes} />);
@@ -87,7 +73,7 @@ export function connectRoutes(deps: Deps) {
   // The upload goes through the same import as POST /api/ingest-export; the
   // outcome is kept in the session and shown after a redirect (post/redirect/get).
   routes.post('/connect/:provider', async (c) => {
-    const current = await session(c);
+    const current = await pageSession(deps, c, 'connect');
     const provider = c.req.param('provider');
     if (!formatFor(provider)) throw new ApiError('notFound');
     let upload: ExportUpload | undefined;
@@ -98,8 +84,9 @@ export function connectRoutes(deps: Deps) {
       const result = await importExport(deps, { appId: current.appId, userRef: current.userRef, provider }, upload.file);
       outcome = { ...result, status: 200 };
     } catch (error) {
-      if (!(error instanceof ApiError) || error.code === 'invalidCsrf' || error.code === 'unsupportedContentType') throw error;
+      // Refused before the file was read through: the rest of it goes with the connection.
       if (!upload?.body.finished) c.header('Connection', 'close');
+      if (!(error instanceof ApiError) || error.code === 'invalidCsrf' || error.code === 'unsupportedContentType') throw error;
       outcome = { provider, ok: false, status: error.status, ...importFailure(error.code, provider, error.message) };
     }
     await rememberResult(deps, current, outcome);

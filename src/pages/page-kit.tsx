@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
@@ -7,6 +7,11 @@ import { ErrorPage } from '../../pages/error-page.tsx';
 import type { AppEnv } from '../app-env.ts';
 import type { PagePurpose } from '../db/database.ts';
 import type { ApiError, ErrorCode } from '../errors.ts';
+import { requireApp } from '../apps/apps.ts';
+import type { Deps } from '../deps.ts';
+import { consumeLink } from '../links/link-verification.ts';
+import { openPageSession, resumePageSession } from '../links/page-sessions.ts';
+import type { LinkClaims } from '../sdk/sign-link.ts';
 
 const ASK_AGAIN = 'Go back to the app you came from and open this page again: it will give you a new link.';
 
@@ -56,10 +61,21 @@ const COOKIE_NAMES: Record<PagePurpose, string> = { connect: 'parley_connect', m
 
 export const sessionCookie = (c: Context, purpose: PagePurpose) => getCookie(c, COOKIE_NAMES[purpose]);
 
-export function setSessionCookie(c: Context, purpose: PagePurpose, token: string, secure: boolean) {
-  setCookie(c, COOKIE_NAMES[purpose], token, { httpOnly: true, sameSite: 'Lax', secure, path: '/' });
+/**
+ * Consumes a verified link and opens its page session: the cookie (Secure behind
+ * https) and the redirect to `to`, a URL without the token.
+ */
+export async function startPageSession(deps: Deps, c: Context<AppEnv>, claims: LinkClaims, to: string) {
+  await consumeLink(deps, claims);
+  const token = await openPageSession(deps, { appId: claims.appId, userRef: claims.userRef, purpose: claims.purpose });
+  setCookie(c, COOKIE_NAMES[claims.purpose], token, { httpOnly: true, sameSite: 'Lax', secure: deps.config.publicUrl.startsWith('https:'), path: '/' });
+  return c.redirect(to, 303);
 }
 
-export function clearSessionCookie(c: Context, purpose: PagePurpose) {
-  deleteCookie(c, COOKIE_NAMES[purpose], { path: '/' });
+/** The live page session of `purpose`, with the name of its app, which error pages show too. */
+export async function pageSession(deps: Deps, c: Context<AppEnv>, purpose: PagePurpose) {
+  const session = await resumePageSession(deps, sessionCookie(c, purpose), purpose);
+  const app = await requireApp(deps, session.appId);
+  c.set('page', { appName: app.name });
+  return { ...session, appName: app.name };
 }
