@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { ChooseProviderPage, ConnectStartPage, ImportResultPage, UploadPage, type ImportOutcome } from '../../pages/connect-pages.tsx';
 import { providerName } from '../../pages/layout.tsx';
 import type { AppEnv } from '../app-env.ts';

@@ -2,7 +2,6 @@ import { Hono, type Context } from 'hono';
 import { ConfirmPage, ManageConnectionPage, ManageConversationPage, ManageHomePage } from '../../pages/manage-pages.tsx';
 import { providerName } from '../../pages/layout.tsx';
 import type { AppEnv } from '../app-env.ts';
-import { requireApp } from '../apps/apps.ts';
 import { connectionOf, connectionsOf, conversationOf, conversationPage, deleteConversation, disconnect, type Owner } from '../conversations/manage.ts';
 import { purgeUser } from '../conversations/purge.ts';
 import type { Deps } from '../deps.ts';
