@@ -36,7 +36,11 @@ const defaults = {
   WEBHOOK_TIMEOUT_MS: '15000',
   STALE_AFTER_DAYS: '0',
   LOG_LEVEL: 'info',
+  MAX_CONVERSATION_BYTES: '67108864',
 };
+
+/** V8's longest string: a conversation's JSON must fit in one to be parsed. */
+const MAX_STRING_LENGTH = 536_870_888;
 
 const EnvSchema = v.object({
   PORT: integer(0, 65535),
@@ -49,6 +53,9 @@ const EnvSchema = v.object({
   WEBHOOK_TIMEOUT_MS: integer(1, 3_600_000),
   STALE_AFTER_DAYS: integer(0, 36_500),
   LOG_LEVEL: v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`),
+  MAX_CONVERSATION_BYTES: integer(1, MAX_STRING_LENGTH),
+  // Unset: four times MAX_EXPORT_BYTES, which decides it, so it has no fixed default.
+  MAX_EXPANDED_BYTES: v.optional(integer(1, Number.MAX_SAFE_INTEGER)),
 });
 
 export interface Config {
@@ -62,19 +69,25 @@ export interface Config {
   webhookTimeoutMs: number;
   staleAfterDays: number;
   logLevel: LogLevel;
+  /** The largest single conversation (its JSON) an export may hold. */
+  maxConversationBytes: number;
+  /** The most bytes read out of one archive, whatever it compresses to. */
+  maxExpandedBytes: number;
 }
 
 export class ConfigError extends Error {}
 
 /** Reads the configuration from environment variables; throws one line naming the first bad one. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  const input = Object.fromEntries(
-    Object.entries(defaults).map(([name, fallback]) => [name, env[name] === undefined || env[name] === '' ? fallback : env[name]]),
+  const given = (name: string) => (env[name] === '' ? undefined : env[name]);
+  const input: Record<string, string | undefined> = Object.fromEntries(
+    Object.entries(defaults).map(([name, fallback]) => [name, given(name) ?? fallback]),
   );
+  input.MAX_EXPANDED_BYTES = given('MAX_EXPANDED_BYTES');
   const result = v.safeParse(EnvSchema, input);
   if (!result.success) {
     const issue = result.issues[0];
-    const name = issue.path?.[0]?.key as keyof typeof defaults;
+    const name = issue.path?.[0]?.key as string;
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(input[name])})`);
   }
   const e = result.output;
@@ -89,5 +102,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     staleAfterDays: e.STALE_AFTER_DAYS,
     logLevel: e.LOG_LEVEL,
+    maxConversationBytes: e.MAX_CONVERSATION_BYTES,
+    maxExpandedBytes: e.MAX_EXPANDED_BYTES ?? 4 * e.MAX_EXPORT_BYTES,
   };
 }

@@ -16,7 +16,7 @@ import { seedConnection } from './helpers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PUBLIC_URL = 'https://parley.example.com';
-const CONFIG_VARIABLES = ['PORT', 'HOST', 'DATABASE_PATH', 'PUBLIC_URL', 'RATE_LIMIT_PER_MINUTE', 'MAX_EXPORT_BYTES', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'STALE_AFTER_DAYS', 'LOG_LEVEL'];
+const CONFIG_VARIABLES = ['PORT', 'HOST', 'DATABASE_PATH', 'PUBLIC_URL', 'RATE_LIMIT_PER_MINUTE', 'MAX_EXPORT_BYTES', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'STALE_AFTER_DAYS', 'LOG_LEVEL', 'MAX_CONVERSATION_BYTES', 'MAX_EXPANDED_BYTES'];
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-cli-'));
 const databasePath = join(dir, 'data', 'parley.db');
@@ -243,12 +243,14 @@ describe('the command error table, in-process', () => {
     { args: ['key', 'revoke', '--app', 'app_unknown', '--key', 'key_x'], error: 'App not found' },
     { args: ['key', 'revoke', '--app', '$APP', '--key', 'key_unknown'], error: 'Key not found' },
     { args: ['link', '--app', 'app_unknown', '--user', 'u', '--purpose', 'connect'], error: 'App not found' },
+    { args: ['link', '--app', '$APP', '--user', 'u'.repeat(1025), '--purpose', 'connect'], error: 'Invalid userRef parameter' },
+    { args: ['link', '--app', '$APP', '--user', 'u'.repeat(1024), '--purpose', 'connect'], error: 'no error' },
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'delete'], error: 'signLink: purpose must be "connect" or "manage"' },
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires', '901'], error: 'signLink: expiresInSeconds must be from 1 to 900' },
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires', 'soon'], error: 'signLink: expiresInSeconds must be a number' },
   ];
   for (const { args, error } of cases) {
-    test(`${args.join(' ') || '(nothing)'} → ${error}`, async () => {
+    test(`${args.join(' ').replace(/u{1024,}/, (long) => `<${long.length} characters>`) || '(nothing)'} → ${error}`, async () => {
       assert.equal(await attempt(args), error);
     });
   }

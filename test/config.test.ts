@@ -15,7 +15,15 @@ describe('parseConfig', () => {
       webhookTimeoutMs: 15000,
       staleAfterDays: 0,
       logLevel: 'info',
+      maxConversationBytes: 67108864,
+      maxExpandedBytes: 4 * 1073741824,
     });
+  });
+
+  test('MAX_EXPANDED_BYTES follows MAX_EXPORT_BYTES unless it is set', () => {
+    assert.equal(parseConfig({ MAX_EXPORT_BYTES: '1000' }).maxExpandedBytes, 4000);
+    assert.equal(parseConfig({ MAX_EXPORT_BYTES: '1000', MAX_EXPANDED_BYTES: '1500' }).maxExpandedBytes, 1500);
+    assert.equal(parseConfig({ MAX_EXPORT_BYTES: '1000', MAX_EXPANDED_BYTES: '' }).maxExpandedBytes, 4000);
   });
 
   test('an empty variable means its default; unrelated variables are ignored', () => {
@@ -35,6 +43,8 @@ describe('parseConfig', () => {
         WEBHOOK_TIMEOUT_MS: '500',
         STALE_AFTER_DAYS: '30',
         LOG_LEVEL: 'warn',
+        MAX_CONVERSATION_BYTES: '1000',
+        MAX_EXPANDED_BYTES: '5000000',
       }),
       {
         port: 3000,
@@ -48,6 +58,8 @@ describe('parseConfig', () => {
         webhookTimeoutMs: 500,
         staleAfterDays: 30,
         logLevel: 'warn',
+        maxConversationBytes: 1000,
+        maxExpandedBytes: 5000000,
       },
     );
   });
@@ -66,6 +78,9 @@ describe('parseConfig', () => {
     { env: { WEBHOOK_RETRY_SCHEDULE: '5, 300' }, message: 'Invalid configuration: WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of whole seconds, such as 5,300,1800 (got "5, 300")' },
     { env: { WEBHOOK_TIMEOUT_MS: '0' }, message: 'Invalid configuration: WEBHOOK_TIMEOUT_MS must be a whole number from 1 to 3600000 (got "0")' },
     { env: { STALE_AFTER_DAYS: '-1' }, message: 'Invalid configuration: STALE_AFTER_DAYS must be a whole number from 0 to 36500 (got "-1")' },
+    { env: { MAX_CONVERSATION_BYTES: '0' }, message: 'Invalid configuration: MAX_CONVERSATION_BYTES must be a whole number from 1 to 536870888 (got "0")' },
+    { env: { MAX_CONVERSATION_BYTES: '1073741824' }, message: 'Invalid configuration: MAX_CONVERSATION_BYTES must be a whole number from 1 to 536870888 (got "1073741824")' },
+    { env: { MAX_EXPANDED_BYTES: '4 GiB' }, message: 'Invalid configuration: MAX_EXPANDED_BYTES must be a whole number from 1 to 9007199254740991 (got "4 GiB")' },
     // A value with a line break still gives one line.
     { env: { LOG_LEVEL: 'info\nerror' }, message: 'Invalid configuration: LOG_LEVEL must be one of debug, info, warn, error, silent (got "info\\nerror")' },
   ];

@@ -13,7 +13,7 @@ export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware) {
   routes.post('/ingest-export', requireCaller, async (c) => {
     let upload: ExportUpload | undefined;
     try {
-      upload = await openExportUpload(c.req.raw, deps.config.maxExportBytes, { requireUserRef: true });
+      upload = await openExportUpload(c.req.raw, deps.config.maxExportBytes, { withUserRef: true });
       const { userRef, provider, connectionId } = upload.fields;
       const target = { appId: c.get('caller').appId, userRef: userRef!, provider: optional(provider), connectionId: optional(connectionId) };
       return c.json(await importExport(deps, target, upload.file));

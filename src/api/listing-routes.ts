@@ -4,6 +4,7 @@ import type { Deps } from '../deps.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { concatBytes } from '../bytes.ts';
+import { requireUserRef } from '../users/user-ref.ts';
 import { methodNotAllowed, rateLimit, type CallerMiddleware } from './middleware.ts';
 
 const encoder = new TextEncoder();
@@ -58,15 +59,13 @@ export function listingRoutes(deps: Deps, requireCaller: CallerMiddleware) {
     const connectionId = c.req.query('connectionId');
     const userRef = c.req.query('userRef');
     if (connectionId) return conversationsResponse(deps, c, connectionId);
-    if (userRef) return connectionsResponse(deps, c, userRef);
+    if (userRef) return connectionsResponse(deps, c, requireUserRef(userRef));
     // Neither given: paging parameters say which listing the caller meant.
     const paging = c.req.query('limit') !== undefined || c.req.query('offset') !== undefined;
     throw new ApiError(paging || connectionId !== undefined ? 'missingConnectionId' : 'missingUserRef');
   });
   routes.get('/connections', ...limited, (c) => {
-    const userRef = c.req.query('userRef');
-    if (!userRef) throw new ApiError('missingUserRef');
-    return connectionsResponse(deps, c, userRef);
+    return connectionsResponse(deps, c, requireUserRef(c.req.query('userRef')));
   });
   routes.all('/conversations', methodNotAllowed(['GET']));
   routes.all('/connections', methodNotAllowed(['GET']));

@@ -3,6 +3,7 @@ import { purgeConnection, purgeUser } from '../conversations/purge.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
+import { isValidUserRef } from '../users/user-ref.ts';
 import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
 
 async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
@@ -27,6 +28,7 @@ export function purgeRoutes(deps: Deps, requireCaller: CallerMiddleware) {
     if ((userRef === undefined) === (connectionId === undefined) || !nonEmptyString(target)) {
       throw new ApiError('purgeTarget');
     }
+    if (userRef !== undefined && !isValidUserRef(target)) throw new ApiError('invalidUserRef');
     const appId = c.get('caller').appId;
     const deleted =
       userRef !== undefined ? await purgeUser(deps, appId, target) : await purgeConnection(deps, appId, target);

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { createApp, createKey, listApps, listKeys, requireApp, revokeKey } from '../apps/apps.ts';
 import type { Deps } from '../deps.ts';
 import { LINK_SCOPE, signLink } from '../sdk/sign-link.ts';
+import { requireUserRef } from '../users/user-ref.ts';
 import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../webhooks/endpoints.ts';
 
 export class UsageError extends Error {}
@@ -32,7 +33,7 @@ export const commands: Record<string, (deps: CommandDeps, flags: Flags, io: { fi
   'webhook retry': (deps, flags) => retryWebhookDelivery(deps, required(flags, 'app'), required(flags, 'delivery')),
   link: async (deps, flags) => {
     // Every flag is checked before the database is asked, as the other commands do.
-    const [appId, userRef] = [required(flags, 'app'), required(flags, 'user')];
+    const [appId, userRef] = [required(flags, 'app'), requireUserRef(required(flags, 'user'))];
     const purpose = required(flags, 'purpose') as 'connect' | 'manage';
     const expires = flags.expires === undefined ? undefined : Number(required(flags, 'expires'));
     const app = await requireApp(deps, appId);

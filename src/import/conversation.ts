@@ -23,6 +23,24 @@ export interface ExportFormat {
   normalize(raw: Record<string, unknown>): NormalizedConversation | null;
 }
 
+/**
+ * The conversation with every lone surrogate (a `\ud800` escape in the export,
+ * say) replaced by U+FFFD, so the text stored as a column and inside the JSON
+ * payload is the same valid Unicode.
+ */
+export function wellFormed(conversation: NormalizedConversation): NormalizedConversation {
+  const title = conversation.title?.toWellFormed() ?? null;
+  return {
+    externalId: conversation.externalId.toWellFormed(),
+    title,
+    updateTime: conversation.updateTime,
+    payload: {
+      title: conversation.payload.title.toWellFormed(),
+      messages: conversation.payload.messages.map((message) => ({ ...message, content: message.content.toWellFormed() })),
+    },
+  };
+}
+
 export type Json = Record<string, unknown>;
 
 export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);

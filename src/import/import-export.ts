@@ -5,7 +5,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import * as users from '../db/users.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { isObject, type ExportFormat } from './conversation.ts';
+import { isObject, wellFormed, type ExportFormat } from './conversation.ts';
 import { readExportConversations } from './export-reader.ts';
 import { EXPORT_FORMATS, formatFor } from './formats.ts';
 import { recordEvent } from '../webhooks/events.ts';
@@ -32,7 +32,7 @@ export interface ImportResult {
   conversationCount: number;
 }
 
-type ImportDeps = Pick<Deps, 'db' | 'clock' | 'random'>;
+type ImportDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config'>;
 
 /**
  * Staged rows are written in batches of about this many payload bytes or rows.
@@ -78,11 +78,12 @@ export async function importExport(deps: ImportDeps, target: ImportTarget, bytes
     batchBytes = 0;
   };
   const stage = async (raw: Record<string, unknown>, using: ExportFormat) => {
-    const conversation = using.normalize(raw);
-    if (!conversation) {
+    const normalized = using.normalize(raw);
+    if (!normalized) {
       unreadable++;
       return;
     }
+    const conversation = wellFormed(normalized);
     const payload = JSON.stringify(conversation.payload);
     batch.push({
       import_id: importId,
@@ -104,7 +105,7 @@ export async function importExport(deps: ImportDeps, target: ImportTarget, bytes
   };
 
   try {
-    for await (const values of readExportConversations(bytes)) {
+    for await (const values of readExportConversations(bytes, deps.config)) {
       for (const value of values) {
         if (!isObject(value)) {
           unreadable++;

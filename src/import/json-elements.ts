@@ -1,4 +1,4 @@
-import { concatBytes } from '../bytes.ts';
+import { ApiError } from '../errors.ts';
 import { invalidExport, unrecognizedExport } from './import-errors.ts';
 
 const QUOTE = 0x22;
@@ -23,7 +23,8 @@ type Expect = 'document' | 'first-element' | 'element' | 'comma-or-end' | 'trail
  * Why not a streaming JSON parser: those run several times slower than the
  * built-in JSON.parse. Only the element boundaries are found here — tracking
  * strings, escapes and nesting, with the native indexOf skipping string bodies —
- * and JSON.parse does the rest, so memory is bounded by the largest element.
+ * and JSON.parse does the rest, so memory is bounded by the largest element —
+ * which may be no longer than `maxElementBytes`.
  */
 export class JsonElementSplitter {
   private expect: Expect = 'document';
@@ -34,10 +35,18 @@ export class JsonElementSplitter {
   private escapePending = false;
   /** A scalar element (string, number, literal) being collected at depth 0. */
   private inScalar = false;
-  private parts: Uint8Array[] = [];
+  /**
+   * An element that spans chunks is copied here as it arrives, so the chunks it
+   * came in can go at once; the buffer is reused for every later element.
+   */
+  private pending = new Uint8Array(0);
+  private pendingBytes = 0;
   private readonly decoder = new TextDecoder();
 
-  constructor(private readonly onElement: (value: unknown) => void) {}
+  constructor(
+    private readonly onElement: (value: unknown) => void,
+    private readonly maxElementBytes: number,
+  ) {}
 
   push(chunk: Uint8Array): void {
     let start = this.collecting() ? 0 : -1;
@@ -125,7 +134,7 @@ export class JsonElementSplitter {
           break;
       }
     }
-    if (start !== -1) this.parts.push(chunk.subarray(start));
+    if (start !== -1) this.collect(chunk.subarray(start));
   }
 
   /** Call once the input has ended; a document cut short is an invalid export. */
@@ -139,10 +148,28 @@ export class JsonElementSplitter {
     return this.depth > 0 || this.inScalar;
   }
 
+  /** Keeps part of the element being read; one over the limit stops the import before it is whole. */
+  private collect(part: Uint8Array): void {
+    const needed = this.pendingBytes + part.length;
+    if (needed > this.maxElementBytes) throw new ApiError('conversationTooLarge');
+    if (needed > this.pending.length) {
+      const grown = new Uint8Array(Math.min(this.maxElementBytes, Math.max(needed, this.pending.length * 2)));
+      grown.set(this.pending.subarray(0, this.pendingBytes));
+      this.pending = grown;
+    }
+    this.pending.set(part, this.pendingBytes);
+    this.pendingBytes = needed;
+  }
+
   private finishElement(chunk: Uint8Array, start: number, end: number): void {
-    this.parts.push(chunk.subarray(start, end));
-    const bytes = concatBytes(this.parts);
-    this.parts = [];
+    let bytes = chunk.subarray(start, end);
+    if (this.pendingBytes > 0) {
+      this.collect(bytes);
+      bytes = this.pending.subarray(0, this.pendingBytes);
+      this.pendingBytes = 0;
+    } else if (bytes.length > this.maxElementBytes) {
+      throw new ApiError('conversationTooLarge');
+    }
     this.inScalar = false;
     let value: unknown;
     try {

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.ts';
+import { requireUserRef } from '../users/user-ref.ts';
 import { readMultipartUpload } from './multipart.ts';
 
 type UploadKind = 'json' | 'zip' | 'multipart';
@@ -69,11 +70,11 @@ export interface ExportUpload {
  * (415), then userRef if asked (400; for multipart once its fields are read),
  * then the declared size (413). A multipart body is read up to its file.
  */
-export async function openExportUpload(request: Request, maxBytes: number, { requireUserRef = false } = {}): Promise<ExportUpload> {
+export async function openExportUpload(request: Request, maxBytes: number, { withUserRef = false } = {}): Promise<ExportUpload> {
   const kind = uploadKind(request.headers.get('Content-Type') ?? undefined);
   const fields: Record<string, string> = Object.fromEntries(new URL(request.url).searchParams);
   const checkUserRef = (known: Record<string, string>) => {
-    if (requireUserRef && !known.userRef) throw new ApiError('missingUserRef');
+    if (withUserRef) requireUserRef(known.userRef);
   };
   if (kind !== 'multipart') checkUserRef(fields);
   const declared = Number(request.headers.get('Content-Length') ?? Number.NaN);

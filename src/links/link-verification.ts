@@ -4,6 +4,7 @@ import * as store from '../db/page-sessions.ts';
 import type { PagePurpose } from '../db/database.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
+import { isValidUserRef } from '../users/user-ref.ts';
 import { LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, type LinkClaims } from '../sdk/sign-link.ts';
 
 const encoder = new TextEncoder();
@@ -20,7 +21,7 @@ function decode(token: string): LinkClaims {
   const wellFormed =
     typeof appId === 'string' &&
     typeof userRef === 'string' &&
-    userRef !== '' &&
+    isValidUserRef(userRef) &&
     Array.isArray(scopes) &&
     scopes.every((scope) => typeof scope === 'string') &&
     typeof purpose === 'string' &&

@@ -20,7 +20,10 @@ function importFailure(code: ErrorCode, provider: string, message: string): Pick
     case 'unrecognizedExport':
       return { message: 'This file is not a conversations export.', advice: `Upload the .zip file ${name} emailed you, or the conversations.json inside it.` };
     case 'exportTooLarge':
-      return { message: 'This file is too large to upload here.', advice: 'Contact the app’s support to raise the limit.' };
+    case 'expandedTooLarge':
+      return { message: 'This file is too large to import here.', advice: 'Contact the app’s support to raise the limit.' };
+    case 'conversationTooLarge':
+      return { message: 'One conversation in this file is too large to import.', advice: 'Contact the app’s support to raise the limit.' };
     default:
       return { message: `${message}.`, advice: `The file may be damaged or incomplete. Download the export from ${name} again and upload the new file.` };
   }

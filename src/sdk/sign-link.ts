@@ -7,6 +7,7 @@
  */
 import * as v from 'valibot';
 import { base64Url } from '../crypto.ts';
+import { isValidUserRef, MAX_USER_REF_LENGTH } from '../users/user-ref.ts';
 
 export const MAX_LINK_LIFETIME_SECONDS = 900;
 export const LINK_SCOPE = 'conversations:read';
@@ -14,7 +15,11 @@ const DEFAULT_BASE_URL = 'http://localhost:8787';
 
 const SignLinkOptionsSchema = v.object({
   appId: v.pipe(v.string('appId must be a string'), v.minLength(1, 'appId must not be empty')),
-  userRef: v.pipe(v.string('userRef must be a string'), v.minLength(1, 'userRef must not be empty')),
+  userRef: v.pipe(
+    v.string('userRef must be a string'),
+    v.minLength(1, 'userRef must not be empty'),
+    v.check(isValidUserRef, `userRef must be at most ${MAX_USER_REF_LENGTH} characters`),
+  ),
   scopes: v.custom<[typeof LINK_SCOPE]>(
     (value) => Array.isArray(value) && value.length === 1 && value[0] === LINK_SCOPE,
     `scopes must be ["${LINK_SCOPE}"]`,

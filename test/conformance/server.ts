@@ -22,6 +22,8 @@ const CONFIG_VARIABLES = [
   'WEBHOOK_TIMEOUT_MS',
   'STALE_AFTER_DAYS',
   'LOG_LEVEL',
+  'MAX_CONVERSATION_BYTES',
+  'MAX_EXPANDED_BYTES',
 ];
 
 /** This process's environment without Parley's variables, for a child to start from. */

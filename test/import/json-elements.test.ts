@@ -9,7 +9,7 @@ async function* chunked(bytes: Uint8Array, size: number) {
 
 async function readAll(bytes: Uint8Array, size = 7): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const batch of readExportConversations(chunked(bytes, size))) out.push(...batch);
+  for await (const batch of readExportConversations(chunked(bytes, size), { maxConversationBytes: 2 ** 26, maxExpandedBytes: 2 ** 32 })) out.push(...batch);
   return out;
 }
 

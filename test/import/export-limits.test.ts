@@ -1,0 +1,172 @@
+/**
+ * What an upload may expand to, and how unreadable archives are answered: through
+ * the API and the connect page alike, every refusal writes nothing.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { strToU8, Zip, ZipDeflate, zipSync } from 'fflate';
+import { signLink } from '../../src/sdk/sign-link.ts';
+import { json, postExport, rowCounts, setup, type TestContext } from '../helpers.ts';
+import { hiddenField, PageClient } from '../pages/page-client.ts';
+
+const NOTHING = { users: 0, connections: 0, conversations: 0, staged: 0 };
+
+/** A ChatGPT conversation whose JSON is exactly `bytes` long, padded in its title. */
+function conversationOfSize(id: string, bytes: number): string {
+  const frame = JSON.stringify({ id, title: '', mapping: {} });
+  return frame.replace('"title":""', `"title":"${'a'.repeat(bytes - frame.length)}"`);
+}
+
+const exportOf = (...conversations: string[]) => strToU8(`[${conversations.join(',')}]`);
+
+/** A zip whose entries are streamed with data descriptors, as a streaming archiver writes them. */
+function streamedZip(files: Record<string, Uint8Array>): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const zip = new Zip((error, chunk) => {
+    if (error) throw error;
+    chunks.push(chunk);
+  });
+  for (const [name, data] of Object.entries(files)) {
+    const file = new ZipDeflate(name, { level: 6 });
+    zip.add(file);
+    file.push(data, true);
+  }
+  zip.end();
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+async function expectRefused(t: TestContext, response: Promise<Response>, status: number, error: string | RegExp) {
+  const answer = await response;
+  const body = await json(answer);
+  assert.equal(answer.status, status, JSON.stringify(body));
+  if (typeof error === 'string') assert.deepEqual(body, { error });
+  else assert.match(body.error, error);
+  assert.deepEqual(await rowCounts(t.deps), NOTHING);
+  return body.error as string;
+}
+
+describe('MAX_CONVERSATION_BYTES', () => {
+  test('a conversation over the limit is 413 with the limit named, in JSON, a single object and a zip', async () => {
+    const t = await setup({ MAX_CONVERSATION_BYTES: '1000' });
+    const over = conversationOfSize('big', 1001);
+    const message = 'Export file too large: MAX_CONVERSATION_BYTES';
+    await expectRefused(t, postExport(t, exportOf(conversationOfSize('small', 200), over)), 413, message);
+    await expectRefused(t, postExport(t, strToU8(over)), 413, message);
+    await expectRefused(t, postExport(t, zipSync({ 'conversations.json': exportOf(over) }), { contentType: 'application/zip' }), 413, message);
+  });
+
+  test('a conversation of exactly the limit imports', async () => {
+    const t = await setup({ MAX_CONVERSATION_BYTES: '1000' });
+    const body = await json(await postExport(t, exportOf(conversationOfSize('a', 1000), conversationOfSize('b', 1000))));
+    assert.deepEqual([body.created, body.conversationCount], [2, 2]);
+  });
+
+  test('a small zip whose one conversation expands far past the limit is stopped while inflating', async () => {
+    const t = await setup({ MAX_CONVERSATION_BYTES: String(1024 * 1024) });
+    // About 20 KB that inflate to 32 MB, sent as one chunk: read whole, it would be 32 MB at once.
+    const bomb = zipSync({ 'conversations.json': strToU8(`[${conversationOfSize('bomb', 32 * 1024 * 1024)}]`) });
+    assert.ok(bomb.length < 64 * 1024, `${bomb.length} bytes`);
+    await expectRefused(t, postExport(t, bomb, { contentType: 'application/zip' }), 413, 'Export file too large: MAX_CONVERSATION_BYTES');
+  });
+});
+
+describe('MAX_EXPANDED_BYTES', () => {
+  test('an archive expanding past the limit is 413 with the limit named, counted over every file read', async () => {
+    const t = await setup({ MAX_EXPANDED_BYTES: '10000' });
+    const part = (n: number) => exportOf(...Array.from({ length: 8 }, (_, i) => conversationOfSize(`c${n}-${i}`, 500)));
+    assert.ok(part(0).length < 5000 && part(0).length * 3 > 10000);
+    const files = { 'conversations-000.json': part(0), 'conversations-001.json': part(1), 'conversations-002.json': part(2) };
+    await expectRefused(t, postExport(t, zipSync(files), { contentType: 'application/zip' }), 413, 'Export file too large: MAX_EXPANDED_BYTES');
+    await expectRefused(t, postExport(t, streamedZip(files), { contentType: 'application/zip' }), 413, 'Export file too large: MAX_EXPANDED_BYTES');
+    // Files that are not read (media, HTML views) do not count; the two files read fit.
+    const fits = await json(await postExport(t, zipSync({ 'conversations-000.json': part(0), 'conversations-001.json': part(1), 'chat.html': new Uint8Array(50_000) }), { contentType: 'application/zip' }));
+    assert.equal(fits.created, 16);
+  });
+
+  test('a plain JSON upload is bounded by MAX_EXPORT_BYTES alone', async () => {
+    const t = await setup({ MAX_EXPANDED_BYTES: '1000' });
+    const body = await json(await postExport(t, exportOf(conversationOfSize('a', 900), conversationOfSize('b', 900))));
+    assert.equal(body.created, 2);
+  });
+});
+
+describe('the connect page answers the limits as the API does', () => {
+  test('an archive over either limit shows why, with status 413, and imports nothing', async () => {
+    const t = await setup({ MAX_CONVERSATION_BYTES: '1000', MAX_EXPANDED_BYTES: '3000' });
+    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect' }, t.tenant.appSecret, t.clock.now()));
+    const browser = new PageClient(t);
+    assert.equal((await browser.post('/start', { token: url.searchParams.get('token')! })).status, 303);
+    const csrf = hiddenField(await (await browser.get('/connect/openai')).text(), 'csrf');
+    const cases: Array<[Uint8Array, string]> = [
+      [zipSync({ 'conversations.json': exportOf(conversationOfSize('big', 2000)) }), 'One conversation in this file is too large to import.'],
+      [zipSync({ 'conversations.json': exportOf(...Array.from({ length: 5 }, (_, i) => conversationOfSize(`c${i}`, 900))) }), 'This file is too large to import here.'],
+    ];
+    for (const [file, message] of cases) {
+      const form = new FormData();
+      form.set('csrf', csrf);
+      form.set('file', new Blob([file as BlobPart], { type: 'application/zip' }), 'export.zip');
+      assert.equal((await browser.request('/connect/openai', { method: 'POST', body: form })).status, 303);
+      const result = await browser.get('/connect/result');
+      const html = await result.text();
+      assert.equal(result.status, 413);
+      assert.ok(html.includes(`<strong>${message}</strong>`), html);
+      assert.deepEqual(await rowCounts(t.deps), NOTHING);
+    }
+  });
+});
+
+describe('unreadable archives', () => {
+  /** mulberry32, seeded: the same garbage every run. */
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+
+  test('a zip signature followed by garbage is an invalid export with one reason, whatever the length', async () => {
+    const t = await setup();
+    const next = random(10);
+    for (const length of [0, 1, 10, 26, 30, 100, 1000, 100_000]) {
+      const body = new Uint8Array(4 + length);
+      body.set([0x50, 0x4b, 0x03, 0x04]);
+      for (let i = 4; i < body.length; i++) body[i] = Math.floor(next() * 256);
+      const error = await expectRefused(t, postExport(t, body, { contentType: 'application/zip' }), 400, /^Invalid export file: ./);
+      assert.equal(error.split('Invalid export file').length, 2, error);
+    }
+  });
+
+  test('bad JSON inside a zip gives the JSON reason once, not wrapped in a zip reason', async () => {
+    const t = await setup();
+    for (const zip of [zipSync({ 'conversations.json': strToU8('[{"mapping": {}, "id": tru}]') }), streamedZip({ 'conversations.json': strToU8('[{"mapping": {}, "id": tru}]') })]) {
+      const error = await expectRefused(t, postExport(t, zip, { contentType: 'application/zip' }), 400, /^Invalid export file: /);
+      assert.equal(error.split('Invalid export file').length, 2, error);
+      assert.doesNotMatch(error, /zip/);
+    }
+    const truncatedJson = zipSync({ 'conversations.json': strToU8('[{"mapping": {}, "id": "a"}') });
+    await expectRefused(t, postExport(t, truncatedJson, { contentType: 'application/zip' }), 400, 'Invalid export file: the file ends before the JSON document does (truncated?)');
+  });
+
+  test('a zip cut short, or its directory lost, is invalid; a complete zip without conversations is unrecognised', async () => {
+    const t = await setup();
+    const whole = zipSync({ 'conversations.json': exportOf(conversationOfSize('a', 300)) });
+    await expectRefused(t, postExport(t, whole.subarray(0, whole.length - 10), { contentType: 'application/zip' }), 400, 'Invalid export file: the zip is damaged or cut short (no end of central directory)');
+    await expectRefused(t, postExport(t, zipSync({}), { contentType: 'application/zip' }), 400, 'Unrecognized export format');
+    await expectRefused(t, postExport(t, zipSync({ 'user.json': strToU8('{}') }), { contentType: 'application/zip' }), 400, 'Unrecognized export format');
+  });
+});
+
+describe('lone surrogates', () => {
+  test('become U+FFFD once, the same in title, payload.title and messages', async () => {
+    const t = await setup();
+    const file = String.raw`[{"id":"s1","title":"bad \ud800 title","mapping":{"n":{"id":"n","parent":null,"children":[],"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["lone \udc00 low and \ud83d\ude00 pair"]}}}}}]`;
+    const { connectionId } = await json(await postExport(t, strToU8(file)));
+    const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`))).conversations;
+    assert.equal(conversation.title, 'bad \ufffd title');
+    assert.equal(conversation.payload.title, 'bad \ufffd title');
+    assert.equal(conversation.payload.messages[0].content, 'lone \ufffd low and \u{1f600} pair');
+    const stored = await t.deps.db.selectFrom('conversations').select(['title', 'payload']).executeTakeFirstOrThrow();
+    assert.equal(stored.title, 'bad \ufffd title');
+    assert.doesNotMatch(stored.payload!, /\\ud[89a-f]/i);
+  });
+});
