@@ -5,7 +5,7 @@
  *   node --import tsx scripts/generate-export.ts --provider openai|anthropic --size-mb N --out FILE
  *        [--format json|zip] [--split-mb M] [--seed S]
  *
- * The shapes mirror the real exports in the fixtures (see /work/shared/fixtures/exports):
+ * The shapes mirror the providers' real export shapes (see test/fixtures/):
  * ChatGPT conversations are a `mapping` tree (null-message root, hidden system
  * node, sometimes a user_editable_context node, edit and regenerate branches,
  * code/execution_output pairs, web searches, images, reasoning `thoughts`) with

@@ -113,13 +113,21 @@ export async function seedConnection(
 
 export const json = async (response: Response): Promise<any> => JSON.parse(await response.text());
 
-export const FIXTURES_DIR = new URL('../../shared/fixtures/exports/', import.meta.url);
+/** Parley's own exports in the providers' shapes (see test/fixtures/README.md). */
+export const FIXTURES_DIR = new URL('./fixtures/', import.meta.url);
 
 export const fixtureBytes = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(name, FIXTURES_DIR)));
 
 export const fixtureJson = (name: string): any => JSON.parse(readFileSync(new URL(name, FIXTURES_DIR), 'utf8'));
 
+/** Every export file at the top of test/fixtures/ (not the zip folder's files). */
 export const FIXTURE_NAMES = readdirSync(FIXTURES_DIR).filter((name) => name.endsWith('.json')).sort();
+
+/** The files of a newer ChatGPT export zip, by name: conversations-000.json, conversations-001.json, chat.html, user.json. */
+export function chatgptZipFiles(): Record<string, Uint8Array> {
+  const names = readdirSync(new URL('chatgpt-zip/', FIXTURES_DIR)).sort();
+  return Object.fromEntries(names.map((name) => [name, fixtureBytes(`chatgpt-zip/${name}`)]));
+}
 
 /** POSTs an export to /api/ingest-export with the tenant's key; `query` is appended as is. */
 export function postExport(t: TestContext, body: BodyInit | Uint8Array, { query = 'userRef=u1', contentType = 'application/json' } = {}) {

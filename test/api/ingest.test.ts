@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8, Zip, ZipDeflate, zipSync } from 'fflate';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
-import { FIXED_NOW, FIXTURE_NAMES, fixtureBytes, fixtureJson, json, postExport, rowCounts, seedConnection, setup, type TestContext } from '../helpers.ts';
+import { chatgptZipFiles, FIXED_NOW, FIXTURE_NAMES, fixtureBytes, fixtureJson, json, postExport, rowCounts, seedConnection, setup, type TestContext } from '../helpers.ts';
 
 const bytesOf = (value: unknown) => strToU8(JSON.stringify(value));
 
@@ -65,25 +65,25 @@ describe('POST /api/ingest-export', () => {
       Object.fromEntries(connections.map((c: any) => [c.provider, c.conversationCount])),
       totals,
     );
-    // The citations fixture repeats a conversation of the export fixture: 8 distinct ChatGPT conversations.
-    assert.deepEqual(totals, { openai: 8, anthropic: 12 });
+    // Every conversation id is distinct across the fixtures.
+    assert.deepEqual(totals, { openai: 8, anthropic: 10 });
   });
 
   test('the exact response, and the stored conversation as the API lists it', async () => {
     const t = await setup();
-    const response = await postExport(t, fixtureBytes('chatgpt-librechat-tree.json'), { query: 'userRef=alice' });
+    const response = await postExport(t, fixtureBytes('chatgpt-branches.json'), { query: 'userRef=alice' });
     const body = await json(response);
     assert.deepEqual(Object.keys(body), ['ok', 'userRef', 'connectionId', 'provider', 'created', 'updated', 'unchanged', 'skipped', 'conversationCount']);
     assert.deepEqual({ ...body, connectionId: 'x' }, {
       ok: true, userRef: 'alice', connectionId: 'x', provider: 'openai', created: 1, updated: 0, unchanged: 0, skipped: 0, conversationCount: 1,
     });
     const [conversation] = await conversationsOf(t, body.connectionId);
-    assert.equal(conversation.external_id, 'd5dc5307-6807-41a0-8b04-4acee626eeb7');
-    assert.equal(conversation.title, 'Assist user with summary');
-    assert.equal(conversation.update_time, '2024-05-01T17:37:40.879Z');
-    assert.equal(conversation.payload.title, 'Assist user with summary');
-    assert.deepEqual(conversation.payload.messages.map((m: any) => m.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
-    assert.deepEqual(conversation.payload.messages[2], { role: 'user', content: 'hi again', timestamp: '2024-05-01T17:37:30.906Z' });
+    assert.equal(conversation.external_id, '5e0c9a7b-2f41-4d6a-8b3e-91c0d4a7f2e6');
+    assert.equal(conversation.title, 'Feeding a sourdough starter');
+    assert.equal(conversation.update_time, '2024-06-08T09:52:03.507Z');
+    assert.equal(conversation.payload.title, 'Feeding a sourdough starter');
+    assert.deepEqual(conversation.payload.messages.map((m: any) => m.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(conversation.payload.messages[2], { role: 'user', content: 'And if I keep it in the fridge between bakes?', timestamp: '2024-06-08T09:51:28.442Z' });
 
     const { connections } = await json(await t.request('/api/conversations?userRef=alice'));
     assert.deepEqual(connections, [{
@@ -94,26 +94,27 @@ describe('POST /api/ingest-export', () => {
 
   test('a Claude conversation with tool blocks, through the API', async () => {
     const t = await setup();
-    const body = await json(await postExport(t, fixtureBytes('claude-echomine-tool-messages.json')));
-    assert.equal(body.created, 4);
-    const conversation = (await conversationsOf(t, body.connectionId)).find((c) => c.external_id === 'tool-conv-004');
-    assert.equal(conversation.title, 'Tool-Only Messages');
-    assert.equal(conversation.update_time, '2025-11-15T11:05:00.000Z');
+    const body = await json(await postExport(t, fixtureBytes('claude-tools.json')));
+    assert.equal(body.created, 2);
+    const conversation = (await conversationsOf(t, body.connectionId)).find((c) => c.external_id === '9a1c3e5b-7d2f-4a6c-8e0b-2d4f6a8c1e3b');
+    assert.equal(conversation.title, 'Converting gallons to litres');
+    assert.equal(conversation.update_time, '2025-08-03T10:15:48.726Z');
     assert.deepEqual(conversation.payload.messages.map((m: any) => [m.role, m.content]), [
-      ['user', 'Run a quick calculation for me: what is 42 * 137?'],
-      ['tool', 'Tool call: calculator\n{\n  "expression": "42 * 137"\n}'],
-      ['tool', '5754'],
-      ['assistant', 'The result is 5754.'],
-      ['user', 'Now check if that number is prime'],
-      ['tool', 'Tool call: check_prime\n{\n  "number": 5754\n}'],
-      ['tool', 'false (factors: 2, 3, 7, 137)'],
-      ['assistant', 'No, 5754 is not prime. It has factors: 2, 3, 7, and 137.'],
+      ['user', 'How many litres are 5 US gallons?'],
+      ['assistant', "I'll work it out with the calculator."],
+      ['tool', 'Tool call: calculator\n{\n  "expression": "5 * 3.785411784"\n}'],
+      ['tool', '18.92705892'],
+      ['assistant', '5 US gallons are about 18.93 litres.'],
+      ['user', 'And 5 imperial gallons?'],
+      ['tool', 'Tool call: calculator\n{\n  "expression": "5 * 4.54609"\n}'],
+      ['tool', '22.73045'],
+      ['assistant', '5 imperial gallons are about 22.73 litres.'],
     ]);
   });
 
   test('re-importing the same file changes nothing and writes no conversation row', async () => {
     const t = await setup();
-    const file = fixtureBytes('claude-echomine-sample.json');
+    const file = fixtureBytes('claude-conversations.json');
     const first = await json(await postExport(t, file));
     await t.deps.db.schema.createTable('temp.writes').addColumn('n', 'integer').execute();
     for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
@@ -133,7 +134,7 @@ describe('POST /api/ingest-export', () => {
 
   test('a changed conversation is updated, a new one created, the rest unchanged', async () => {
     const t = await setup();
-    const conversations = fixtureJson('claude-echomine-sample.json');
+    const conversations = fixtureJson('claude-conversations.json');
     await postExport(t, bytesOf(conversations));
     conversations[0].name = 'Renamed';
     conversations.push({ ...conversations[1], uuid: 'brand-new' });
@@ -145,7 +146,7 @@ describe('POST /api/ingest-export', () => {
 
   test('conversations without an id are skipped; a repeated id keeps the last copy', async () => {
     const t = await setup();
-    const [a, b] = fixtureJson('claude-echomine-sample.json');
+    const [a, b] = fixtureJson('claude-conversations.json');
     const file = [{ ...a, name: 'first copy' }, { ...b, uuid: undefined }, 'not an object', { ...a, name: 'last copy' }];
     const body = await json(await postExport(t, bytesOf(file)));
     assert.deepEqual([body.created, body.skipped, body.conversationCount], [1, 3, 1]);
@@ -165,18 +166,13 @@ describe('POST /api/ingest-export', () => {
 
   test('zip archives: split ChatGPT files, a streamed Claude zip, other files ignored', async () => {
     const t = await setup();
-    const split = zipSync({
-      'conversations-000.json': fixtureBytes('chatgpt-librechat-export.json'),
-      'conversations-001.json': fixtureBytes('chatgpt-librechat-modern.json'),
-      'conversations-002.json': fixtureBytes('chatgpt-librechat-tree.json'),
-      'chat.html': strToU8('<html>[{"mapping": {}}]</html>'),
-      'user.json': strToU8('{"id":"user-1"}'),
-      'file-abc.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
-    });
+    // conversations-000.json (2) and conversations-001.json (1), chat.html and user.json beside them, and an image.
+    const split = zipSync({ ...chatgptZipFiles(), 'file-3Kq8VwYt2NpR7sLm4XcJ9b-IMG_4471.jpeg': new Uint8Array([0xff, 0xd8, 0xff, 0xe0]) });
     const openai = await json(await postExport(t, split, { contentType: 'application/zip' }));
-    assert.deepEqual([openai.provider, openai.created, openai.conversationCount], ['openai', 6, 6]);
+    assert.deepEqual([openai.provider, openai.created, openai.skipped, openai.conversationCount], ['openai', 3, 0, 3]);
+    assert.deepEqual((await conversationsOf(t, openai.connectionId)).map((c) => c.title), ['Weekend hike packing', 'Good morning in Portuguese', 'Soft-boiled eggs']);
 
-    const claude = streamedZip({ 'users.json': strToU8('[]'), 'conversations.json': fixtureBytes('claude-echomine-sample.json'), 'projects.json': strToU8('[]') });
+    const claude = streamedZip({ 'users.json': strToU8('[]'), 'conversations.json': fixtureBytes('claude-conversations.json'), 'projects.json': strToU8('[]') });
     const anthropic = await json(await postExport(t, claude, { contentType: 'application/x-zip-compressed' }));
     assert.deepEqual([anthropic.provider, anthropic.created], ['anthropic', 5]);
   });
@@ -185,10 +181,10 @@ describe('POST /api/ingest-export', () => {
     const t = await setup();
     const viaForm = await json(await t.request('/api/ingest-export', {
       method: 'POST',
-      body: form({ userRef: 'bob', provider: 'anthropic' }, { bytes: fixtureBytes('claude-echomine-sample.json'), type: 'application/json' }),
+      body: form({ userRef: 'bob', provider: 'anthropic' }, { bytes: fixtureBytes('claude-conversations.json'), type: 'application/json' }),
     }));
     assert.deepEqual([viaForm.userRef, viaForm.provider, viaForm.created], ['bob', 'anthropic', 5]);
-    const zip = zipSync({ 'conversations.json': fixtureBytes('chatgpt-librechat-tree.json') });
+    const zip = zipSync({ 'conversations.json': fixtureBytes('chatgpt-branches.json') });
     const zipped = await json(await t.request('/api/ingest-export', {
       method: 'POST',
       body: form({ userRef: 'bob' }, { bytes: zip, type: 'application/octet-stream', name: 'export.zip' }),
@@ -196,15 +192,15 @@ describe('POST /api/ingest-export', () => {
     assert.deepEqual([zipped.provider, zipped.created], ['openai', 1]);
     const intoConnection = await json(await t.request('/api/ingest-export', {
       method: 'POST',
-      body: form({ userRef: 'bob', connectionId: zipped.connectionId }, { bytes: fixtureBytes('chatgpt-librechat-modern.json'), type: 'application/json' }),
+      body: form({ userRef: 'bob', connectionId: zipped.connectionId }, { bytes: fixtureBytes('chatgpt-reasoning-and-context.json'), type: 'application/json' }),
     }));
-    assert.deepEqual([intoConnection.connectionId, intoConnection.created, intoConnection.conversationCount], [zipped.connectionId, 3, 4]);
+    assert.deepEqual([intoConnection.connectionId, intoConnection.created, intoConnection.conversationCount], [zipped.connectionId, 2, 3]);
   });
 
   test('a connection in needs_reauth becomes active again on a successful import', async () => {
     const t = await setup();
     const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', status: 'needs_reauth', count: 2 });
-    const body = await json(await postExport(t, fixtureBytes('claude-echomine-thinking.json')));
+    const body = await json(await postExport(t, fixtureBytes('claude-thinking.json')));
     assert.equal(body.connectionId, connectionId, 'goes to the open connection of that provider');
     assert.equal(body.conversationCount, 3);
     const [connection] = (await json(await t.request('/api/conversations?userRef=u1'))).connections;
@@ -214,7 +210,7 @@ describe('POST /api/ingest-export', () => {
   test('after a connection is revoked, an import without connectionId opens a new one', async () => {
     const t = await setup();
     const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', status: 'revoked' });
-    const body = await json(await postExport(t, fixtureBytes('claude-echomine-thinking.json')));
+    const body = await json(await postExport(t, fixtureBytes('claude-thinking.json')));
     assert.notEqual(body.connectionId, connectionId);
     const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
     assert.deepEqual(connections.map((c: any) => c.status).sort(), ['active', 'revoked']);
@@ -222,7 +218,7 @@ describe('POST /api/ingest-export', () => {
 
   test('ten concurrent imports for one user and provider share one connection', async () => {
     const t = await setup();
-    const file = fixtureBytes('claude-echomine-sample.json');
+    const file = fixtureBytes('claude-conversations.json');
     const responses = await Promise.all(Array.from({ length: 10 }, () => postExport(t, file, { query: 'userRef=racer' })));
     const bodies = await Promise.all(responses.map(json));
     assert.deepEqual(responses.map((r) => r.status), Array(10).fill(200));
@@ -235,17 +231,17 @@ describe('POST /api/ingest-export', () => {
     test('415 for any other content type, checked first', async () => {
       const t = await setup();
       for (const contentType of ['text/plain', 'application/octet-stream', 'application/jsonx', '']) {
-        await expectRefused(t, () => postExport(t, fixtureBytes('claude-echomine-sample.json'), { contentType, query: '' }), 415, 'Unsupported content type');
+        await expectRefused(t, () => postExport(t, fixtureBytes('claude-conversations.json'), { contentType, query: '' }), 415, 'Unsupported content type');
       }
     });
 
     test('400 without userRef, in the query or the form', async () => {
       const t = await setup();
-      await expectRefused(t, () => postExport(t, fixtureBytes('claude-echomine-sample.json'), { query: '' }), 400, 'Missing userRef parameter');
-      await expectRefused(t, () => postExport(t, fixtureBytes('claude-echomine-sample.json'), { query: 'userRef=' }), 400, 'Missing userRef parameter');
+      await expectRefused(t, () => postExport(t, fixtureBytes('claude-conversations.json'), { query: '' }), 400, 'Missing userRef parameter');
+      await expectRefused(t, () => postExport(t, fixtureBytes('claude-conversations.json'), { query: 'userRef=' }), 400, 'Missing userRef parameter');
       await expectRefused(
         t,
-        () => t.request('/api/ingest-export', { method: 'POST', body: form({ provider: 'anthropic' }, { bytes: fixtureBytes('claude-echomine-sample.json'), type: 'application/json' }) }),
+        () => t.request('/api/ingest-export', { method: 'POST', body: form({ provider: 'anthropic' }, { bytes: fixtureBytes('claude-conversations.json'), type: 'application/json' }) }),
         400,
         'Missing userRef parameter',
       );
@@ -253,7 +249,7 @@ describe('POST /api/ingest-export', () => {
 
     test('413 by Content-Length, while streaming without one, and when it lies', async () => {
       const t = await setup({ MAX_EXPORT_BYTES: '1000' });
-      const big = fixtureBytes('claude-echomine-sample.json');
+      const big = fixtureBytes('claude-conversations.json');
       const declared = await expectRefused(t, () => postExport(t, big), 413, 'Export file too large');
       assert.equal(declared.headers.get('connection'), 'close');
       const stream = () => new ReadableStream({ pull(controller) { controller.enqueue(big.subarray(0, 600)); } });
@@ -275,8 +271,8 @@ describe('POST /api/ingest-export', () => {
 
     test('400 for an unknown provider, or one the file disagrees with', async () => {
       const t = await setup();
-      await expectRefused(t, () => postExport(t, fixtureBytes('claude-echomine-sample.json'), { query: 'userRef=u1&provider=gemini' }), 400, 'Invalid provider parameter');
-      await expectRefused(t, () => postExport(t, fixtureBytes('claude-echomine-sample.json'), { query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
+      await expectRefused(t, () => postExport(t, fixtureBytes('claude-conversations.json'), { query: 'userRef=u1&provider=gemini' }), 400, 'Invalid provider parameter');
+      await expectRefused(t, () => postExport(t, fixtureBytes('claude-conversations.json'), { query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
     });
 
     test('404 and 409 for a connectionId that is not this user’s or is revoked; 400 when its provider differs', async () => {
@@ -286,7 +282,7 @@ describe('POST /api/ingest-export', () => {
       const otherUser = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'someone-else', provider: 'anthropic' });
       const revoked = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', status: 'revoked' });
       const openai = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'openai' });
-      const file = fixtureBytes('claude-echomine-sample.json');
+      const file = fixtureBytes('claude-conversations.json');
       for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', foreign.connectionId, otherUser.connectionId]) {
         await expectRefused(t, () => postExport(t, file, { query: `userRef=u1&connectionId=${id}` }), 404, 'Connection not found');
       }
@@ -296,7 +292,7 @@ describe('POST /api/ingest-export', () => {
 
     test('400 for files that are not readable exports', async (t2) => {
       const t = await setup();
-      const fixture = fixtureBytes('chatgpt-librechat-export.json');
+      const fixture = fixtureBytes('chatgpt-browsing.json');
       const cases: Array<[string, Uint8Array, string, string | RegExp]> = [
         ['not JSON', strToU8('hello'), 'application/json', /^Invalid export file: /],
         ['truncated', fixture.subarray(0, fixture.length / 2), 'application/json', 'Invalid export file: the file ends before the JSON document does (truncated?)'],
@@ -306,7 +302,7 @@ describe('POST /api/ingest-export', () => {
         ['an array of strangers', bytesOf([{ id: 1 }, { id: 2 }]), 'application/json', 'Unrecognized export format'],
         ['a zip without conversations', zipSync({ 'user.json': strToU8('{}') }), 'application/zip', 'Unrecognized export format'],
         ['a corrupt zip', (() => { const z = zipSync({ 'conversations.json': fixture }); for (let i = 60; i < 400; i++) z[i] = 0xff; return z; })(), 'application/zip', /^Invalid export file: /],
-        ['a truncated zip', streamedZip({ 'conversations.json': fixture }).subarray(0, 5000), 'application/zip', /^Invalid export file: /],
+        ['a truncated zip', (() => { const z = streamedZip({ 'conversations.json': fixture }); return z.subarray(0, z.length / 2); })(), 'application/zip', /^Invalid export file: /],
         ['bad JSON inside a zip', zipSync({ 'conversations.json': strToU8('[{"mapping":') }), 'application/zip', /^Invalid export file: /],
       ];
       for (const [name, body, contentType, error] of cases) {

@@ -18,7 +18,7 @@ import type { Db } from '../../src/db/database.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { signLink } from '../../src/sdk/sign-link.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
-import { FIXTURE_NAMES, fixtureBytes, fixtureJson } from '../helpers.ts';
+import { chatgptZipFiles, FIXTURE_NAMES, fixtureBytes, fixtureJson } from '../helpers.ts';
 import { hiddenField } from '../pages/page-client.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { ROOT, startServer, type RunningServer, type RuntimeName } from './server.ts';
@@ -260,13 +260,8 @@ export function claudeExport(count: number, prefix = 'generated') {
 
 /** A ChatGPT export zip as newer exports come: conversations split over numbered files, with other files beside them. */
 export function splitChatGptZip() {
-  const zip = zipSync({
-    'conversations-000.json': fixtureBytes('chatgpt-librechat-export.json'),
-    'conversations-001.json': fixtureBytes('chatgpt-librechat-tree.json'),
-    'chat.html': strToU8('<html><body>ignored</body></html>'),
-    'user.json': strToU8('{"id":"user-1","email":"someone@example.com"}'),
-  });
-  const ids = [...fixtureJson('chatgpt-librechat-export.json'), ...fixtureJson('chatgpt-librechat-tree.json')].map((c: any) => c.id ?? c.conversation_id);
+  const zip = zipSync(chatgptZipFiles());
+  const ids = [...fixtureJson('chatgpt-zip/conversations-000.json'), ...fixtureJson('chatgpt-zip/conversations-001.json')].map((c: any) => c.id ?? c.conversation_id);
   return { zip, ids: ids as string[] };
 }
 
@@ -385,10 +380,10 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
         expectJson(await api(path, `parley_${'x'.repeat(40)}`), 401, { error: 'Invalid API key' }, 'unknown key');
       }
       expectJson(await call(base, '/api/purge', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"userRef":"u1"}' }), 401, { error: 'Missing Authorization header' });
-      expectJson(await ingest(base, 'parley_nope', fixtureBytes('claude-echomine-thinking.json'), 'userRef=u1'), 401, { error: 'Invalid API key' });
+      expectJson(await ingest(base, 'parley_nope', fixtureBytes('claude-thinking.json'), 'userRef=u1'), 401, { error: 'Invalid API key' });
 
       // The app secret as Bearer: works, and says it is deprecated (RFC 9745 `@<unix seconds>`).
-      const imported = await ingest(base, tenant.appSecret, fixtureBytes('claude-echomine-thinking.json'), 'userRef=auth-user');
+      const imported = await ingest(base, tenant.appSecret, fixtureBytes('claude-thinking.json'), 'userRef=auth-user');
       expectJson(imported, 200);
       assert.match(imported.headers.get('deprecation') ?? '', /^@\d+$/, 'Deprecation header on ingest');
       const listed = await api('/api/conversations?userRef=auth-user', tenant.appSecret);
@@ -403,7 +398,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
     if (smoke) {
       test('smoke: one export in, its connection and conversations out', async () => {
         const { apiKey } = await onboard('Smoke');
-        const imported = expectJson(await ingest(base, apiKey, fixtureBytes('claude-echomine-sample.json'), 'userRef=smoke-user'), 200);
+        const imported = expectJson(await ingest(base, apiKey, fixtureBytes('claude-conversations.json'), 'userRef=smoke-user'), 200);
         assert.deepEqual(
           { ...imported, connectionId: typeof imported.connectionId },
           { ok: true, userRef: 'smoke-user', connectionId: 'string', provider: 'anthropic', created: 5, updated: 0, unchanged: 0, skipped: 0, conversationCount: 5 },
@@ -439,8 +434,8 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
         );
         counts[first.provider] = first.conversationCount;
       }
-      // The citations fixture repeats a conversation of the export fixture: 8 distinct ChatGPT conversations.
-      assert.deepEqual(counts, { openai: 8, anthropic: 12 });
+      // Every conversation id is distinct across the fixtures.
+      assert.deepEqual(counts, { openai: 8, anthropic: 10 });
       const { connections } = expectJson(await api('/api/conversations?userRef=fixtures', apiKey), 200);
       assert.deepEqual(Object.fromEntries(connections.map((c: any) => [c.provider, c.conversationCount])), counts);
     });
@@ -461,7 +456,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       const form = new FormData();
       form.append('userRef', 'form-user');
       form.append('provider', 'anthropic');
-      form.append('file', new Blob([bytesBody(fixtureBytes('claude-echomine-sample.json'))], { type: 'application/json' }), 'conversations.json');
+      form.append('file', new Blob([bytesBody(fixtureBytes('claude-conversations.json'))], { type: 'application/json' }), 'conversations.json');
       const imported = expectJson(await api('/api/ingest-export', apiKey, { method: 'POST', body: form }), 200);
       assert.deepEqual(
         { ...imported, connectionId: typeof imported.connectionId },
@@ -473,8 +468,8 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       const tenant = await onboard('Refusals');
       const other = await onboard('Refusals, other app');
       const key = tenant.apiKey;
-      const claude = fixtureBytes('claude-echomine-sample.json');
-      const chatgpt = fixtureBytes('chatgpt-librechat-tree.json');
+      const claude = fixtureBytes('claude-conversations.json');
+      const chatgpt = fixtureBytes('chatgpt-branches.json');
       const mine = expectJson(await ingest(base, key, chatgpt, 'userRef=owner'), 200);
       const theirs = expectJson(await ingest(base, other.apiKey, claude, 'userRef=owner'), 200);
       const otherUser = expectJson(await ingest(base, key, claude, 'userRef=someone-else'), 200);
@@ -574,9 +569,9 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
 
     fullCase('connections: fields, order (newest first) and the /api/connections alias', async () => {
       const { apiKey } = await onboard('Connections');
-      const anthropic = expectJson(await ingest(base, apiKey, fixtureBytes('claude-echomine-sample.json'), 'userRef=lister'), 200);
+      const anthropic = expectJson(await ingest(base, apiKey, fixtureBytes('claude-conversations.json'), 'userRef=lister'), 200);
       await sleep(5);
-      const openai = expectJson(await ingest(base, apiKey, fixtureBytes('chatgpt-librechat-export.json'), 'userRef=lister'), 200);
+      const openai = expectJson(await ingest(base, apiKey, fixtureBytes('chatgpt-browsing.json'), 'userRef=lister'), 200);
       const listed = expectJson(await api('/api/conversations?userRef=lister', apiKey), 200);
       assert.deepEqual(Object.keys(listed).sort(), ['connections', 'userRef']);
       assert.equal(listed.userRef, 'lister');
@@ -654,7 +649,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
     fullCase(`rate limit: ${RATE_LIMIT} a minute per app, then 429 with Retry-After and RateLimit headers`, async (t) => {
       for (let attempt = 1; ; attempt++) {
         const { apiKey } = await onboard(`Rate limit ${attempt}`);
-        expectJson(await ingest(base, apiKey, fixtureBytes('claude-echomine-thinking.json'), 'userRef=busy'), 200);
+        expectJson(await ingest(base, apiKey, fixtureBytes('claude-thinking.json'), 'userRef=busy'), 200);
         const burst = await Promise.all(Array.from({ length: 40 }, () => api('/api/conversations?userRef=busy', apiKey)));
         const resets = new Set(burst.map((got) => got.headers.get('ratelimit-reset')));
         if (resets.size > 1 && attempt === 1) {
@@ -684,7 +679,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
         }
         for (const got of ok) assert.equal(got.headers.get('retry-after'), null);
         // Ingest and purge are not limited, and another app has its own counter.
-        expectJson(await ingest(base, apiKey, fixtureBytes('claude-echomine-thinking.json'), 'userRef=busy'), 200);
+        expectJson(await ingest(base, apiKey, fixtureBytes('claude-thinking.json'), 'userRef=busy'), 200);
         const fresh = await onboard(`Rate limit neighbour ${attempt}`);
         expectJson(await api('/api/conversations?userRef=busy', fresh.apiKey), 404, { error: 'User not found' });
         expectJson(await api('/api/purge', apiKey, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"userRef":"busy"}' }), 200);
@@ -696,9 +691,9 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       const { apiKey } = await onboard('Purge');
       const other = await onboard('Purge, other app');
       const purge = (body: string, key = apiKey) => api('/api/purge', key, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
-      const anthropic = expectJson(await ingest(base, apiKey, fixtureBytes('claude-echomine-sample.json'), 'userRef=leaving'), 200);
-      const openai = expectJson(await ingest(base, apiKey, fixtureBytes('chatgpt-librechat-export.json'), 'userRef=leaving'), 200);
-      expectJson(await ingest(base, apiKey, fixtureBytes('claude-echomine-thinking.json'), 'userRef=staying'), 200);
+      const anthropic = expectJson(await ingest(base, apiKey, fixtureBytes('claude-conversations.json'), 'userRef=leaving'), 200);
+      const openai = expectJson(await ingest(base, apiKey, fixtureBytes('chatgpt-browsing.json'), 'userRef=leaving'), 200);
+      expectJson(await ingest(base, apiKey, fixtureBytes('claude-thinking.json'), 'userRef=staying'), 200);
 
       expectJson(await purge('not json'), 400, { error: 'Invalid JSON body' });
       expectJson(await purge('["userRef"]'), 400, { error: 'Invalid JSON body' });
@@ -762,7 +757,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       secrets.push(csrf);
       const form = new FormData();
       form.append('csrf', csrf);
-      form.append('file', new Blob([bytesBody(fixtureBytes('chatgpt-librechat-export.json'))], { type: 'application/json' }), 'conversations.json');
+      form.append('file', new Blob([bytesBody(fixtureBytes('chatgpt-browsing.json'))], { type: 'application/json' }), 'conversations.json');
       assert.equal(redirectTarget(await browser.post('/connect/openai', form), base), '/connect/result');
       const result = await browser.get('/connect/result');
       expectPage(result, 200, /\b2 conversations from ChatGPT are now available\b/, 'GET /connect/result');
@@ -799,7 +794,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       assert.deepEqual(revoked.connections.map((c: any) => [c.id, c.status, c.conversationCount]), [[connectionId, 'revoked', 0]]);
       expectJson(await call(base, `/api/conversations?connectionId=${connectionId}`, { bearer: tenant.apiKey }), 200, { conversations: [], total: 0, limit: 50, offset: 0 });
       expectJson(
-        await ingest(base, tenant.apiKey, fixtureBytes('chatgpt-librechat-export.json'), `userRef=page-user&connectionId=${connectionId}`),
+        await ingest(base, tenant.apiKey, fixtureBytes('chatgpt-browsing.json'), `userRef=page-user&connectionId=${connectionId}`),
         409,
         { error: 'Connection is revoked' },
       );
@@ -817,7 +812,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       cleanups.push(() => receiver.close());
       const { secret } = await setWebhookEndpoint({ db: db!, random: cryptoRandom }, tenant.appId, receiver.url);
       secrets.push(secret);
-      const imported = expectJson(await ingest(base, tenant.apiKey, fixtureBytes('claude-echomine-sample.json'), 'userRef=hooked'), 200);
+      const imported = expectJson(await ingest(base, tenant.apiKey, fixtureBytes('claude-conversations.json'), 'userRef=hooked'), 200);
 
       await waitFor('two deliveries', 10_000, () => (receiver.received.length >= 2 ? true : undefined));
       const webhook = new Webhook(secret);
@@ -851,7 +846,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
 
     test('SIGTERM while an upload is half sent: the request is finished (decisions §14)', async () => {
       const { apiKey } = await onboard('Shutdown');
-      const bytes = fixtureBytes('claude-echomine-sample.json');
+      const bytes = fixtureBytes('claude-conversations.json');
       let finish!: () => void;
       const body = new ReadableStream<Uint8Array>({
         start(controller) {

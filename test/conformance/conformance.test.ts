@@ -116,7 +116,7 @@ describe('one database file, written under one runtime, served by the others', {
       assert.deepEqual(seen, expected, `${reader} answers byte for byte the same`);
       await pagesRender(base, tenant, reader, connectionIds);
       if (index === 0) {
-        const name = 'claude-echomine-sample.json';
+        const name = 'claude-conversations.json';
         const again = expectJson(await ingest(base, tenant.apiKey, fixtureBytes(name), 'userRef=swap-fixtures'), 200);
         assert.deepEqual([again.created, again.updated, again.skipped, again.unchanged], [0, 0, 0, conversationsIn(name)], `${reader}: re-import changes nothing`);
         const after = await snapshot(base, tenant);

@@ -1,7 +1,9 @@
+import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -96,10 +98,29 @@ export async function cli(server: RunningServer, ...args: string[]): Promise<any
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Chromium as CI runs it. A missing binary fails the launch, and so the tests: nothing is skipped. */
+/** The Chromium the browser tests drive: CHROMIUM_PATH, or Debian's package (playwright-core downloads none). */
+export const chromiumPath = (): string => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/**
+ * Where every browser test goes, hooks included. Without Chromium the block is
+ * skipped with one line saying why, so a clone without it still runs the rest of
+ * the suite — unless PARLEY_REQUIRE_BROWSER=1 (CI sets it): then the missing
+ * browser is one failing test, and a run can never pass by skipping these.
+ */
+export function describeInBrowser(name: string, define: () => void): void {
+  const path = chromiumPath();
+  const missing = existsSync(path) ? undefined : `no Chromium at ${path} — install it (apt-get install chromium) or set CHROMIUM_PATH to one`;
+  if (missing && process.env.PARLEY_REQUIRE_BROWSER === '1') {
+    test(name, () => assert.fail(`browser tests required (PARLEY_REQUIRE_BROWSER=1), but ${missing}`));
+    return;
+  }
+  describe(name, { skip: missing ? `browser tests skipped: ${missing}` : false }, define);
+}
+
+/** Chromium as CI runs it. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }

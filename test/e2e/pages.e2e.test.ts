@@ -2,7 +2,8 @@
  * The hosted pages in a real Chromium against the real server (`npm start`'s entry
  * file, a database file, the operator CLI): what a person sees and can do, at phone
  * size, with screenshots of every distinct page at 375 and 1280 px wide in
- * test/e2e/screenshots/.
+ * test/e2e/screenshots/. Without Chromium they are skipped with one line, or fail
+ * under PARLEY_REQUIRE_BROWSER=1 (see `describeInBrowser`).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,40 +15,17 @@ import { zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { signLink } from '../../src/sdk/sign-link.ts';
 import { FIXTURES_DIR } from '../helpers.ts';
-import { capture, cli, launchChromium, PHONE, SCREENSHOTS_DIR, sleep, startServer, watchPage, type RunningServer } from './browser.ts';
+import { capture, cli, describeInBrowser, launchChromium, PHONE, SCREENSHOTS_DIR, sleep, startServer, watchPage, type RunningServer } from './browser.ts';
 
-const CHATGPT_EXPORT = fileURLToPath(new URL('chatgpt-librechat-export.json', FIXTURES_DIR));
-const CLAUDE_EXPORT = fileURLToPath(new URL('claude-echomine-sample.json', FIXTURES_DIR));
+/** Two ChatGPT conversations; five Claude ones (see test/fixtures/README.md). */
+const CHATGPT_EXPORT = fileURLToPath(new URL('chatgpt-browsing.json', FIXTURES_DIR));
+const CLAUDE_EXPORT = fileURLToPath(new URL('claude-conversations.json', FIXTURES_DIR));
 
 let tmp: string;
 let server: RunningServer | undefined;
 let browser: Browser | undefined;
 let tenant: { appId: string; appSecret: string; apiKey: string };
 let chatgptZip: string;
-
-before(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
-  // Both at once to save a second; allSettled so that whichever did start is
-  // still there for `after` to stop when the other fails.
-  const [started, launched] = await Promise.allSettled([startServer(join(tmp, 'parley.db')), launchChromium()]);
-  if (started.status === 'fulfilled') server = started.value;
-  if (launched.status === 'fulfilled') browser = launched.value;
-  if (started.status === 'rejected') throw started.reason;
-  if (launched.status === 'rejected') throw launched.reason;
-  tenant = await cli(server!, 'app', 'create', '--name', 'Acme Notes');
-  // The export as ChatGPT's email delivers it: a zip with conversations.json inside.
-  chatgptZip = join(tmp, 'chatgpt-export.zip');
-  writeFileSync(chatgptZip, zipSync({ 'conversations.json': new Uint8Array(readFileSync(CHATGPT_EXPORT)) }));
-});
-
-after(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await server?.stop();
-    rmSync(tmp, { recursive: true, force: true });
-  }
-});
 
 const base = () => server!.baseUrl;
 
@@ -164,265 +142,291 @@ async function openChatGptUpload(page: Page, url: string, { screenshots = false 
   assert.ok(await page.getByText('Go to Settings → Data controls → Export data, and choose Export.').isVisible());
 }
 
-test('connect: import a ChatGPT export, the same file again, then a Claude file by mistake', async () => {
-  const { url } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'connect-user', '--purpose', 'connect');
-  await inBrowser(
-    async (page) => {
-      await openChatGptUpload(page, url, { screenshots: true });
-      await shoot(page, 'connect-upload');
+describeInBrowser('the hosted pages in Chromium', () => {
+  before(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
+    // Both at once to save a second; allSettled so that whichever did start is
+    // still there for `after` to stop when the other fails.
+    const [started, launched] = await Promise.allSettled([startServer(join(tmp, 'parley.db')), launchChromium()]);
+    if (started.status === 'fulfilled') server = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    if (started.status === 'rejected') throw started.reason;
+    if (launched.status === 'rejected') throw launched.reason;
+    tenant = await cli(server!, 'app', 'create', '--name', 'Acme Notes');
+    // The export as ChatGPT's email delivers it: a zip with conversations.json inside.
+    chatgptZip = join(tmp, 'chatgpt-export.zip');
+    writeFileSync(chatgptZip, zipSync({ 'conversations.json': new Uint8Array(readFileSync(CHATGPT_EXPORT)) }));
+  });
 
-      // Hold the upload at the network for a moment, to see the progress bar the script shows.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(`${base()}/connect/openai`, async (route) => {
-        if (route.request().method() === 'POST') await held;
-        await route.continue();
-      });
-      await page.getByLabel('Export file (.zip or .json)').setInputFiles(CHATGPT_EXPORT);
-      await page.getByRole('button', { name: 'Upload and import' }).click();
-      await page.locator('.progress').waitFor({ state: 'visible' });
-      assert.equal(await page.getByRole('button', { name: 'Upload and import' }).isDisabled(), true);
-      assert.equal(await page.locator('[data-progress-text]').innerText(), 'Starting the upload…');
-      await page.screenshot({ path: join(SCREENSHOTS_DIR, 'connect-uploading-375.png'), fullPage: true });
-      release();
-      await page.waitForURL(`${base()}/connect/result`);
-      await page.unroute(`${base()}/connect/openai`);
+  after(async () => {
+    try {
+      await browser?.close();
+    } finally {
+      await server?.stop();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 
+  test('connect: import a ChatGPT export, the same file again, then a Claude file by mistake', async () => {
+    const { url } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'connect-user', '--purpose', 'connect');
+    await inBrowser(
+      async (page) => {
+        await openChatGptUpload(page, url, { screenshots: true });
+        await shoot(page, 'connect-upload');
+
+        // Hold the upload at the network for a moment, to see the progress bar the script shows.
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        await page.route(`${base()}/connect/openai`, async (route) => {
+          if (route.request().method() === 'POST') await held;
+          await route.continue();
+        });
+        await page.getByLabel('Export file (.zip or .json)').setInputFiles(CHATGPT_EXPORT);
+        await page.getByRole('button', { name: 'Upload and import' }).click();
+        await page.locator('.progress').waitFor({ state: 'visible' });
+        assert.equal(await page.getByRole('button', { name: 'Upload and import' }).isDisabled(), true);
+        assert.equal(await page.locator('[data-progress-text]').innerText(), 'Starting the upload…');
+        await page.screenshot({ path: join(SCREENSHOTS_DIR, 'connect-uploading-375.png'), fullPage: true });
+        release();
+        await page.waitForURL(`${base()}/connect/result`);
+        await page.unroute(`${base()}/connect/openai`);
+
+        assert.equal(await heading(page), 'Your ChatGPT conversations are in');
+        assert.equal(await page.locator('p.big').innerText(), '2 conversations from ChatGPT are now available to Acme Notes.');
+        assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
+        assert.equal(await page.getByText('Nothing new in this file').count(), 0);
+        await shoot(page, 'connect-result');
+
+        // The same file again: nothing new, and the page says so.
+        await page.getByRole('link', { name: 'Upload another file' }).click();
+        await page.waitForURL(`${base()}/connect/openai`);
+        assert.equal(await uploadExport(page, CHATGPT_EXPORT), 200);
+        assert.equal(await page.locator('p.big').innerText(), '2 conversations from ChatGPT are now available to Acme Notes.');
+        assert.deepEqual(await resultCounts(page), { New: '0', Updated: '0', Unchanged: '2', Skipped: '0' });
+        assert.equal(await page.getByText('Nothing new in this file: everything in it was already imported.').isVisible(), true);
+        await shoot(page, 'connect-result-nothing-new');
+
+        // A Claude export on the ChatGPT page.
+        await page.getByRole('link', { name: 'Upload another file' }).click();
+        await page.waitForURL(`${base()}/connect/openai`);
+        assert.equal(await uploadExport(page, CLAUDE_EXPORT), 400);
+        assert.equal(await heading(page), 'The import did not work');
+        assert.equal(await page.locator('.card.error strong').innerText(), 'This file is not a ChatGPT export.');
+        assert.ok(await page.getByText('Check that you chose the service the file came from, or go back and choose another.').isVisible());
+        assert.ok(await page.getByRole('link', { name: 'Try again' }).isVisible());
+        assert.ok(await page.getByRole('link', { name: 'Choose another service' }).isVisible());
+        await shoot(page, 'connect-result-error');
+
+        // The session is gone (30 idle minutes, say) when the person uploads: the
+        // script shows the refusal beside the form instead of a blank reload.
+        await page.getByRole('link', { name: 'Try again' }).click();
+        await page.waitForURL(`${base()}/connect/openai`);
+        await page.context().clearCookies();
+        await page.getByLabel('Export file (.zip or .json)').setInputFiles(CHATGPT_EXPORT);
+        await page.getByRole('button', { name: 'Upload and import' }).click();
+        const refusal = page.locator('[data-upload-error]');
+        await refusal.waitFor({ state: 'visible' });
+        assert.match(await refusal.innerText(), /^Session expired\. Your session ended after 30 minutes without activity\./);
+        assert.equal(page.url(), `${base()}/connect/openai`);
+        assert.equal(await page.getByRole('button', { name: 'Upload and import' }).isEnabled(), true);
+      },
+      { expectedStatuses: [400, 401] },
+    );
+
+    // What the customer's backend sees: one ChatGPT connection, two conversations, the failed upload changed nothing.
+    const { body } = await api('/api/conversations?userRef=connect-user');
+    assert.deepEqual(
+      body.connections.map((c: any) => [c.provider, c.status, c.conversationCount]),
+      [['openai', 'active', 2]],
+    );
+  });
+
+  test('connect: the zip as ChatGPT delivers it', async () => {
+    await inBrowser(async (page) => {
+      await openChatGptUpload(page, await link('connect', 'zip-user'));
+      assert.equal(await uploadExport(page, chatgptZip), 200);
       assert.equal(await heading(page), 'Your ChatGPT conversations are in');
-      assert.equal(await page.locator('p.big').innerText(), '2 conversations from ChatGPT are now available to Acme Notes.');
       assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
-      assert.equal(await page.getByText('Nothing new in this file').count(), 0);
-      await shoot(page, 'connect-result');
-
-      // The same file again: nothing new, and the page says so.
-      await page.getByRole('link', { name: 'Upload another file' }).click();
-      await page.waitForURL(`${base()}/connect/openai`);
-      assert.equal(await uploadExport(page, CHATGPT_EXPORT), 200);
-      assert.equal(await page.locator('p.big').innerText(), '2 conversations from ChatGPT are now available to Acme Notes.');
-      assert.deepEqual(await resultCounts(page), { New: '0', Updated: '0', Unchanged: '2', Skipped: '0' });
-      assert.equal(await page.getByText('Nothing new in this file: everything in it was already imported.').isVisible(), true);
-      await shoot(page, 'connect-result-nothing-new');
-
-      // A Claude export on the ChatGPT page.
-      await page.getByRole('link', { name: 'Upload another file' }).click();
-      await page.waitForURL(`${base()}/connect/openai`);
-      assert.equal(await uploadExport(page, CLAUDE_EXPORT), 400);
-      assert.equal(await heading(page), 'The import did not work');
-      assert.equal(await page.locator('.card.error strong').innerText(), 'This file is not a ChatGPT export.');
-      assert.ok(await page.getByText('Check that you chose the service the file came from, or go back and choose another.').isVisible());
-      assert.ok(await page.getByRole('link', { name: 'Try again' }).isVisible());
-      assert.ok(await page.getByRole('link', { name: 'Choose another service' }).isVisible());
-      await shoot(page, 'connect-result-error');
-
-      // The session is gone (30 idle minutes, say) when the person uploads: the
-      // script shows the refusal beside the form instead of a blank reload.
-      await page.getByRole('link', { name: 'Try again' }).click();
-      await page.waitForURL(`${base()}/connect/openai`);
-      await page.context().clearCookies();
-      await page.getByLabel('Export file (.zip or .json)').setInputFiles(CHATGPT_EXPORT);
-      await page.getByRole('button', { name: 'Upload and import' }).click();
-      const refusal = page.locator('[data-upload-error]');
-      await refusal.waitFor({ state: 'visible' });
-      assert.match(await refusal.innerText(), /^Session expired\. Your session ended after 30 minutes without activity\./);
-      assert.equal(page.url(), `${base()}/connect/openai`);
-      assert.equal(await page.getByRole('button', { name: 'Upload and import' }).isEnabled(), true);
-    },
-    { expectedStatuses: [400, 401] },
-  );
-
-  // What the customer's backend sees: one ChatGPT connection, two conversations, the failed upload changed nothing.
-  const { body } = await api('/api/conversations?userRef=connect-user');
-  assert.deepEqual(
-    body.connections.map((c: any) => [c.provider, c.status, c.conversationCount]),
-    [['openai', 'active', 2]],
-  );
-});
-
-test('connect: the zip as ChatGPT delivers it', async () => {
-  await inBrowser(async (page) => {
-    await openChatGptUpload(page, await link('connect', 'zip-user'));
-    assert.equal(await uploadExport(page, chatgptZip), 200);
-    assert.equal(await heading(page), 'Your ChatGPT conversations are in');
-    assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
+    });
   });
-});
 
-test('connect: link previews do not use up the link', async () => {
-  const url = await link('connect', 'preview-user');
-  for (const attempt of [1, 2]) {
-    const response = await fetch(url);
-    assert.equal(response.status, 200, `preview fetch ${attempt}`);
-    assert.match(await response.text(), /Acme Notes would like to import your AI conversations/);
-  }
-  await inBrowser(async (page) => {
-    await page.goto(url);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL(`${base()}/connect`);
-    assert.equal(await heading(page), 'Where are your conversations?');
+  test('connect: link previews do not use up the link', async () => {
+    const url = await link('connect', 'preview-user');
+    for (const attempt of [1, 2]) {
+      const response = await fetch(url);
+      assert.equal(response.status, 200, `preview fetch ${attempt}`);
+      assert.match(await response.text(), /Acme Notes would like to import your AI conversations/);
+    }
+    await inBrowser(async (page) => {
+      await page.goto(url);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(`${base()}/connect`);
+      assert.equal(await heading(page), 'Where are your conversations?');
+    });
   });
-});
 
-test('manage: review, delete one conversation, disconnect, delete everything', async () => {
-  const imported = await ingest('manage-user', JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8')));
-  assert.equal(imported.created, 5);
-  const connectionId: string = imported.connectionId;
-  const apiConnection = async () => (await api('/api/conversations?userRef=manage-user')).body.connections[0];
-  const apiTotal = async () => (await api(`/api/conversations?connectionId=${connectionId}`)).body.total;
+  test('manage: review, delete one conversation, disconnect, delete everything', async () => {
+    const imported = await ingest('manage-user', JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8')));
+    assert.equal(imported.created, 5);
+    const connectionId: string = imported.connectionId;
+    const apiConnection = async () => (await api('/api/conversations?userRef=manage-user')).body.connections[0];
+    const apiTotal = async () => (await api(`/api/conversations?connectionId=${connectionId}`)).body.total;
 
-  await inBrowser(async (page) => {
-    await page.goto(await link('manage', 'manage-user'));
-    assert.equal(page.url(), `${base()}/manage`, 'the token is gone from the address');
-    assert.equal(await heading(page), 'Your imported conversations');
-    assert.deepEqual(await connectionsShown(page), [{ provider: 'Claude', status: 'Connected', conversations: '5' }]);
-    await shoot(page, 'manage-home');
+    await inBrowser(async (page) => {
+      await page.goto(await link('manage', 'manage-user'));
+      assert.equal(page.url(), `${base()}/manage`, 'the token is gone from the address');
+      assert.equal(await heading(page), 'Your imported conversations');
+      assert.deepEqual(await connectionsShown(page), [{ provider: 'Claude', status: 'Connected', conversations: '5' }]);
+      await shoot(page, 'manage-home');
 
-    await page.getByRole('link', { name: 'View conversations' }).click();
-    await page.waitForURL(`${base()}/manage/connections/${connectionId}`);
-    assert.equal(await heading(page), 'Claude conversations');
-    assert.match(await page.locator('main .card').first().innerText(), /Connected · 5 conversations, newest first/);
-    assert.deepEqual(await conversationTitles(page), [
-      'Very Long Title That Exceeds Typical Display Width - Testing Truncation and Rendering Behavior with Extended Text Content',
-      'Untitled conversation',
-      'Quick Question',
-      'Multi-turn Technical Discussion with Attachments',
-      'Python Code Review - Binary Search Implementation',
-    ]);
-    await shoot(page, 'manage-connection');
+      await page.getByRole('link', { name: 'View conversations' }).click();
+      await page.waitForURL(`${base()}/manage/connections/${connectionId}`);
+      assert.equal(await heading(page), 'Claude conversations');
+      assert.match(await page.locator('main .card').first().innerText(), /Connected · 5 conversations, newest first/);
+      assert.deepEqual(await conversationTitles(page), [
+        'Planning a two-week rail trip through Portugal and Spain, with stops in Porto, Salamanca, Madrid and Granada, on a student budget',
+        'Untitled conversation',
+        'Kilometres in a marathon',
+        'Speeding up a slow Postgres query',
+        'Regex for UK postcodes',
+      ]);
+      await shoot(page, 'manage-connection');
 
-    await page.getByRole('link', { name: 'Multi-turn Technical Discussion with Attachments' }).click();
-    await page.waitForURL(/\/manage\/conversations\/[\w-]+$/);
-    const conversationUrl = page.url();
-    assert.equal(await heading(page), 'Multi-turn Technical Discussion with Attachments');
-    const messages = await page.locator('li.message').evaluateAll((items) =>
-      items.map((item) => ({
-        role: item.className,
-        who: item.querySelector('.meta strong')!.textContent,
-        time: item.querySelector('.meta time')?.textContent,
-        background: getComputedStyle(item).backgroundColor,
-      })),
-    );
-    assert.deepEqual(
-      messages.map((m) => [m.role, m.who]),
-      [
-        ['message user', 'You'],
-        ['message assistant', 'Assistant'],
-        ['message user', 'You'],
-        ['message assistant', 'Assistant'],
-      ],
-    );
-    assert.deepEqual(
-      messages.map((m) => m.time),
-      ['2025-10-05 09:15 UTC', '2025-10-05 09:17 UTC', '2025-10-05 09:25 UTC', '2025-10-05 09:28 UTC'],
-    );
-    assert.notEqual(messages[0]!.background, messages[1]!.background, 'your messages and the assistant’s look different');
-    // The assistant's fenced SQL is set as code, without the fences.
-    const code = page.locator('li.message.assistant pre').first();
-    assert.match(await code.innerText(), /^-- Add index\nCREATE INDEX idx_users_created_at ON users\(created_at DESC\);/);
-    assert.match(await code.evaluate((el) => getComputedStyle(el).fontFamily), /monospace/);
-    assert.doesNotMatch(await page.locator('main').innerText(), /```/);
-    await shoot(page, 'manage-conversation');
-
-    // Delete: the confirmation's Cancel leaves everything as it was.
-    await page.getByRole('link', { name: 'Delete conversation' }).click();
-    await page.waitForURL(`${conversationUrl}/delete`);
-    assert.equal(await heading(page), 'Delete this conversation?');
-    assert.ok(await page.getByText('“Multi-turn Technical Discussion with Attachments” will be deleted from Acme Notes.').isVisible());
-    await shoot(page, 'manage-confirm');
-    await page.getByRole('link', { name: 'Cancel' }).click();
-    await page.waitForURL(conversationUrl);
-    assert.equal(await heading(page), 'Multi-turn Technical Discussion with Attachments');
-    assert.equal(await apiTotal(), 5);
-
-    await page.getByRole('link', { name: 'Delete conversation' }).click();
-    await page.getByRole('button', { name: 'Delete conversation' }).click();
-    await page.waitForURL(`${base()}/manage/connections/${connectionId}?notice=conversation-deleted`);
-    assert.equal(await page.getByRole('status').innerText(), 'The conversation was deleted.');
-    assert.match(await page.locator('main .card').first().innerText(), /Connected · 4 conversations, newest first/);
-    assert.deepEqual(await conversationTitles(page), [
-      'Very Long Title That Exceeds Typical Display Width - Testing Truncation and Rendering Behavior with Extended Text Content',
-      'Untitled conversation',
-      'Quick Question',
-      'Python Code Review - Binary Search Implementation',
-    ]);
-    assert.equal(await apiTotal(), 4);
-    assert.equal((await apiConnection()).conversationCount, 4);
-    await shoot(page, 'manage-connection-deleted');
-
-    // Disconnect.
-    await page.getByRole('link', { name: 'Disconnect' }).click();
-    assert.equal(await heading(page), 'Disconnect Claude?');
-    assert.ok(await page.getByText('All 4 Claude conversations will be deleted from Acme Notes, and the connection will show as disconnected.').isVisible());
-    await page.getByRole('button', { name: 'Disconnect Claude' }).click();
-    await page.waitForURL(`${base()}/manage?notice=disconnected`);
-    assert.equal(await page.getByRole('status').innerText(), 'The connection was disconnected and its conversations deleted.');
-    assert.deepEqual(await connectionsShown(page), [{ provider: 'Claude', status: 'Disconnected', conversations: '0' }]);
-    const revoked = await apiConnection();
-    assert.deepEqual([revoked.status, revoked.conversationCount], ['revoked', 0]);
-    assert.equal(await apiTotal(), 0);
-    await shoot(page, 'manage-home-disconnected');
-
-    // Delete everything.
-    await page.getByRole('link', { name: 'Delete all my data' }).click();
-    assert.equal(await heading(page), 'Delete all your data?');
-    await page.getByRole('button', { name: 'Delete all my data' }).click();
-    await page.waitForURL(`${base()}/manage?notice=all-deleted`);
-    assert.equal(await page.getByRole('status').innerText(), 'All your data was deleted.');
-    assert.ok(await page.getByText('There is nothing here: no conversations have been imported for you.').isVisible());
-    assert.equal(await page.locator('li.connection').count(), 0);
-    assert.deepEqual(await api('/api/conversations?userRef=manage-user'), { status: 404, body: { error: 'User not found' } });
-    await shoot(page, 'manage-home-empty');
-  });
-});
-
-test('links: an expired link and a reused manage link show error pages that say what to do', async () => {
-  const { url: expiring } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'late-user', '--purpose', 'connect', '--expires', '1');
-  // A one-second link has surely expired 2.1 s after the CLI signed it; the wait overlaps the next check.
-  const expired = sleep(2_100);
-
-  const manage = await link('manage', 'late-user');
-  await inBrowser(async (page) => {
-    assert.equal((await page.goto(manage))!.status(), 200);
-    assert.equal(await heading(page), 'Your imported conversations');
-  });
-  // Someone else opening the same link later (a forwarded mail, a shared screen).
-  await inBrowser(
-    async (page) => {
-      assert.equal((await page.goto(manage))!.status(), 403);
-      assert.equal(await heading(page), 'Link already used');
-      assert.ok(await page.getByText('Each link works once, and this one was already used. Go back to the app you came from', { exact: false }).isVisible());
-    },
-    { expectedStatuses: [403] },
-  );
-
-  await expired;
-  await inBrowser(
-    async (page) => {
-      assert.equal((await page.goto(expiring))!.status(), 403);
-      assert.equal(await page.locator('.status').innerText(), 'Error 403');
-      assert.equal(await heading(page), 'Link expired');
-      assert.ok(
-        await page.getByText('Links work for 15 minutes, and this one has run out. Go back to the app you came from and open this page again: it will give you a new link.').isVisible(),
+      await page.getByRole('link', { name: 'Speeding up a slow Postgres query' }).click();
+      await page.waitForURL(/\/manage\/conversations\/[\w-]+$/);
+      const conversationUrl = page.url();
+      assert.equal(await heading(page), 'Speeding up a slow Postgres query');
+      const messages = await page.locator('li.message').evaluateAll((items) =>
+        items.map((item) => ({
+          role: item.className,
+          who: item.querySelector('.meta strong')!.textContent,
+          time: item.querySelector('.meta time')?.textContent,
+          background: getComputedStyle(item).backgroundColor,
+        })),
       );
-      await shoot(page, 'error-link-expired');
-    },
-    { expectedStatuses: [403] },
-  );
-});
+      assert.deepEqual(
+        messages.map((m) => [m.role, m.who]),
+        [
+          ['message user', 'You'],
+          ['message assistant', 'Assistant'],
+          ['message user', 'You'],
+          ['message assistant', 'Assistant'],
+        ],
+      );
+      assert.deepEqual(
+        messages.map((m) => m.time),
+        ['2025-09-20 19:02 UTC', '2025-09-20 19:04 UTC', '2025-09-20 19:11 UTC', '2025-09-20 19:13 UTC'],
+      );
+      assert.notEqual(messages[0]!.background, messages[1]!.background, 'your messages and the assistant’s look different');
+      // The assistant's fenced SQL is set as code, without the fences.
+      const code = page.locator('li.message.assistant pre').first();
+      assert.match(await code.innerText(), /^-- One index for both filters\nCREATE INDEX orders_customer_status ON orders \(customer_id, status\);/);
+      assert.match(await code.evaluate((el) => getComputedStyle(el).fontFamily), /monospace/);
+      assert.doesNotMatch(await page.locator('main').innerText(), /```/);
+      await shoot(page, 'manage-conversation');
 
-test('a conversation titled <script>alert(1)</script> shows as text and runs nothing', async () => {
-  const title = '<script>alert(1)</script>';
-  const [sample] = JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8'));
-  await ingest('xss-user', [{ ...sample, uuid: 'xss-0001', name: title }]);
-  await inBrowser(async (page) => {
-    await page.goto(await link('manage', 'xss-user'));
-    await page.getByRole('link', { name: 'View conversations' }).click();
-    assert.deepEqual(await conversationTitles(page), [title]);
-    await page.getByRole('link', { name: title }).click();
-    assert.equal(await heading(page), title);
-    assert.equal(await page.title(), `${title} · Parley`);
-    await page.getByRole('link', { name: 'Delete conversation' }).click();
-    assert.ok(await page.getByText(`“${title}” will be deleted from Acme Notes.`).isVisible());
-    assert.equal(await page.locator('body script').count(), 0);
-    // inBrowser fails the test if any dialog opened.
+      // Delete: the confirmation's Cancel leaves everything as it was.
+      await page.getByRole('link', { name: 'Delete conversation' }).click();
+      await page.waitForURL(`${conversationUrl}/delete`);
+      assert.equal(await heading(page), 'Delete this conversation?');
+      assert.ok(await page.getByText('“Speeding up a slow Postgres query” will be deleted from Acme Notes.').isVisible());
+      await shoot(page, 'manage-confirm');
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      await page.waitForURL(conversationUrl);
+      assert.equal(await heading(page), 'Speeding up a slow Postgres query');
+      assert.equal(await apiTotal(), 5);
+
+      await page.getByRole('link', { name: 'Delete conversation' }).click();
+      await page.getByRole('button', { name: 'Delete conversation' }).click();
+      await page.waitForURL(`${base()}/manage/connections/${connectionId}?notice=conversation-deleted`);
+      assert.equal(await page.getByRole('status').innerText(), 'The conversation was deleted.');
+      assert.match(await page.locator('main .card').first().innerText(), /Connected · 4 conversations, newest first/);
+      assert.deepEqual(await conversationTitles(page), [
+        'Planning a two-week rail trip through Portugal and Spain, with stops in Porto, Salamanca, Madrid and Granada, on a student budget',
+        'Untitled conversation',
+        'Kilometres in a marathon',
+        'Regex for UK postcodes',
+      ]);
+      assert.equal(await apiTotal(), 4);
+      assert.equal((await apiConnection()).conversationCount, 4);
+      await shoot(page, 'manage-connection-deleted');
+
+      // Disconnect.
+      await page.getByRole('link', { name: 'Disconnect' }).click();
+      assert.equal(await heading(page), 'Disconnect Claude?');
+      assert.ok(await page.getByText('All 4 Claude conversations will be deleted from Acme Notes, and the connection will show as disconnected.').isVisible());
+      await page.getByRole('button', { name: 'Disconnect Claude' }).click();
+      await page.waitForURL(`${base()}/manage?notice=disconnected`);
+      assert.equal(await page.getByRole('status').innerText(), 'The connection was disconnected and its conversations deleted.');
+      assert.deepEqual(await connectionsShown(page), [{ provider: 'Claude', status: 'Disconnected', conversations: '0' }]);
+      const revoked = await apiConnection();
+      assert.deepEqual([revoked.status, revoked.conversationCount], ['revoked', 0]);
+      assert.equal(await apiTotal(), 0);
+      await shoot(page, 'manage-home-disconnected');
+
+      // Delete everything.
+      await page.getByRole('link', { name: 'Delete all my data' }).click();
+      assert.equal(await heading(page), 'Delete all your data?');
+      await page.getByRole('button', { name: 'Delete all my data' }).click();
+      await page.waitForURL(`${base()}/manage?notice=all-deleted`);
+      assert.equal(await page.getByRole('status').innerText(), 'All your data was deleted.');
+      assert.ok(await page.getByText('There is nothing here: no conversations have been imported for you.').isVisible());
+      assert.equal(await page.locator('li.connection').count(), 0);
+      assert.deepEqual(await api('/api/conversations?userRef=manage-user'), { status: 404, body: { error: 'User not found' } });
+      await shoot(page, 'manage-home-empty');
+    });
+  });
+
+  test('links: an expired link and a reused manage link show error pages that say what to do', async () => {
+    const { url: expiring } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'late-user', '--purpose', 'connect', '--expires', '1');
+    // A one-second link has surely expired 2.1 s after the CLI signed it; the wait overlaps the next check.
+    const expired = sleep(2_100);
+
+    const manage = await link('manage', 'late-user');
+    await inBrowser(async (page) => {
+      assert.equal((await page.goto(manage))!.status(), 200);
+      assert.equal(await heading(page), 'Your imported conversations');
+    });
+    // Someone else opening the same link later (a forwarded mail, a shared screen).
+    await inBrowser(
+      async (page) => {
+        assert.equal((await page.goto(manage))!.status(), 403);
+        assert.equal(await heading(page), 'Link already used');
+        assert.ok(await page.getByText('Each link works once, and this one was already used. Go back to the app you came from', { exact: false }).isVisible());
+      },
+      { expectedStatuses: [403] },
+    );
+
+    await expired;
+    await inBrowser(
+      async (page) => {
+        assert.equal((await page.goto(expiring))!.status(), 403);
+        assert.equal(await page.locator('.status').innerText(), 'Error 403');
+        assert.equal(await heading(page), 'Link expired');
+        assert.ok(
+          await page.getByText('Links work for 15 minutes, and this one has run out. Go back to the app you came from and open this page again: it will give you a new link.').isVisible(),
+        );
+        await shoot(page, 'error-link-expired');
+      },
+      { expectedStatuses: [403] },
+    );
+  });
+
+  test('a conversation titled <script>alert(1)</script> shows as text and runs nothing', async () => {
+    const title = '<script>alert(1)</script>';
+    const [sample] = JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8'));
+    await ingest('xss-user', [{ ...sample, uuid: 'xss-0001', name: title }]);
+    await inBrowser(async (page) => {
+      await page.goto(await link('manage', 'xss-user'));
+      await page.getByRole('link', { name: 'View conversations' }).click();
+      assert.deepEqual(await conversationTitles(page), [title]);
+      await page.getByRole('link', { name: title }).click();
+      assert.equal(await heading(page), title);
+      assert.equal(await page.title(), `${title} · Parley`);
+      await page.getByRole('link', { name: 'Delete conversation' }).click();
+      assert.ok(await page.getByText(`“${title}” will be deleted from Acme Notes.`).isVisible());
+      assert.equal(await page.locator('body script').count(), 0);
+      // inBrowser fails the test if any dialog opened.
+    });
   });
 });

@@ -6,25 +6,29 @@ import { fixtureJson } from '../helpers.ts';
 const normalize = (raw: unknown) => chatgptExport.normalize(raw as Record<string, unknown>);
 
 test('the displayed branch of a conversation with edits and regenerations', () => {
-  const [conversation] = fixtureJson('chatgpt-librechat-tree.json');
+  const [conversation] = fixtureJson('chatgpt-branches.json');
   assert.deepEqual(normalize(conversation), {
-    externalId: 'd5dc5307-6807-41a0-8b04-4acee626eeb7',
-    title: 'Assist user with summary',
-    updateTime: '2024-05-01T17:37:40.879Z',
+    externalId: '5e0c9a7b-2f41-4d6a-8b3e-91c0d4a7f2e6',
+    title: 'Feeding a sourdough starter',
+    updateTime: '2024-06-08T09:52:03.507Z',
     payload: {
-      title: 'Assist user with summary',
+      title: 'Feeding a sourdough starter',
       messages: [
-        { role: 'user', content: 'hi there', timestamp: '2024-05-01T17:37:11.150Z' },
-        { role: 'assistant', content: 'Hello! How can I assist you today?', timestamp: '2024-05-01T17:37:11.757Z' },
-        // "so cool bro" / "tell me a story" is an edited-away branch; the empty
-        // hidden system message and the null root are dropped.
-        { role: 'user', content: 'hi again', timestamp: '2024-05-01T17:37:30.906Z' },
-        { role: 'assistant', content: "Hey! Welcome back. What's on your mind?", timestamp: '2024-05-01T17:37:31.690Z' },
-        { role: 'user', content: 'tell me a joke', timestamp: '2024-05-01T17:37:35.908Z' },
+        // The null root and the empty hidden system message are dropped.
+        { role: 'user', content: 'How often should I feed a sourdough starter that lives on the counter?', timestamp: '2024-06-08T09:50:05.320Z' },
         {
           role: 'assistant',
-          content: "Sure, here's one for you:\n\nWhy don't scientists trust atoms?\n\nBecause they make up everything!",
-          timestamp: '2024-05-01T17:37:40.598Z',
+          content:
+            'Once a day is the usual rhythm at room temperature: discard all but a spoonful, then feed it equal weights of flour and water. If your kitchen is warm and it peaks within a few hours, feed it twice a day.',
+          timestamp: '2024-06-08T09:50:11.904Z',
+        },
+        // "What about in the fridge?" and its interrupted answer were edited away.
+        { role: 'user', content: 'And if I keep it in the fridge between bakes?', timestamp: '2024-06-08T09:51:28.442Z' },
+        // The first answer, not the newer regenerated one: current_node names it.
+        {
+          role: 'assistant',
+          content: 'Then once a week is plenty. Take it out the night before you bake, feed it, and let it get bubbly on the counter before you use it.',
+          timestamp: '2024-06-08T09:51:30.015Z',
         },
       ],
     },
@@ -32,34 +36,138 @@ test('the displayed branch of a conversation with edits and regenerations', () =
 });
 
 test('browsing: code calls stay with the assistant, results become tool messages', () => {
-  const [conversation] = fixtureJson('chatgpt-librechat-export.json');
-  const messages = normalize(conversation)!.payload.messages;
-  assert.deepEqual(
-    messages.slice(0, 5).map((m) => [m.role, m.content.split('\n')[0]]),
-    [
-      ['user', 'What is the fuel consumption of vw  transporter with 8 people in l/km'],
-      ['assistant', '```'],
-      ['tool', '# 【0†Volkswagen Transporter MPG - Actual MPG from 528 Volkswagen ... - Fuelly†www.fuelly.com】'],
-      ['assistant', '```'],
-      ['tool', '2021 Volkswagen Transporter T6.1 L2H1 2.0 TDI 110HP specs, dimensions'],
-    ],
+  const [browsing, plain] = fixtureJson('chatgpt-browsing.json');
+  assert.deepEqual(normalize(browsing), {
+    externalId: 'a4d2f8c6-3e1b-4a9d-b7c5-2e8f0a6d4c1b',
+    title: 'Lisbon to Porto by train',
+    updateTime: '2024-01-15T09:44:31.240Z',
+    payload: {
+      title: 'Lisbon to Porto by train',
+      messages: [
+        { role: 'user', content: 'How long is the train from Lisbon to Porto, and do I need to book ahead?', timestamp: '2024-01-15T09:44:02.665Z' },
+        { role: 'assistant', content: '```\nsearch("Lisbon to Porto train journey time booking")\n```', timestamp: '2024-01-15T09:44:11.302Z' },
+        {
+          role: 'tool',
+          content:
+            '# 【0†Lisbon – Porto timetable | Rail Example†rail.example.org】\nAlfa Pendular and Intercidades trains run between Lisboa Santa Apolónia and Porto Campanhã about every hour.\n' +
+            '# 【1†Booking trains in Portugal†travel.example.com】\nSeats on the faster trains often sell out on Friday evenings.',
+          timestamp: '2024-01-15T09:44:11.304Z',
+        },
+        { role: 'assistant', content: '```\nmclick([0, 1])\n```', timestamp: '2024-01-15T09:44:11.309Z' },
+        {
+          role: 'tool',
+          content: 'Lisbon – Porto timetable | Rail Example\nhttps://rail.example.org/timetable/lisboa-porto\nThe Alfa Pendular takes 2 h 49 min; the Intercidades takes about 3 h 15 min.',
+          timestamp: '2024-01-15T09:44:11.312Z',
+        },
+        {
+          role: 'tool',
+          content: 'Booking trains in Portugal\nhttps://travel.example.com/portugal/booking\nTickets go on sale 60 days ahead, and cost less when bought early.',
+          timestamp: '2024-01-15T09:44:11.318Z',
+        },
+        {
+          role: 'assistant',
+          content:
+            'The fastest train, the Alfa Pendular, takes about 2 hours 50 minutes; the Intercidades takes about 3¼ hours. You do not have to book, but seats on Friday evenings sell out and early tickets are cheaper, so book a few days ahead if you can.',
+          timestamp: '2024-01-15T09:44:11.327Z',
+        },
+      ],
+    },
+  });
+  assert.deepEqual(normalize(plain)!.payload.messages, [
+    { role: 'user', content: 'Give me a regex that matches dates like 2024-01-14.', timestamp: '2024-01-14T10:42:11.209Z' },
+    {
+      role: 'assistant',
+      content: 'Use `^\\d{4}-\\d{2}-\\d{2}$`. It checks the shape only, so 2024-13-40 matches too: parse the date afterwards if you need a real one.',
+      timestamp: '2024-01-14T10:42:20.774Z',
+    },
+  ]);
+});
+
+test('citation markers become links to the cited page, or go when it names none', () => {
+  const [conversation] = fixtureJson('chatgpt-citations.json');
+  const result = normalize(conversation)!;
+  assert.deepEqual([result.externalId, result.title, result.updateTime], ['c8e6a4b2-1d3f-4c5e-8a7b-9d1f3e5a7c9b', 'Library opening hours', '2024-02-20T09:31:59.602Z']);
+  assert.deepEqual(result.payload.messages.map((m) => [m.role, m.timestamp]), [
+    ['user', '2024-02-20T09:31:43.886Z'],
+    ['assistant', '2024-02-20T09:31:50.117Z'],
+    ['tool', '2024-02-20T09:31:50.119Z'],
+    ['assistant', '2024-02-20T09:31:50.125Z'],
+  ]);
+  assert.equal(
+    result.payload.messages.at(-1)!.content,
+    'The central library opens at 12:00 on Sundays and closes at 17:00 [Opening hours – Central Library](https://library.example.org/hours). ' +
+      'A local news item says that from March it opens an hour earlier, at 11:00 [Library to open earlier on Sundays](https://news.example.net/library-sunday-hours). ' +
+      'It is closed on public holidays.',
   );
-  assert.equal(messages[1]!.content, '```\nsearch("Volkswagen Transporter fuel consumption with 8 people l/km")\n```');
 });
 
-test('citation markers become links to the cited page', () => {
-  const [conversation] = fixtureJson('chatgpt-librechat-citations.json');
-  const answer = normalize(conversation)!.payload.messages.at(-1)!;
-  assert.equal(answer.role, 'assistant');
-  assert.doesNotMatch(answer.content, /【\d+†source】/);
-  assert.match(answer.content, / \[Signal Sciences - Crunchbase Company Profile & Funding\]\(https:\/\/www\.crunchbase\.com\/organization\/signal-sciences\)/);
+test('2025 export: reasoning and both editable contexts are dropped, the answers kept', () => {
+  const [conversation] = fixtureJson('chatgpt-reasoning-and-context.json');
+  assert.deepEqual(normalize(conversation), {
+    externalId: '68b9c3a4-1f2e-8007-a5d3-7c9e2b4f6a18',
+    title: 'Splitting a bill three ways',
+    updateTime: '2025-09-04T16:31:08.930Z',
+    payload: {
+      title: 'Splitting a bill three ways',
+      messages: [
+        { role: 'user', content: 'Dinner came to €87.60 and we want to tip 10%. How much does each of the three of us pay?', timestamp: '2025-09-04T16:30:12.418Z' },
+        { role: 'assistant', content: '€32.12 each: €87.60 plus 10% is €96.36, and a third of that is €32.12.', timestamp: '2025-09-04T16:30:19.774Z' },
+        { role: 'user', content: 'Round it up to whole euros.', timestamp: '2025-09-04T16:31:01.205Z' },
+        { role: 'assistant', content: '€33 each. That comes to €99, which adds €2.64 to the tip.', timestamp: '2025-09-04T16:31:08.512Z' },
+      ],
+    },
+  });
 });
 
-test('an image part becomes a placeholder and hidden context is dropped', () => {
-  const conversation = fixtureJson('chatgpt-echomine-golden-images.json');
-  const messages = normalize(conversation)!.payload.messages;
-  assert.equal(messages[0]!.content, '[image]\nInterpret this painting');
-  assert.ok(messages.every((m) => m.role !== 'system'));
+test('a single conversation object: image parts become placeholders, the empty message and hidden context are dropped', () => {
+  const conversation = fixtureJson('chatgpt-single-image.json');
+  assert.ok(!Array.isArray(conversation));
+  assert.deepEqual(normalize(conversation), {
+    externalId: '6845c0de-7a31-8005-9e2b-4c7d1f3a5b88',
+    title: 'Is this plant safe for cats?',
+    updateTime: '2025-06-14T08:36:46.355Z',
+    payload: {
+      title: 'Is this plant safe for cats?',
+      messages: [
+        { role: 'user', content: '[image]\nWhat plant is this, and is it safe for my cat?', timestamp: '2025-06-14T08:35:16.047Z' },
+        {
+          role: 'assistant',
+          content:
+            'It looks like a spider plant (Chlorophytum comosum). Spider plants are not toxic to cats, though some cats like to chew the leaves and may get a mildly upset stomach.',
+          timestamp: '2025-06-14T08:35:21.285Z',
+        },
+        { role: 'user', content: '[image]\n[image]\nAnd these two?', timestamp: '2025-06-14T08:36:27.619Z' },
+        { role: 'assistant', content: 'The first is a peace lily, which is toxic to cats: keep it out of reach. The second is a Boston fern, which is safe.', timestamp: '2025-06-14T08:36:34.803Z' },
+      ],
+    },
+  });
+});
+
+test('a single conversation object: code is fenced with its language, its output is a tool message', () => {
+  const conversation = fixtureJson('chatgpt-single-code.json');
+  assert.ok(!Array.isArray(conversation));
+  assert.deepEqual(normalize(conversation), {
+    externalId: '6752f1a0-5b3c-8005-8d7e-2f4a6c8e0b1d',
+    title: 'Average daily steps',
+    updateTime: '2024-12-06T17:00:31.662Z',
+    payload: {
+      title: 'Average daily steps',
+      messages: [
+        {
+          role: 'user',
+          content: 'My step counts last week were 8412, 10230, 6051, 7788, 12004, 5320 and 9511. What was my daily average?',
+          timestamp: '2024-12-06T17:00:07.260Z',
+        },
+        {
+          role: 'assistant',
+          content: '```python\nsteps = [8412, 10230, 6051, 7788, 12004, 5320, 9511]\nsum(steps) / len(steps)\n```',
+          timestamp: '2024-12-06T17:00:12.734Z',
+        },
+        { role: 'tool', content: '8473.714285714286', timestamp: '2024-12-06T17:00:13.058Z' },
+        { role: 'assistant', content: 'Your daily average was about 8,474 steps.', timestamp: '2024-12-06T17:00:14.390Z' },
+      ],
+    },
+  });
 });
 
 const node = (id: string, parent: string | null, children: string[], message: Record<string, unknown> | null) => ({ id, parent, children, message });
@@ -116,13 +224,14 @@ test('content types: reasoning and hidden dropped, code fenced, execution output
   });
 });
 
-test('no id means unreadable; no mapping means no messages', () => {
+test('no id means unreadable; no mapping, or one with nothing to show, means no messages', () => {
   assert.equal(normalize({ title: 'x', mapping: {} }), null);
-  const entry = fixtureJson('chatgpt-librechat-modern.json')[1];
+  assert.deepEqual(normalize({ id: 'm', title: 'No mapping', update_time: 1757090102 })!.payload, { title: 'No mapping', messages: [] });
+  const entry = fixtureJson('chatgpt-reasoning-and-context.json')[1];
   assert.deepEqual(normalize(entry), {
-    externalId: '6b0f0d9c-0000-4000-8000-000000000002',
-    title: 'Corrupted entry',
-    updateTime: '2025-08-24T01:55:00.000Z',
-    payload: { title: 'Corrupted entry', messages: [] },
+    externalId: '68b9c5d0-3a4b-8007-b1c2-9e8f7a6b5c4d',
+    title: 'Packing list',
+    updateTime: '2025-09-05T16:35:02.447Z',
+    payload: { title: 'Packing list', messages: [] },
   });
 });

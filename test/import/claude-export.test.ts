@@ -6,64 +6,141 @@ import { fixtureJson } from '../helpers.ts';
 const normalize = (raw: unknown) => claudeExport.normalize(raw as Record<string, unknown>);
 
 test('text, tool calls and tool results in the order they happened', () => {
-  const [conversation] = fixtureJson('claude-echomine-tool-messages.json');
-  const result = normalize(conversation)!;
-  assert.equal(result.externalId, 'tool-conv-001');
-  assert.equal(result.title, 'Code Execution with Tools');
-  assert.equal(result.updateTime, '2025-11-01T09:05:30.000Z');
-  assert.equal(result.payload.title, 'Code Execution with Tools');
-  assert.deepEqual(
-    result.payload.messages.map((m) => [m.role, m.timestamp]),
-    [
-      ['user', '2025-11-01T09:00:05.000Z'],
-      ['assistant', '2025-11-01T09:01:15.000Z'],
-      ['tool', '2025-11-01T09:01:15.000Z'],
-      ['tool', '2025-11-01T09:01:20.000Z'],
-      ['assistant', '2025-11-01T09:02:00.000Z'],
-      ['tool', '2025-11-01T09:02:00.000Z'],
-      ['tool', '2025-11-01T09:02:05.000Z'],
-      ['assistant', '2025-11-01T09:02:30.000Z'],
-    ],
-  );
-  const contents = result.payload.messages.map((m) => m.content);
-  assert.equal(contents[0], 'Can you write a Python script to calculate fibonacci numbers and save it to a file?');
-  assert.equal(contents[1], "I'll create a Python script for calculating Fibonacci numbers and save it to a file.");
-  assert.match(contents[2]!, /^Tool call: write_file\n\{\n {2}"path": "fibonacci.py",/);
-  assert.equal(contents[3], 'File written successfully to fibonacci.py (285 bytes)');
-  assert.equal(contents[5], 'Tool call: execute_code\n{\n  "language": "python",\n  "code": "exec(open(\'fibonacci.py\').read())"\n}');
-  assert.equal(contents[6], '[0, 1, 1, 2, 3, 5, 8, 13, 21, 34]');
-});
-
-test('thinking is dropped, and a message of only thinking disappears', () => {
-  const [conversation] = fixtureJson('claude-echomine-thinking.json');
-  assert.deepEqual(normalize(conversation)!.payload.messages, [
-    { role: 'assistant', content: 'Here is my answer.', timestamp: '2025-10-01T18:00:01.000Z' },
+  const [calculator, fetch] = fixtureJson('claude-tools.json');
+  assert.deepEqual(normalize(calculator), {
+    externalId: '9a1c3e5b-7d2f-4a6c-8e0b-2d4f6a8c1e3b',
+    title: 'Converting gallons to litres',
+    updateTime: '2025-08-03T10:15:48.726Z',
+    payload: {
+      title: 'Converting gallons to litres',
+      messages: [
+        { role: 'user', content: 'How many litres are 5 US gallons?', timestamp: '2025-08-03T10:14:03.118Z' },
+        { role: 'assistant', content: "I'll work it out with the calculator.", timestamp: '2025-08-03T10:14:06.540Z' },
+        { role: 'tool', content: 'Tool call: calculator\n{\n  "expression": "5 * 3.785411784"\n}', timestamp: '2025-08-03T10:14:06.540Z' },
+        // A tool result in a human turn is a tool message, not the user's.
+        { role: 'tool', content: '18.92705892', timestamp: '2025-08-03T10:14:06.902Z' },
+        { role: 'assistant', content: '5 US gallons are about 18.93 litres.', timestamp: '2025-08-03T10:14:08.215Z' },
+        { role: 'user', content: 'And 5 imperial gallons?', timestamp: '2025-08-03T10:15:40.007Z' },
+        { role: 'tool', content: 'Tool call: calculator\n{\n  "expression": "5 * 4.54609"\n}', timestamp: '2025-08-03T10:15:43.660Z' },
+        { role: 'tool', content: '22.73045', timestamp: '2025-08-03T10:15:44.012Z' },
+        { role: 'assistant', content: '5 imperial gallons are about 22.73 litres.', timestamp: '2025-08-03T10:15:48.534Z' },
+      ],
+    },
+  });
+  // Call, failed result and answer inside one assistant turn keep their order.
+  assert.deepEqual(normalize(fetch)!.payload.messages, [
+    { role: 'user', content: 'Is status.example.com up right now?', timestamp: '2025-08-05T21:40:18.230Z' },
+    { role: 'assistant', content: 'Let me check.', timestamp: '2025-08-05T21:40:30.876Z' },
+    { role: 'tool', content: 'Tool call: web_fetch\n{\n  "url": "https://status.example.com"\n}', timestamp: '2025-08-05T21:40:30.876Z' },
+    { role: 'tool', content: 'Tool error: Failed to fetch https://status.example.com: the request timed out after 30 seconds', timestamp: '2025-08-05T21:40:30.876Z' },
+    {
+      role: 'assistant',
+      content: "I couldn't reach status.example.com: the request timed out. The site may be down, or it may refuse automated requests; try opening it in your browser.",
+      timestamp: '2025-08-05T21:40:30.876Z',
+    },
   ]);
 });
 
+test('thinking is dropped, and a message of only thinking, or of a block type Parley does not know, disappears', () => {
+  const [conversation] = fixtureJson('claude-thinking.json');
+  assert.deepEqual(normalize(conversation), {
+    externalId: '5b7d9f1a-3c5e-4a7c-9e1b-6d8f0a2c4e6b',
+    title: 'Is 1001 prime?',
+    updateTime: '2025-07-21T14:02:37.905Z',
+    payload: {
+      title: 'Is 1001 prime?',
+      messages: [
+        { role: 'user', content: 'Is 1001 a prime number?', timestamp: '2025-07-21T14:02:09.933Z' },
+        { role: 'assistant', content: 'No. 1001 = 7 × 11 × 13, so it is not prime.', timestamp: '2025-07-21T14:02:21.417Z' },
+      ],
+    },
+  });
+});
+
 test('attachments and files become placeholders with their names', () => {
-  const [conversation] = fixtureJson('claude-echomine-attachments.json');
+  const [conversation] = fixtureJson('claude-attachments.json');
+  const result = normalize(conversation)!;
+  assert.deepEqual([result.externalId, result.title, result.updateTime], ['8d0f2b4c-6e8a-4c0e-a2b4-7f9b1d3e5a7c', 'Checking a lease', '2025-06-30T09:31:05.640Z']);
   assert.deepEqual(
-    normalize(conversation)!.payload.messages.map((m) => m.content),
+    result.payload.messages.map((m) => [m.role, m.content, m.timestamp]),
     [
-      'Please review this document\n[attachment: report.pdf]',
-      'Here are my files\n[file: data.csv]\n[file: image.png]',
-      'Document and file together\n[attachment: notes.txt]\n[file: backup.zip]',
-      '[file]',
-      '[attachment: uploaded.pdf]',
-      'Analyze this document for me\n[attachment: analysis.docx]',
+      ['user', 'Can you check this lease for anything unusual?\n[attachment: lease-2025.pdf]', '2025-06-30T09:12:45.011Z'],
+      [
+        'assistant',
+        'Nothing unusual: a 12-month term, rent due on the 1st, and pets only with written consent. Get that consent in writing before a pet moves in.',
+        '2025-06-30T09:13:30.557Z',
+      ],
+      ['user', 'Here are photos of the damage that was already there when I moved in.\n[file: hallway.jpg]\n[file: bathroom-tiles.jpg]', '2025-06-30T09:20:02.774Z'],
+      ['user', 'And the inventory, with a photo of the meter.\n[attachment: inventory.txt]\n[file: meter.jpg]', '2025-06-30T09:24:15.318Z'],
+      // Empty content arrays: the placeholder is all there is.
+      ['user', '[file]', '2025-06-30T09:26:40.902Z'],
+      ['user', '[attachment: deposit-receipt.txt]', '2025-06-30T09:28:03.440Z'],
+      [
+        'assistant',
+        'Keep the photos, the inventory and the deposit receipt together, and send the landlord a dated copy of the inventory now, so the damage is on record before the tenancy ends.',
+        '2025-06-30T09:31:05.419Z',
+      ],
     ],
   );
 });
 
-test('an empty name is a null title; a single conversation object (web shape) reads too', () => {
-  const untitled = fixtureJson('claude-echomine-sample.json').find((c: any) => c.name === '');
-  assert.equal(normalize(untitled)!.title, null);
-  const bakery = normalize(fixtureJson('claude-osteele-bakery.json'))!;
-  assert.equal(bakery.externalId, '8006a434-8b0b-43df-8e6d-c0a7aeb2e6b3');
-  assert.equal(bakery.updateTime, '2024-10-29T16:02:16.623Z');
-  assert.deepEqual(bakery.payload.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
-  assert.match(bakery.payload.messages[0]!.content, /^Make an interactive visualization[^\n]*\n\[file: image\]$/);
+test('an empty name is a null title; a file listed as attachment and file shows once', () => {
+  const conversations = fixtureJson('claude-conversations.json');
+  const untitled = conversations.find((c: any) => c.name === '');
+  assert.deepEqual(normalize(untitled), {
+    externalId: 'c5d7e9f1-a3b5-4c7d-9e1f-3a5b7c9d1e3f',
+    title: null,
+    updateTime: '2025-10-11T07:45:20.339Z',
+    payload: {
+      title: '',
+      messages: [
+        { role: 'user', content: 'hello', timestamp: '2025-10-11T07:45:03.902Z' },
+        { role: 'assistant', content: 'Hello! What can I help you with today?', timestamp: '2025-10-11T07:45:20.201Z' },
+      ],
+    },
+  });
+  const postgres = normalize(conversations[1])!;
+  assert.equal(postgres.title, 'Speeding up a slow Postgres query');
+  assert.deepEqual(
+    postgres.payload.messages.map((m) => [m.role, m.timestamp]),
+    [
+      ['user', '2025-09-20T19:02:41.513Z'],
+      ['assistant', '2025-09-20T19:04:09.337Z'],
+      ['user', '2025-09-20T19:11:27.650Z'],
+      ['assistant', '2025-09-20T19:13:54.981Z'],
+    ],
+  );
+  assert.equal(postgres.payload.messages[0]!.content, 'This query takes eight seconds on a table of two million orders. The plan is attached.\n[attachment: explain.txt]');
+});
+
+test('a single conversation object in the claude.ai web shape', () => {
+  const conversation = fixtureJson('claude-single-web.json');
+  assert.ok(!Array.isArray(conversation));
+  assert.deepEqual(normalize(conversation), {
+    externalId: 'e4a6c8e0-2b4d-4f6a-8c0e-5a7c9e1b3d5f',
+    title: 'Typing up a handwritten recipe card',
+    updateTime: '2025-05-17T18:06:12.004Z',
+    payload: {
+      title: 'Typing up a handwritten recipe card',
+      messages: [
+        // The photo is in files and again in files_v2: one placeholder.
+        { role: 'user', content: 'Can you type up this recipe card? My grandmother wrote it.\n[file: recipe-card.jpg]', timestamp: '2025-05-17T18:04:02.117Z' },
+        {
+          role: 'assistant',
+          content:
+            'Here it is:\n\n**Lemon drizzle cake**\n\n- 225 g butter\n- 225 g caster sugar\n- 4 eggs\n- 275 g self-raising flour\n- 1 lemon, zest and juice\n\n' +
+            'Bake at 180 °C for 45 minutes, then pour the lemon juice, mixed with sugar, over the warm cake.',
+          timestamp: '2025-05-17T18:04:19.845Z',
+        },
+        { role: 'user', content: 'Could you halve it?', timestamp: '2025-05-17T18:06:01.392Z' },
+        {
+          role: 'assistant',
+          content: 'Halved: 112 g butter, 112 g caster sugar, 2 eggs, 138 g self-raising flour and half a lemon. Bake it in a smaller tin for about 30 minutes.',
+          timestamp: '2025-05-17T18:06:11.880Z',
+        },
+      ],
+    },
+  });
 });
 
 test('falls back to `text` when there are no text blocks; no id is unreadable', () => {

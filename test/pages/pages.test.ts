@@ -93,14 +93,14 @@ describe('connect', () => {
     const page = await (await browser.get('/connect/anthropic')).text();
     assert.deepEqual(headings(page), ['Import from Claude']);
     const csrf = hiddenField(page, 'csrf');
-    const posted = await upload(browser, 'anthropic', csrf, fixtureBytes('claude-echomine-sample.json'));
+    const posted = await upload(browser, 'anthropic', csrf, fixtureBytes('claude-conversations.json'));
     assert.deepEqual([posted.status, posted.headers.get('location')], [303, '/connect/result']);
     const result = await (await browser.get('/connect/result')).text();
     assert.match(result, /5 conversations from Claude are now available to Test app/);
     const { connections } = await json(await t.request('/api/conversations?userRef=carol'));
     assert.deepEqual(connections.map((c: any) => [c.provider, c.conversationCount]), [['anthropic', 5]]);
 
-    await upload(browser, 'anthropic', csrf, fixtureBytes('claude-echomine-sample.json'));
+    await upload(browser, 'anthropic', csrf, fixtureBytes('claude-conversations.json'));
     const again = await (await browser.get('/connect/result')).text();
     assert.match(again, /Nothing new in this file/);
   });
@@ -110,7 +110,7 @@ describe('connect', () => {
     const browser = await open(t, 'connect');
     const csrf = hiddenField(await (await browser.get('/connect/openai')).text(), 'csrf');
     const cases: Array<[Uint8Array, string]> = [
-      [fixtureBytes('claude-echomine-sample.json'), 'This file is not a ChatGPT export.'],
+      [fixtureBytes('claude-conversations.json'), 'This file is not a ChatGPT export.'],
       [strToU8('{"hello": "world"}'), 'This file is not a conversations export.'],
       [strToU8('[{"mapping": {'), 'Invalid export file: the file ends before the JSON document does (truncated?).'],
     ];
@@ -129,7 +129,7 @@ describe('connect', () => {
     const t = await setup();
     const browser = await open(t, 'connect');
     for (const csrf of [undefined, 'forged']) {
-      const response = await upload(browser, 'openai', csrf, fixtureBytes('chatgpt-librechat-tree.json'));
+      const response = await upload(browser, 'openai', csrf, fixtureBytes('chatgpt-branches.json'));
       assert.equal(response.status, 403);
       assert.deepEqual(headings(await response.text()), ['Invalid form token']);
     }
@@ -141,11 +141,11 @@ describe('connect', () => {
 describe('manage', () => {
   async function seeded() {
     const t = await setup();
-    const claude = fixtureJson('claude-echomine-sample.json');
+    const claude = fixtureJson('claude-conversations.json');
     claude[0].name = '<script>alert("x")</script> & more';
     await postExport(t, strToU8(JSON.stringify(claude)), { query: 'userRef=u1' });
-    await postExport(t, fixtureBytes('chatgpt-librechat-tree.json'), { query: 'userRef=u1' });
-    await postExport(t, fixtureBytes('chatgpt-librechat-tree.json'), { query: 'userRef=someone-else' });
+    await postExport(t, fixtureBytes('chatgpt-branches.json'), { query: 'userRef=u1' });
+    await postExport(t, fixtureBytes('chatgpt-branches.json'), { query: 'userRef=someone-else' });
     const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
     const claudeConnection = connections.find((c: any) => c.provider === 'anthropic');
     const list = await json(await t.request(`/api/conversations?connectionId=${claudeConnection.id}`));
@@ -167,7 +167,7 @@ describe('manage', () => {
     assert.match(page, /&lt;script>alert\(&quot;x&quot;\)&lt;\/script> &amp; more/);
     assert.match(page, /<li class="message user">/);
     assert.match(page, /<li class="message assistant">/);
-    assert.match(page, /<time dateTime="2025-10-01T18:42:28.370Z">2025-10-01 18:42 UTC<\/time>/i);
+    assert.match(page, /<time dateTime="2025-09-14T08:20:12.307Z">2025-09-14 08:20 UTC<\/time>/i);
   });
 
   test('pages through many conversations 20 at a time', async () => {

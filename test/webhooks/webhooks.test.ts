@@ -54,7 +54,7 @@ describe('webhook set', () => {
 
   test('without an endpoint, no event is recorded', async () => {
     const t = await setup();
-    await postExport(t, fixtureBytes('claude-echomine-sample.json'));
+    await postExport(t, fixtureBytes('claude-conversations.json'));
     assert.deepEqual(await deliveries(t), []);
   });
 });
@@ -62,9 +62,9 @@ describe('webhook set', () => {
 describe('events', () => {
   test('every event type comes from the action that should produce it, signed per Standard Webhooks', async () => {
     const { t, receiver, secret, worker } = await withReceiver({ STALE_AFTER_DAYS: '30' });
-    const imported = await json(await postExport(t, fixtureBytes('claude-echomine-sample.json')));
-    await postExport(t, fixtureBytes('claude-echomine-sample.json'));
-    await postExport(t, fixtureBytes('chatgpt-librechat-tree.json'));
+    const imported = await json(await postExport(t, fixtureBytes('claude-conversations.json')));
+    await postExport(t, fixtureBytes('claude-conversations.json'));
+    await postExport(t, fixtureBytes('chatgpt-branches.json'));
     const openai = (await json(await t.request('/api/conversations?userRef=u1'))).connections.find((c: any) => c.provider === 'openai');
 
     // The manage page: delete a conversation, disconnect.
@@ -84,7 +84,7 @@ describe('events', () => {
     assert.equal(await markStaleConnections(t.deps), 1);
     const purgeBody = (body: object) => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     assert.equal((await t.request('/api/purge', purgeBody({ connectionId: openai.id }))).status, 200);
-    await postExport(t, fixtureBytes('claude-echomine-thinking.json'), { query: 'userRef=u2' });
+    await postExport(t, fixtureBytes('claude-thinking.json'), { query: 'userRef=u2' });
     const purged = await json(await t.request('/api/purge', purgeBody({ userRef: 'u2' })));
 
     await worker.runOnce();
@@ -118,13 +118,13 @@ describe('events', () => {
     for (const body of [strToU8('[{"mapping": {'), strToU8('{"nope": 1}')]) {
       assert.equal((await postExport(t, body)).status, 400);
     }
-    assert.equal((await postExport(t, fixtureBytes('claude-echomine-sample.json'), { query: 'userRef=u1&provider=openai' })).status, 400);
+    assert.equal((await postExport(t, fixtureBytes('claude-conversations.json'), { query: 'userRef=u1&provider=openai' })).status, 400);
     assert.deepEqual(await deliveries(t), []);
   });
 
   test('first attempts to one endpoint go out in event order', async () => {
     const { t, receiver, secret, worker } = await withReceiver();
-    for (let i = 0; i < 6; i++) await postExport(t, fixtureBytes('claude-echomine-thinking.json'), { query: `userRef=user-${i}` });
+    for (let i = 0; i < 6; i++) await postExport(t, fixtureBytes('claude-thinking.json'), { query: `userRef=user-${i}` });
     await worker.runOnce();
     const users = verified(secret, receiver.received).map((e) => `${e.type}:${e.data.userRef}`);
     assert.deepEqual(users, Array.from({ length: 6 }, (_, i) => [`connection.created:user-${i}`, `connection.synced:user-${i}`]).flat());
@@ -134,7 +134,7 @@ describe('events', () => {
 describe('delivery', () => {
   test('retries on the schedule with the same webhook-id until a 2xx', async () => {
     const { t, receiver, secret, worker } = await withReceiver({ WEBHOOK_RETRY_SCHEDULE: '1,1,1' }, [500, 200, 503]);
-    await postExport(t, fixtureBytes('claude-echomine-thinking.json'));
+    await postExport(t, fixtureBytes('claude-thinking.json'));
     await worker.runOnce();
     assert.equal(receiver.received.length, 2, 'one attempt per event so far');
     let [synced, created] = await deliveries(t);
@@ -158,7 +158,7 @@ describe('delivery', () => {
 
   test('a 410 stops at once; an exhausted schedule fails; webhook retry queues it again', async () => {
     const { t, receiver, worker } = await withReceiver({ WEBHOOK_RETRY_SCHEDULE: '1' }, [410, 500, 500]);
-    await postExport(t, fixtureBytes('claude-echomine-thinking.json'));
+    await postExport(t, fixtureBytes('claude-thinking.json'));
     await worker.runOnce();
     t.clock.advance(1100);
     await worker.runOnce();
@@ -178,7 +178,7 @@ describe('delivery', () => {
 
   test('an endpoint that does not answer in time is an attempt that failed', async () => {
     const { t, worker } = await withReceiver({ WEBHOOK_TIMEOUT_MS: '200' }, ['hang']);
-    await postExport(t, fixtureBytes('claude-echomine-thinking.json'));
+    await postExport(t, fixtureBytes('claude-thinking.json'));
     await worker.runOnce();
     const created = (await deliveries(t)).at(-1)!;
     assert.deepEqual([created.status, created.lastStatus, created.lastError], ['pending', null, 'no answer within 200 ms']);
@@ -198,7 +198,7 @@ describe('delivery', () => {
     });
     const first = await setup({}, { databasePath: path, now: clock.now() });
     const { secret } = await setWebhookEndpoint(first.deps, first.tenant.appId, receiver.url);
-    await postExport(first, fixtureBytes('claude-echomine-thinking.json'));
+    await postExport(first, fixtureBytes('claude-thinking.json'));
     const before = boot();
     const worker = createDeliveryWorker(before);
     await worker.runOnce();
@@ -218,7 +218,7 @@ describe('delivery', () => {
 
   test('stopping mid-attempt puts the delivery back without counting it', async () => {
     const { t, receiver, worker } = await withReceiver({}, ['hang']);
-    await postExport(t, fixtureBytes('claude-echomine-thinking.json'));
+    await postExport(t, fixtureBytes('claude-thinking.json'));
     const running = worker.runOnce();
     while (receiver.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     await worker.stop();
