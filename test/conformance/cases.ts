@@ -547,18 +547,20 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
         const what = chunked ? 'raw, chunked' : 'raw, Content-Length';
         const totalBytes = 32 * 1024 * 1024;
         const result = await oversizedUpload(base, apiKey, { chunked, totalBytes });
+        // Deno.serve cannot be told to drop a connection: after the 413 and its
+        // `Connection: close` it reads a declared Content-Length body to its end
+        // (discarding it) before closing, and on a busy machine it may have read
+        // all of it before the answer goes out. Clients stop sending on such an
+        // answer (curl, browsers, Node's fetch); this raw client does not.
+        // Documented in the README.
+        const denoDrainsDeclaredBody = runtime === 'deno' && !chunked;
         if (result.response !== '') {
           const head = result.response.split('\r\n\r\n')[0]!;
           check(what, /^HTTP\/1\.1 413 /.test(head), `status line ${head.split('\r\n')[0]}`);
           const connection = head.split('\r\n').filter((line) => /^connection:/i.test(line)).map((line) => line.toLowerCase());
           check(what, connection.length === 1 && connection[0] === 'connection: close', `Connection headers ${JSON.stringify(connection)}`);
-          check(what, result.sentWhenAnswered! < totalBytes, `no answer before the whole body was sent (${result.sent} bytes)`);
+          if (!denoDrainsDeclaredBody) check(what, result.sentWhenAnswered! < totalBytes, `no answer before the whole body was sent (${result.sent} bytes)`);
         }
-        // Deno.serve cannot be told to drop a connection: after the 413 and its
-        // `Connection: close` it reads a declared Content-Length body to its end
-        // (discarding it) before closing. Clients stop sending on such an answer
-        // (curl, browsers, Node's fetch); this raw client does not. Documented in the README.
-        const denoDrainsDeclaredBody = runtime === 'deno' && !chunked;
         if (!denoDrainsDeclaredBody) {
           check(what, !result.complete, `the server read all ${result.sent} bytes of a body over the ${MAX_EXPORT_BYTES}-byte limit instead of closing the connection`);
         }
