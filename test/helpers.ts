@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { Zip, ZipDeflate } from 'fflate';
 import { createApp as createParleyApp, type App } from '../src/app.ts';
 import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { parseConfig, type Config } from '../src/config.ts';
@@ -120,13 +122,73 @@ export const fixtureBytes = (name: string): Uint8Array => new Uint8Array(readFil
 
 export const fixtureJson = (name: string): any => JSON.parse(readFileSync(new URL(name, FIXTURES_DIR), 'utf8'));
 
-/** Every export file at the top of test/fixtures/ (not the zip folder's files). */
+/** Every JSON export at the top of test/fixtures/ (not the zip folders' files). */
 export const FIXTURE_NAMES = readdirSync(FIXTURES_DIR).filter((name) => name.endsWith('.json')).sort();
 
-/** The files of a newer ChatGPT export zip, by name: conversations-000.json, conversations-001.json, chat.html, user.json. */
-export function chatgptZipFiles(): Record<string, Uint8Array> {
-  const names = readdirSync(new URL('chatgpt-zip/', FIXTURES_DIR)).sort();
-  return Object.fromEntries(names.map((name) => [name, fixtureBytes(`chatgpt-zip/${name}`)]));
+/** Every export at the top of test/fixtures/: the JSON ones and Copilot's CSV. */
+export const EXPORT_FIXTURE_NAMES = readdirSync(FIXTURES_DIR).filter((name) => /\.(json|csv)$/.test(name)).sort();
+
+/** The Content-Type a fixture is uploaded with. */
+export const fixtureContentType = (name: string) => (name.endsWith('.csv') ? 'text/csv' : 'application/json');
+
+/**
+ * The provider an export file is from, by its name's prefix (before the first `-`):
+ * the one place tests map file names to providers, for test/fixtures/ and the
+ * third-party folders beside the repository alike.
+ */
+export const PROVIDER_BY_PREFIX: Readonly<Record<string, string>> = {
+  chatgpt: 'openai',
+  claude: 'anthropic',
+  deepseek: 'deepseek',
+  grok: 'xai',
+  gemini: 'google',
+  copilot: 'microsoft',
+};
+
+export function providerOfFixture(name: string): string {
+  const provider = PROVIDER_BY_PREFIX[name.split('-')[0]!];
+  if (!provider) throw new Error(`${name}: no provider for its prefix (known: ${Object.keys(PROVIDER_BY_PREFIX).join(', ')})`);
+  return provider;
+}
+
+/**
+ * Conversations in the fixtures whose entries or rows are grouped into conversations,
+ * counted by hand from the files (see test/fixtures/README.md).
+ */
+const GROUPED_CONVERSATIONS: Readonly<Record<string, number>> = {
+  // A gap of exactly 30 minutes splits the first afternoon in two; the two exchanges of one
+  // titleUrl id stay together 2.5 hours apart; the four other entries are not messages.
+  'gemini-my-activity.json': 4,
+  // "Birthday card ideas" twice, a week apart; "Regex, quickly" twice, split by a gap of exactly 30 minutes.
+  'copilot-activity-history.csv': 4,
+};
+
+/** How many conversations a top-level fixture holds: created + updated + unchanged + skipped when it is imported. */
+export function conversationsInFixture(name: string): number {
+  const grouped = GROUPED_CONVERSATIONS[name];
+  if (grouped !== undefined) return grouped;
+  const parsed = fixtureJson(name);
+  if (Array.isArray(parsed)) return parsed.length;
+  // Grok's export is one object: its `conversations` array holds one entry per conversation.
+  if (Array.isArray(parsed.conversations)) return parsed.conversations.length;
+  return 1;
+}
+
+/**
+ * The files under a folder of test/fixtures/ by their path inside it (`/`-separated,
+ * folders included), ready for fflate's zipSync: the zips the providers ship.
+ */
+export function zipFolderFiles(folder: string): Record<string, Uint8Array> {
+  const root = folder.endsWith('/') ? folder : `${folder}/`;
+  const files: Record<string, Uint8Array> = {};
+  const walk = (path: string) => {
+    for (const entry of readdirSync(new URL(path, FIXTURES_DIR), { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(`${path}${entry.name}/`);
+      else files[`${path}${entry.name}`.slice(root.length)] = fixtureBytes(`${path}${entry.name}`);
+    }
+  };
+  walk(root);
+  return Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /** POSTs an export to /api/ingest-export with the tenant's key; `query` is appended as is. */
@@ -145,4 +207,46 @@ export async function rowCounts(deps: Deps) {
     conversations: await count('conversations'),
     staged: await count('import_staging'),
   };
+}
+
+/** Asserts an import fails with exactly this answer and leaves every table as it was. */
+export async function expectRefused(t: TestContext, send: () => Promise<Response>, status: number, error: string | RegExp) {
+  const before = await rowCounts(t.deps);
+  const response = await send();
+  const body = await json(response);
+  assert.equal(response.status, status, JSON.stringify(body));
+  if (typeof error === 'string') assert.deepEqual(body, { error });
+  else assert.match(body.error, error);
+  assert.equal(response.headers.get('content-type'), 'application/json');
+  assert.deepEqual(await rowCounts(t.deps), before);
+  return response;
+}
+
+/** A multipart form: the fields in order, then the file (if any) in the `file` field. */
+export function form(fields: Record<string, string>, file?: { bytes: Uint8Array; type: string; name?: string }): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  if (file) data.set('file', new Blob([file.bytes as BlobPart], { type: file.type }), file.name ?? 'conversations.json');
+  return data;
+}
+
+/** A connection's conversations as GET /api/conversations lists them (one page of up to 100). */
+export async function conversationsOf(t: TestContext, connectionId: string): Promise<any[]> {
+  return (await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=100`))).conversations;
+}
+
+/** A zip written the way a streaming archiver writes it: each file's sizes in a data descriptor after its data. */
+export function streamedZip(files: Record<string, Uint8Array>): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const zip = new Zip((error, chunk) => {
+    if (error) throw error;
+    chunks.push(chunk);
+  });
+  for (const [name, data] of Object.entries(files)) {
+    const file = new ZipDeflate(name, { level: 6 });
+    zip.add(file);
+    file.push(data, true);
+  }
+  zip.end();
+  return new Uint8Array(Buffer.concat(chunks));
 }

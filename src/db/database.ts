@@ -70,6 +70,17 @@ export interface ImportStagingTable {
   title: string | null;
   payload: string;
   update_time: string | null;
+  /** The file of the export it came from, and its place in the upload: of two copies, the later in name order counts. */
+  source: string;
+  seq: number;
+}
+
+export interface ImportRecordsTable {
+  import_id: string;
+  group_key: string;
+  time: number;
+  seq: number;
+  record: string;
 }
 
 export type PagePurpose = 'connect' | 'manage';
@@ -110,6 +121,7 @@ export interface Database {
   rate_buckets: RateBucketsTable;
   used_links: UsedLinksTable;
   import_staging: ImportStagingTable;
+  import_records: ImportRecordsTable;
   page_sessions: PageSessionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
 }
@@ -148,7 +160,19 @@ const STAGING_SCHEMA = `
     title TEXT,
     payload TEXT NOT NULL,
     update_time TEXT,
+    source TEXT NOT NULL,
+    seq INTEGER NOT NULL,
     PRIMARY KEY (import_id, external_id)
+  );
+  -- Records that several make one conversation (Gemini's exchanges, Copilot's
+  -- rows), read back in this key's order to be grouped.
+  CREATE TEMP TABLE import_records (
+    import_id TEXT NOT NULL,
+    group_key TEXT NOT NULL,
+    time INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (import_id, group_key, time, seq)
   );`;
 
 /**

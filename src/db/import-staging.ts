@@ -1,21 +1,57 @@
 import { sql } from 'kysely';
-import type { Db, ImportStagingTable } from './database.ts';
+import type { Db, ImportRecordsTable, ImportStagingTable } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
 
-/** Stages rows in one statement; a later row with the same external id replaces the earlier. */
+/**
+ * Stages rows in one statement. Of two rows with the same external id, the one
+ * later in (source, seq) order stays: the last copy in the file, or in the
+ * later-named file of an archive, whatever order the archive holds them in.
+ */
 export async function stageConversations(db: Db, rows: ImportStagingTable[]): Promise<void> {
   await db
     .insertInto('import_staging')
     .values(rows)
     .onConflict((oc) =>
-      oc.columns(['import_id', 'external_id']).doUpdateSet((eb) => ({
-        title: eb.ref('excluded.title'),
-        payload: eb.ref('excluded.payload'),
-        update_time: eb.ref('excluded.update_time'),
-      })),
+      oc
+        .columns(['import_id', 'external_id'])
+        .doUpdateSet((eb) => ({
+          title: eb.ref('excluded.title'),
+          payload: eb.ref('excluded.payload'),
+          update_time: eb.ref('excluded.update_time'),
+          source: eb.ref('excluded.source'),
+          seq: eb.ref('excluded.seq'),
+        }))
+        .where(sql<boolean>`(excluded.source, excluded.seq) > (import_staging.source, import_staging.seq)`),
     )
     .execute();
 }
+
+/**
+ * Stages records to be grouped into conversations once all have been read. They
+ * are many and small: fixed SQL skips building and compiling a query per batch.
+ */
+export async function stageRecords(db: Db, rows: ImportRecordsTable[]): Promise<void> {
+  const parameters = rows.flatMap((row) => [row.import_id, row.group_key, row.time, row.seq, row.record]);
+  await fixedSql(db, `INSERT INTO import_records (import_id, group_key, time, seq, record) VALUES ${'(?, ?, ?, ?, ?), '.repeat(rows.length).slice(0, -2)}`, parameters);
+}
+
+/** The position of a staged record in grouping order: (group_key, time, seq). */
+export type RecordPosition = Pick<ImportRecordsTable, 'group_key' | 'time' | 'seq'>;
+
+/** The next `limit` staged records after `after`, in grouping order. */
+export const nextRecords = (db: Db, importId: string, after: RecordPosition | undefined, limit: number) =>
+  db
+    .selectFrom('import_records')
+    .select(['group_key', 'time', 'seq', 'record'])
+    .where('import_id', '=', importId)
+    .$if(after !== undefined, (query) =>
+      query.where(sql<boolean>`(group_key, time, seq) > (${after!.group_key}, ${after!.time}, ${after!.seq})`),
+    )
+    .orderBy('group_key')
+    .orderBy('time')
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
 
 /** How many staged conversations the connection does not have yet, and how many are staged. */
 export async function countNewStaged(db: Db, importId: string, connectionId: string) {
@@ -49,4 +85,5 @@ export async function mergeStaged(db: Db, importId: string, connectionId: string
 
 export async function discardStaged(db: Db, importId: string): Promise<void> {
   await db.deleteFrom('import_staging').where('import_id', '=', importId).execute();
+  await db.deleteFrom('import_records').where('import_id', '=', importId).execute();
 }

@@ -1,15 +1,18 @@
 import {
   asArray,
   asString,
+  CONVERSATIONS_FILE,
   externalIdFrom,
   isObject,
   isoFrom,
   titleFrom,
-  type ExportFormat,
   type Json,
   type Message,
+  type RecordFormat,
   type Role,
 } from './conversation.ts';
+import { deepseekExport } from './deepseek-export.ts';
+import { branchTo, newestLeaf } from './mapping-tree.ts';
 
 /** Context the user or model edits in settings, shown nowhere in the conversation. */
 const HIDDEN_CONTENT = new Set(['user_editable_context', 'model_editable_context']);
@@ -21,9 +24,12 @@ const TOOL_RESULT_CONTENT = new Set(['execution_output', 'tether_browsing_displa
 const ROLES = new Set<Role>(['user', 'assistant', 'system', 'tool']);
 
 /** ChatGPT (`openai`): a conversation is a tree of nodes in `mapping`. */
-export const chatgptExport: ExportFormat = {
+export const chatgptExport: RecordFormat = {
+  kind: 'record',
   provider: 'openai',
-  recognizes: (raw) => 'mapping' in raw,
+  zipMembers: CONVERSATIONS_FILE,
+  // DeepSeek's conversations have a `mapping` too: never take one for ChatGPT's.
+  recognizes: (raw) => 'mapping' in raw && !deepseekExport.recognizes(raw),
   normalize(raw) {
     const externalId = externalIdFrom(raw.conversation_id, raw.id);
     if (externalId === null) return null;
@@ -44,33 +50,15 @@ export const chatgptExport: ExportFormat = {
 
 /**
  * The branch the user last saw: from `current_node` up through `parent` to the
- * root, reversed. Edits and regenerations leave sibling branches in `mapping`
- * that were not displayed. Newer exports sometimes name a `current_node` that is
- * missing from `mapping`; then the newest leaf stands in for it.
+ * root. Newer exports sometimes name a `current_node` that is missing from
+ * `mapping`; then the newest leaf stands in for it.
  */
 function displayedBranch(mapping: Json, currentNode: string | undefined): Json[] {
-  let id = currentNode !== undefined && isObject(mapping[currentNode]) ? currentNode : newestLeaf(mapping);
-  const branch: Json[] = [];
-  const seen = new Set<string>();
-  while (id !== undefined && !seen.has(id)) {
-    seen.add(id);
-    const node = mapping[id];
-    if (!isObject(node)) break;
-    branch.push(node);
-    id = asString(node.parent);
-  }
-  return branch.reverse();
+  const shown = currentNode !== undefined && isObject(mapping[currentNode]) ? currentNode : newestLeaf(mapping, createTime);
+  return branchTo(mapping, shown);
 }
 
-function newestLeaf(mapping: Json): string | undefined {
-  let best: { id: string; time: number } | undefined;
-  for (const [id, node] of Object.entries(mapping)) {
-    if (!isObject(node) || asArray(node.children).some((child) => typeof child === 'string' && child in mapping)) continue;
-    const time = isObject(node.message) && typeof node.message.create_time === 'number' ? node.message.create_time : -Infinity;
-    if (!best || time >= best.time) best = { id, time };
-  }
-  return best?.id;
-}
+const createTime = (node: Json) => (isObject(node.message) && typeof node.message.create_time === 'number' ? node.message.create_time : -Infinity);
 
 function toMessage(node: Json): Message | null {
   const message = node.message;

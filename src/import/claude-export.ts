@@ -1,21 +1,24 @@
 import {
   asArray,
   asString,
+  CONVERSATIONS_FILE,
   externalIdFrom,
   isObject,
   isoFrom,
   titleFrom,
-  type ExportFormat,
   type Json,
   type Message,
+  type RecordFormat,
   type Role,
 } from './conversation.ts';
 
 const SENDER_ROLES: Record<string, Role> = { human: 'user', user: 'user', assistant: 'assistant', system: 'system' };
 
 /** Claude (`anthropic`): a conversation is a flat list of `chat_messages`. */
-export const claudeExport: ExportFormat = {
+export const claudeExport: RecordFormat = {
+  kind: 'record',
   provider: 'anthropic',
+  zipMembers: CONVERSATIONS_FILE,
   recognizes: (raw) => 'chat_messages' in raw,
   normalize(raw) {
     const externalId = externalIdFrom(raw.uuid, raw.id);

@@ -15,13 +15,54 @@ export interface NormalizedConversation {
   payload: { title: string; messages: Message[] };
 }
 
-/** One provider's export: how to recognise its conversations and normalise one. */
-export interface ExportFormat {
+/**
+ * One provider's export: where its records are, how to recognise one, and how
+ * records become conversations — one record each, or several grouped.
+ */
+export type ExportFormat = RecordFormat | GroupedFormat;
+
+interface FormatBase {
   provider: string;
-  recognizes(raw: Record<string, unknown>): boolean;
-  /** Null when the conversation cannot be read (no id): it is skipped and counted. */
-  normalize(raw: Record<string, unknown>): NormalizedConversation | null;
+  /** The files of the provider's zip that hold its records (at any depth), read in name order. */
+  zipMembers: RegExp;
+  /** A file in the zip that means the export was made wrongly, when nothing else is readable. */
+  misexported?: { zipMember: RegExp; reason: string };
+  recognizes(record: Json): boolean;
 }
+
+/** Each record is one conversation (ChatGPT, Claude, DeepSeek, Grok). */
+export interface RecordFormat extends FormatBase {
+  kind: 'record';
+  /** Null when the conversation cannot be read (no id): it is skipped and counted. */
+  normalize(record: Json): NormalizedConversation | null;
+}
+
+/**
+ * Several records make one conversation (Gemini's exchanges, Copilot's rows):
+ * they are staged, read back ordered by key and time, and a conversation is
+ * every run of records with one key, cut where a run breaks.
+ */
+export interface GroupedFormat extends FormatBase {
+  kind: 'grouped';
+  /** Where a record belongs; `ignored` records are no messages and are not counted. */
+  placement(record: Json): RecordPlacement | 'ignored' | 'unreadable';
+  normalize(records: Json[]): Promise<NormalizedConversation>;
+}
+
+export interface RecordPlacement {
+  /** Records of one conversation share it. */
+  key: string;
+  /** Unix ms. */
+  time: number;
+  /** Whether a gap of GROUPING_GAP_MS or more after the previous record of the key starts a new conversation. */
+  splitsOnGap: boolean;
+}
+
+/** conversations.json, or the conversations-000.json … split files of newer ChatGPT archives (ChatGPT, Claude, DeepSeek). */
+export const CONVERSATIONS_FILE = /(^|\/)conversations(-\d+)?\.json$/;
+
+/** Exchanges further apart than this are separate conversations (Gemini and Copilot). */
+export const GROUPING_GAP_MS = 30 * 60_000;
 
 /**
  * The conversation with every lone surrogate (a `\ud800` escape in the export,
@@ -49,15 +90,27 @@ export const asString = (value: unknown): string | undefined => (typeof value ==
 
 export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-/** Unix seconds (ChatGPT) or an ISO string (Claude) to ISO 8601 UTC; anything else is null. */
-export function isoFrom(value: unknown): string | null {
+/** A date and time without a zone: providers that write them mean UTC, where Date.parse would take local time. */
+const ZONELESS = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+/**
+ * Unix seconds (ChatGPT's numbers) or an ISO 8601 string, with or without an
+ * offset, to unix ms; anything else is null.
+ */
+export function msFrom(value: unknown): number | null {
   let ms: number;
   if (typeof value === 'number') ms = value * 1000;
-  else if (typeof value === 'string' && value !== '') ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value);
-  else return null;
-  if (!Number.isFinite(ms)) return null;
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+  else if (typeof value === 'string' && value !== '') {
+    if (/^\d+(\.\d+)?$/.test(value)) ms = Number(value) * 1000;
+    else ms = Date.parse(ZONELESS.test(value) ? `${value}Z` : value);
+  } else return null;
+  return Number.isFinite(ms) && !Number.isNaN(new Date(ms).getTime()) ? ms : null;
+}
+
+/** As msFrom, in ISO 8601 UTC. */
+export function isoFrom(value: unknown): string | null {
+  const ms = msFrom(value);
+  return ms === null ? null : new Date(ms).toISOString();
 }
 
 /** A conversation id as the provider wrote it: a non-empty string (numbers are kept as text). */
@@ -67,6 +120,13 @@ export function externalIdFrom(...candidates: unknown[]): string | null {
     if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   }
   return null;
+}
+
+/** A cited web page as a Markdown list item: `- [title](url)`, or `- url` without a title. */
+export function sourceLine(source: Json): string {
+  const url = asString(source.url) ?? '';
+  const title = asString(source.title);
+  return title ? `- [${title}](${url})` : `- ${url}`;
 }
 
 export const titleFrom = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);

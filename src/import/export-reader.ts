@@ -1,11 +1,10 @@
 import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
 import { ApiError } from '../errors.ts';
 import { concatBytes } from '../bytes.ts';
+import type { ExportFormat } from './conversation.ts';
+import { CsvRecords } from './csv-records.ts';
 import { invalidExport, unrecognizedExport } from './import-errors.ts';
 import { JsonElementSplitter } from './json-elements.ts';
-
-/** conversations.json, or the conversations-000.json … split files of newer ChatGPT archives. */
-const CONVERSATIONS_FILE = /(^|\/)conversations(-\d+)?\.json$/;
 
 /** A local file header starts a zip; an end-of-directory record alone is an empty zip. */
 const isZip = (head: Uint8Array) => head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 0x03 && head[3] === 0x04) || (head[2] === 0x05 && head[3] === 0x06));
@@ -22,35 +21,51 @@ const INFLATE_OUTPUT_BYTES = 1024 * 1024;
 const MIN_INFLATE_SLICE = 1024;
 
 export interface ReadLimits {
-  /** The largest single conversation's JSON. */
+  /** The largest single conversation's JSON (or CSV row). */
   maxConversationBytes: number;
   /** The most bytes read out of an archive. */
   maxExpandedBytes: number;
 }
 
+/** A record as the provider wrote it, and the file it came from ('' for an upload that is the file itself). */
+export interface SourcedRecord {
+  source: string;
+  value: unknown;
+}
+
+/** Where a document's records go, chunk by chunk. */
+interface RecordReader {
+  push(chunk: Uint8Array): void | Promise<void>;
+  end(): void | Promise<void>;
+}
+
 /**
- * Reads an export — a conversations JSON file or the provider's zip — from a byte
- * stream and yields its conversations (raw, as the provider wrote them) in small
- * batches as they complete. Nothing is buffered beyond the conversation being read.
+ * Reads an export — the provider's zip, or the file in it that holds the
+ * conversations (JSON or CSV) — from a byte stream, and yields its records (raw,
+ * as the provider wrote them) in small batches as they complete. Nothing is held
+ * beyond the record being read. `formats` say which files of a zip are read.
  */
-export async function* readExportConversations(bytes: AsyncIterable<Uint8Array>, limits: ReadLimits): AsyncGenerator<unknown[]> {
-  let ready: unknown[] = [];
-  const collect = (value: unknown) => void ready.push(value);
-  let input: { push(chunk: Uint8Array): void; end(): void } | undefined;
+export async function* readExportRecords(
+  bytes: AsyncIterable<Uint8Array>,
+  limits: ReadLimits,
+  formats: readonly ExportFormat[],
+): AsyncGenerator<SourcedRecord[]> {
+  let ready: SourcedRecord[] = [];
+  const collect = (source: string) => (value: unknown) => void ready.push({ source, value });
+  let input: RecordReader | undefined;
   let head: Uint8Array = new Uint8Array(0);
-  const open = (start: Uint8Array) =>
-    isZip(start) ? new ZipConversations(collect, limits) : new JsonElementSplitter(collect, limits.maxConversationBytes);
+  const open = (start: Uint8Array) => (isZip(start) ? new ZipRecords(collect, limits, formats) : new DocumentRecords(collect(''), limits));
 
   for await (let chunk of bytes) {
     if (!input) {
-      // Four bytes tell a zip from JSON; a first chunk may be shorter.
+      // Four bytes tell a zip from a document; a first chunk may be shorter.
       head = concatBytes([head, chunk]);
       if (head.length < 4) continue;
       input = open(head);
       chunk = head;
     }
     for (let offset = 0; offset < chunk.length; offset += SLICE_BYTES) {
-      input.push(chunk.subarray(offset, offset + SLICE_BYTES));
+      await input.push(chunk.subarray(offset, offset + SLICE_BYTES));
       if (ready.length > 0) {
         yield ready;
         ready = [];
@@ -59,10 +74,71 @@ export async function* readExportConversations(bytes: AsyncIterable<Uint8Array>,
   }
   if (!input) {
     input = open(head);
-    input.push(head);
+    await input.push(head);
   }
-  input.end();
+  await input.end();
   if (ready.length > 0) yield ready;
+}
+
+const isBlank = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
+/** Enough of a document to see its header line, if it is a CSV file. */
+const SNIFF_BYTES = 64 * 1024;
+
+/**
+ * One file: JSON (an array of records, an object holding them, or one record)
+ * or a CSV file, told apart by content. Anything starting like JSON is JSON; a
+ * first line with commas is a CSV header; everything else is read as JSON and
+ * refused as such.
+ */
+class DocumentRecords implements RecordReader {
+  private reader: RecordReader | undefined;
+  private head: Uint8Array[] = [];
+  private headBytes = 0;
+
+  constructor(
+    private readonly onRecord: (value: unknown) => void,
+    private readonly limits: ReadLimits,
+  ) {}
+
+  async push(chunk: Uint8Array): Promise<void> {
+    if (this.reader) return this.reader.push(chunk);
+    this.head.push(chunk);
+    this.headBytes += chunk.length;
+    const start = concatBytes(this.head);
+    const kind = documentKind(start, this.headBytes >= SNIFF_BYTES);
+    if (kind === undefined) return;
+    this.reader = this.open(kind);
+    this.head = [];
+    await this.reader.push(start);
+  }
+
+  async end(): Promise<void> {
+    if (!this.reader) {
+      const start = concatBytes(this.head);
+      this.reader = this.open(documentKind(start, true)!);
+      await this.reader.push(start);
+    }
+    await this.reader.end();
+  }
+
+  private open(kind: 'json' | 'csv'): RecordReader {
+    const max = this.limits.maxConversationBytes;
+    return kind === 'csv' ? new CsvRecords(this.onRecord, max) : new JsonElementSplitter(this.onRecord, max);
+  }
+}
+
+/** JSON or CSV, from a document's first bytes; undefined while they cannot tell yet. */
+function documentKind(start: Uint8Array, complete: boolean): 'json' | 'csv' | undefined {
+  let i = BYTE_ORDER_MARK.every((byte, j) => start[j] === byte) ? 3 : 0;
+  while (i < start.length && isBlank(start[i]!)) i++;
+  if (i === start.length) return complete ? 'json' : undefined;
+  const first = start[i]!;
+  // [ { " - 0-9 t f n: JSON, readable or not.
+  if ([0x5b, 0x7b, 0x22, 0x2d, 0x74, 0x66, 0x6e].includes(first) || (first >= 0x30 && first <= 0x39)) return 'json';
+  const lineEnd = start.indexOf(0x0a, i);
+  if (lineEnd === -1 && !complete) return undefined;
+  return start.subarray(i, lineEnd === -1 ? start.length : lineEnd).includes(0x2c) ? 'csv' : 'json';
 }
 
 /** The end-of-central-directory record's signature, and its size without the comment. */
@@ -70,10 +146,24 @@ const END_RECORD = [0x50, 0x4b, 0x05, 0x06];
 const END_RECORD_BYTES = 22;
 const MAX_COMMENT_BYTES = 0xffff;
 
-class ZipConversations {
+/** Inflated data of a file, waiting to be read once fflate's synchronous callback has returned. */
+interface Inflated {
+  reader: RecordReader;
+  data: Uint8Array;
+  final: boolean;
+}
+
+/**
+ * A provider's zip: the files some format reads (each a document, in archive
+ * order), everything else skipped unread.
+ */
+class ZipRecords implements RecordReader {
   private readonly unzip = new Unzip();
-  private conversationFiles = 0;
+  private readonly inflated: Inflated[] = [];
+  private filesRead = 0;
   private open = 0;
+  /** Why the export cannot be read, if a file says it was made wrongly and nothing else is read. */
+  private misexported: string | undefined;
   /** Bytes read out of the archive, and bytes of it read in so far. */
   private expanded = 0;
   private compressed = 0;
@@ -81,27 +171,23 @@ class ZipConversations {
   private tail: Uint8Array[] = [];
   private tailBytes = 0;
 
-  constructor(
-    onConversation: (value: unknown) => void,
-    limits: ReadLimits,
-  ) {
+  constructor(collect: (source: string) => (value: unknown) => void, limits: ReadLimits, formats: readonly ExportFormat[]) {
     this.unzip.register(UnzipInflate);
     this.unzip.register(UnzipPassThrough);
     this.unzip.onfile = (file) => {
-      if (!CONVERSATIONS_FILE.test(file.name)) return;
-      const splitter = new JsonElementSplitter(onConversation, limits.maxConversationBytes);
-      this.conversationFiles++;
+      if (!formats.some((format) => format.zipMembers.test(file.name))) {
+        this.misexported ??= formats.find((format) => format.misexported?.zipMember.test(file.name))?.misexported?.reason;
+        return;
+      }
+      const reader = new DocumentRecords(collect(file.name), limits);
+      this.filesRead++;
       this.open++;
       file.ondata = (error, data, final) => {
         // Our own verdicts (a limit, bad JSON) come back through fflate's callback as they are.
         if (error) throw error instanceof ApiError ? error : damaged(error);
         this.expanded += data.length;
         if (this.expanded > limits.maxExpandedBytes) throw new ApiError('expandedTooLarge');
-        splitter.push(data);
-        if (final) {
-          splitter.end();
-          this.open--;
-        }
+        this.inflated.push({ reader, data, final });
       };
       try {
         file.start();
@@ -111,7 +197,7 @@ class ZipConversations {
     };
   }
 
-  push(chunk: Uint8Array): void {
+  async push(chunk: Uint8Array): Promise<void> {
     this.remember(chunk);
     for (let offset = 0; offset < chunk.length; ) {
       // Until a file has been inflated, assume the worst ratio.
@@ -121,17 +207,19 @@ class ZipConversations {
       this.compressed += part.length;
       this.feed(part, false);
       offset += part.length;
+      await this.readInflated();
     }
   }
 
-  end(): void {
+  async end(): Promise<void> {
     this.feed(new Uint8Array(0), true);
+    await this.readInflated();
     if (this.open > 0) throw invalidExport('the zip ends in the middle of a file (truncated?)');
     // fflate reads local headers as they come and never needs the directory at
     // the end: without this, garbage after a zip signature would pass as a zip
     // holding nothing.
     if (!this.endsWithEndRecord()) throw invalidExport('the zip is damaged or cut short (no end of central directory)');
-    if (this.conversationFiles === 0) throw unrecognizedExport();
+    if (this.filesRead === 0) throw this.misexported ? invalidExport(this.misexported) : unrecognizedExport();
   }
 
   private feed(chunk: Uint8Array, final: boolean): void {
@@ -139,6 +227,16 @@ class ZipConversations {
       this.unzip.push(chunk, final);
     } catch (error) {
       throw error instanceof ApiError ? error : damaged(error);
+    }
+  }
+
+  private async readInflated(): Promise<void> {
+    for (const { reader, data, final } of this.inflated.splice(0)) {
+      await reader.push(data);
+      if (final) {
+        await reader.end();
+        this.open--;
+      }
     }
   }
 

@@ -1,15 +1,15 @@
 import * as connections from '../db/connections.ts';
-import type { ImportStagingTable } from '../db/database.ts';
 import * as staging from '../db/import-staging.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import * as users from '../db/users.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { isObject, wellFormed, type ExportFormat } from './conversation.ts';
-import { readExportConversations } from './export-reader.ts';
+import { isObject, type ExportFormat, type Json } from './conversation.ts';
+import { readExportRecords, type SourcedRecord } from './export-reader.ts';
 import { EXPORT_FORMATS, formatFor } from './formats.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { unrecognizedExport } from './import-errors.ts';
+import { StagedImport } from './staged-import.ts';
 
 export interface ImportTarget {
   appId: string;
@@ -34,14 +34,7 @@ export interface ImportResult {
 
 type ImportDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config'>;
 
-/**
- * Staged rows are written in batches of about this many payload bytes or rows.
- * Small batches die young in V8's heap: with 4 MB ones a 1 GB import peaked at
- * 287 MB RSS, with these at 219 MB, at the same speed.
- */
-const BATCH_BYTES = 1024 * 1024;
-const BATCH_ROWS = 100;
-/** Elements seen before any is recognised are held; a file of only such is not an export. */
+/** Records seen before any is recognised are held; a file of only such is not an export. */
 const MAX_UNRECOGNISED_HELD = 100;
 
 async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
@@ -52,10 +45,11 @@ async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
 }
 
 /**
- * Imports an export (JSON or zip bytes) for a user: all or nothing. Conversations
- * are normalised as they stream in and staged out of sight in small transactions;
- * one final transaction moves them into the connection, so a failure at any
- * point — bad JSON at the end of a 1 GB file, a lost connection — leaves no trace.
+ * Imports an export (a provider's zip, or its JSON or CSV file) for a user: all
+ * or nothing. Conversations are normalised as they stream in and staged out of
+ * sight in small transactions; one final transaction moves them into the
+ * connection, so a failure at any point — bad JSON at the end of a 1 GB file, a
+ * lost connection — leaves no trace.
  */
 export async function importExport(deps: ImportDeps, target: ImportTarget, bytes: AsyncIterable<Uint8Array>): Promise<ImportResult> {
   // Checked before the first byte of the file is read: the provider id is known,
@@ -63,78 +57,48 @@ export async function importExport(deps: ImportDeps, target: ImportTarget, bytes
   if (target.provider !== undefined && !formatFor(target.provider)) throw new ApiError('invalidProvider');
   const named = target.connectionId === undefined ? undefined : await requireTargetConnection(deps.db, target);
   const expected = target.provider ?? named?.provider;
-  const importId = deps.random.uuid();
+  const staged = new StagedImport(deps, deps.random.uuid());
   let format: ExportFormat | undefined;
-  let held: Record<string, unknown>[] = [];
-  let batch: ImportStagingTable[] = [];
-  let batchBytes = 0;
-  let read = 0;
-  let unreadable = 0;
+  let held: Array<SourcedRecord & { value: Json }> = [];
 
-  const flush = async () => {
-    if (batch.length === 0) return;
-    await staging.stageConversations(deps.db, batch);
-    batch = [];
-    batchBytes = 0;
-  };
-  const stage = async (raw: Record<string, unknown>, using: ExportFormat) => {
-    const normalized = using.normalize(raw);
-    if (!normalized) {
-      unreadable++;
-      return;
-    }
-    const conversation = wellFormed(normalized);
-    const payload = JSON.stringify(conversation.payload);
-    batch.push({
-      import_id: importId,
-      external_id: conversation.externalId,
-      conversation_id: deps.random.uuid(),
-      title: conversation.title,
-      payload,
-      update_time: conversation.updateTime,
-    });
-    read++;
-    batchBytes += payload.length;
-    if (batch.length >= BATCH_ROWS || batchBytes >= BATCH_BYTES) await flush();
-  };
   const settle = async (chosen: ExportFormat) => {
     if (expected !== undefined && chosen.provider !== expected) throw new ApiError('invalidProvider');
     format = chosen;
-    for (const raw of held) await stage(raw, chosen);
+    for (const { value, source } of held) await staged.add(value, source, chosen);
     held = [];
   };
 
   try {
-    for await (const values of readExportConversations(bytes, deps.config)) {
-      for (const value of values) {
+    for await (const records of readExportRecords(bytes, deps.config, EXPORT_FORMATS)) {
+      for (const { value, source } of records) {
         if (!isObject(value)) {
-          unreadable++;
+          staged.unreadable++;
           continue;
         }
         const recognised = EXPORT_FORMATS.find((candidate) => candidate.recognizes(value));
         if (format) {
-          // A conversation of another provider inside this export cannot be read as this one.
-          if (recognised && recognised !== format) unreadable++;
-          else await stage(value, format);
+          // A record of another provider inside this export cannot be read as this one.
+          if (recognised && recognised !== format) staged.unreadable++;
+          else await staged.add(value, source, format);
         } else if (recognised) {
           await settle(recognised);
-          await stage(value, recognised);
-        } else if (held.push(value) > MAX_UNRECOGNISED_HELD) {
+          await staged.add(value, source, recognised);
+        } else if (held.push({ value, source }) > MAX_UNRECOGNISED_HELD) {
           throw unrecognizedExport();
         }
       }
     }
     if (!format) {
       // An empty export is a user with no conversations, if the caller names the
-      // provider; a file whose conversations no format recognises is no export.
+      // provider; a file whose records no format recognises is no export.
       const fallback = expected === undefined ? undefined : formatFor(expected);
-      if (!fallback || held.length > 0 || unreadable > 0) throw unrecognizedExport();
+      if (!fallback || held.length > 0 || staged.unreadable > 0) throw unrecognizedExport();
       await settle(fallback);
     }
-    await flush();
-    return await finish(deps, target, format!, importId, { read, unreadable });
+    await staged.finish(format!);
+    return await finish(deps, target, format!, staged);
   } finally {
-    await staging.discardStaged(deps.db, importId);
+    await staging.discardStaged(deps.db, staged.importId);
   }
 }
 
@@ -142,8 +106,7 @@ async function finish(
   deps: ImportDeps,
   target: ImportTarget,
   format: ExportFormat,
-  importId: string,
-  tally: { read: number; unreadable: number },
+  { importId, read, unreadable }: StagedImport,
 ): Promise<ImportResult> {
   const now = isoTime(deps.clock.now());
   return writeTransaction(deps.db, async (db) => {
@@ -171,7 +134,7 @@ async function finish(
       updated,
       unchanged: staged - created - updated,
       // Unreadable conversations, and earlier copies of an id the file repeats.
-      skipped: tally.unreadable + (tally.read - staged),
+      skipped: unreadable + (read - staged),
       conversationCount,
     };
     await recordEvent(db, deps, target.appId, 'connection.synced', { userRef: target.userRef, connectionId: connection.id, provider: format.provider, ...counts });

@@ -8,17 +8,24 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
+const COLON = 0x3a;
 
 const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 /** The UTF-8 byte order mark some editors put before the document. */
 const isByteOrderMark = (byte: number) => byte === 0xef || byte === 0xbb || byte === 0xbf;
 
-type Expect = 'document' | 'first-element' | 'element' | 'comma-or-end' | 'trailing';
+type Expect = 'document' | 'first-element' | 'element' | 'comma-or-end' | 'rest-of-object' | 'trailing';
+
+/** Longest key compared with the container key; longer keys cannot be it. */
+const MAX_KEY_BYTES = 64;
 
 /**
  * Splits a JSON document, pushed as byte chunks, into the elements of its
  * top-level array and hands each one, parsed, to `onElement`. A top-level object
- * (a file holding one conversation) is handed over whole.
+ * (a file holding one conversation) is handed over whole — unless one of its
+ * members is `containerKey` holding an array (Grok's `{"conversations": […],
+ * "projects": […]}`): then that array's elements are handed over as they come,
+ * the rest of the object is skipped, and the object is never held.
  *
  * Why not a streaming JSON parser: those run several times slower than the
  * built-in JSON.parse. Only the element boundaries are found here — tracking
@@ -42,11 +49,26 @@ export class JsonElementSplitter {
   private pending = new Uint8Array(0);
   private pendingBytes = 0;
   private readonly decoder = new TextDecoder();
+  /** Where the top-level object's containerKey array is: not met yet, being read, or read. */
+  private container: 'none' | 'inside' | 'after' = 'none';
+  /**
+   * A string at depth 1 of the top-level object, perhaps a member's key: where it
+   * starts in this chunk, its bytes from earlier chunks (null once too long to be
+   * the container key), and what the last such string was followed by.
+   */
+  private keyStart = -1;
+  private keyCarry: Uint8Array | null = null;
+  private key: Uint8Array | null = null;
+  private afterKey: 'none' | 'string' | 'container-colon' = 'none';
+  private readonly containerKey: Uint8Array;
 
   constructor(
     private readonly onElement: (value: unknown) => void,
     private readonly maxElementBytes: number,
-  ) {}
+    containerKey = 'conversations',
+  ) {
+    this.containerKey = new TextEncoder().encode(containerKey);
+  }
 
   push(chunk: Uint8Array): void {
     let start = this.collecting() ? 0 : -1;
@@ -70,6 +92,7 @@ export class JsonElementSplitter {
           continue;
         }
         this.inString = false;
+        if (this.keyStart !== -1) this.endKey(chunk, quote);
         i = quote + 1;
         if (this.depth === 0 && this.inScalar) {
           this.finishElement(chunk, start, i);
@@ -79,12 +102,25 @@ export class JsonElementSplitter {
       }
       const byte = chunk[i]!;
       if (this.depth > 0) {
+        if (this.depth === 1 && this.topLevelObject && this.container === 'none' && this.watchMember(byte, i)) {
+          // The container's `[`: what was held of the object is dropped, its elements follow.
+          this.container = 'inside';
+          this.depth = 0;
+          this.pendingBytes = 0;
+          this.expect = 'first-element';
+          start = -1;
+          i++;
+          continue;
+        }
         if (byte === QUOTE) this.inString = true;
         else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) this.depth++;
         else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
           if (--this.depth === 0) {
-            this.finishElement(chunk, start, i + 1);
-            start = -1;
+            if (this.container === 'after') this.expect = 'trailing';
+            else {
+              this.finishElement(chunk, start, i + 1);
+              start = -1;
+            }
           }
         }
         i++;
@@ -116,13 +152,13 @@ export class JsonElementSplitter {
           throw invalidExport('unexpected data after the end of the JSON document');
         case 'comma-or-end':
           if (byte === COMMA) this.expect = 'element';
-          else if (byte === CLOSE_BRACKET) this.expect = 'trailing';
+          else if (byte === CLOSE_BRACKET) this.endArray();
           else throw invalidExport('expected "," or "]" between conversations');
           break;
         case 'first-element':
         case 'element':
           if (byte === CLOSE_BRACKET && this.expect === 'first-element') {
-            this.expect = 'trailing';
+            this.endArray();
             break;
           }
           start = i - 1;
@@ -135,6 +171,10 @@ export class JsonElementSplitter {
       }
     }
     if (start !== -1) this.collect(chunk.subarray(start));
+    if (this.keyStart !== -1) {
+      this.keyCarry = this.keyBytes(chunk.subarray(this.keyStart));
+      this.keyStart = 0;
+    }
   }
 
   /** Call once the input has ended; a document cut short is an invalid export. */
@@ -145,7 +185,55 @@ export class JsonElementSplitter {
   }
 
   private collecting(): boolean {
-    return this.depth > 0 || this.inScalar;
+    return (this.depth > 0 && this.container !== 'after') || this.inScalar;
+  }
+
+  /** The top-level array ends the document; the container's array leaves the rest of the object to skip. */
+  private endArray(): void {
+    if (this.container !== 'inside') {
+      this.expect = 'trailing';
+      return;
+    }
+    this.container = 'after';
+    this.expect = 'rest-of-object';
+    this.depth = 1;
+  }
+
+  /**
+   * Follows the members of the top-level object at depth 1, outside strings:
+   * a string then `:` is a key; the container key's value starting with `[`
+   * returns true.
+   */
+  private watchMember(byte: number, at: number): boolean {
+    if (isWhitespace(byte)) return false;
+    const state = this.afterKey;
+    this.afterKey = 'none';
+    if (byte === QUOTE) {
+      this.keyStart = at + 1;
+      this.keyCarry = new Uint8Array(0);
+    } else if (state === 'string' && byte === COLON) {
+      if (this.key !== null && this.key.length === this.containerKey.length && this.key.every((b, j) => b === this.containerKey[j])) {
+        this.afterKey = 'container-colon';
+      }
+    } else if (state === 'container-colon' && byte === OPEN_BRACKET) return true;
+    return false;
+  }
+
+  /** A string at depth 1 has ended at `quote`: keep its bytes in case a `:` makes it a key. */
+  private endKey(chunk: Uint8Array, quote: number): void {
+    this.key = this.keyBytes(chunk.subarray(this.keyStart, quote));
+    this.keyStart = -1;
+    this.afterKey = 'string';
+  }
+
+  /** The string's bytes so far with `part` added, or null once longer than any key compared. */
+  private keyBytes(part: Uint8Array): Uint8Array | null {
+    const carry = this.keyCarry;
+    if (carry === null || carry.length + part.length > MAX_KEY_BYTES) return null;
+    const bytes = new Uint8Array(carry.length + part.length);
+    bytes.set(carry);
+    bytes.set(part, carry.length);
+    return bytes;
   }
 
   /** Keeps part of the element being read; one over the limit stops the import before it is whole. */
@@ -177,7 +265,7 @@ export class JsonElementSplitter {
     } catch (error) {
       throw invalidExport(error instanceof SyntaxError ? error.message : 'unreadable JSON');
     }
-    this.expect = this.topLevelObject ? 'trailing' : 'comma-or-end';
+    this.expect = this.topLevelObject && this.container === 'none' ? 'trailing' : 'comma-or-end';
     this.onElement(value);
   }
 }

@@ -2,12 +2,14 @@ import { ApiError } from '../errors.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import { readMultipartUpload } from './multipart.ts';
 
-type UploadKind = 'json' | 'zip' | 'multipart';
+type UploadKind = 'json' | 'zip' | 'csv' | 'multipart';
 
+/** What a file is, is read from its content; the type only has to be one an export can come as. */
 const KINDS: Record<string, UploadKind> = {
   'application/json': 'json',
   'application/zip': 'zip',
   'application/x-zip-compressed': 'zip',
+  'text/csv': 'csv',
   'multipart/form-data': 'multipart',
 };
 

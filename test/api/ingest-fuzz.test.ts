@@ -31,7 +31,8 @@ function swapType(value: any, random: () => number): any {
       return value;
     }
   }
-  return STRANGE_VALUES[Math.floor(random() * STRANGE_VALUES.length)];
+  // A copy: the objects and arrays among them are mutated later, and must never end up inside themselves.
+  return structuredClone(STRANGE_VALUES[Math.floor(random() * STRANGE_VALUES.length)]);
 }
 
 type Mutation = (bytes: Uint8Array, name: string, random: () => number) => { body: Uint8Array; contentType: string };

@@ -1,63 +1,40 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { strToU8, Zip, ZipDeflate, zipSync } from 'fflate';
+import { strToU8, zipSync } from 'fflate';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
-import { chatgptZipFiles, FIXED_NOW, FIXTURE_NAMES, fixtureBytes, fixtureJson, json, postExport, rowCounts, seedConnection, setup, type TestContext } from '../helpers.ts';
+import {
+  conversationsInFixture,
+  conversationsOf,
+  expectRefused,
+  EXPORT_FIXTURE_NAMES,
+  FIXED_NOW,
+  fixtureBytes,
+  fixtureContentType,
+  fixtureJson,
+  form,
+  json,
+  postExport,
+  providerOfFixture,
+  rowCounts,
+  seedConnection,
+  setup,
+  streamedZip,
+  zipFolderFiles,
+} from '../helpers.ts';
 
 const bytesOf = (value: unknown) => strToU8(JSON.stringify(value));
 
-/** A zip written the way a streaming archiver writes it: sizes after the data. */
-function streamedZip(files: Record<string, Uint8Array>): Uint8Array {
-  const chunks: Uint8Array[] = [];
-  const zip = new Zip((error, chunk) => {
-    if (error) throw error;
-    chunks.push(chunk);
-  });
-  for (const [name, data] of Object.entries(files)) {
-    const file = new ZipDeflate(name, { level: 6 });
-    zip.add(file);
-    file.push(data, true);
-  }
-  zip.end();
-  return new Uint8Array(Buffer.concat(chunks));
-}
-
-function form(fields: Record<string, string>, file?: { bytes: Uint8Array; type: string; name?: string }): FormData {
-  const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) data.set(name, value);
-  if (file) data.set('file', new Blob([file.bytes as BlobPart], { type: file.type }), file.name ?? 'conversations.json');
-  return data;
-}
-
-async function conversationsOf(t: TestContext, connectionId: string) {
-  return (await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=100`))).conversations as any[];
-}
-
-/** Asserts an import fails with exactly this answer and leaves every table as it was. */
-async function expectRefused(t: TestContext, send: () => Promise<Response>, status: number, error: string | RegExp) {
-  const before = await rowCounts(t.deps);
-  const response = await send();
-  const body = await json(response);
-  assert.equal(response.status, status, JSON.stringify(body));
-  if (typeof error === 'string') assert.deepEqual(body, { error });
-  else assert.match(body.error, error);
-  assert.equal(response.headers.get('content-type'), 'application/json');
-  assert.deepEqual(await rowCounts(t.deps), before);
-  return response;
-}
 
 describe('POST /api/ingest-export', () => {
   test('every fixture imports, each provider into one connection', async () => {
     const t = await setup();
     const totals: Record<string, number> = {};
-    for (const name of FIXTURE_NAMES) {
-      const response = await postExport(t, fixtureBytes(name));
+    for (const name of EXPORT_FIXTURE_NAMES) {
+      const response = await postExport(t, fixtureBytes(name), { contentType: fixtureContentType(name) });
       const body = await json(response);
       assert.equal(response.status, 200, `${name}: ${JSON.stringify(body)}`);
-      const parsed = fixtureJson(name);
-      const expected = name.startsWith('claude') ? 'anthropic' : 'openai';
-      assert.equal(body.provider, expected, name);
-      assert.equal(body.created + body.updated + body.unchanged + body.skipped, Array.isArray(parsed) ? parsed.length : 1, name);
+      assert.equal(body.provider, providerOfFixture(name), name);
+      assert.equal(body.created + body.updated + body.unchanged + body.skipped, conversationsInFixture(name), name);
       totals[body.provider] = body.conversationCount;
     }
     const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
@@ -65,8 +42,9 @@ describe('POST /api/ingest-export', () => {
       Object.fromEntries(connections.map((c: any) => [c.provider, c.conversationCount])),
       totals,
     );
-    // Every conversation id is distinct across the fixtures.
-    assert.deepEqual(totals, { openai: 8, anthropic: 10 });
+    // Every conversation id is distinct across the fixtures; those without one are skipped
+    // (one DeepSeek, one Grok).
+    assert.deepEqual(totals, { openai: 8, anthropic: 10, microsoft: 4, deepseek: 2, google: 4, xai: 2 });
   });
 
   test('the exact response, and the stored conversation as the API lists it', async () => {
@@ -167,7 +145,7 @@ describe('POST /api/ingest-export', () => {
   test('zip archives: split ChatGPT files, a streamed Claude zip, other files ignored', async () => {
     const t = await setup();
     // conversations-000.json (2) and conversations-001.json (1), chat.html and user.json beside them, and an image.
-    const split = zipSync({ ...chatgptZipFiles(), 'file-3Kq8VwYt2NpR7sLm4XcJ9b-IMG_4471.jpeg': new Uint8Array([0xff, 0xd8, 0xff, 0xe0]) });
+    const split = zipSync({ ...zipFolderFiles('chatgpt-zip'), 'file-3Kq8VwYt2NpR7sLm4XcJ9b-IMG_4471.jpeg': new Uint8Array([0xff, 0xd8, 0xff, 0xe0]) });
     const openai = await json(await postExport(t, split, { contentType: 'application/zip' }));
     assert.deepEqual([openai.provider, openai.created, openai.skipped, openai.conversationCount], ['openai', 3, 0, 3]);
     assert.deepEqual((await conversationsOf(t, openai.connectionId)).map((c) => c.title), ['Weekend hike packing', 'Good morning in Portuguese', 'Soft-boiled eggs']);

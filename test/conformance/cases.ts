@@ -18,7 +18,15 @@ import type { Db } from '../../src/db/database.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { signLink } from '../../src/sdk/sign-link.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
-import { chatgptZipFiles, FIXTURE_NAMES, fixtureBytes, fixtureJson } from '../helpers.ts';
+import {
+  conversationsInFixture,
+  EXPORT_FIXTURE_NAMES,
+  fixtureBytes,
+  fixtureContentType,
+  fixtureJson,
+  providerOfFixture,
+  zipFolderFiles,
+} from '../helpers.ts';
 import { hiddenField } from '../pages/page-client.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { ROOT, startServer, type RunningServer, type RuntimeName } from './server.ts';
@@ -223,12 +231,6 @@ export const tokenOf = (link: string) => new URL(link).searchParams.get('token')
 // Data
 // ---------------------------------------------------------------------------
 
-export const providerOf = (fixture: string) => (fixture.startsWith('claude') ? 'anthropic' : 'openai');
-export const conversationsIn = (fixture: string) => {
-  const parsed = fixtureJson(fixture);
-  return Array.isArray(parsed) ? parsed.length : 1;
-};
-
 /** Text that must never reach a log line (decisions §14: no conversation text). */
 export const CANARY_TEXT = 'canary-text-that-must-not-be-logged';
 
@@ -260,7 +262,7 @@ export function claudeExport(count: number, prefix = 'generated') {
 
 /** A ChatGPT export zip as newer exports come: conversations split over numbered files, with other files beside them. */
 export function splitChatGptZip() {
-  const zip = zipSync(chatgptZipFiles());
+  const zip = zipSync(zipFolderFiles('chatgpt-zip'));
   const ids = [...fixtureJson('chatgpt-zip/conversations-000.json'), ...fixtureJson('chatgpt-zip/conversations-001.json')].map((c: any) => c.id ?? c.conversation_id);
   return { zip, ids: ids as string[] };
 }
@@ -415,18 +417,18 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       });
     }
 
-    fullCase('every fixture imports as JSON with its provider; importing it again changes nothing', async () => {
+    fullCase('every fixture imports (JSON, and CSV as text/csv) with its provider; importing it again changes nothing', async () => {
       const { apiKey } = await onboard('Fixtures');
-      assert.equal(FIXTURE_NAMES.length, 11);
+      assert.equal(EXPORT_FIXTURE_NAMES.length, 15);
       const counts: Record<string, number> = {};
-      for (const name of FIXTURE_NAMES) {
-        const n = conversationsIn(name);
-        const first = expectJson(await ingest(base, apiKey, fixtureBytes(name), 'userRef=fixtures'), 200, undefined, name);
+      for (const name of EXPORT_FIXTURE_NAMES) {
+        const n = conversationsInFixture(name);
+        const first = expectJson(await ingest(base, apiKey, fixtureBytes(name), 'userRef=fixtures', fixtureContentType(name)), 200, undefined, name);
         assert.equal(first.ok, true);
         assert.equal(first.userRef, 'fixtures');
-        assert.equal(first.provider, providerOf(name), `${name} provider`);
+        assert.equal(first.provider, providerOfFixture(name), `${name} provider`);
         assert.equal(first.created + first.updated + first.unchanged + first.skipped, n, `${name} counts ${JSON.stringify(first)}`);
-        const again = expectJson(await ingest(base, apiKey, fixtureBytes(name), 'userRef=fixtures'), 200, undefined, `${name} again`);
+        const again = expectJson(await ingest(base, apiKey, fixtureBytes(name), 'userRef=fixtures', fixtureContentType(name)), 200, undefined, `${name} again`);
         assert.deepEqual(
           again,
           { ...first, created: 0, updated: 0, unchanged: n - first.skipped, skipped: first.skipped },
@@ -434,8 +436,8 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
         );
         counts[first.provider] = first.conversationCount;
       }
-      // Every conversation id is distinct across the fixtures.
-      assert.deepEqual(counts, { openai: 8, anthropic: 10 });
+      // Every conversation id is distinct across the fixtures; those without one are skipped (one DeepSeek, one Grok).
+      assert.deepEqual(counts, { openai: 8, anthropic: 10, microsoft: 4, deepseek: 2, google: 4, xai: 2 });
       const { connections } = expectJson(await api('/api/conversations?userRef=fixtures', apiKey), 200);
       assert.deepEqual(Object.fromEntries(connections.map((c: any) => [c.provider, c.conversationCount])), counts);
     });
@@ -477,13 +479,14 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       const cases: Array<[string, Promise<Answer>, number, string | RegExp]> = [
         ['text/plain', ingest(base, key, claude, 'userRef=u1', 'text/plain'), 415, 'Unsupported content type'],
         ['no content type', call(base, '/api/ingest-export?userRef=u1', { method: 'POST', bearer: key, body: new Blob([bytesBody(claude)]) }), 415, 'Unsupported content type'],
-        ['415 before the missing userRef', ingest(base, key, claude, '', 'text/csv'), 415, 'Unsupported content type'],
+        ['415 before the missing userRef', ingest(base, key, claude, '', 'text/html'), 415, 'Unsupported content type'],
         ['no userRef', ingest(base, key, claude, ''), 400, 'Missing userRef parameter'],
         ['empty userRef', ingest(base, key, claude, 'userRef='), 400, 'Missing userRef parameter'],
         ['not JSON', ingest(base, key, strToU8('{"this is": not json'), 'userRef=u1'), 400, /^Invalid export file(: .+)?$/],
         ['truncated JSON', ingest(base, key, claude.slice(0, Math.floor(claude.length / 2)), 'userRef=u1'), 400, /^Invalid export file(: .+)?$/],
         ['not a zip', ingest(base, key, strToU8('PK but not really a zip'), 'userRef=u1', 'application/zip'), 400, /^Invalid export file(: .+)?$/],
         ['unknown shape', ingest(base, key, strToU8('[{"hello": "world"}]'), 'userRef=u1'), 400, 'Unrecognized export format'],
+        ['a CSV whose header is not Copilot’s', ingest(base, key, strToU8('Date,Query\r\n2026-01-10T08:00:00,birthday cards\r\n'), 'userRef=u1', 'text/csv'), 400, 'Unrecognized export format'],
         ['empty array without a provider', ingest(base, key, strToU8('[]'), 'userRef=u1'), 400, 'Unrecognized export format'],
         ['unknown provider', ingest(base, key, claude, 'userRef=u1&provider=gemini'), 400, 'Invalid provider parameter'],
         ['provider disagrees with the file', ingest(base, key, claude, 'userRef=u1&provider=openai'), 400, 'Invalid provider parameter'],

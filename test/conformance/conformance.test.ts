@@ -14,12 +14,11 @@ import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { signLink } from '../../src/sdk/sign-link.ts';
-import { FIXTURE_NAMES, fixtureBytes } from '../helpers.ts';
+import { conversationsInFixture, EXPORT_FIXTURE_NAMES, fixtureBytes, fixtureContentType, PROVIDER_BY_PREFIX } from '../helpers.ts';
 import {
   Browser,
   call,
   claudeExport,
-  conversationsIn,
   defineConformance,
   expectJson,
   expectPage,
@@ -95,14 +94,16 @@ describe('one database file, written under one runtime, served by the others', {
       await db.destroy();
     }
     let base = running.url;
-    for (const name of FIXTURE_NAMES) expectJson(await ingest(base, tenant.apiKey, fixtureBytes(name), 'userRef=swap-fixtures'), 200, undefined, name);
+    for (const name of EXPORT_FIXTURE_NAMES) expectJson(await ingest(base, tenant.apiKey, fixtureBytes(name), 'userRef=swap-fixtures', fixtureContentType(name)), 200, undefined, name);
     expectJson(await ingest(base, tenant.apiKey, splitChatGptZip().zip, 'userRef=swap-generated', 'application/zip'), 200);
     expectJson(await ingest(base, tenant.apiKey, claudeExport(237, 'swap').bytes, 'userRef=swap-generated'), 200);
     let expected = await snapshot(base, tenant);
     // The first text is the listing of swap-fixtures, the user the pages are opened for.
     const connectionIds: string[] = JSON.parse(expected[0]!).connections.map((connection: { id: string }) => connection.id);
-    assert.equal(connectionIds.length, 2);
-    assert.equal(expected.length, 2 + 1 + 1 + 1 + 5, 'two connection listings and eight conversation pages');
+    // One connection per provider, each with one page of fixtures (none has 50 conversations).
+    const providers = Object.keys(PROVIDER_BY_PREFIX).length;
+    assert.equal(connectionIds.length, providers);
+    assert.equal(expected.length, 2 + providers + 1 + 5, `two connection listings and ${providers + 6} conversation pages`);
     await pagesRender(base, tenant, writer!, connectionIds);
     assert.deepEqual(await running.stop(), { code: 0, signal: null }, `${writer} exits cleanly`);
     running = undefined;
@@ -118,7 +119,7 @@ describe('one database file, written under one runtime, served by the others', {
       if (index === 0) {
         const name = 'claude-conversations.json';
         const again = expectJson(await ingest(base, tenant.apiKey, fixtureBytes(name), 'userRef=swap-fixtures'), 200);
-        assert.deepEqual([again.created, again.updated, again.skipped, again.unchanged], [0, 0, 0, conversationsIn(name)], `${reader}: re-import changes nothing`);
+        assert.deepEqual([again.created, again.updated, again.skipped, again.unchanged], [0, 0, 0, conversationsInFixture(name)], `${reader}: re-import changes nothing`);
         const after = await snapshot(base, tenant);
         assert.deepEqual(withoutSyncTimes(after), withoutSyncTimes(expected), 'only lastSyncAt moved');
         expected = after;

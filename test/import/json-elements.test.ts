@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readExportConversations } from '../../src/import/export-reader.ts';
-import { FIXTURE_NAMES, fixtureBytes } from '../helpers.ts';
+import { readExportRecords } from '../../src/import/export-reader.ts';
+import { EXPORT_FORMATS } from '../../src/import/formats.ts';
+import { FIXTURE_NAMES, fixtureBytes, providerOfFixture } from '../helpers.ts';
 
 async function* chunked(bytes: Uint8Array, size: number) {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
@@ -9,7 +10,7 @@ async function* chunked(bytes: Uint8Array, size: number) {
 
 async function readAll(bytes: Uint8Array, size = 7): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const batch of readExportConversations(chunked(bytes, size), { maxConversationBytes: 2 ** 26, maxExpandedBytes: 2 ** 32 })) out.push(...batch);
+  for await (const batch of readExportRecords(chunked(bytes, size), { maxConversationBytes: 2 ** 26, maxExpandedBytes: 2 ** 32 }, EXPORT_FORMATS)) out.push(...batch.map((record) => record.value));
   return out;
 }
 
@@ -19,7 +20,8 @@ test('every fixture reads back exactly as JSON.parse sees it, whatever the chunk
   for (const name of FIXTURE_NAMES) {
     const bytes = fixtureBytes(name);
     const parsed = JSON.parse(new TextDecoder().decode(bytes));
-    const expected = Array.isArray(parsed) ? parsed : [parsed];
+    // Grok's export is one object whose `conversations` array is read element by element.
+    const expected = Array.isArray(parsed) ? parsed : providerOfFixture(name) === 'xai' ? parsed.conversations : [parsed];
     for (const size of [1, 2, 3, 5, 64, 4096, bytes.length]) {
       assert.deepEqual(await readAll(bytes, size), expected, `${name} in chunks of ${size}`);
     }
@@ -58,4 +60,34 @@ test('broken documents are refused with the reason', async () => {
   }
   await assert.rejects(readAll(text('[{"a":1},]')), /^Error: Invalid export file: /);
   await assert.rejects(readAll(text('[{"a":tru}]')), /^Error: Invalid export file: /);
+});
+
+test('an array under the top-level key "conversations" is read element by element; the rest of the object is skipped', async () => {
+  const grok = { projects: [{ id: 'p1', name: 'a "conversations": [' }], conversations: [{ conversation: { id: 'c1' } }, { conversation: { id: 'c2' }, responses: [1, [2]] }], tasks: [], media_posts: [{ x: '}' }] };
+  const bytes = text(JSON.stringify(grok, null, 1));
+  for (const size of [1, 2, 3, 5, 7, 11, bytes.length]) {
+    assert.deepEqual(await readAll(bytes, size), grok.conversations, `chunks of ${size}`);
+  }
+  assert.deepEqual(await readAll(text('{"conversations" : [ ] }')), []);
+  assert.deepEqual(await readAll(text('{"conversations":["one", 2, null]}')), ['one', 2, null]);
+});
+
+test('a top-level object without such an array is one element, "conversations" elsewhere included', async () => {
+  for (const document of [
+    { title: 'conversations', mapping: {} },
+    { conversations: { not: 'an array' } },
+    { nested: { conversations: [1, 2] } },
+    { 'conversations\\u0000': [1] },
+    { conversationsX: [1], x: 'conversations' },
+  ]) {
+    const bytes = text(JSON.stringify(document));
+    for (const size of [1, 4, bytes.length]) assert.deepEqual(await readAll(bytes, size), [document], `${JSON.stringify(document)} in chunks of ${size}`);
+  }
+});
+
+test('a container cut short or followed by more data is refused', async () => {
+  const truncated = 'Invalid export file: the file ends before the JSON document does (truncated?)';
+  await assert.rejects(readAll(text('{"conversations":[{"a":1}')), { message: truncated });
+  await assert.rejects(readAll(text('{"conversations":[{"a":1}], "tasks": [')), { message: truncated });
+  await assert.rejects(readAll(text('{"conversations":[]}]')), { message: 'Invalid export file: unexpected data after the end of the JSON document' });
 });

@@ -1,0 +1,524 @@
+/**
+ * DeepSeek, Grok, Gemini and Copilot exports through the API, normalised as the
+ * README's "Importing exports" describes. Every expected conversation below was
+ * worked out by hand from those rules and the fixtures (test/fixtures/README.md
+ * says what each shows), never read back from the importer.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { strToU8, zipSync } from 'fflate';
+import {
+  conversationsOf,
+  expectRefused,
+  fixtureBytes,
+  fixtureJson,
+  form,
+  json,
+  postExport,
+  rowCounts,
+  setup,
+  zipFolderFiles,
+  type TestContext,
+} from '../helpers.ts';
+
+// Copilot times without an offset are UTC. Run in a zone that is not, so that
+// reading them as local time (what `new Date('2026-01-10T08:00:00')` does) fails here.
+process.env.TZ = 'Asia/Kolkata';
+
+const JSON_TYPE = 'application/json';
+const ZIP_TYPE = 'application/zip';
+const CSV_TYPE = 'text/csv';
+
+/** What the API shows of a stored conversation, without Parley's own id. */
+const shown = ({ external_id, title, update_time, payload }: any) => ({ external_id, title, update_time, payload });
+
+/** One message as the payload holds it. */
+const message = (role: 'user' | 'assistant' | 'tool', content: string, timestamp: string) => ({ role, content, timestamp });
+
+/** Imports `bytes`, asserts a 200 from `provider` with these counts, and returns the answer. */
+async function imports(
+  t: TestContext,
+  bytes: Uint8Array,
+  contentType: string,
+  provider: string,
+  counts: { created: number; updated?: number; unchanged?: number; skipped: number; conversationCount: number },
+  query = 'userRef=u1',
+) {
+  const response = await postExport(t, bytes, { contentType, query });
+  const body = await json(response);
+  assert.equal(response.status, 200, JSON.stringify(body));
+  const { created, updated = 0, unchanged = 0, skipped, conversationCount } = counts;
+  assert.deepEqual(
+    { provider: body.provider, created: body.created, updated: body.updated, unchanged: body.unchanged, skipped: body.skipped, conversationCount: body.conversationCount },
+    { provider, created, updated, unchanged, skipped, conversationCount },
+  );
+  return body;
+}
+
+/** Imports the same bytes again and asserts that nothing changed: every readable conversation `unchanged`. */
+async function reimportChangesNothing(t: TestContext, bytes: Uint8Array, contentType: string, first: any, query = 'userRef=u1') {
+  const before = await conversationsOf(t, first.connectionId);
+  const again = await json(await postExport(t, bytes, { contentType, query }));
+  assert.deepEqual(again, { ...first, created: 0, updated: 0, unchanged: first.created + first.updated + first.unchanged }, 'a re-import is all unchanged');
+  assert.deepEqual(await conversationsOf(t, first.connectionId), before, 'and the stored conversations are as they were');
+}
+
+/** The first half of the bytes: a file cut short. */
+const truncated = (bytes: Uint8Array) => bytes.subarray(0, Math.floor(bytes.length / 2));
+
+describe('DeepSeek (deepseek)', () => {
+  const file = fixtureBytes('deepseek-conversations.json');
+
+  test('the export imports as deepseek; the conversation without an id is skipped; a re-import is all unchanged', async () => {
+    const t = await setup();
+    const first = await imports(t, file, JSON_TYPE, 'deepseek', { created: 2, skipped: 1, conversationCount: 2 });
+    await reimportChangesNothing(t, file, JSON_TYPE, first);
+  });
+
+  test('the exact conversations: the newest leaf’s branch, reasoning dropped, search results and files as lines, UTC times', async () => {
+    const t = await setup();
+    const { connectionId } = await imports(t, file, JSON_TYPE, 'deepseek', { created: 2, skipped: 1, conversationCount: 2 });
+    assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), [
+      {
+        // No updated_at: inserted_at. An empty title is null. The two answers to the files are
+        // equally new: the one met last in `children` order ("2") wins. A SEARCH without results
+        // is dropped; TOOL_SEARCH's empty content gives way to its results; TOOL_OPEN's text is kept.
+        external_id: '5a8d2c41-7e3b-4f09-9c16-2b7e0d4a9f32',
+        title: null,
+        update_time: '2025-07-02T01:30:00.000Z',
+        payload: {
+          title: '',
+          messages: [
+            message('user', '[file: receipt-0412.png]\n[file: receipt-0413.png]', '2025-07-02T01:30:00.000Z'),
+            message('tool', '- [EUR exchange rates](https://www.example.com/rates/eur)', '2025-07-02T01:30:09.000Z'),
+            message('tool', 'Receipt 0412: total 12.40 EUR\nReceipt 0413: total 7.85 EUR', '2025-07-02T01:30:09.000Z'),
+            message('assistant', 'Together the receipts come to 20.25 EUR.', '2025-07-02T01:30:09.000Z'),
+          ],
+        },
+      },
+      {
+        // The regenerated answer ("3", 21:06) is newer than the first one ("2", 21:05), but the
+        // person went on from "2": the newest leaf ("5", 21:07) is under it. THINK is dropped.
+        external_id: '5a8d2c41-7e3b-4f09-9c16-2b7e0d4a9f31',
+        title: 'Quick pickles',
+        update_time: '2025-06-14T13:07:15.500Z',
+        payload: {
+          title: 'Quick pickles',
+          messages: [
+            message('user', 'How long should quick pickles rest before I eat them?\n[file: brine-notes.txt]', '2025-06-14T13:05:12.300Z'),
+            message('assistant', 'Give them at least an hour in the fridge; overnight tastes better.', '2025-06-14T13:05:20.000Z'),
+            message('user', 'Can you find a tested recipe?', '2025-06-14T13:07:00.000Z'),
+            message(
+              'tool',
+              '- [Quick dill pickles](https://recipes.example.com/quick-dill-pickles)\n- [Fridge pickles in 10 minutes](https://kitchen.example.net/fridge-pickles)',
+              '2025-06-14T13:07:15.500Z',
+            ),
+            message('assistant', 'This quick dill pickle recipe is well tested: slice, pour hot brine over, chill for an hour.', '2025-06-14T13:07:15.500Z'),
+          ],
+        },
+      },
+    ]);
+  });
+
+  test('the zip as DeepSeek ships it (conversations.json and user.json) holds the same conversations', async () => {
+    const t = await setup();
+    const zip = zipSync(zipFolderFiles('deepseek-zip'));
+    const first = await imports(t, zip, ZIP_TYPE, 'deepseek', { created: 2, skipped: 1, conversationCount: 2 });
+    await reimportChangesNothing(t, zip, ZIP_TYPE, first);
+    const bare = await imports(t, file, JSON_TYPE, 'deepseek', { created: 0, unchanged: 2, skipped: 1, conversationCount: 2 });
+    assert.equal(bare.connectionId, first.connectionId);
+  });
+
+  test('is never stored as ChatGPT: provider=openai is refused, provider=deepseek accepted', async () => {
+    const t = await setup();
+    await expectRefused(t, () => postExport(t, file, { query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
+    await expectRefused(t, () => postExport(t, zipSync(zipFolderFiles('deepseek-zip')), { contentType: ZIP_TYPE, query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
+    await expectRefused(t, () => postExport(t, file, { query: 'userRef=u1&provider=anthropic' }), 400, 'Invalid provider parameter');
+    await imports(t, file, JSON_TYPE, 'deepseek', { created: 2, skipped: 1, conversationCount: 2 }, 'userRef=u1&provider=deepseek');
+    const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
+    assert.deepEqual(connections.map((c: any) => c.provider), ['deepseek']);
+  });
+
+  test('a truncated file or zip writes nothing', async () => {
+    const t = await setup();
+    await expectRefused(t, () => postExport(t, truncated(file)), 400, /^Invalid export file: /);
+    await expectRefused(t, () => postExport(t, truncated(zipSync(zipFolderFiles('deepseek-zip'))), { contentType: ZIP_TYPE }), 400, /^Invalid export file: /);
+    assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
+  });
+});
+
+describe('Grok (xai)', () => {
+  const file = fixtureBytes('grok-prod-grok-backend.json');
+  const zipFiles = () => zipFolderFiles('grok-zip');
+
+  test('the export object imports as xai; projects, tasks and media posts are not conversations; a re-import is all unchanged', async () => {
+    const t = await setup();
+    const first = await imports(t, file, JSON_TYPE, 'xai', { created: 2, skipped: 1, conversationCount: 2 });
+    await reimportChangesNothing(t, file, JSON_TYPE, first);
+  });
+
+  test('the exact conversations: the newest response’s chain, thinking dropped, citations, images and files as lines', async () => {
+    const t = await setup();
+    const { connectionId } = await imports(t, file, JSON_TYPE, 'xai', { created: 2, skipped: 1, conversationCount: 2 });
+    assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), [
+      {
+        // No parent_response_id: create_time order. No modify_time: the latest response's time.
+        // The response with only a thinking trace is dropped.
+        external_id: 'e2c7a9b4-1d3f-4a6e-8b50-7c9d1e3f5a02',
+        title: 'Fox logo',
+        update_time: '2025-03-03T16:22:19.000Z',
+        payload: {
+          title: 'Fox logo',
+          messages: [
+            message('user', 'Sketch a minimal fox logo in orange.', '2025-03-03T16:20:30.000Z'),
+            message('assistant', 'Here are two takes on a fox logo.\n[image]\n[image]', '2025-03-03T16:20:41.000Z'),
+            message('user', 'Make the second one rounder.', '2025-03-03T16:22:00.000Z'),
+            message('assistant', '[image]', '2025-03-03T16:22:19.000Z'),
+          ],
+        },
+      },
+      {
+        // The chain from the newest response up through parent_response_id: the draft
+        // regenerated away ("After every single ride.") is left out.
+        external_id: 'e2c7a9b4-1d3f-4a6e-8b50-7c9d1e3f5a01',
+        title: 'Cleaning a bike chain',
+        update_time: '2025-02-10T07:41:30.250Z',
+        payload: {
+          title: 'Cleaning a bike chain',
+          messages: [
+            message('user', 'How often should I clean my bike chain?', '2025-02-10T07:30:05.000Z'),
+            message(
+              'assistant',
+              'Every 150 to 300 km, and after any wet or muddy ride.\n- [Chain care basics](https://cycling.example.com/chain-care)\n- https://forum.example.org/t/how-often-chain',
+              '2025-02-10T07:31:40.500Z',
+            ),
+            message('user', 'What should I use to degrease it?\n[file]', '2025-02-10T07:40:00.000Z'),
+            message('assistant', 'A citrus degreaser and a stiff brush; rinse, dry, then oil the chain.', '2025-02-10T07:41:30.250Z'),
+          ],
+        },
+      },
+    ]);
+  });
+
+  test('the zip as xAI ships it (ttl/30d/export_data/<uuid>/prod-grok-backend.json) holds the same conversations', async () => {
+    const t = await setup();
+    const files = zipFiles();
+    assert.ok('ttl/30d/export_data/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d/prod-grok-backend.json' in files);
+    const zip = zipSync(files);
+    const first = await imports(t, zip, ZIP_TYPE, 'xai', { created: 2, skipped: 1, conversationCount: 2 });
+    await reimportChangesNothing(t, zip, ZIP_TYPE, first);
+    await imports(t, file, JSON_TYPE, 'xai', { created: 0, unchanged: 2, skipped: 1, conversationCount: 2 });
+  });
+
+  test('`conversations` is found wherever it stands among the object’s keys', async () => {
+    const t = await setup();
+    const { conversations, projects, tasks, media_posts } = fixtureJson('grok-prod-grok-backend.json');
+    await imports(t, file, JSON_TYPE, 'xai', { created: 2, skipped: 1, conversationCount: 2 });
+    const reordered = strToU8(JSON.stringify({ projects, tasks, media_posts, conversations }, null, 1));
+    await imports(t, reordered, JSON_TYPE, 'xai', { created: 0, unchanged: 2, skipped: 1, conversationCount: 2 });
+  });
+
+  test('a provider parameter that disagrees is refused; a truncated file or zip writes nothing', async () => {
+    const t = await setup();
+    await expectRefused(t, () => postExport(t, file, { query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
+    await expectRefused(t, () => postExport(t, file, { query: 'userRef=u1&provider=google' }), 400, 'Invalid provider parameter');
+    await expectRefused(t, () => postExport(t, truncated(file)), 400, /^Invalid export file: /);
+    await expectRefused(t, () => postExport(t, truncated(zipSync(zipFiles())), { contentType: ZIP_TYPE }), 400, /^Invalid export file: /);
+    assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
+    await imports(t, file, JSON_TYPE, 'xai', { created: 2, skipped: 1, conversationCount: 2 }, 'userRef=u1&provider=xai');
+  });
+});
+
+describe('Gemini (google)', () => {
+  const file = fixtureBytes('gemini-my-activity.json');
+  const ACTIVITY = 'Takeout/My Activity/Gemini Apps/My Activity.json';
+
+  test('the activity imports as google, four conversations; other entries are neither stored nor skipped; a re-import is all unchanged', async () => {
+    const t = await setup();
+    const first = await imports(t, file, JSON_TYPE, 'google', { created: 4, skipped: 0, conversationCount: 4 });
+    await reimportChangesNothing(t, file, JSON_TYPE, first);
+  });
+
+  test('the exact conversations: exchanges grouped by gaps or by titleUrl, the last draft, attachments as lines, a long title cut', async () => {
+    const t = await setup();
+    const { connectionId } = await imports(t, file, JSON_TYPE, 'google', { created: 4, skipped: 0, conversationCount: 4 });
+    const listed = (await conversationsOf(t, connectionId)).map(shown);
+    assert.deepEqual(
+      listed.map((c) => c.external_id),
+      ['8b2e0d4f6a1c3e5b', '3f9a1c77e0b2d4a5', 'gemini-2025-08-04T15:15:30.000Z', 'gemini-2025-08-04T14:02:11.250Z'],
+    );
+    const [rivers, italian, , balcony] = listed;
+
+    // Three exchanges, each under 30 minutes after the one before; "Selected preferred draft"
+    // and "Gave feedback" between them are not messages. The first prompt is 128 characters:
+    // its first 80 end inside "metres", so the title stops after "square".
+    assert.deepEqual(balcony, {
+      external_id: 'gemini-2025-08-04T14:02:11.250Z',
+      title: 'I am planning a small vegetable garden on a sunny balcony of about four square…',
+      update_time: '2025-08-04T14:45:30.000Z',
+      payload: {
+        title: 'I am planning a small vegetable garden on a sunny balcony of about four square…',
+        messages: [
+          message(
+            'user',
+            'I am planning a small vegetable garden on a sunny balcony of about four square metres; which crops would you start with and why?\n[file: balcony-plan.pdf]',
+            '2025-08-04T14:02:11.250Z',
+          ),
+          // The last of the two drafts.
+          message(
+            'assistant',
+            'Start with herbs and salad leaves: they are forgiving and quick.\n\nAdd cherry tomatoes once you know how much sun the balcony gets.',
+            '2025-08-04T14:02:11.250Z',
+          ),
+          message('user', 'Which of those cope with strong wind?\n[image]', '2025-08-04T14:20:05.000Z'),
+          message('assistant', 'Rosemary and thyme cope with wind well.\n\nSee [this guide](https://example.org/windy-balconies) for shelter ideas.', '2025-08-04T14:20:05.000Z'),
+          // A prompt without an answer.
+          message('user', 'How often should I water them?', '2025-08-04T14:45:30.000Z'),
+        ],
+      },
+    });
+
+    // Two and a half hours apart, but one titleUrl id (…/app/<id>) makes them one conversation.
+    assert.deepEqual(italian, {
+      external_id: '3f9a1c77e0b2d4a5',
+      title: 'How do I say good evening in Italian?',
+      update_time: '2025-08-06T10:40:00.000Z',
+      payload: {
+        title: 'How do I say good evening in Italian?',
+        messages: [
+          message('user', 'How do I say good evening in Italian?', '2025-08-06T08:10:00.000Z'),
+          message('assistant', 'Buona sera.', '2025-08-06T08:10:00.000Z'),
+          message('user', 'And good night?', '2025-08-06T10:40:00.000Z'),
+          message('assistant', 'Buona notte.', '2025-08-06T10:40:00.000Z'),
+        ],
+      },
+    });
+
+    // The …/app/c/<id> form of titleUrl.
+    assert.deepEqual(rivers, {
+      external_id: '8b2e0d4f6a1c3e5b',
+      title: 'Name three rivers in Portugal',
+      update_time: '2025-08-07T19:00:00.000Z',
+      payload: {
+        title: 'Name three rivers in Portugal',
+        messages: [
+          message('user', 'Name three rivers in Portugal', '2025-08-07T19:00:00.000Z'),
+          message('assistant', 'The Douro, the Tagus and the Mondego.', '2025-08-07T19:00:00.000Z'),
+        ],
+      },
+    });
+  });
+
+  test('a gap of exactly 30 minutes starts a conversation; its answer’s HTML becomes Markdown', async () => {
+    const t = await setup();
+    const { connectionId } = await imports(t, file, JSON_TYPE, 'google', { created: 4, skipped: 0, conversationCount: 4 });
+    const plan = (await conversationsOf(t, connectionId)).map(shown).find((c) => c.external_id === 'gemini-2025-08-04T15:15:30.000Z');
+    assert.ok(plan, 'the exchange 30 minutes after the balcony conversation’s last one starts its own');
+    assert.equal(plan.title, 'Give me a printable watering plan');
+    assert.equal(plan.update_time, '2025-08-04T15:29:00.000Z');
+    assert.equal(plan.payload.title, 'Give me a printable watering plan');
+    const [ask, answer, shorter, short] = plan.payload.messages;
+    assert.equal(plan.payload.messages.length, 4);
+    assert.deepEqual(ask, message('user', 'Give me a printable watering plan', '2025-08-04T15:15:30.000Z'));
+    assert.deepEqual(shorter, message('user', 'Shorter, please', '2025-08-04T15:29:00.000Z'));
+    assert.deepEqual(short, message('assistant', 'Water in the morning, at the base, when the top centimetre is dry.', '2025-08-04T15:29:00.000Z'));
+    assert.deepEqual([answer.role, answer.timestamp], ['assistant', '2025-08-04T15:15:30.000Z']);
+
+    // The library's own choices (`*` or `-` bullets, `_` or `*` emphasis, padding) are left
+    // to it; what it must do is below.
+    const markdown: string = answer.content;
+    assert.equal(markdown, markdown.trim(), 'trimmed');
+    assert.doesNotMatch(markdown, /<\/?(p|em|strong|ul|ol|li|table|thead|tbody|tr|th|td|pre|code|a)\b/i, 'no HTML left');
+    assert.doesNotMatch(markdown, /&gt;|&lt;|&amp;|&quot;/, 'entities decoded');
+    const lines: Array<[string, RegExp]> = [
+      ['emphasis and strong', /^Here is a plan for ([*_])most\1 balcony herbs\. (\*\*|__)Check the soil first\.\2$/m],
+      ['a bullet list', /^[-*+] +Basil: daily in summer\n[-*+] +Rosemary: twice a week$/m],
+      ['a numbered list', /^1\. +Fill the can\n2\. +Water at the base$/m],
+      ['a table header', /^\| *Day *\| *Plants *\|$/m],
+      ['its separator', /^\| *:?-{3,}:? *\| *:?-{3,}:? *\|$/m],
+      ['its rows', /^\| *Monday *\| *Basil, mint *\|\n\| *Thursday *\| *Rosemary *\|$/m],
+      ['a paragraph', /^A reminder for your crontab:$/m],
+      // The code's own final newline may stay as a last empty line.
+      ['a fenced code block, verbatim', /^```[a-z]*\n0 7 \* \* 1,4 echo "water the plants" >> ~\/todo\.txt\n\n?```$/m],
+      ['a link', /^More in \[the watering guide\]\(https:\/\/example\.org\/watering\)\.$/m],
+    ];
+    let last = -1;
+    for (const [what, pattern] of lines) {
+      const found = pattern.exec(markdown);
+      assert.ok(found, `${what}: ${pattern} in\n${markdown}`);
+      assert.ok(found.index > last, `${what} comes after what precedes it in the HTML`);
+      last = found.index;
+    }
+  });
+
+  test('the Takeout zip (My Activity.json, or MyActivity.json, under Gemini Apps) holds the same conversations', async () => {
+    const t = await setup();
+    const files = zipFolderFiles('gemini-zip');
+    assert.deepEqual(Object.keys(files), [ACTIVITY, 'Takeout/archive_browser.html']);
+    const zip = zipSync(files);
+    const first = await imports(t, zip, ZIP_TYPE, 'google', { created: 4, skipped: 0, conversationCount: 4 });
+    await reimportChangesNothing(t, zip, ZIP_TYPE, first);
+    await imports(t, file, JSON_TYPE, 'google', { created: 0, unchanged: 4, skipped: 0, conversationCount: 4 });
+    const renamed = zipSync({ 'Takeout/archive_browser.html': files['Takeout/archive_browser.html']!, 'Takeout/My Activity/Gemini Apps/MyActivity.json': files[ACTIVITY]! });
+    await imports(t, renamed, ZIP_TYPE, 'google', { created: 0, unchanged: 4, skipped: 0, conversationCount: 4 });
+  });
+
+  test('a Takeout with the activity as HTML only is refused with what to do', async () => {
+    const t = await setup();
+    const html = strToU8('<!DOCTYPE html><html><body><div class="outer-cell">Prompted How tall is Mont Blanc?<br>Aug 4, 2025, 4:02:11 PM CEST</div></body></html>');
+    const zip = zipSync({ 'Takeout/archive_browser.html': zipFolderFiles('gemini-zip')['Takeout/archive_browser.html']!, 'Takeout/My Activity/Gemini Apps/My Activity.html': html });
+    const error = 'Invalid export file: Gemini activity was exported as HTML; export it again from Takeout choosing JSON';
+    await expectRefused(t, () => postExport(t, zip, { contentType: ZIP_TYPE }), 400, error);
+    await expectRefused(t, () => t.request('/api/ingest-export', { method: 'POST', body: form({ userRef: 'u1' }, { bytes: zip, type: ZIP_TYPE, name: 'takeout-20250805T101500Z-001.zip' }) }), 400, error);
+  });
+
+  test('a provider parameter that disagrees is refused; a truncated file or zip writes nothing', async () => {
+    const t = await setup();
+    await expectRefused(t, () => postExport(t, file, { query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
+    await expectRefused(t, () => postExport(t, file, { query: 'userRef=u1&provider=xai' }), 400, 'Invalid provider parameter');
+    await expectRefused(t, () => postExport(t, truncated(file)), 400, /^Invalid export file: /);
+    await expectRefused(t, () => postExport(t, truncated(zipSync(zipFolderFiles('gemini-zip'))), { contentType: ZIP_TYPE }), 400, /^Invalid export file: /);
+    assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
+    await imports(t, file, JSON_TYPE, 'google', { created: 4, skipped: 0, conversationCount: 4 }, 'userRef=u1&provider=google');
+  });
+});
+
+describe('Microsoft Copilot (microsoft)', () => {
+  const file = fixtureBytes('copilot-activity-history.csv');
+  const CONVERSATIONS = [
+    {
+      // The same name a week later is another conversation; +01:00 → UTC.
+      external_id: 'copilot-2026-01-17T18:45:00.000Z-934678e8',
+      title: 'Birthday card ideas',
+      update_time: '2026-01-17T18:45:09.000Z',
+      payload: {
+        title: 'Birthday card ideas',
+        messages: [
+          message('user', 'Now one for my nephew.', '2026-01-17T18:45:00.000Z'),
+          message('assistant', 'A dinosaur, obviously.', '2026-01-17T18:45:09.000Z'),
+        ],
+      },
+    },
+    {
+      // Exactly 30 minutes after the last row of the one before: a new conversation. `USER` is the user.
+      external_id: 'copilot-2026-01-12T16:00:03.000Z-e3d6233b',
+      title: 'Regex, quickly',
+      update_time: '2026-01-12T16:00:05.000Z',
+      payload: {
+        title: 'Regex, quickly',
+        messages: [
+          message('user', 'One more: ISO weeks?', '2026-01-12T16:00:03.000Z'),
+          message('assistant', '\\d{4}-W\\d{2}', '2026-01-12T16:00:05.000Z'),
+        ],
+      },
+    },
+    {
+      // -05:00 → UTC; a quoted name with a comma; 29 minutes 55 seconds between two rows keeps them together.
+      external_id: 'copilot-2026-01-12T15:00:00.000Z-e3d6233b',
+      title: 'Regex, quickly',
+      update_time: '2026-01-12T15:30:03.000Z',
+      payload: {
+        title: 'Regex, quickly',
+        messages: [
+          message('user', 'How do I match a date like 2026-01-12?', '2026-01-12T15:00:00.000Z'),
+          message('assistant', 'Use \\d{4}-\\d{2}-\\d{2}, for example /^\\d{4}-\\d{2}-\\d{2}$/.test(s).', '2026-01-12T15:00:04.000Z'),
+          message('user', 'And times?', '2026-01-12T15:29:59.000Z'),
+          message('assistant', 'Add T\\d{2}:\\d{2} after it.', '2026-01-12T15:30:03.000Z'),
+        ],
+      },
+    },
+    {
+      // Times without an offset are UTC. Quoted commas, doubled quotes and a newline inside a
+      // message; the last two rows come out of time order in the file; `User` is the user,
+      // `Copilot` (like `AI`) the assistant.
+      external_id: 'copilot-2026-01-10T08:00:00.000Z-934678e8',
+      title: 'Birthday card ideas',
+      update_time: '2026-01-10T08:03:31.000Z',
+      payload: {
+        title: 'Birthday card ideas',
+        messages: [
+          message('user', 'Ideas for a card for my aunt, who loves birds?', '2026-01-10T08:00:00.000Z'),
+          message('assistant', 'Try a watercolour robin with "Happy birthday, bird lover!" inside.\nOr a collage of pressed feathers.', '2026-01-10T08:00:07.000Z'),
+          message('user', 'Thanks', '2026-01-10T08:03:30.000Z'),
+          message('assistant', "You're welcome!", '2026-01-10T08:03:31.000Z'),
+        ],
+      },
+    },
+  ];
+
+  test('the CSV (BOM, CRLF) imports as microsoft from text/csv; a re-import is all unchanged', async () => {
+    const t = await setup();
+    assert.deepEqual([...file.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the fixture starts with a byte order mark');
+    assert.ok(new TextDecoder().decode(file).includes('\r\n'), 'and has CRLF line ends');
+    const first = await imports(t, file, CSV_TYPE, 'microsoft', { created: 4, skipped: 0, conversationCount: 4 });
+    await reimportChangesNothing(t, file, CSV_TYPE, first);
+  });
+
+  test('the exact conversations: grouped by name and 30-minute gaps, ids from the first time and the name’s hash', async () => {
+    const t = await setup();
+    const { connectionId } = await imports(t, file, CSV_TYPE, 'microsoft', { created: 4, skipped: 0, conversationCount: 4 });
+    assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), CONVERSATIONS);
+  });
+
+  test('a multipart upload, with the CSV or the zip in the file field', async () => {
+    const t = await setup();
+    const viaCsv = await json(await t.request('/api/ingest-export', {
+      method: 'POST',
+      body: form({ userRef: 'bob' }, { bytes: file, type: CSV_TYPE, name: 'copilot-activity-history.csv' }),
+    }));
+    assert.deepEqual([viaCsv.userRef, viaCsv.provider, viaCsv.created, viaCsv.skipped], ['bob', 'microsoft', 4, 0]);
+    assert.deepEqual((await conversationsOf(t, viaCsv.connectionId)).map(shown), CONVERSATIONS);
+    const viaZip = await json(await t.request('/api/ingest-export', {
+      method: 'POST',
+      body: form({ userRef: 'bob', provider: 'microsoft' }, { bytes: zipSync(zipFolderFiles('copilot-zip')), type: ZIP_TYPE, name: 'Copilot.zip' }),
+    }));
+    assert.deepEqual([viaZip.connectionId, viaZip.provider, viaZip.created, viaZip.unchanged], [viaCsv.connectionId, 'microsoft', 0, 4]);
+  });
+
+  test('the zip as Microsoft ships it: copilot-activity-history.csv is read, the other CSV ignored', async () => {
+    const t = await setup();
+    const files = zipFolderFiles('copilot-zip');
+    assert.deepEqual(Object.keys(files), ['browsing-activity.csv', 'copilot-activity-history.csv']);
+    const zip = zipSync(files);
+    const first = await imports(t, zip, ZIP_TYPE, 'microsoft', { created: 4, skipped: 0, conversationCount: 4 });
+    await reimportChangesNothing(t, zip, ZIP_TYPE, first);
+    assert.deepEqual((await conversationsOf(t, first.connectionId)).map(shown), CONVERSATIONS);
+  });
+
+  test('a CSV with another header is not an export', async () => {
+    const t = await setup();
+    const other = zipFolderFiles('copilot-zip')['browsing-activity.csv']!;
+    await expectRefused(t, () => postExport(t, other, { contentType: CSV_TYPE }), 400, 'Unrecognized export format');
+    await expectRefused(t, () => postExport(t, strToU8('Conversation,Time,Message\r\nHi,2026-01-10T08:00:00,Hello\r\n'), { contentType: CSV_TYPE }), 400, 'Unrecognized export format');
+    await expectRefused(t, () => postExport(t, zipSync({ 'browsing-activity.csv': other }), { contentType: ZIP_TYPE }), 400, 'Unrecognized export format');
+  });
+
+  test('a provider parameter that disagrees is refused; a truncated file or zip writes nothing', async () => {
+    const t = await setup();
+    await expectRefused(t, () => postExport(t, file, { contentType: CSV_TYPE, query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
+    await expectRefused(t, () => postExport(t, file, { contentType: CSV_TYPE, query: 'userRef=u1&provider=google' }), 400, 'Invalid provider parameter');
+    // Cut inside the quoted message that holds a newline: the quote is never closed.
+    const cut = Buffer.from(file).indexOf('Or a collage');
+    assert.ok(cut > 0);
+    await expectRefused(t, () => postExport(t, file.subarray(0, cut), { contentType: CSV_TYPE }), 400, /^Invalid export file: /);
+    await expectRefused(t, () => postExport(t, truncated(zipSync(zipFolderFiles('copilot-zip'))), { contentType: ZIP_TYPE }), 400, /^Invalid export file: /);
+    assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
+    await imports(t, file, CSV_TYPE, 'microsoft', { created: 4, skipped: 0, conversationCount: 4 }, 'userRef=u1&provider=microsoft');
+  });
+});
+
+describe('every new provider under §5', () => {
+  test('concurrent imports of one export share one connection; an import into a named connection of another provider is refused', async () => {
+    const t = await setup();
+    for (const [name, contentType, conversations] of [['gemini-my-activity.json', JSON_TYPE, 4], ['copilot-activity-history.csv', CSV_TYPE, 4], ['grok-prod-grok-backend.json', JSON_TYPE, 2]] as const) {
+      const userRef = `racer-${name}`;
+      const answers = await Promise.all(Array.from({ length: 5 }, () => postExport(t, fixtureBytes(name), { contentType, query: `userRef=${userRef}` })));
+      const bodies = await Promise.all(answers.map(json));
+      assert.deepEqual(answers.map((answer) => answer.status), [200, 200, 200, 200, 200], name);
+      assert.equal(new Set(bodies.map((body) => body.connectionId)).size, 1, name);
+      assert.equal(bodies.reduce((sum, body) => sum + body.created, 0), conversations, name);
+      const other = await json(await postExport(t, fixtureBytes('deepseek-conversations.json'), { query: `userRef=${userRef}` }));
+      await expectRefused(t, () => postExport(t, fixtureBytes(name), { contentType, query: `userRef=${userRef}&connectionId=${other.connectionId}` }), 400, 'Invalid provider parameter');
+    }
+  });
+});
