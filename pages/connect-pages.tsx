@@ -1,11 +1,12 @@
-import { Facts, Layout, providerName } from './layout.tsx';
+import { Facts, Layout } from './layout.tsx';
+import { PROVIDER_GUIDES, providerGuide, providerName } from './providers.ts';
 
 export function ConnectStartPage({ appName, token }: { appName: string; token: string }) {
   return (
     <Layout title="Import your conversations" appName={appName}>
       <section class="card" aria-labelledby="start-title">
         <h1 id="start-title">{appName} would like to import your AI conversations</h1>
-        <p>You can bring in your chat history from ChatGPT or Claude. Here is what happens:</p>
+        <p>You can bring in your chat history from {new Intl.ListFormat('en', { type: 'disjunction' }).format(PROVIDER_GUIDES.map((guide) => guide.name))}. Here is what happens:</p>
         <ol class="steps">
           <li>You pick the service and download your data export from it.</li>
           <li>You upload that file here. Parley reads your conversations from it.</li>
@@ -27,11 +28,11 @@ export function ChooseProviderPage({ appName }: { appName: string }) {
       <section class="card" aria-labelledby="choose-title">
         <h1 id="choose-title">Where are your conversations?</h1>
         <ul class="choices">
-          {(['openai', 'anthropic'] as const).map((provider) => (
-            <li key={provider}>
-              <a class="choice" href={`/connect/${provider}`}>
-                <strong>{providerName(provider)}</strong>
-                <span>{provider === 'openai' ? 'chatgpt.com' : 'claude.ai'}</span>
+          {PROVIDER_GUIDES.map((guide) => (
+            <li key={guide.id}>
+              <a class="choice" href={`/connect/${guide.id}`}>
+                <strong>{guide.name}</strong>
+                <span>{guide.site}</span>
               </a>
             </li>
           ))}
@@ -41,23 +42,9 @@ export function ChooseProviderPage({ appName }: { appName: string }) {
   );
 }
 
-const HOW_TO_EXPORT: Record<string, string[]> = {
-  openai: [
-    'Open ChatGPT (chatgpt.com or the app) and sign in.',
-    'Go to Settings → Data controls → Export data, and choose Export.',
-    'ChatGPT emails you a download link, usually within minutes (it can take longer). Download the .zip file.',
-    'Upload that .zip here as it is. The conversations.json file inside it works too.',
-  ],
-  anthropic: [
-    'Open Claude (claude.ai) and sign in.',
-    'Go to Settings → Privacy → Export data.',
-    'Claude emails you a download link. Download the .zip file.',
-    'Upload that .zip here as it is. The conversations.json file inside it works too.',
-  ],
-};
-
 export function UploadPage({ appName, provider, csrfToken, maxBytes }: { appName: string; provider: string; csrfToken: string; maxBytes: number }) {
-  const name = providerName(provider);
+  const guide = providerGuide(provider)!;
+  const name = guide.name;
   return (
     <Layout title={`Import from ${name}`} appName={appName} withUploadScript>
       <p class="back">
@@ -67,21 +54,21 @@ export function UploadPage({ appName, provider, csrfToken, maxBytes }: { appName
         <h1 id="upload-title">Import from {name}</h1>
         <h2>1. Get your export</h2>
         <ol class="steps">
-          {HOW_TO_EXPORT[provider]!.map((step) => (
+          {guide.steps.map((step) => (
             <li key={step}>{step}</li>
           ))}
         </ol>
         <p class="muted small">
-          Waiting for the email? You can close this page: when the file arrives, start the import again from {appName}.
+          Waiting for the export? You can close this page: when the file is ready, start the import again from {appName}.
         </p>
         <h2>2. Upload it</h2>
         <form method="post" action={`/connect/${provider}`} enctype="multipart/form-data" class="upload" data-max-bytes={String(maxBytes)}>
           <input type="hidden" name="csrf" value={csrfToken} />
-          <label for="file">Export file (.zip or .json)</label>
+          <label for="file">Export file ({guide.files})</label>
           <p class="muted small hint" id="file-hint">
             Up to {formatBytes(maxBytes)}.
           </p>
-          <input id="file" name="file" type="file" accept=".zip,.json,application/zip,application/json" required aria-describedby="file-hint" />
+          <input id="file" name="file" type="file" accept={guide.accept} required aria-describedby="file-hint" />
           <button type="submit" class="button">Upload and import</button>
           <div class="progress" hidden>
             <label for="upload-progress">Uploading…</label>

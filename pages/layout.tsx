@@ -43,10 +43,6 @@ export function Time({ iso }: { iso: string | null }) {
   return <time dateTime={iso}>{text}</time>;
 }
 
-const PROVIDER_NAMES: Record<string, string> = { openai: 'ChatGPT', anthropic: 'Claude' };
-
-export const providerName = (provider: string) => PROVIDER_NAMES[provider] ?? provider;
-
 /** Labelled figures, as a description list of term/value pairs. */
 export function Facts({ kind, facts }: { kind: 'facts' | 'counts'; facts: Array<[string, ComponentChildren]> }) {
   return (

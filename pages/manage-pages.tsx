@@ -1,4 +1,5 @@
-import { Facts, Layout, providerName, Time } from './layout.tsx';
+import { Facts, Layout, Time } from './layout.tsx';
+import { providerName } from './providers.ts';
 
 interface ConnectionView {
   id: string;

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { ChooseProviderPage, ConnectStartPage, ImportResultPage, UploadPage, type ImportOutcome } from '../../pages/connect-pages.tsx';
-import { providerName } from '../../pages/layout.tsx';
+import { providerGuide, providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
@@ -18,7 +18,7 @@ function importFailure(code: ErrorCode, provider: string, message: string): Pick
     case 'invalidProvider':
       return { message: `This file is not a ${name} export.`, advice: `Check that you chose the service the file came from, or go back and choose another.` };
     case 'unrecognizedExport':
-      return { message: 'This file is not a conversations export.', advice: `Upload the .zip file ${name} emailed you, or the conversations.json inside it.` };
+      return { message: 'This file is not a conversations export.', advice: `Upload the export you downloaded from ${name} (${providerGuide(provider)!.files}), as the steps on the previous page describe.` };
     case 'exportTooLarge':
     case 'expandedTooLarge':
       return { message: 'This file is too large to import here.', advice: 'Contact the app’s support to raise the limit.' };

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { ConfirmPage, ManageConnectionPage, ManageConversationPage, ManageHomePage } from '../../pages/manage-pages.tsx';
-import { providerName } from '../../pages/layout.tsx';
+import { providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
 import { connectionOf, connectionsOf, conversationOf, conversationPage, deleteConversation, disconnect, type Owner } from '../conversations/manage.ts';
 import { purgeUser } from '../conversations/purge.ts';

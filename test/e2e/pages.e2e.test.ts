@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { signLink } from '../../src/sdk/sign-link.ts';
-import { FIXTURES_DIR } from '../helpers.ts';
+import { FIXTURES_DIR, zipFolderFiles } from '../helpers.ts';
 import { capture, cli, describeInBrowser, launchChromium, PHONE, SCREENSHOTS_DIR, sleep, startServer, watchPage, type RunningServer } from './browser.ts';
 
 /** Two ChatGPT conversations; five Claude ones (see test/fixtures/README.md). */
@@ -248,6 +248,37 @@ describeInBrowser('the hosted pages in Chromium', () => {
       assert.equal(await heading(page), 'Your ChatGPT conversations are in');
       assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
     });
+  });
+
+  test('connect: all six services are offered; a DeepSeek zip and a Gemini Takeout zip as those services ship them', async () => {
+    const shipped = (name: string, folder: string) => {
+      const path = join(tmp, name);
+      writeFileSync(path, zipSync(zipFolderFiles(folder)));
+      return path;
+    };
+    const uploads = [
+      { name: 'DeepSeek', id: 'deepseek', step: 'Go to Settings → Data management → Export, and export all your history.', file: shipped('deepseek_data.zip', 'deepseek-zip'), counts: { New: '2', Updated: '0', Unchanged: '0', Skipped: '1' } },
+      { name: 'Gemini', id: 'google', step: 'Open Google Takeout (takeout.google.com) and sign in.', file: shipped('takeout-20260101.zip', 'gemini-zip'), counts: { New: '4', Updated: '0', Unchanged: '0', Skipped: '0' } },
+    ];
+    await inBrowser(async (page) => {
+      assert.equal((await page.goto(await link('connect', 'more-services')))!.status(), 200);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(`${base()}/connect`);
+      assert.deepEqual(await page.locator('a.choice strong').allInnerTexts(), ['ChatGPT', 'Claude', 'Gemini', 'Microsoft Copilot', 'Grok', 'DeepSeek']);
+      for (const { name, id, step, file, counts } of uploads) {
+        await page.goto(`${base()}/connect`);
+        await page.getByRole('link', { name: new RegExp(`^${name}`) }).click();
+        await page.waitForURL(`${base()}/connect/${id}`);
+        assert.equal(await heading(page), `Import from ${name}`);
+        assert.ok(await page.getByText(step).isVisible(), step);
+        if (id === 'google') await shoot(page, 'connect-upload-gemini');
+        assert.equal(await uploadExport(page, file), 200);
+        assert.equal(await heading(page), `Your ${name} conversations are in`);
+        assert.deepEqual(await resultCounts(page), counts);
+      }
+    });
+    const { body } = await api('/api/conversations?userRef=more-services');
+    assert.deepEqual(body.connections.map((c: any) => [c.provider, c.conversationCount]).sort(), [['deepseek', 2], ['google', 4]]);
   });
 
   test('connect: link previews do not use up the link', async () => {

@@ -4,7 +4,11 @@ import { strToU8 } from 'fflate';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import { signLink } from '../../src/sdk/sign-link.ts';
 import { fixtureBytes, fixtureJson, json, postExport, rowCounts, setup, type TestContext } from '../helpers.ts';
+import { EXPORT_FORMATS } from '../../src/import/formats.ts';
+import { PROVIDER_GUIDES } from '../../pages/providers.ts';
 import { hiddenField, PageClient } from './page-client.ts';
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 async function open(t: TestContext, purpose: 'connect' | 'manage', userRef = 'u1', appId = t.tenant.appId, secret = t.tenant.appSecret) {
   const url = new URL(await signLink({ appId, userRef, scopes: ['conversations:read'], purpose }, secret, t.clock.now()));
@@ -103,6 +107,23 @@ describe('connect', () => {
     await upload(browser, 'anthropic', csrf, fixtureBytes('claude-conversations.json'));
     const again = await (await browser.get('/connect/result')).text();
     assert.match(again, /Nothing new in this file/);
+  });
+
+  test('every provider the importer reads is offered, each with its steps and the files it takes', async () => {
+    const t = await setup();
+    const browser = await open(t, 'connect');
+    const choose = await (await browser.get('/connect')).text();
+    const offered = [...choose.matchAll(/<a class="choice" href="\/connect\/([a-z]+)">/g)].map((m) => m[1]);
+    assert.deepEqual([...offered].sort(), EXPORT_FORMATS.map((format) => format.provider).sort());
+    for (const guide of PROVIDER_GUIDES) {
+      const response = await browser.get(`/connect/${guide.id}`);
+      const html = await response.text();
+      assert.equal(response.status, 200, guide.id);
+      assert.deepEqual(headings(html), [`Import from ${guide.name}`]);
+      assert.ok(guide.steps.length >= 3 && guide.steps.every((step) => html.includes(`<li>${escapeHtml(step)}</li>`)), guide.id);
+      assert.ok(html.includes(`Export file (${guide.files})`) && html.includes(`accept="${guide.accept}"`), guide.id);
+    }
+    assert.equal((await browser.get('/connect/gemini')).status, 404);
   });
 
   test('a failed upload explains itself and writes nothing', async () => {

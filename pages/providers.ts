@@ -1,0 +1,96 @@
+/**
+ * What the connect page says of each provider: its name, where people use it,
+ * how to get the export, and which files to upload. In the order offered.
+ */
+export interface ProviderGuide {
+  id: string;
+  name: string;
+  site: string;
+  steps: string[];
+  /** The kinds of file to upload, as the file input's `accept` and as words. */
+  accept: string;
+  files: string;
+}
+
+const ZIP_OR_JSON = { accept: '.zip,.json,application/zip,application/json', files: '.zip or .json' };
+
+export const PROVIDER_GUIDES: readonly ProviderGuide[] = [
+  {
+    id: 'openai',
+    name: 'ChatGPT',
+    site: 'chatgpt.com',
+    steps: [
+      'Open ChatGPT (chatgpt.com or the app) and sign in.',
+      'Go to Settings → Data controls → Export data, and choose Export.',
+      'ChatGPT emails you a download link, usually within minutes (it can take longer). Download the .zip file.',
+      'Upload that .zip here as it is. The conversations.json file inside it works too.',
+    ],
+    ...ZIP_OR_JSON,
+  },
+  {
+    id: 'anthropic',
+    name: 'Claude',
+    site: 'claude.ai',
+    steps: [
+      'Open Claude (claude.ai) and sign in.',
+      'Go to Settings → Privacy → Export data.',
+      'Claude emails you a download link. Download the .zip file.',
+      'Upload that .zip here as it is. The conversations.json file inside it works too.',
+    ],
+    ...ZIP_OR_JSON,
+  },
+  {
+    id: 'google',
+    name: 'Gemini',
+    site: 'gemini.google.com',
+    steps: [
+      'Open Google Takeout (takeout.google.com) and sign in.',
+      'Choose “Deselect all”, then tick My Activity.',
+      'Under My Activity, open “All activity data included” and keep only Gemini Apps; open “Multiple formats” and choose JSON.',
+      'Create the export and download the .zip file when Google says it is ready.',
+      'Upload that .zip here as it is. Its My Activity.json (in My Activity → Gemini Apps) works too.',
+    ],
+    ...ZIP_OR_JSON,
+  },
+  {
+    id: 'microsoft',
+    name: 'Microsoft Copilot',
+    site: 'copilot.microsoft.com',
+    steps: [
+      'Open the Microsoft privacy dashboard (account.microsoft.com/privacy) and sign in.',
+      'Find Copilot activity history and choose to download it.',
+      'Upload the copilot-activity-history.csv file here, or the .zip it came in.',
+    ],
+    accept: '.csv,.zip,text/csv,application/zip',
+    files: '.csv or .zip',
+  },
+  {
+    id: 'xai',
+    name: 'Grok',
+    site: 'grok.com',
+    steps: [
+      'Sign in to your xAI account (accounts.x.ai) — the one you use for Grok.',
+      'Request a download of your data there.',
+      'When xAI tells you it is ready, download the .zip file.',
+      'Upload that .zip here as it is. The prod-grok-backend.json file inside it works too.',
+    ],
+    ...ZIP_OR_JSON,
+  },
+  {
+    id: 'deepseek',
+    name: 'DeepSeek',
+    site: 'chat.deepseek.com',
+    steps: [
+      'Open DeepSeek (chat.deepseek.com) and sign in.',
+      'Go to Settings → Data management → Export, and export all your history.',
+      'Download the .zip file.',
+      'Upload that .zip here as it is. The conversations.json file inside it works too.',
+    ],
+    ...ZIP_OR_JSON,
+  },
+];
+
+export const providerGuide = (provider: string): ProviderGuide | undefined => PROVIDER_GUIDES.find((guide) => guide.id === provider);
+
+/** A provider's name as people know it. */
+export const providerName = (provider: string): string => providerGuide(provider)?.name ?? provider;
