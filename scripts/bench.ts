@@ -1,12 +1,15 @@
 /**
  * Measures Parley on this machine and writes bench-results/bench.{md,json}:
- *   1. import of generated ChatGPT exports over HTTP (MB/s, conversations/s, the
- *      server's peak RSS) beside a bare JSON.parse of the same file;
+ *   1. import over HTTP of a generated export of each provider's shape (ChatGPT,
+ *      Claude, DeepSeek, Grok, Gemini, Copilot) at each size (MB/s,
+ *      conversations/s, the server's peak RSS) beside a bare JSON.parse of the
+ *      same file where it is JSON; an import that fails is a row that says so;
  *   2. listing throughput and latency (autocannon, a separate process) beside a
  *      Hono hello-world on the same runtime and server adapter;
  *   3. start-up time to the first /healthz and idle RSS.
  *
- *   npm run bench [-- --sizes 20,200,1000 --duration 10 --connections 20]
+ *   npm run bench [-- --sizes 20,200,1000 --providers openai,anthropic,deepseek,xai,google,microsoft
+ *                    --duration 10 --connections 20]
  *
  * The servers run what `npm start` runs (the Node bundle), with LOG_LEVEL=warn.
  * Linux only (peak RSS is read from /proc/<pid>/status). Benchmarks are not tests:
@@ -22,6 +25,7 @@ import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../src/deps.ts';
 import { freePort, ROOT, startServer, type RunningServer } from '../test/conformance/server.ts';
+import { PROVIDERS, SHAPES, type Provider, type Summary } from './generate-export/index.ts';
 
 const run = promisify(execFile);
 const MIB = 1024 * 1024;
@@ -29,12 +33,15 @@ const MIB = 1024 * 1024;
 const { values: options } = parseArgs({
   options: {
     sizes: { type: 'string', default: '20,200,1000' },
+    providers: { type: 'string', default: PROVIDERS.join(',') },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
     out: { type: 'string', default: join(ROOT, 'bench-results') },
   },
 });
 const sizes = options.sizes.split(',').map(Number);
+const providers = options.providers.split(',') as Provider[];
+for (const provider of providers) if (!PROVIDERS.includes(provider)) throw new Error(`--providers: unknown provider ${provider} (known: ${PROVIDERS.join(', ')})`);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 const work = mkdtempSync(join(tmpdir(), 'parley-bench-'));
@@ -55,13 +62,14 @@ async function parley(env: Record<string, string> = {}) {
   return { server, apiKey: tenant.apiKey };
 }
 
-async function generate(sizeMb: number): Promise<string> {
-  const file = join(work, `openai-${sizeMb}.json`);
-  await run(process.execPath, ['--import', 'tsx', 'scripts/generate-export.ts', '--provider', 'openai', '--size-mb', String(sizeMb), '--out', file], {
-    cwd: ROOT,
-    maxBuffer: 16 * MIB,
-  });
-  return file;
+const exportFile = (provider: Provider, sizeMb: number) => join(work, `${provider}-${sizeMb}.${SHAPES[provider].layout.bare}`);
+const contentType = (provider: Provider) => (SHAPES[provider].layout.bare === 'csv' ? 'text/csv' : 'application/json');
+
+/** The provider's bare export file (JSON, or CSV for Copilot) of at least `sizeMb`; the generator's summary. */
+async function generate(provider: Provider, sizeMb: number): Promise<Summary> {
+  const args = ['--import', 'tsx', 'scripts/generate-export.ts', '--provider', provider, '--size-mb', String(sizeMb), '--out', exportFile(provider, sizeMb)];
+  const { stdout } = await run(process.execPath, args, { cwd: ROOT, maxBuffer: 16 * MIB });
+  return JSON.parse(stdout) as Summary;
 }
 
 /** JSON.parse of the whole file in a fresh process of the same runtime: the floor for any importer. */
@@ -75,23 +83,44 @@ async function parseSeconds(file: string): Promise<number | null> {
   }
 }
 
-async function importOnce(file: string) {
+/** One import; a refused or failed import is returned (status and error), not thrown, so the other rows still run. */
+async function importOnce(file: string, type: string) {
   // The generator stops just past the size asked for: room for a 1 GiB export.
   const { server, apiKey } = await parley({ MAX_EXPORT_BYTES: String(4 * 1024 * MIB) });
   const bytes = statSync(file).size;
   const started = performance.now();
-  const response = await fetch(`${server.url}/api/ingest-export?userRef=bench`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', 'Content-Length': String(bytes) },
-    body: Readable.toWeb(createReadStream(file, { highWaterMark: 256 * 1024 })) as unknown as ReadableStream,
-    duplex: 'half',
-  } as RequestInit);
-  const result = await response.json();
+  let status = 0;
+  let error: string | null = null;
+  let conversations = 0;
+  try {
+    const response = await fetch(`${server.url}/api/ingest-export?userRef=bench`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': type, 'Content-Length': String(bytes) },
+      body: Readable.toWeb(createReadStream(file, { highWaterMark: 256 * 1024 })) as unknown as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
+    status = response.status;
+    const text = await response.text();
+    let result: { created?: number; error?: string } | null = null;
+    try {
+      result = JSON.parse(text);
+    } catch {
+      // Not JSON: the text itself is the error.
+    }
+    if (status === 200 && typeof result?.created === 'number') conversations = result.created;
+    else error = result?.error ?? (text.slice(0, 200) || `HTTP ${status}`);
+  } catch (failure) {
+    error = (failure as Error).message; // The server went away mid-upload.
+  }
   const seconds = (performance.now() - started) / 1000;
-  if (response.status !== 200) throw new Error(`import failed: ${JSON.stringify(result)}`);
-  const peakRssMb = memoryMb(server.pid, 'VmHWM');
-  await server.stop();
-  return { bytes, seconds, conversations: result.created as number, peakRssMb };
+  let peakRssMb: number | null = null;
+  try {
+    peakRssMb = memoryMb(server.pid, 'VmHWM');
+  } catch {
+    // The server is gone.
+  }
+  await server.stop().catch(() => {});
+  return { bytes, seconds, status, error, conversations, peakRssMb };
 }
 
 interface Load {
@@ -121,12 +150,12 @@ async function helloWorld(): Promise<Load> {
   }
 }
 
-async function listing(file: string) {
+async function listing(file: string, type: string) {
   const { server, apiKey } = await parley({ RATE_LIMIT_PER_MINUTE: '1000000000' });
   const auth = { Authorization: `Bearer ${apiKey}` };
   const imported = await fetch(`${server.url}/api/ingest-export?userRef=bench`, {
     method: 'POST',
-    headers: { ...auth, 'Content-Type': 'application/json' },
+    headers: { ...auth, 'Content-Type': type },
     body: readFileSync(file),
   }).then((r) => r.json());
   const connectionsUrl = `${server.url}/api/conversations?userRef=bench`;
@@ -159,44 +188,70 @@ async function main() {
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}`;
   const imports = [];
   for (const sizeMb of sizes) {
-    const file = await generate(sizeMb);
-    const parse = await parseSeconds(file);
-    const result = await importOnce(file);
-    const mb = result.bytes / MIB;
-    imports.push({
-      sizeMb,
-      mb: round(mb),
-      seconds: round(result.seconds, 2),
-      mbPerSecond: round(mb / result.seconds),
-      conversationsPerSecond: Math.round(result.conversations / result.seconds),
-      conversations: result.conversations,
-      peakRssMb: result.peakRssMb,
-      parseSeconds: parse === null ? null : round(parse, 2),
-      ratioToParse: parse === null ? null : round(result.seconds / parse, 2),
-    });
-    if (sizeMb !== sizes[0]) rmSync(file);
-    console.error(JSON.stringify(imports.at(-1)));
+    for (const provider of providers) {
+      const file = exportFile(provider, sizeMb);
+      const generated = await generate(provider, sizeMb);
+      const json = SHAPES[provider].layout.bare === 'json';
+      const parse = json ? await parseSeconds(file) : null;
+      const result = await importOnce(file, contentType(provider));
+      const mb = result.bytes / MIB;
+      const ok = result.error === null;
+      imports.push({
+        provider,
+        name: SHAPES[provider].name,
+        format: SHAPES[provider].layout.bare,
+        sizeMb,
+        mb: round(mb),
+        status: result.status,
+        error: result.error,
+        seconds: round(result.seconds, 2),
+        mbPerSecond: ok ? round(mb / result.seconds) : null,
+        conversationsPerSecond: ok ? Math.round(result.conversations / result.seconds) : null,
+        conversations: ok ? result.conversations : null,
+        generatedConversations: generated.conversations,
+        peakRssMb: result.peakRssMb,
+        parseSeconds: parse === null ? null : round(parse, 2),
+        ratioToParse: ok && parse !== null ? round(result.seconds / parse, 2) : null,
+        parseNote: json ? (parse === null ? 'over V8’s string limit' : null) : 'CSV',
+      });
+      if (sizeMb !== sizes[0]) rmSync(file);
+      console.error(JSON.stringify(imports.at(-1)));
+    }
   }
-  const list = await listing(join(work, `openai-${sizes[0]}.json`));
+  // The listing is measured on the ChatGPT export of the first size, else on the first of that size that imported.
+  const imported = imports.filter((i) => i.sizeMb === sizes[0] && i.error === null).map((i) => i.provider);
+  const listed = imported.includes('openai') ? 'openai' : imported[0];
+  const list = listed === undefined ? null : await listing(exportFile(listed, sizes[0]!), contentType(listed));
   const hello = await helloWorld();
   const start = await startup();
-  const results = { machine, date: new Date().toISOString(), imports, listing: { ...list, hello }, startup: start };
+  const results = { machine, date: new Date().toISOString(), imports, listing: list && { provider: listed, ...list, hello }, startup: start };
 
   const lines = [
     `Measured ${results.date.slice(0, 10)} on ${machine}.`,
     '',
-    '| Import (ChatGPT export over HTTP) | MB/s | conversations/s | time | bare JSON.parse | import ÷ parse | server peak RSS |',
-    '| - | - | - | - | - | - | - |',
-    ...imports.map(
-      (i) =>
-        `| ${i.mb} MB, ${i.conversations} conversations | ${i.mbPerSecond} | ${i.conversationsPerSecond} | ${i.seconds} s | ${i.parseSeconds === null ? 'n/a (over V8’s string limit)' : `${i.parseSeconds} s`} | ${i.ratioToParse ?? 'n/a'} | ${i.peakRssMb} MB |`,
-    ),
+    '| Import (export over HTTP) | MB/s | conversations/s | time | bare JSON.parse | import ÷ parse | server peak RSS | status |',
+    '| - | - | - | - | - | - | - | - |',
+    ...imports.map((i) => {
+      const what = `${i.name} (\`${i.provider}\`, ${i.format.toUpperCase()}) ${i.mb} MB`;
+      const parse = i.parseSeconds === null ? `n/a (${i.parseNote})` : `${i.parseSeconds} s`;
+      const rss = i.peakRssMb === null ? 'n/a' : `${i.peakRssMb} MB`;
+      if (i.error !== null) {
+        const error = i.error.replace(/\s+/g, ' ').replaceAll('|', '\\|');
+        return `| ${what}, ${i.generatedConversations} conversations generated | – | – | ${i.seconds} s | ${parse} | – | ${rss} | failed: ${i.status === 0 ? 'no answer' : `HTTP ${i.status}`}, ${error} |`;
+      }
+      const generated = i.conversations === i.generatedConversations ? '' : ` (${i.generatedConversations} generated)`;
+      return `| ${what}, ${i.conversations} conversations${generated} | ${i.mbPerSecond} | ${i.conversationsPerSecond} | ${i.seconds} s | ${parse} | ${i.ratioToParse ?? 'n/a'} | ${rss} | ok |`;
+    }),
     '',
-    `| Listing (${connections} connections, ${duration} s, auth and rate limiting on) | requests/s | p50 | p99 | vs hello-world |`,
-    '| - | - | - | - | - |',
-    `| Hono hello-world (same runtime and adapter) | ${hello.rps} | ${hello.p50} ms | ${hello.p99} ms | 100% |`,
-    `| \`GET /api/conversations?userRef=\` | ${list.connections.rps} | ${list.connections.p50} ms | ${list.connections.p99} ms | ${Math.round((100 * list.connections.rps) / hello.rps)}% |`,
-    `| \`GET /api/conversations?connectionId=&limit=50\` (of ${list.conversations}) | ${list.page50.rps} | ${list.page50.p50} ms | ${list.page50.p99} ms | ${Math.round((100 * list.page50.rps) / hello.rps)}% |`,
+    ...(list === null
+      ? [`Listing not measured: no export of ${sizes[0]} MB imported.`]
+      : [
+          `| Listing (${connections} connections, ${duration} s, auth and rate limiting on; ${SHAPES[listed!].name} export) | requests/s | p50 | p99 | vs hello-world |`,
+          '| - | - | - | - | - |',
+          `| Hono hello-world (same runtime and adapter) | ${hello.rps} | ${hello.p50} ms | ${hello.p99} ms | 100% |`,
+          `| \`GET /api/conversations?userRef=\` | ${list.connections.rps} | ${list.connections.p50} ms | ${list.connections.p99} ms | ${Math.round((100 * list.connections.rps) / hello.rps)}% |`,
+          `| \`GET /api/conversations?connectionId=&limit=50\` (of ${list.conversations}) | ${list.page50.rps} | ${list.page50.p50} ms | ${list.page50.p99} ms | ${Math.round((100 * list.page50.rps) / hello.rps)}% |`,
+        ]),
     '',
     `Start-up to the first \`/healthz\`: ${start.ms} ms (median of 5); idle RSS ${start.idleRssMb} MB.`,
   ];

@@ -1,0 +1,52 @@
+/**
+ * What every provider's module exports: a stream of conversations in the shape
+ * of that provider's export, and the description of its file layout (the bare
+ * file and the archive the provider ships).
+ */
+import type { Account } from './text.ts';
+import type { Framing } from './writer.ts';
+
+export type Provider = 'openai' | 'anthropic' | 'deepseek' | 'xai' | 'google' | 'microsoft';
+export type Json = Record<string, unknown>;
+
+/**
+ * One conversation as it goes into the file: the array elements (JSON) or rows
+ * (CSV) that hold it — one conversation object for most providers, several
+ * activity entries for Gemini, several rows for Copilot — and how many messages
+ * they hold.
+ */
+export interface Conversation {
+  /** Objects to serialise, a `RawJson` already serialised, or CSV rows (arrays of strings). */
+  records: readonly unknown[];
+  messages: number;
+}
+
+/** A small file of the archive beside the conversations. */
+export interface Member {
+  path: string;
+  content: string;
+}
+
+export interface Layout {
+  /** The bare file's format, what `--format` defaults to. */
+  bare: 'json' | 'csv';
+  /** How records become the bare file, and the archive's conversations member. */
+  framing(account: Account, seed: number): Framing;
+  zip: {
+    /** Path of the member holding the conversations; `index` counts the split files. */
+    member(index: number, account: Account): string;
+    /** Whether `--split-mb` spreads the conversations over several members (ChatGPT's conversations-000.json…). */
+    split: boolean;
+    /** The archive's other, small members, written after the conversations. */
+    extras(account: Account, seed: number): Member[];
+  };
+}
+
+export interface Shape {
+  provider: Provider;
+  /** The provider's product, for people: ChatGPT, Claude, DeepSeek, Grok, Gemini, Copilot. */
+  name: string;
+  layout: Layout;
+  /** An endless, deterministic stream of conversations in file order. */
+  conversations(seed: number): Generator<Conversation, never, undefined>;
+}
