@@ -539,7 +539,15 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
         ],
       ];
       for (const [what, request] of viaFetch) {
-        const got = await request;
+        // A server that stops reading must close the connection on the bytes still
+        // coming: TCP answers those with a reset, which can beat the 413 to a busy
+        // client (seen under Bun). Then there is no answer to check, only that
+        // nothing was written (below).
+        const got = await request.catch((error: Error & { cause?: { code?: string } }) => {
+          if (['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'].includes(error.cause?.code ?? '')) return undefined;
+          throw error;
+        });
+        if (got === undefined) continue;
         expectJson(got, 413, { error: 'Export file too large' }, what);
         check(what, got.headers.get('connection') === 'close', `Connection header is ${JSON.stringify(got.headers.get('connection'))}, expected "close"`);
       }
