@@ -118,3 +118,12 @@ CREATE TABLE webhook_deliveries (
 ) STRICT;
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
 CREATE INDEX webhook_deliveries_by_app ON webhook_deliveries (app_id, seq DESC);
+
+-- version 4
+-- Work that one process at a time may do (an app's webhook deliveries, the
+-- hourly maintenance): held until `expires_at` (unix ms) by `holder`.
+CREATE TABLE leases (
+  name TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;

@@ -1,4 +1,6 @@
 import { markStaleConnections } from './conversations/staleness.ts';
+import { discardAbandonedStaging } from './db/import-staging.ts';
+import { takeLease } from './db/leases.ts';
 import { deleteExpiredPageState } from './db/page-sessions.ts';
 import { isoTime, type Deps } from './deps.ts';
 import { SESSION_IDLE_MS } from './links/page-sessions.ts';
@@ -6,10 +8,18 @@ import { createDeliveryWorker, type DeliveryWorkerOptions } from './webhooks/del
 
 const HOUR_MS = 3_600_000;
 
-/** Housekeeping that keeps the file small and the connection states current. */
-async function runMaintenance(deps: Deps): Promise<void> {
+/** What an import that died (with its process) left staged is removed after this long. */
+const ABANDONED_STAGING_MS = 24 * HOUR_MS;
+
+/**
+ * Housekeeping that keeps the database small and the connection states current.
+ * One process or instance a period does it: it holds the lease until the next is due.
+ */
+async function runMaintenance(deps: Deps, holder: string, periodMs: number): Promise<void> {
   const now = deps.clock.now();
+  if (!(await takeLease(deps.db, 'maintenance', holder, now, now + periodMs))) return;
   await deleteExpiredPageState(deps.db, { idleBefore: isoTime(now - SESSION_IDLE_MS), now: isoTime(now) });
+  await discardAbandonedStaging(deps.db, now - ABANDONED_STAGING_MS);
   await markStaleConnections(deps);
 }
 
@@ -19,10 +29,12 @@ async function runMaintenance(deps: Deps): Promise<void> {
  */
 export function startBackgroundWork(deps: Deps, options: DeliveryWorkerOptions & { maintenanceMs?: number } = {}) {
   const worker = createDeliveryWorker(deps, options);
-  const maintain = () => runMaintenance(deps).catch((error) => deps.log.error('maintenance', { error: String(error) }));
+  const periodMs = options.maintenanceMs ?? HOUR_MS;
+  const holder = deps.random.uuid();
+  const maintain = () => runMaintenance(deps, holder, periodMs).catch((error) => deps.log.error('maintenance', { error: String(error) }));
   // One run at a time, and stop() waits for the one under way: the database closes after.
   let running = maintain();
-  const timer = setInterval(() => (running = running.then(maintain)), options.maintenanceMs ?? HOUR_MS);
+  const timer = setInterval(() => (running = running.then(maintain)), periodMs);
   worker.start();
   return {
     async stop() {

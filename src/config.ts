@@ -19,6 +19,11 @@ const httpUrl = v.pipe(
   v.transform((url) => url.replace(/\/+$/, '')),
 );
 
+const postgresUrl = v.pipe(
+  v.string(),
+  v.regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL, such as postgres://parley:secret@db.example.com:5432/parley'),
+);
+
 const retrySchedule = v.pipe(
   v.string(),
   v.regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of whole seconds, such as 5,300,1800'),
@@ -56,6 +61,7 @@ const EnvSchema = v.object({
   MAX_CONVERSATION_BYTES: integer(1, MAX_STRING_LENGTH),
   // Unset: four times MAX_EXPORT_BYTES, which decides it, so it has no fixed default.
   MAX_EXPANDED_BYTES: v.optional(integer(1, Number.MAX_SAFE_INTEGER)),
+  DATABASE_URL: v.optional(postgresUrl),
 });
 
 export interface Config {
@@ -73,6 +79,8 @@ export interface Config {
   maxConversationBytes: number;
   /** The most bytes read out of one archive, whatever it compresses to. */
   maxExpandedBytes: number;
+  /** PostgreSQL instead of the SQLite file, when set. */
+  databaseUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -84,11 +92,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     Object.entries(defaults).map(([name, fallback]) => [name, given(name) ?? fallback]),
   );
   input.MAX_EXPANDED_BYTES = given('MAX_EXPANDED_BYTES');
+  input.DATABASE_URL = given('DATABASE_URL');
   const result = v.safeParse(EnvSchema, input);
   if (!result.success) {
     const issue = result.issues[0];
     const name = issue.path?.[0]?.key as string;
-    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(input[name])})`);
+    // A database URL may hold a password: the line shows the value without it.
+    const shown = (input[name] ?? '').replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(shown)})`);
   }
   const e = result.output;
   return {
@@ -104,5 +115,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     maxConversationBytes: e.MAX_CONVERSATION_BYTES,
     maxExpandedBytes: e.MAX_EXPANDED_BYTES ?? 4 * e.MAX_EXPORT_BYTES,
+    databaseUrl: e.DATABASE_URL,
   };
 }

@@ -16,7 +16,7 @@ import { seedConnection } from './helpers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PUBLIC_URL = 'https://parley.example.com';
-const CONFIG_VARIABLES = ['PORT', 'HOST', 'DATABASE_PATH', 'PUBLIC_URL', 'RATE_LIMIT_PER_MINUTE', 'MAX_EXPORT_BYTES', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'STALE_AFTER_DAYS', 'LOG_LEVEL', 'MAX_CONVERSATION_BYTES', 'MAX_EXPANDED_BYTES'];
+const CONFIG_VARIABLES = ['PORT', 'HOST', 'DATABASE_PATH', 'PUBLIC_URL', 'RATE_LIMIT_PER_MINUTE', 'MAX_EXPORT_BYTES', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'STALE_AFTER_DAYS', 'LOG_LEVEL', 'MAX_CONVERSATION_BYTES', 'MAX_EXPANDED_BYTES', 'DATABASE_URL'];
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-cli-'));
 const databasePath = join(dir, 'data', 'parley.db');
@@ -212,7 +212,8 @@ describe('the command error table, in-process', () => {
     try {
       const app = await onboardApp(deps, 'Known');
       const { command, flags } = parseArgs(argv.map((arg) => (arg === '$APP' ? app.appId : arg)));
-      await commands[command]!(deps, flags, { fileSize: () => 0, fileExists: (path) => path === 'exists.db' });
+      const unused = () => assert.fail('this command opens no other database');
+      await commands[command]!(deps, flags, { fileSize: () => 0, fileExists: (path) => path === 'exists.db', openSqlite: unused, openPostgres: unused });
       return 'no error';
     } catch (error) {
       return (error as Error).message;

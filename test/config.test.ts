@@ -17,6 +17,7 @@ describe('parseConfig', () => {
       logLevel: 'info',
       maxConversationBytes: 67108864,
       maxExpandedBytes: 4 * 1073741824,
+      databaseUrl: undefined,
     });
   });
 
@@ -45,6 +46,7 @@ describe('parseConfig', () => {
         LOG_LEVEL: 'warn',
         MAX_CONVERSATION_BYTES: '1000',
         MAX_EXPANDED_BYTES: '5000000',
+        DATABASE_URL: 'postgres://parley:secret@db.example.com:5432/parley',
       }),
       {
         port: 3000,
@@ -60,6 +62,7 @@ describe('parseConfig', () => {
         logLevel: 'warn',
         maxConversationBytes: 1000,
         maxExpandedBytes: 5000000,
+        databaseUrl: 'postgres://parley:secret@db.example.com:5432/parley',
       },
     );
   });
@@ -81,6 +84,8 @@ describe('parseConfig', () => {
     { env: { MAX_CONVERSATION_BYTES: '0' }, message: 'Invalid configuration: MAX_CONVERSATION_BYTES must be a whole number from 1 to 536870888 (got "0")' },
     { env: { MAX_CONVERSATION_BYTES: '1073741824' }, message: 'Invalid configuration: MAX_CONVERSATION_BYTES must be a whole number from 1 to 536870888 (got "1073741824")' },
     { env: { MAX_EXPANDED_BYTES: '4 GiB' }, message: 'Invalid configuration: MAX_EXPANDED_BYTES must be a whole number from 1 to 9007199254740991 (got "4 GiB")' },
+    // The password of a database URL is never shown.
+    { env: { DATABASE_URL: 'mysql://parley:secret@db/parley' }, message: 'Invalid configuration: DATABASE_URL must be a postgres:// URL, such as postgres://parley:secret@db.example.com:5432/parley (got "mysql://parley:***@db/parley")' },
     // A value with a line break still gives one line.
     { env: { LOG_LEVEL: 'info\nerror' }, message: 'Invalid configuration: LOG_LEVEL must be one of debug, info, warn, error, silent (got "info\\nerror")' },
   ];

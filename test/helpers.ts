@@ -4,8 +4,12 @@ import { Zip, ZipDeflate } from 'fflate';
 import { createApp as createParleyApp, type App } from '../src/app.ts';
 import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { parseConfig, type Config } from '../src/config.ts';
+import { CompiledQuery } from 'kysely';
+import pg from 'pg';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
-import type { ConnectionStatus } from '../src/db/database.ts';
+import { isPostgres, type ConnectionStatus, type Db } from '../src/db/database.ts';
+import { openPostgres } from '../src/db/postgres.ts';
+import { readSchema } from '../src/db/schema-file.ts';
 import { cryptoRandom, isoTime, type Clock, type Deps } from '../src/deps.ts';
 import { createLogger } from '../src/log.ts';
 
@@ -33,7 +37,30 @@ export interface TestContext {
   request(path: string, init?: RequestInit): Promise<Response>;
 }
 
-/** An app over an in-memory database, a fixed clock and one onboarded tenant. */
+/**
+ * The database a test runs on. By default SQLite: in memory, or the file at
+ * `databasePath`. With PARLEY_TEST_DATABASE_URL (npm test sets it for its second
+ * run of the API, import, pages and webhook suites) PostgreSQL: a schema of its
+ * own in that database — a fresh one, or for a `databasePath` the one named
+ * after it, so that two opens of one "file" share their data as they would.
+ */
+export async function openTestDatabase(databasePath = ':memory:'): Promise<Db> {
+  const url = process.env.PARLEY_TEST_DATABASE_URL;
+  if (!url) return openBetterSqlite3(databasePath);
+  const schema = databasePath === ':memory:' ? `t_${crypto.randomUUID().replace(/-/g, '')}` : `f_${databasePath.replace(/\W/g, '_').slice(-50)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  const scoped = new URL(url);
+  scoped.searchParams.set('options', `-c search_path=${schema}`);
+  return openPostgres(scoped.href, readSchema('schema.postgres.sql'), { poolSize: 4, allowExitOnIdle: true });
+}
+
+/** An app over an in-memory database (or see openTestDatabase), a fixed clock and one onboarded tenant. */
 export async function setup(
   env: Record<string, string> = {},
   { now = FIXED_NOW, databasePath = ':memory:' }: { now?: number; databasePath?: string } = {},
@@ -42,7 +69,7 @@ export async function setup(
   const clock = fixedClock(now);
   const logs: Array<Record<string, unknown>> = [];
   const deps: Deps = {
-    db: openBetterSqlite3(databasePath),
+    db: await openTestDatabase(databasePath),
     config,
     clock,
     random: cryptoRandom,
@@ -63,7 +90,7 @@ export async function setup(
  * layer; conversation i has update_time FIXED_NOW - i minutes (0 newest).
  */
 export async function seedConnection(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'clock'>,
   {
     appId,
     userRef,
@@ -103,7 +130,7 @@ export async function seedConnection(
         connection_id: connectionId,
         external_id: `ext-${i}`,
         title,
-        payload: JSON.stringify({ title, messages: [{ role: 'user', content: `Message ${i}`, timestamp: null }] }),
+        payload: storedPayload(db, JSON.stringify({ title, messages: [{ role: 'user', content: `Message ${i}`, timestamp: null }] })),
         update_time: isoTime(FIXED_NOW - i * 60_000),
         created_at: now,
       });
@@ -112,6 +139,9 @@ export async function seedConnection(
   }
   return { userId: user.id, connectionId };
 }
+
+/** A payload as the conversations table keeps it: text in SQLite, UTF-8 bytes (bytea) in PostgreSQL. */
+export const storedPayload = (db: Db, payload: string): string => (isPostgres(db) ? (new TextEncoder().encode(payload) as unknown as string) : payload);
 
 export const json = async (response: Response): Promise<any> => JSON.parse(await response.text());
 
@@ -249,4 +279,35 @@ export function streamedZip(files: Record<string, Uint8Array>): Uint8Array {
   }
   zip.end();
   return new Uint8Array(Buffer.concat(chunks));
+}
+
+/**
+ * Records the writes made to `table` from now on (INSERT, UPDATE — of `updateOf`
+ * only, if given — and DELETE), each with its row's `key` and `value` columns,
+ * so that a test counts writes instead of guessing them. Returns what was
+ * recorded so far, oldest first.
+ */
+export async function recordWrites(
+  db: Db,
+  table: string,
+  { operations, updateOf, key, value }: { operations: Array<'INSERT' | 'UPDATE' | 'DELETE'>; updateOf?: string; key: string; value: string },
+): Promise<() => Promise<Array<{ op: string; key: string; value: string | null }>>> {
+  const run = (text: string) => db.executeQuery(CompiledQuery.raw(text, []));
+  const events = operations.map((op) => (op === 'UPDATE' && updateOf ? `UPDATE OF ${updateOf}` : op));
+  if (isPostgres(db)) {
+    await run('CREATE TABLE recorded_writes (seq SERIAL PRIMARY KEY, op TEXT, key TEXT, value TEXT)');
+    await run(`CREATE FUNCTION record_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+      IF TG_OP = 'DELETE' THEN INSERT INTO recorded_writes (op, key, value) VALUES (TG_OP, OLD.${key}, OLD.${value});
+      ELSE INSERT INTO recorded_writes (op, key, value) VALUES (TG_OP, NEW.${key}, NEW.${value}); END IF;
+      RETURN NULL; END $$`);
+    await run(`CREATE TRIGGER recorded AFTER ${events.join(' OR ')} ON ${table} FOR EACH ROW EXECUTE FUNCTION record_write()`);
+  } else {
+    await run('CREATE TEMP TABLE recorded_writes (seq INTEGER PRIMARY KEY, op TEXT, key TEXT, value TEXT)');
+    for (const [i, op] of operations.entries()) {
+      const row = op === 'DELETE' ? 'old' : 'new';
+      await run(`CREATE TEMP TRIGGER recorded_${op.toLowerCase()} AFTER ${events[i]} ON ${table}
+        BEGIN INSERT INTO recorded_writes (op, key, value) VALUES ('${op}', ${row}.${key}, ${row}.${value}); END`);
+    }
+  }
+  return async () => (await db.executeQuery<{ op: string; key: string; value: string | null }>(CompiledQuery.raw('SELECT op, key, value FROM recorded_writes ORDER BY seq', []))).rows;
 }

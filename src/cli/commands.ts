@@ -1,4 +1,6 @@
-import { sql } from 'kysely';
+import { backupTo } from '../db/backup.ts';
+import { copySqliteToPostgres } from '../db/copy-to-postgres.ts';
+import type { Db } from '../db/database.ts';
 import { createApp, createKey, listApps, listKeys, requireApp, revokeKey } from '../apps/apps.ts';
 import type { Deps } from '../deps.ts';
 import { LINK_SCOPE, signLink } from '../sdk/sign-link.ts';
@@ -17,11 +19,16 @@ function required(flags: Flags, name: string): string {
 
 type CommandDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config'>;
 
-/**
- * The operator's commands, by name. Each returns the one JSON object the command
- * prints; `backup` also needs to know the size of the file it wrote.
- */
-export const commands: Record<string, (deps: CommandDeps, flags: Flags, io: { fileSize(path: string): number; fileExists(path: string): boolean }) => Promise<object>> = {
+/** What commands reach beyond the database they run on: files, and the databases a copy goes between. */
+export interface CommandIo {
+  fileSize(path: string): number;
+  fileExists(path: string): boolean;
+  openSqlite(path: string): Db;
+  openPostgres(url: string): Promise<Db>;
+}
+
+/** The one JSON object each operator command prints, by the command's name. */
+export const commands: Record<string, (deps: CommandDeps, flags: Flags, io: CommandIo) => Promise<object>> = {
   'app create': (deps, flags) => createApp(deps, required(flags, 'name')),
   'app list': (deps) => listApps(deps),
   'key create': (deps, flags) => createKey(deps, required(flags, 'app')),
@@ -44,9 +51,25 @@ export const commands: Record<string, (deps: CommandDeps, flags: Flags, io: { fi
   backup: async (deps, flags, io) => {
     const out = required(flags, 'out');
     if (io.fileExists(out)) throw new UsageError(`${out} already exists: choose a new file for the backup`);
-    // VACUUM INTO writes a consistent copy while the server keeps serving.
-    await sql`VACUUM INTO ${out}`.execute(deps.db);
+    await backupTo(deps.db, out);
     return { ok: true, bytes: io.fileSize(out) };
+  },
+  'migrate-to-postgres': async (deps, flags, io) => {
+    const url = required(flags, 'url');
+    if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--url must be a postgres:// URL');
+    const path = deps.config.databasePath;
+    if (!io.fileExists(path)) throw new UsageError(`No SQLite file at ${path}: set DATABASE_PATH to the file to copy`);
+    const source = io.openSqlite(path);
+    try {
+      const target = await io.openPostgres(url);
+      try {
+        return { ok: true, ...(await copySqliteToPostgres(source, target, path)) };
+      } finally {
+        await target.destroy();
+      }
+    } finally {
+      await source.destroy();
+    }
   },
 };
 
@@ -60,7 +83,8 @@ export const USAGE = `Usage: parley <command> [flags]
   webhook list --app ID [--status pending,delivered,failed]
   webhook retry --app ID --delivery DELIVERYID
   link --app ID --user REF --purpose connect|manage [--expires SECONDS]
-  backup --out FILE`;
+  backup --out FILE
+  migrate-to-postgres --url postgres://…`;
 
 /** Splits argv into the command name (one or two words) and its --flags. */
 export function parseArgs(argv: string[]): { command: string; flags: Flags } {

@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { openDb, type Db } from './database.ts';
+import type { Db } from './database.ts';
+import { openDb } from './sqlite.ts';
 import { readSchema } from './schema-file.ts';
 import { prepareLocation } from './sqlite-file.ts';
 

@@ -1,5 +1,6 @@
 import { Database } from 'bun:sqlite';
-import { openDb, type Db } from './database.ts';
+import type { Db } from './database.ts';
+import { openDb } from './sqlite.ts';
 import { prepareLocation, spreadStatement } from './sqlite-file.ts';
 
 /** Opens the SQLite file with Bun's built-in driver behind kysely's interface. */

@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import { countConversations } from './conversations.ts';
-import type { ConnectionStatus, ConnectionsTable, Db } from './database.ts';
+import { isPostgres, type ConnectionStatus, type ConnectionsTable, type Db } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
 
 const CONNECTION_COLUMNS = [
@@ -51,11 +52,30 @@ export const findOpenConnection = (db: Db, userId: string, provider: string) =>
     .where('status', '<>', 'revoked')
     .executeTakeFirst();
 
-export async function insertConnection(
+/**
+ * Opens the user's connection of that provider unless one is open already
+ * (another import may have just opened it); true if this call opened it.
+ */
+export async function insertOpenConnection(
   db: Db,
   row: { id: string; user_id: string; provider: string; captured_at: string },
-): Promise<void> {
-  await db.insertInto('connections').values({ ...row, status: 'active', last_sync_at: null, conversation_count: 0 }).execute();
+): Promise<boolean> {
+  const result = await db
+    .insertInto('connections')
+    .values({ ...row, status: 'active', last_sync_at: null, conversation_count: 0 })
+    // The partial index's own predicate, as a literal: SQLite matches it to the index by its text.
+    .onConflict((oc) => oc.columns(['user_id', 'provider']).where(sql<boolean>`status <> 'revoked'`).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows) === 1;
+}
+
+/**
+ * Locks the connection's row until the transaction ends, so that imports into
+ * it count and merge one after the other. SQLite's write transactions never
+ * overlap, so there it has nothing to do.
+ */
+export async function lockConnection(db: Db, connectionId: string): Promise<void> {
+  if (isPostgres(db)) await fixedSql(db, 'SELECT id FROM connections WHERE id = ? FOR UPDATE', [connectionId]);
 }
 
 export async function updateConnection(

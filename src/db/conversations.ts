@@ -1,8 +1,14 @@
-import type { ConversationsTable, Db } from './database.ts';
+import { sql } from 'kysely';
+import { isPostgres, type ConversationsTable, type Db } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
 
 // Listing order: newest update first (those without one last), then id.
-const PAGE = 'WHERE connection_id = ? ORDER BY update_time DESC, id LIMIT ? OFFSET ?';
+const PAGE = 'WHERE connection_id = ? ORDER BY update_time DESC NULLS LAST, id LIMIT ? OFFSET ?';
+
+/** The payload as UTF-8 bytes: SQLite stores it as text, PostgreSQL as bytea. */
+const payloadBytes = (db: Db) => (isPostgres(db) ? 'payload' : 'CAST(payload AS BLOB)');
+/** The payload as text. */
+const payloadText = (db: Db) => (isPostgres(db) ? "convert_from(payload, 'UTF8')" : 'payload');
 
 /**
  * A page for the API, payloads as the UTF-8 bytes stored: the response splices
@@ -11,7 +17,7 @@ const PAGE = 'WHERE connection_id = ? ORDER BY update_time DESC, id LIMIT ? OFFS
 export const listConversationsPage = (db: Db, connectionId: string, limit: number, offset: number) =>
   fixedSql<Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'update_time'> & { payload: Uint8Array | null }>(
     db,
-    `SELECT id, external_id, title, CAST(payload AS BLOB) AS payload, update_time FROM conversations ${PAGE}`,
+    `SELECT id, external_id, title, ${payloadBytes(db)} AS payload, update_time FROM conversations ${PAGE}`,
     [connectionId, limit, offset],
   );
 
@@ -47,7 +53,7 @@ export const findConversationOfUser = (db: Db, appId: string, userRef: string, c
       'conversations.id',
       'conversations.external_id',
       'conversations.title',
-      'conversations.payload',
+      sql.raw<string | null>(payloadText(db)).as('payload'),
       'conversations.update_time',
       'conversations.connection_id',
       'connections.provider',

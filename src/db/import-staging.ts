@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, ImportRecordsTable, ImportStagingTable } from './database.ts';
+import { isPostgres, type Db, type ImportRecordsTable, type ImportStagingTable } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
 
 /**
@@ -8,9 +8,15 @@ import { fixedSql } from './fixed-sql.ts';
  * later-named file of an archive, whatever order the archive holds them in.
  */
 export async function stageConversations(db: Db, rows: ImportStagingTable[]): Promise<void> {
+  // One statement may not hold a key twice on PostgreSQL: the later copy goes in alone.
+  const latest = new Map<string, ImportStagingTable>();
+  for (const row of rows) {
+    const kept = latest.get(row.external_id);
+    if (!kept || row.source > kept.source || (row.source === kept.source && row.seq > kept.seq)) latest.set(row.external_id, row);
+  }
   await db
     .insertInto('import_staging')
-    .values(rows)
+    .values([...latest.values()])
     .onConflict((oc) =>
       oc
         .columns(['import_id', 'external_id'])
@@ -31,8 +37,9 @@ export async function stageConversations(db: Db, rows: ImportStagingTable[]): Pr
  * are many and small: fixed SQL skips building and compiling a query per batch.
  */
 export async function stageRecords(db: Db, rows: ImportRecordsTable[]): Promise<void> {
-  const parameters = rows.flatMap((row) => [row.import_id, row.group_key, row.time, row.seq, row.record]);
-  await fixedSql(db, `INSERT INTO import_records (import_id, group_key, time, seq, record) VALUES ${'(?, ?, ?, ?, ?), '.repeat(rows.length).slice(0, -2)}`, parameters);
+  const parameters = rows.flatMap((row) => [row.import_id, row.group_key, row.time, row.seq, row.record, row.created_at]);
+  const values = '(?, ?, ?, ?, ?, ?), '.repeat(rows.length).slice(0, -2);
+  await fixedSql(db, `INSERT INTO import_records (import_id, group_key, time, seq, record, created_at) VALUES ${values}`, parameters);
 }
 
 /** The position of a staged record in grouping order: (group_key, time, seq). */
@@ -58,8 +65,8 @@ export async function countNewStaged(db: Db, importId: string, connectionId: str
   const [row] = await fixedSql<{ staged: number; created: number }>(
     db,
     `SELECT count(*) AS staged,
-            coalesce(sum(NOT EXISTS (SELECT 1 FROM conversations c
-              WHERE c.connection_id = ? AND c.external_id = s.external_id)), 0) AS created
+            count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM conversations c
+              WHERE c.connection_id = ? AND c.external_id = s.external_id)) AS created
      FROM import_staging s WHERE s.import_id = ?`,
     [connectionId, importId],
   );
@@ -72,15 +79,23 @@ export async function countNewStaged(db: Db, importId: string, connectionId: str
  * re-importing the same file touches no conversation row.
  */
 export async function mergeStaged(db: Db, importId: string, connectionId: string, now: string): Promise<number> {
+  // Staged as text; PostgreSQL keeps the payload as its UTF-8 bytes.
+  const payload = isPostgres(db) ? sql.raw("convert_to(payload, 'UTF8')") : sql.raw('payload');
   const result = await sql`
     INSERT INTO conversations (id, connection_id, external_id, title, payload, update_time, created_at)
-    SELECT conversation_id, ${connectionId}, external_id, title, payload, update_time, ${now}
+    SELECT conversation_id, ${connectionId}, external_id, title, ${payload}, update_time, ${now}
     FROM import_staging WHERE import_id = ${importId}
     ON CONFLICT (connection_id, external_id) DO UPDATE SET
       title = excluded.title, payload = excluded.payload, update_time = excluded.update_time
-    WHERE conversations.title IS NOT excluded.title OR conversations.payload IS NOT excluded.payload
-      OR conversations.update_time IS NOT excluded.update_time`.execute(db);
+    WHERE conversations.title IS DISTINCT FROM excluded.title OR conversations.payload IS DISTINCT FROM excluded.payload
+      OR conversations.update_time IS DISTINCT FROM excluded.update_time`.execute(db);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/** Removes what imports that died (with their instance) left staged before `before` (unix ms). */
+export async function discardAbandonedStaging(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('import_staging').where('created_at', '<', before).execute();
+  await db.deleteFrom('import_records').where('created_at', '<', before).execute();
 }
 
 export async function discardStaged(db: Db, importId: string): Promise<void> {

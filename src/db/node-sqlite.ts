@@ -1,6 +1,7 @@
 /// <reference path="./node-sqlite-types.d.ts" />
 import { DatabaseSync } from 'node:sqlite';
-import { openDb, type Db } from './database.ts';
+import type { Db } from './database.ts';
+import { openDb } from './sqlite.ts';
 import { prepareLocation, spreadStatement } from './sqlite-file.ts';
 
 /** Opens the SQLite file with `node:sqlite` (Deno's built-in driver) behind kysely's interface. */

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * schema.sql beside package.json, read at start-up (Node and Deno; Bun embeds it).
- * The path holds from src/db/ and from the Node bundle in dist/node/ alike.
+ * A schema file beside package.json (schema.sql, schema.postgres.sql), read at
+ * start-up (Node and Deno; Bun embeds them). The path holds from src/db/ and from
+ * the Node bundle in dist/node/ alike.
  */
-export const readSchema = (): string => readFileSync(new URL('../../schema.sql', import.meta.url), 'utf8');
+export const readSchema = (file: 'schema.sql' | 'schema.postgres.sql' = 'schema.sql'): string =>
+  readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');

@@ -1,15 +1,18 @@
 import { sql } from 'kysely';
-import type { Db } from './database.ts';
+import { isPostgres, type Db } from './database.ts';
 
 /**
- * A transaction that takes SQLite's write lock up front (BEGIN IMMEDIATE). A
- * deferred transaction that reads and then writes can fail outright when another
- * process wrote in between; this one waits its turn (busy_timeout) instead.
- * Use only `trx` inside `work`: the outer handle waits for this one to finish.
+ * A write transaction. On SQLite it takes the write lock up front (BEGIN
+ * IMMEDIATE): a deferred transaction that reads and then writes can fail
+ * outright when another process wrote in between; this one waits its turn
+ * (busy_timeout) instead, so transactions never overlap. On PostgreSQL
+ * transactions do overlap: the work locks the rows its decisions depend on
+ * (see lockConnection). Use only `trx` inside `work`: the outer handle waits for
+ * this one to finish.
  */
 export function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   return db.connection().execute(async (trx) => {
-    await sql`BEGIN IMMEDIATE`.execute(trx);
+    await (isPostgres(db) ? sql`BEGIN` : sql`BEGIN IMMEDIATE`).execute(trx);
     try {
       const result = await work(trx);
       await sql`COMMIT`.execute(trx);

@@ -23,13 +23,14 @@ export async function appsWithDueDeliveries(db: Db, now: number, busyApps: strin
 
 /**
  * Claims the app's oldest due delivery with one UPDATE … RETURNING: its next
- * attempt moves to `leaseUntil`, so no other worker — in this process or another
- * on the same file — takes it while it is being sent.
+ * attempt moves to `leaseUntil`, so no other worker takes it while it is being
+ * sent. The outer WHERE repeats the conditions: PostgreSQL re-checks them on a
+ * row another transaction just claimed, where the subquery's choice stands.
  */
 export async function claimNextDelivery(db: Db, appId: string, now: number, leaseUntil: number) {
   const { rows } = await sql<{ seq: number; id: string; event_type: string; body: string; attempts: number; url: string | null; secret: string | null }>`
     UPDATE webhook_deliveries SET next_attempt_at = ${leaseUntil}
-    WHERE seq = (
+    WHERE status = 'pending' AND next_attempt_at <= ${now} AND seq = (
       SELECT seq FROM webhook_deliveries
       WHERE app_id = ${appId} AND status = 'pending' AND next_attempt_at <= ${now}
       ORDER BY seq LIMIT 1)

@@ -112,18 +112,21 @@ async function finish(
   return writeTransaction(deps.db, async (db) => {
     let connection;
     if (target.connectionId !== undefined) {
-      // Checked again: it may have been revoked while the file was uploading.
+      // Checked again, under its lock: it may have been revoked while the file was uploading.
+      await connections.lockConnection(db, target.connectionId);
       connection = await requireTargetConnection(db, target);
       if (connection.provider !== format.provider) throw new ApiError('invalidProvider');
     } else {
       const user = await users.ensureUser(db, { id: deps.random.uuid(), app_id: target.appId, user_ref: target.userRef, created_at: now });
-      connection = await connections.findOpenConnection(db, user.id, format.provider);
-      if (!connection) {
-        const id = deps.random.uuid();
-        await connections.insertConnection(db, { id, user_id: user.id, provider: format.provider, captured_at: now });
+      const id = deps.random.uuid();
+      if (await connections.insertOpenConnection(db, { id, user_id: user.id, provider: format.provider, captured_at: now })) {
         await recordEvent(db, deps, target.appId, 'connection.created', { userRef: target.userRef, connectionId: id, provider: format.provider });
         connection = { id };
+      } else {
+        connection = (await connections.findOpenConnection(db, user.id, format.provider))!;
       }
+      // Imports into one connection count and merge one after the other.
+      await connections.lockConnection(db, connection.id);
     }
     const { staged, created } = await staging.countNewStaged(db, importId, connection.id);
     const updated = (await staging.mergeStaged(db, importId, connection.id, now)) - created;

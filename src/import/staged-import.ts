@@ -29,10 +29,15 @@ export class StagedImport {
   private records: ImportRecordsTable[] = [];
   private batchBytes = 0;
 
+  /** When the import started, on its staged rows: maintenance removes those an import that died left. */
+  private readonly startedAt: number;
+
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'random' | 'config'>,
+    private readonly deps: Pick<Deps, 'db' | 'random' | 'config' | 'clock'>,
     readonly importId: string,
-  ) {}
+  ) {
+    this.startedAt = deps.clock.now();
+  }
 
   /** Takes one record of `format`, from the file `source` of the export. */
   async add(record: Json, source: string, format: ExportFormat): Promise<void> {
@@ -49,7 +54,7 @@ export class StagedImport {
       return;
     }
     const text = JSON.stringify(record);
-    this.records.push({ import_id: this.importId, group_key: placement.key, time: placement.time, seq: this.seq++, record: text });
+    this.records.push({ import_id: this.importId, group_key: placement.key, time: placement.time, seq: this.seq++, record: text, created_at: this.startedAt });
     await this.batched(text.length);
   }
 
@@ -74,6 +79,7 @@ export class StagedImport {
       update_time: conversation.updateTime,
       source,
       seq: this.seq++,
+      created_at: this.startedAt,
     });
     this.read++;
     await this.batched(payload.length);

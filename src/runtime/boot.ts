@@ -2,13 +2,17 @@ import { createApp } from '../app.ts';
 import { startBackgroundWork } from '../background.ts';
 import { ConfigError, parseConfig, type Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { openDatabase } from '../db/open-database.ts';
 import { cryptoRandom, systemClock, type Deps } from '../deps.ts';
 import { createLogger } from '../log.ts';
 
 export interface Runtime {
   name: 'node' | 'deno' | 'bun';
   env: Record<string, string | undefined>;
-  openDb(config: Config): Db;
+  /** The runtime's own SQLite driver, used unless DATABASE_URL names PostgreSQL. */
+  openSqlite(path: string, schemaSql: string): Db;
+  /** The schema files' text (read from beside package.json, or embedded in the binary). */
+  schemas: { sqlite: () => string; postgres: () => string };
   exit(code: number): never;
 }
 
@@ -18,7 +22,7 @@ export interface Runtime {
  * start the background work. The entry then serves `fetch` and, on a signal,
  * stops accepting, `drain`s the requests under way and calls `close`.
  */
-export function boot(runtime: Runtime) {
+export async function boot(runtime: Runtime) {
   let config: Config;
   try {
     config = parseConfig(runtime.env);
@@ -28,7 +32,15 @@ export function boot(runtime: Runtime) {
     return runtime.exit(1);
   }
   const log = createLogger(config.logLevel);
-  const deps: Deps = { db: runtime.openDb(config), config, clock: systemClock, random: cryptoRandom, log };
+  let db: Db;
+  try {
+    db = await openDatabase(config, runtime.schemas, runtime.openSqlite);
+  } catch (error) {
+    // Unreachable or refusing: one line saying so, not a stack.
+    console.error(`Cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
+    return runtime.exit(1);
+  }
+  const deps: Deps = { db, config, clock: systemClock, random: cryptoRandom, log };
   const app = createApp(deps);
   const background = startBackgroundWork(deps);
   // Requests under way, so a shutdown can let them finish (an upload still

@@ -1,12 +1,14 @@
+import postgresSchemaSql from '../../schema.postgres.sql' with { type: 'text' };
 import schemaSql from '../../schema.sql' with { type: 'text' };
 import { openBunSqlite } from '../db/bun-sqlite.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 
-// schema.sql is imported as text so `bun build --compile` embeds it in the binary.
-const parley = boot({
+// The schemas are imported as text so `bun build --compile` embeds them in the binary.
+const parley = await boot({
   name: 'bun',
   env: process.env,
-  openDb: (config) => openBunSqlite(config.databasePath, schemaSql),
+  openSqlite: openBunSqlite,
+  schemas: { sqlite: () => schemaSql, postgres: () => postgresSchemaSql },
   exit: (code) => process.exit(code),
 });
 

@@ -2,10 +2,11 @@ import { openNodeSqlite } from '../db/node-sqlite.ts';
 import { readSchema } from '../db/schema-file.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 
-const parley = boot({
+const parley = await boot({
   name: 'deno',
   env: Deno.env.toObject(),
-  openDb: (config) => openNodeSqlite(config.databasePath, readSchema()),
+  openSqlite: openNodeSqlite,
+  schemas: { sqlite: () => readSchema('schema.sql'), postgres: () => readSchema('schema.postgres.sql') },
   exit: (code) => Deno.exit(code),
 });
 

@@ -1,12 +1,14 @@
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { openBetterSqlite3 } from '../db/better-sqlite3.ts';
+import { readSchema } from '../db/schema-file.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 
-const parley = boot({
+const parley = await boot({
   name: 'node',
   env: process.env,
-  openDb: (config) => openBetterSqlite3(config.databasePath),
+  openSqlite: openBetterSqlite3,
+  schemas: { sqlite: () => readSchema('schema.sql'), postgres: () => readSchema('schema.postgres.sql') },
   exit: (code) => process.exit(code),
 });
 

@@ -1,3 +1,4 @@
+import { releaseLease, takeLease } from '../db/leases.ts';
 import * as deliveries from '../db/webhook-deliveries.ts';
 import type { Deps } from '../deps.ts';
 import { signWebhook } from './signature.ts';
@@ -22,13 +23,17 @@ const LEASE_MARGIN_MS = 30_000;
 /**
  * Sends the outbox. Each app's endpoint gets its deliveries one at a time, oldest
  * first, so first attempts arrive in event order; different endpoints are served
- * at once. A delivery waiting for a retry does not hold back later ones.
+ * at once. A delivery waiting for a retry does not hold back later ones. Of all
+ * the processes or instances on one database, one at a time works an app's
+ * deliveries: it holds the app's lease while it does.
  */
 export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'log'>, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const send = options.fetch ?? ((input, init) => fetch(input, init));
   const pollMs = options.pollMs ?? 500;
   const { webhookTimeoutMs: timeoutMs, webhookRetrySchedule: schedule } = deps.config;
   const chains = new Map<string, Promise<void>>();
+  const holder = deps.random.uuid();
+  const leaseOf = (appId: string) => `webhooks:${appId}`;
   const stopping = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
@@ -83,12 +88,19 @@ export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' 
     deps.log.warn(failed ? 'webhook failed' : 'webhook will retry', { delivery: delivery.id, type: delivery.event_type, attempts, lastStatus, lastError });
   }
 
+  /** Sends the app's due deliveries in order while it holds (and renews) the app's lease. */
   async function drainApp(appId: string) {
-    while (!stopping.signal.aborted) {
-      const now = deps.clock.now();
-      const delivery = await deliveries.claimNextDelivery(deps.db, appId, now, now + timeoutMs + LEASE_MARGIN_MS);
-      if (!delivery) return;
-      await attempt(delivery);
+    try {
+      while (!stopping.signal.aborted) {
+        const now = deps.clock.now();
+        const leaseUntil = now + timeoutMs + LEASE_MARGIN_MS;
+        if (!(await takeLease(deps.db, leaseOf(appId), holder, now, leaseUntil))) return;
+        const delivery = await deliveries.claimNextDelivery(deps.db, appId, now, leaseUntil);
+        if (!delivery) return;
+        await attempt(delivery);
+      }
+    } finally {
+      await releaseLease(deps.db, leaseOf(appId), holder);
     }
   }
 

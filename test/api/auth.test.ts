@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { createKey, listKeys, revokeKey } from '../../src/apps/apps.ts';
 import { isoTime } from '../../src/deps.ts';
-import { FIXED_NOW, json, seedConnection, setup, type TestContext } from '../helpers.ts';
+import { FIXED_NOW, json, recordWrites, seedConnection, setup, type TestContext } from '../helpers.ts';
 
 const LISTING = '/api/conversations?userRef=u1';
 
@@ -152,10 +151,8 @@ describe('lastUsedAt', () => {
 
   /** Records every write of last_used_at, so the test counts writes rather than guessing them. */
   async function countTouches(t: TestContext) {
-    await sql`CREATE TABLE key_touches (key_id TEXT NOT NULL, at TEXT)`.execute(t.deps.db);
-    await sql`CREATE TRIGGER key_touched AFTER UPDATE OF last_used_at ON api_keys
-      BEGIN INSERT INTO key_touches VALUES (new.id, new.last_used_at); END`.execute(t.deps.db);
-    return async () => (await sql<{ key_id: string; at: string }>`SELECT key_id, at FROM key_touches ORDER BY rowid`.execute(t.deps.db)).rows;
+    const recorded = await recordWrites(t.deps.db, 'api_keys', { operations: ['UPDATE'], updateOf: 'last_used_at', key: 'id', value: 'last_used_at' });
+    return async () => (await recorded()).map(({ key, value }) => ({ key_id: key, at: value }));
   }
 
   test('is null until first use, then written at most once a minute per key', async () => {

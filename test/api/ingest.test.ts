@@ -14,6 +14,7 @@ import {
   form,
   json,
   postExport,
+  recordWrites,
   providerOfFixture,
   rowCounts,
   seedConnection,
@@ -94,18 +95,11 @@ describe('POST /api/ingest-export', () => {
     const t = await setup();
     const file = fixtureBytes('claude-conversations.json');
     const first = await json(await postExport(t, file));
-    await t.deps.db.schema.createTable('temp.writes').addColumn('n', 'integer').execute();
-    for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
-      await t.deps.db.executeQuery({
-        sql: `CREATE TEMP TRIGGER count_${event.toLowerCase()} AFTER ${event} ON conversations BEGIN INSERT INTO writes VALUES (1); END`,
-        parameters: [],
-      } as any);
-    }
+    const writes = await recordWrites(t.deps.db, 'conversations', { operations: ['INSERT', 'UPDATE', 'DELETE'], key: 'id', value: 'external_id' });
     t.clock.advance(60_000);
     const again = await json(await postExport(t, file));
     assert.deepEqual({ ...again, connectionId: first.connectionId }, { ...first, created: 0, unchanged: 5 });
-    const writes = await t.deps.db.selectFrom('temp.writes' as any).selectAll().execute();
-    assert.equal(writes.length, 0);
+    assert.deepEqual(await writes(), []);
     const [connection] = (await json(await t.request('/api/conversations?userRef=u1'))).connections;
     assert.equal(connection.lastSyncAt, new Date(FIXED_NOW + 60_000).toISOString());
   });

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import { refreshConversationCount } from '../../src/db/connections.ts';
 import { isoTime } from '../../src/deps.ts';
-import { FIXED_NOW, json, seedConnection, setup, type TestContext } from '../helpers.ts';
+import { FIXED_NOW, json, seedConnection, setup, storedPayload, type TestContext } from '../helpers.ts';
 
 const UNKNOWN_CONNECTION = '00000000-0000-4000-8000-000000000000';
 
@@ -206,7 +206,7 @@ describe('response shapes', () => {
       .insertInto('conversations')
       .values([
         { id: 'a-null', connection_id: connectionId, external_id: 'null-one', title: null, payload: null, update_time: null, created_at: isoTime(FIXED_NOW) },
-        { id: 'b-tricky', connection_id: connectionId, external_id: tricky, title: tricky, payload: JSON.stringify(payload), update_time: isoTime(FIXED_NOW), created_at: isoTime(FIXED_NOW) },
+        { id: 'b-tricky', connection_id: connectionId, external_id: tricky, title: tricky, payload: storedPayload(t.deps.db, JSON.stringify(payload)), update_time: isoTime(FIXED_NOW), created_at: isoTime(FIXED_NOW) },
       ])
       .execute();
     await refreshConversationCount(t.deps.db, connectionId);

@@ -6,10 +6,9 @@ import { after, describe, test } from 'node:test';
 import { createApp as createParleyApp } from '../../src/app.ts';
 import { createKey, createApp as onboardApp } from '../../src/apps/apps.ts';
 import { parseConfig } from '../../src/config.ts';
-import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, type Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/log.ts';
-import { FIXED_NOW, fixedClock, json, seedConnection, setup } from '../helpers.ts';
+import { FIXED_NOW, fixedClock, json, openTestDatabase, seedConnection, setup } from '../helpers.ts';
 
 // FIXED_NOW is 12:00:30, half way through its minute.
 const MINUTE_END = Date.parse('2026-03-01T12:01:00.000Z');
@@ -193,9 +192,9 @@ describe('concurrency', () => {
       const path = join(dir, 'parley.db');
       const clock = fixedClock();
       const config = parseConfig({ DATABASE_PATH: path, LOG_LEVEL: 'silent' });
-      const open = (): Deps => ({ db: openBetterSqlite3(path), config, clock, random: cryptoRandom, log: createLogger('silent') });
-      const a = open();
-      const b = open();
+      const open = async (): Promise<Deps> => ({ db: await openTestDatabase(path), config, clock, random: cryptoRandom, log: createLogger('silent') });
+      const a = await open();
+      const b = await open();
       try {
         const tenant = await onboardApp(a, 'Shared');
         await seedConnection(a, { appId: tenant.appId, userRef: 'u1', count: 1 });

@@ -15,6 +15,8 @@ import { Webhook } from 'standardwebhooks';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import type { Db } from '../../src/db/database.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
+import { readSchema } from '../../src/db/schema-file.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { signLink } from '../../src/sdk/sign-link.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
@@ -28,6 +30,7 @@ import {
   zipFolderFiles,
 } from '../helpers.ts';
 import { hiddenField } from '../pages/page-client.ts';
+import { createDatabase, NO_TEST_POSTGRES, testPostgresUrl } from '../postgres-server.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { ROOT, startServer, type RunningServer, type RuntimeName } from './server.ts';
 
@@ -283,6 +286,8 @@ export interface ConformanceOptions {
   binaryPath?: string;
   /** Working directory of the server process. */
   cwd?: string;
+  /** A PostgreSQL database of its own (DATABASE_URL) instead of a SQLite file. */
+  postgres?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -298,10 +303,11 @@ async function waitFor<T>(what: string, ms: number, check: () => T | undefined):
 }
 
 export function defineConformance(runtime: RuntimeName, options: ConformanceOptions = {}) {
-  const { smoke = false } = options;
+  const { smoke = false, postgres = false } = options;
   const fullCase = (name: string, fn: (t: TestContext) => Promise<void>) => (smoke ? undefined : test(name, { timeout: 60_000 }, fn));
+  const serverUrl = testPostgresUrl();
 
-  describe(`conformance: ${runtime}${smoke ? ' (smoke)' : ''}`, { timeout: 120_000 }, () => {
+  describe(`conformance: ${runtime}${postgres ? ' on PostgreSQL' : ''}${smoke ? ' (smoke)' : ''}`, { timeout: 120_000, skip: postgres && !serverUrl ? NO_TEST_POSTGRES : false }, () => {
     const dir = mkdtempSync(join(tmpdir(), `parley-conformance-${runtime}-`));
     const databasePath = join(dir, 'data', 'parley.db');
     let server: RunningServer;
@@ -327,14 +333,15 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
     const api = (path: string, bearer: string | undefined, init: Omit<CallOptions, 'bearer'> = {}) => call(base, path, { ...init, bearer });
 
     before(async () => {
+      const databaseUrl = postgres ? await createDatabase(serverUrl!, `conformance_${runtime.replace(/\W/g, '_')}_${Date.now()}`) : undefined;
       server = await startServer(runtime, {
         databasePath,
-        env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), MAX_EXPORT_BYTES: String(MAX_EXPORT_BYTES) },
+        env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), MAX_EXPORT_BYTES: String(MAX_EXPORT_BYTES), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
         ...(options.binaryPath ? { binaryPath: options.binaryPath } : {}),
         ...(options.cwd ? { cwd: options.cwd } : {}),
       });
       base = server.url;
-      db = openBetterSqlite3(databasePath);
+      db = databaseUrl ? await openPostgres(databaseUrl, readSchema('schema.postgres.sql'), { poolSize: 2, allowExitOnIdle: true }) : openBetterSqlite3(databasePath);
     });
 
     after(async () => {

@@ -38,6 +38,8 @@ const runtimes = (process.env.PARLEY_RUNTIMES ?? 'node,deno,bun')
 for (const name of runtimes) if (!KNOWN.includes(name)) throw new Error(`PARLEY_RUNTIMES: unknown runtime "${name}" (use ${KNOWN.join(', ')})`);
 
 for (const runtime of runtimes) defineConformance(runtime);
+// The same suite on PostgreSQL, under every runtime: the pg driver runs on all three.
+for (const runtime of runtimes) defineConformance(runtime, { postgres: true });
 
 const USERS = ['swap-fixtures', 'swap-generated'];
 

@@ -24,6 +24,7 @@ const CONFIG_VARIABLES = [
   'LOG_LEVEL',
   'MAX_CONVERSATION_BYTES',
   'MAX_EXPANDED_BYTES',
+  'DATABASE_URL',
 ];
 
 /** This process's environment without Parley's variables, for a child to start from. */

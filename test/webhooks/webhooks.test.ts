@@ -7,13 +7,12 @@ import { strToU8 } from 'fflate';
 import { Webhook } from 'standardwebhooks';
 import { parseConfig } from '../../src/config.ts';
 import { markStaleConnections } from '../../src/conversations/staleness.ts';
-import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, type Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/log.ts';
 import { signLink } from '../../src/sdk/sign-link.ts';
 import { createDeliveryWorker } from '../../src/webhooks/delivery-worker.ts';
 import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
-import { fixedClock, fixtureBytes, json, postExport, setup, type TestContext } from '../helpers.ts';
+import { fixedClock, fixtureBytes, json, openTestDatabase, postExport, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, PageClient } from '../pages/page-client.ts';
 import { startReceiver } from './receiver.ts';
 
@@ -189,8 +188,8 @@ describe('delivery', () => {
     receivers.push(receiver);
     const path = join(mkdtempSync(join(tmpdir(), 'parley-webhooks-')), 'parley.db');
     const clock = fixedClock(Date.now());
-    const boot = (): Deps => ({
-      db: openBetterSqlite3(path),
+    const boot = async (): Promise<Deps> => ({
+      db: await openTestDatabase(path),
       config: parseConfig({ WEBHOOK_RETRY_SCHEDULE: '1,1' }),
       clock,
       random: cryptoRandom,
@@ -199,7 +198,7 @@ describe('delivery', () => {
     const first = await setup({}, { databasePath: path, now: clock.now() });
     const { secret } = await setWebhookEndpoint(first.deps, first.tenant.appId, receiver.url);
     await postExport(first, fixtureBytes('claude-thinking.json'));
-    const before = boot();
+    const before = await boot();
     const worker = createDeliveryWorker(before);
     await worker.runOnce();
     await worker.stop();
@@ -208,7 +207,7 @@ describe('delivery', () => {
     assert.equal(receiver.received.length, 2);
 
     clock.advance(1100);
-    const after = boot();
+    const after = await boot();
     await createDeliveryWorker(after).runOnce();
     const states = (await listWebhookDeliveries(after, first.tenant.appId)).deliveries.map((d) => [d.eventType, d.status, d.attempts]);
     assert.deepEqual(states, [['connection.synced', 'delivered', 2], ['connection.created', 'delivered', 2]]);

@@ -1,0 +1,157 @@
+-- Parley's schema on PostgreSQL (DATABASE_URL). Each "-- version N" section
+-- upgrades a database whose parley_schema_version is N-1; sections are applied
+-- in order at start-up, each in one transaction that holds an advisory lock, so
+-- instances starting together apply each version once. The tables, columns and
+-- rules are those of schema.sql; the types are PostgreSQL's own where they
+-- matter: payloads are bytea (the listing splices the stored bytes), counts and
+-- unix-ms times bigint. Times stay ISO 8601 UTC text, as toISOString writes
+-- them, so they sort, compare and read back byte for byte as under SQLite.
+
+-- version 1
+CREATE TABLE apps (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  -- Kept in the clear: links are verified with an HMAC of it. The hash finds the
+  -- app when an older integration still sends the secret as its Bearer value.
+  secret TEXT NOT NULL,
+  secret_hash TEXT NOT NULL UNIQUE,
+  allowed_scopes TEXT NOT NULL DEFAULT 'conversations:read',
+  created_at TEXT NOT NULL,
+  webhook_url TEXT,
+  webhook_secret TEXT
+);
+
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  key_hash TEXT NOT NULL UNIQUE,
+  start TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT,
+  revoked_at TEXT
+);
+CREATE INDEX api_keys_by_app ON api_keys (app_id, created_at);
+
+CREATE TABLE users (
+  id TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  user_ref TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (app_id, user_ref)
+);
+
+CREATE TABLE connections (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  provider TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('active', 'needs_reauth', 'revoked')),
+  captured_at TEXT NOT NULL,
+  last_sync_at TEXT,
+  conversation_count INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX connections_by_user ON connections (user_id, captured_at DESC, id);
+-- Imports without a connectionId go to the user's open connection of that
+-- provider; this makes concurrent first imports agree on one.
+CREATE UNIQUE INDEX connections_one_open_per_provider
+  ON connections (user_id, provider) WHERE status <> 'revoked';
+
+CREATE TABLE conversations (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  external_id TEXT NOT NULL,
+  title TEXT,
+  -- The payload's JSON as UTF-8: served as stored.
+  payload BYTEA,
+  update_time TEXT,
+  created_at TEXT NOT NULL,
+  UNIQUE (connection_id, external_id)
+);
+CREATE INDEX conversations_by_connection ON conversations (connection_id, update_time DESC NULLS LAST, id);
+
+CREATE TABLE rate_buckets (
+  app_id TEXT NOT NULL,
+  window_start BIGINT NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (app_id, window_start)
+);
+
+CREATE TABLE used_links (
+  jti TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL,
+  used_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+CREATE INDEX used_links_by_expiry ON used_links (expires_at);
+
+-- A hosted-page session, opened by consuming a signed link. Only a hash of the
+-- cookie value is kept, so a copy of the database opens no session.
+CREATE TABLE page_sessions (
+  token_hash TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  user_ref TEXT NOT NULL,
+  purpose TEXT NOT NULL CHECK (purpose IN ('connect', 'manage')),
+  csrf_token TEXT NOT NULL,
+  -- The connect page's last import, shown after its redirect (JSON).
+  last_result TEXT,
+  created_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL
+);
+CREATE INDEX page_sessions_by_last_seen ON page_sessions (last_seen_at);
+
+-- Webhooks: an outbox written in the same transaction as the change it reports,
+-- so an event exists exactly when its change committed.
+CREATE TABLE webhook_deliveries (
+  -- The order events happened in; first attempts to an endpoint follow it.
+  seq BIGSERIAL PRIMARY KEY,
+  -- Sent as webhook-id on every attempt: receivers deduplicate by it.
+  id TEXT NOT NULL UNIQUE,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  event_type TEXT NOT NULL,
+  body TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  last_status INTEGER,
+  last_error TEXT,
+  -- Unix ms. While an attempt is under way it is pushed past the attempt's
+  -- timeout, so an instance that dies mid-attempt leaves it due again later.
+  next_attempt_at BIGINT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+CREATE INDEX webhook_deliveries_by_app ON webhook_deliveries (app_id, seq DESC);
+
+-- Work that one instance at a time may do (an app's webhook deliveries, the
+-- hourly maintenance): held until `expires_at` (unix ms) by `holder`.
+CREATE TABLE leases (
+  name TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+
+-- An import's conversations, out of sight until its final transaction merges
+-- them. Shared by every instance and unlogged (nothing here must survive a
+-- crash); `created_at` lets maintenance remove what a dead instance left.
+CREATE UNLOGGED TABLE import_staging (
+  import_id TEXT NOT NULL,
+  external_id TEXT NOT NULL,
+  -- The id the conversation gets if it turns out to be new.
+  conversation_id TEXT NOT NULL,
+  title TEXT,
+  payload TEXT NOT NULL,
+  update_time TEXT,
+  source TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (import_id, external_id)
+);
+-- Records that several make one conversation (Gemini's exchanges, Copilot's
+-- rows), read back in this key's order to be grouped.
+CREATE UNLOGGED TABLE import_records (
+  import_id TEXT NOT NULL,
+  group_key TEXT NOT NULL,
+  time BIGINT NOT NULL,
+  seq INTEGER NOT NULL,
+  record TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (import_id, group_key, time, seq)
+);

@@ -1,0 +1,117 @@
+/**
+ * `migrate-to-postgres`: a SQLite file copied into an empty PostgreSQL database,
+ * resumable, verified by counts; the API then answers byte for byte the same.
+ * And `backup` on PostgreSQL says to use pg_dump.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { createApp } from '../../src/app.ts';
+import { parseConfig } from '../../src/config.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
+import { readSchema } from '../../src/db/schema-file.ts';
+import { cryptoRandom } from '../../src/deps.ts';
+import { createLogger } from '../../src/log.ts';
+import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
+import { inheritedEnv, ROOT } from '../conformance/server.ts';
+import { fixtureBytes, json, postExport, setup, type TestContext } from '../helpers.ts';
+import { createDatabase, NO_TEST_POSTGRES, testPostgresUrl } from '../postgres-server.ts';
+
+const run = promisify(execFile);
+
+/** The CLI as an operator runs it, with `env` naming its database; what it printed and its exit code. */
+async function cli(env: Record<string, string>, ...args: string[]) {
+  try {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...inheritedEnv(), ...env } });
+    return { code: 0, out: JSON.parse(stdout) };
+  } catch (error) {
+    const failed = error as { code: number; stderr: string };
+    return { code: failed.code, out: JSON.parse(failed.stderr) };
+  }
+}
+
+/** What the API shows of the tenant's users, as raw text: listings and every page of conversations. */
+async function everything(request: (path: string) => Promise<Response>, userRefs: string[]) {
+  const texts: string[] = [];
+  for (const userRef of userRefs) {
+    const connections = await request(`/api/conversations?userRef=${userRef}`);
+    texts.push(await connections.clone().text());
+    for (const { id } of (await json(connections)).connections) texts.push(await (await request(`/api/conversations?connectionId=${id}&limit=100`)).text());
+  }
+  return texts;
+}
+
+describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POSTGRES, timeout: 60_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-migrate-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A SQLite file with two users' imports and a webhook outbox. */
+  async function sqliteWithData(name: string): Promise<{ t: TestContext; path: string }> {
+    const path = join(dir, `${name}.db`);
+    const t = await setup({ RATE_LIMIT_PER_MINUTE: '1000' }, { databasePath: path });
+    await setWebhookEndpoint(t.deps, t.tenant.appId, 'https://hooks.example.com/parley');
+    await postExport(t, fixtureBytes('claude-conversations.json'), { query: 'userRef=alice' });
+    await postExport(t, fixtureBytes('copilot-activity-history.csv'), { query: 'userRef=bob', contentType: 'text/csv' });
+    await postExport(t, fixtureBytes('chatgpt-branches.json'), { query: 'userRef=bob' });
+    return { t, path };
+  }
+
+  test('copies everything, verified by counts; the API then answers the same bytes from PostgreSQL', async () => {
+    const { t, path } = await sqliteWithData('full');
+    const url = await createDatabase(testPostgresUrl()!, `migrate_full_${Date.now()}`);
+    const { code, out } = await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', url);
+    assert.equal(code, 0, JSON.stringify(out));
+    assert.deepEqual(out.counts, { apps: 1, api_keys: 1, users: 2, connections: 3, conversations: 10, rate_buckets: 0, used_links: 0, page_sessions: 0, webhook_deliveries: 6 });
+    assert.deepEqual(out.copied, out.counts);
+
+    const db = await openPostgres(url, readSchema('schema.postgres.sql'), { poolSize: 2, allowExitOnIdle: true });
+    try {
+      const onPostgres = createApp({ ...t.deps, db, config: parseConfig({ RATE_LIMIT_PER_MINUTE: '1000', LOG_LEVEL: 'silent' }), log: createLogger('silent'), random: cryptoRandom });
+      const headers = { Authorization: `Bearer ${t.tenant.apiKey}` };
+      const expected = await everything((path) => t.request(path), ['alice', 'bob']);
+      assert.deepEqual(await everything(async (path) => onPostgres.request(path, { headers }), ['alice', 'bob']), expected);
+      // New deliveries are numbered after the copied ones.
+      const [next] = (await sql<{ seq: number }>`SELECT nextval(pg_get_serial_sequence('webhook_deliveries', 'seq')) AS seq`.execute(db)).rows;
+      assert.equal(next!.seq, 7);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test('an interrupted copy continues where it stopped; a copy of another file, or into a used database, is refused', async () => {
+    const { path } = await sqliteWithData('resumed');
+    const url = await createDatabase(testPostgresUrl()!, `migrate_resumed_${Date.now()}`);
+    assert.equal((await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', url)).code, 0);
+    // As if it had stopped: the last conversations in key order, and one in the middle, are missing.
+    const db = await openPostgres(url, readSchema('schema.postgres.sql'), { poolSize: 2, allowExitOnIdle: true });
+    try {
+      const ids = (await db.selectFrom('conversations').select('id').orderBy(sql`id COLLATE "C"`).execute()).map((row) => row.id);
+      await db.deleteFrom('conversations').where('id', 'in', [...ids.slice(-3), ids[2]!]).execute();
+      await db.deleteFrom('webhook_deliveries').where('seq', '>', 4).execute();
+    } finally {
+      await db.destroy();
+    }
+    const resumed = await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', url);
+    assert.equal(resumed.code, 0, JSON.stringify(resumed.out));
+    assert.deepEqual([resumed.out.copied.conversations, resumed.out.copied.webhook_deliveries, resumed.out.copied.apps], [4, 2, 0]);
+    assert.equal(resumed.out.counts.conversations, 10);
+
+    const { path: other } = await sqliteWithData('other');
+    assert.deepEqual(await cli({ DATABASE_PATH: other }, 'migrate-to-postgres', '--url', url), { code: 1, out: { error: `The PostgreSQL database holds a copy of ${path}, not of ${other}.` } });
+    const used = await createDatabase(testPostgresUrl()!, `migrate_used_${Date.now()}`);
+    const usedDb = await openPostgres(used, readSchema('schema.postgres.sql'), { poolSize: 1, allowExitOnIdle: true });
+    await usedDb.insertInto('apps').values({ id: 'app_x', name: 'x', secret: 's', secret_hash: 'h', allowed_scopes: 'conversations:read', created_at: '2026-01-01T00:00:00.000Z', webhook_url: null, webhook_secret: null }).execute();
+    await usedDb.destroy();
+    assert.deepEqual(await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', used), { code: 1, out: { error: 'The PostgreSQL database is not empty: copy into a new, empty database.' } });
+  });
+
+  test('backup on PostgreSQL says what to use instead', async () => {
+    const url = await createDatabase(testPostgresUrl()!, `migrate_backup_${Date.now()}`);
+    assert.deepEqual(await cli({ DATABASE_URL: url }, 'backup', '--out', join(dir, 'x.db')), { code: 1, out: { error: 'backup copies the SQLite file; on PostgreSQL use its own tools, such as pg_dump --format=custom --file=parley.dump "$DATABASE_URL"' } });
+  });
+});

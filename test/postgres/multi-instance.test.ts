@@ -1,0 +1,124 @@
+/**
+ * Three Parley servers on one PostgreSQL database, as behind a load balancer:
+ * nothing may assume one process. Rate buckets are exact across instances, a
+ * link is used once wherever it is opened, page sessions are shared, racing
+ * imports make one connection and no duplicate, every webhook delivery goes out
+ * once from one instance in event order, and maintenance runs once.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import type { Db } from '../../src/db/database.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
+import { readSchema } from '../../src/db/schema-file.ts';
+import { cryptoRandom, systemClock } from '../../src/deps.ts';
+import { signLink } from '../../src/sdk/sign-link.ts';
+import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
+import { Browser, call, expectJson, ingest, redirectTarget, type Tenant } from '../conformance/cases.ts';
+import { startServer, type RunningServer } from '../conformance/server.ts';
+import { fixtureBytes, seedConnection } from '../helpers.ts';
+import { createDatabase, NO_TEST_POSTGRES, testPostgresUrl } from '../postgres-server.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
+
+const INSTANCES = 3;
+const DAY_MS = 86_400_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('three instances on one PostgreSQL database', { skip: testPostgresUrl() ? false : NO_TEST_POSTGRES, timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-instances-'));
+  const servers: RunningServer[] = [];
+  let db: Db;
+  let tenant: Tenant;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let staleConnectionId: string;
+  const base = (i: number) => servers[i % INSTANCES]!.url;
+
+  before(async () => {
+    const url = await createDatabase(testPostgresUrl()!, `instances_${Date.now()}`);
+    db = await openPostgres(url, readSchema('schema.postgres.sql'), { poolSize: 2, allowExitOnIdle: true });
+    tenant = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Shared');
+    receiver = await startReceiver();
+    await setWebhookEndpoint({ db, random: cryptoRandom }, tenant.appId, receiver.url);
+    // A connection not synced for two days: every instance's first maintenance sees it.
+    staleConnectionId = (await seedConnection({ db, clock: systemClock }, { appId: tenant.appId, userRef: 'stale-user', capturedAt: Date.now() - 2 * DAY_MS })).connectionId;
+    const env = { DATABASE_URL: url, STALE_AFTER_DAYS: '1', RATE_LIMIT_PER_MINUTE: '60', WEBHOOK_RETRY_SCHEDULE: '1' };
+    servers.push(...(await Promise.all(Array.from({ length: INSTANCES }, (_, i) => startServer('node', { databasePath: join(dir, `unused-${i}.db`), env })))));
+  });
+
+  after(async () => {
+    await Promise.all(servers.map((server) => server.stop().catch(() => undefined)));
+    await receiver?.close();
+    await db?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('maintenance runs once: the stale connection has one needs_reauth event', async () => {
+    const row = await db.selectFrom('connections').select('status').where('id', '=', staleConnectionId).executeTakeFirstOrThrow();
+    assert.equal(row.status, 'needs_reauth');
+    const events = await db.selectFrom('webhook_deliveries').select('body').where('event_type', '=', 'connection.needs_reauth').execute();
+    assert.deepEqual(events.map((event) => JSON.parse(event.body).data), [{ userRef: 'stale-user', connectionId: staleConnectionId }]);
+  });
+
+  test('rate buckets: 200 requests spread over the instances, exactly 60 pass', async () => {
+    // Not across a minute's end, which would start a new bucket mid-burst.
+    while (Date.now() % 60_000 > 50_000) await sleep(500);
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => call(base(i), '/api/connections?userRef=stale-user', { bearer: tenant.apiKey })));
+    const tally: Record<number, number> = {};
+    for (const { status } of answers) tally[status] = (tally[status] ?? 0) + 1;
+    assert.deepEqual(tally, { 200: 60, 429: 140 });
+    for (let i = 0; i < INSTANCES; i++) assert.ok(answers.some((answer, n) => n % INSTANCES === i && answer.status === 200), `instance ${i} served some`);
+  });
+
+  test('a link is used once, wherever it is opened; the session it opens works on every instance', async () => {
+    const link = new URL(await signLink({ appId: tenant.appId, userRef: 'stale-user', scopes: ['conversations:read'], purpose: 'manage' }, tenant.appSecret));
+    const browsers = Array.from({ length: 9 }, (_, i) => new Browser(base(i)));
+    const answers = await Promise.all(browsers.map((browser) => browser.get(link.pathname + link.search)));
+    assert.deepEqual(answers.map(({ status }) => status).sort(), [303, 403, 403, 403, 403, 403, 403, 403, 403]);
+    const won = answers.findIndex(({ status }) => status === 303);
+    assert.equal(redirectTarget(answers[won]!, base(won)), '/manage');
+    const winner = browsers[won]!;
+    for (let i = 0; i < INSTANCES; i++) {
+      const elsewhere = new Browser(base(i));
+      for (const [name, value] of winner.cookies) elsewhere.cookies.set(name, value);
+      const page = await elsewhere.get('/manage');
+      assert.equal(page.status, 200, `instance ${i}`);
+      assert.ok(page.text.includes(`href="/manage/connections/${staleConnectionId}"`), `instance ${i} shows the user's connection`);
+    }
+  });
+
+  test('imports racing on every instance make one connection and no duplicate conversation', async () => {
+    const file = fixtureBytes('claude-conversations.json');
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => ingest(base(i), tenant.apiKey, file, 'userRef=racer')));
+    const bodies = answers.map((answer) => expectJson(answer, 200));
+    assert.equal(new Set(bodies.map((body) => body.connectionId)).size, 1);
+    assert.equal(bodies.reduce((sum, body) => sum + body.created, 0), 5);
+    assert.deepEqual(bodies.map((body) => body.created + body.updated + body.unchanged), [5, 5, 5, 5, 5, 5]);
+    // (The listing's minute is used up above: the database says it.)
+    const connections = await db.selectFrom('connections').innerJoin('users', 'users.id', 'connections.user_id').select('conversation_count').where('users.user_ref', '=', 'racer').execute();
+    assert.deepEqual(connections, [{ conversation_count: 5 }]);
+    const rows = await db.selectFrom('conversations').select('external_id').where('connection_id', '=', bodies[0].connectionId).execute();
+    assert.equal(rows.length, 5);
+  });
+
+  test('every webhook delivery goes out once, from one instance, in event order', async () => {
+    // More events, made on all three instances.
+    for (let i = 0; i < 6; i++) expectJson(await ingest(base(i), tenant.apiKey, fixtureBytes('claude-thinking.json'), `userRef=hooked-${i}`), 200);
+    const deadline = Date.now() + 30_000;
+    let pending = Infinity;
+    while (pending > 0 && Date.now() < deadline) {
+      pending = (await db.selectFrom('webhook_deliveries').select('id').where('status', '<>', 'delivered').execute()).length;
+      if (pending > 0) await sleep(200);
+    }
+    assert.equal(pending, 0, 'every delivery delivered');
+    const outbox = await db.selectFrom('webhook_deliveries').select(['id', 'attempts']).orderBy('seq').execute();
+    assert.ok(outbox.length >= 1 + 2 + 6 * 2, `${outbox.length} events`);
+    assert.deepEqual(outbox.map((delivery) => delivery.attempts), outbox.map(() => 1), 'one attempt each');
+    assert.deepEqual(receiver.received.map((received) => received.headers['webhook-id']), outbox.map((delivery) => delivery.id), 'received once each, in event order');
+    // Each was sent by exactly one instance: the sender logs it.
+    const sent = servers.flatMap((server) => server.logs.filter((line) => line.includes('"event":"webhook delivered"')).map((line) => JSON.parse(line).delivery));
+    assert.deepEqual([...sent].sort(), outbox.map((delivery) => delivery.id).sort());
+  });
+});
