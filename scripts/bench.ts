@@ -7,9 +7,12 @@
  *   2. listing throughput and latency (autocannon, a separate process) beside a
  *      Hono hello-world on the same runtime and server adapter;
  *   3. start-up time to the first /healthz and idle RSS.
+ * Imports and listings run on each database of --databases: the SQLite file,
+ * and PostgreSQL (started from npm, as the tests start it); on PostgreSQL the
+ * connections listing is also measured over 1, 2 and 3 instances on one database.
  *
  *   npm run bench [-- --sizes 20,200,1000 --providers openai,anthropic,deepseek,xai,google,microsoft
- *                    --duration 10 --connections 20]
+ *                    --databases sqlite,postgres --instances 1,2,3 --duration 10 --connections 20]
  *
  * The servers run what `npm start` runs (the Node bundle), with LOG_LEVEL=warn.
  * Linux only (peak RSS is read from /proc/<pid>/status). Benchmarks are not tests:
@@ -23,8 +26,11 @@ import { Readable } from 'node:stream';
 import { parseArgs, promisify } from 'node:util';
 import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
+import { openPostgres } from '../src/db/postgres.ts';
+import { readSchema } from '../src/db/schema-file.ts';
 import { cryptoRandom, systemClock } from '../src/deps.ts';
 import { freePort, ROOT, startServer, type RunningServer } from '../test/conformance/server.ts';
+import { startPostgres, type PostgresServer } from '../test/postgres-server.ts';
 import { PROVIDERS, SHAPES, type Provider, type Summary } from './generate-export/index.ts';
 
 const run = promisify(execFile);
@@ -34,6 +40,8 @@ const { values: options } = parseArgs({
   options: {
     sizes: { type: 'string', default: '20,200,1000' },
     providers: { type: 'string', default: PROVIDERS.join(',') },
+    databases: { type: 'string', default: 'sqlite,postgres' },
+    instances: { type: 'string', default: '1,2,3' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
     out: { type: 'string', default: join(ROOT, 'bench-results') },
@@ -42,6 +50,10 @@ const { values: options } = parseArgs({
 const sizes = options.sizes.split(',').map(Number);
 const providers = options.providers.split(',') as Provider[];
 for (const provider of providers) if (!PROVIDERS.includes(provider)) throw new Error(`--providers: unknown provider ${provider} (known: ${PROVIDERS.join(', ')})`);
+type DatabaseName = 'sqlite' | 'postgres';
+const databases = options.databases.split(',') as DatabaseName[];
+for (const database of databases) if (database !== 'sqlite' && database !== 'postgres') throw new Error(`--databases: unknown database ${database} (use sqlite, postgres)`);
+const instanceCounts = options.instances.split(',').map(Number);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 const work = mkdtempSync(join(tmpdir(), 'parley-bench-'));
@@ -52,14 +64,22 @@ function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 }
 
-/** A fresh server on a fresh database, with one onboarded app. */
-async function parley(env: Record<string, string> = {}) {
+let postgres: PostgresServer | undefined;
+let databaseCount = 0;
+
+/**
+ * `instances` fresh servers on one fresh database — a SQLite file, or a new
+ * PostgreSQL database — with one onboarded app.
+ */
+async function parley(database: DatabaseName, env: Record<string, string> = {}, instances = 1) {
   const databasePath = join(mkdtempSync(join(work, 'db-')), 'parley.db');
-  const server = await startServer('node-bundle', { databasePath, env: { LOG_LEVEL: 'warn', ...env } });
-  const db = openBetterSqlite3(databasePath);
+  const databaseUrl = database === 'postgres' ? await postgres!.createDatabase(`bench_${++databaseCount}`) : undefined;
+  const db = databaseUrl ? await openPostgres(databaseUrl, readSchema('schema.postgres.sql'), { poolSize: 1 }) : openBetterSqlite3(databasePath);
   const tenant = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Bench');
   await db.destroy();
-  return { server, apiKey: tenant.apiKey };
+  const serverEnv = { LOG_LEVEL: 'warn', ...env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  const servers = await Promise.all(Array.from({ length: instances }, () => startServer('node-bundle', { databasePath, env: serverEnv })));
+  return { servers, server: servers[0]!, apiKey: tenant.apiKey };
 }
 
 const exportFile = (provider: Provider, sizeMb: number) => join(work, `${provider}-${sizeMb}.${SHAPES[provider].layout.bare}`);
@@ -84,9 +104,9 @@ async function parseSeconds(file: string): Promise<number | null> {
 }
 
 /** One import; a refused or failed import is returned (status and error), not thrown, so the other rows still run. */
-async function importOnce(file: string, type: string) {
+async function importOnce(database: DatabaseName, file: string, type: string) {
   // The generator stops just past the size asked for: room for a 1 GiB export.
-  const { server, apiKey } = await parley({ MAX_EXPORT_BYTES: String(4 * 1024 * MIB) });
+  const { server, apiKey } = await parley(database, { MAX_EXPORT_BYTES: String(4 * 1024 * MIB) });
   const bytes = statSync(file).size;
   const started = performance.now();
   let status = 0;
@@ -130,8 +150,8 @@ interface Load {
   non2xx: number;
 }
 
-async function autocannon(url: string, headers: Record<string, string> = {}): Promise<Load> {
-  const args = ['-c', String(connections), '-d', String(duration), '--json'];
+async function autocannon(url: string, headers: Record<string, string> = {}, connectionCount = connections): Promise<Load> {
+  const args = ['-c', String(connectionCount), '-d', String(duration), '--json'];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
   const { stdout } = await run(join(ROOT, 'node_modules/.bin/autocannon'), [...args, url], { maxBuffer: 64 * MIB });
   const result = JSON.parse(stdout);
@@ -150,8 +170,8 @@ async function helloWorld(): Promise<Load> {
   }
 }
 
-async function listing(file: string, type: string) {
-  const { server, apiKey } = await parley({ RATE_LIMIT_PER_MINUTE: '1000000000' });
+async function listing(database: DatabaseName, file: string, type: string) {
+  const { server, apiKey } = await parley(database, { RATE_LIMIT_PER_MINUTE: '1000000000' });
   const auth = { Authorization: `Bearer ${apiKey}` };
   const imported = await fetch(`${server.url}/api/ingest-export?userRef=bench`, {
     method: 'POST',
@@ -164,6 +184,28 @@ async function listing(file: string, type: string) {
   const result = { conversations: imported.conversationCount as number, connections: await autocannon(connectionsUrl, auth), page50: await autocannon(pageUrl, auth) };
   await server.stop();
   return result;
+}
+
+/**
+ * The connections listing over `instances` servers on one PostgreSQL database,
+ * each loaded by its own autocannon with its share of the connections: the
+ * requests per second added up, and the worst p99.
+ */
+async function listingOverInstances(instances: number, file: string, type: string): Promise<Load & { instances: number }> {
+  const { servers, apiKey } = await parley('postgres', { RATE_LIMIT_PER_MINUTE: '1000000000' }, instances);
+  const auth = { Authorization: `Bearer ${apiKey}` };
+  await fetch(`${servers[0]!.url}/api/ingest-export?userRef=bench`, { method: 'POST', headers: { ...auth, 'Content-Type': type }, body: readFileSync(file) }).then((r) => r.text());
+  const url = (server: RunningServer) => `${server.url}/api/conversations?userRef=bench`;
+  await Promise.all(servers.map((server) => autocannon(url(server), auth, Math.ceil(connections / instances)))); // warm-up
+  const loads = await Promise.all(servers.map((server) => autocannon(url(server), auth, Math.ceil(connections / instances))));
+  await Promise.all(servers.map((server) => server.stop()));
+  return {
+    instances,
+    rps: loads.reduce((sum, load) => sum + load.rps, 0),
+    p50: Math.max(...loads.map((load) => load.p50)),
+    p99: Math.max(...loads.map((load) => load.p99)),
+    non2xx: loads.reduce((sum, load) => sum + load.non2xx, 0),
+  };
 }
 
 /** Start-up of a fresh server on a fresh database, to its first /healthz; then its RSS at rest. */
@@ -182,9 +224,12 @@ async function startup(runs = 5) {
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
+const databaseName = (database: DatabaseName) => (database === 'sqlite' ? 'SQLite' : 'PostgreSQL');
+
 async function main() {
   // Every server here is what `npm start` serves: the bundle of the Node entry.
   await run('npm', ['run', '-s', 'build:node'], { cwd: ROOT });
+  if (databases.includes('postgres')) postgres = await startPostgres();
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}`;
   const imports = [];
   for (const sizeMb of sizes) {
@@ -193,64 +238,86 @@ async function main() {
       const generated = await generate(provider, sizeMb);
       const json = SHAPES[provider].layout.bare === 'json';
       const parse = json ? await parseSeconds(file) : null;
-      const result = await importOnce(file, contentType(provider));
-      const mb = result.bytes / MIB;
-      const ok = result.error === null;
-      imports.push({
-        provider,
-        name: SHAPES[provider].name,
-        format: SHAPES[provider].layout.bare,
-        sizeMb,
-        mb: round(mb),
-        status: result.status,
-        error: result.error,
-        seconds: round(result.seconds, 2),
-        mbPerSecond: ok ? round(mb / result.seconds) : null,
-        conversationsPerSecond: ok ? Math.round(result.conversations / result.seconds) : null,
-        conversations: ok ? result.conversations : null,
-        generatedConversations: generated.conversations,
-        peakRssMb: result.peakRssMb,
-        parseSeconds: parse === null ? null : round(parse, 2),
-        ratioToParse: ok && parse !== null ? round(result.seconds / parse, 2) : null,
-        parseNote: json ? (parse === null ? 'over V8’s string limit' : null) : 'CSV',
-      });
+      for (const database of databases) {
+        const result = await importOnce(database, file, contentType(provider));
+        const mb = result.bytes / MIB;
+        const ok = result.error === null;
+        imports.push({
+          provider,
+          name: SHAPES[provider].name,
+          format: SHAPES[provider].layout.bare,
+          database,
+          sizeMb,
+          mb: round(mb),
+          status: result.status,
+          error: result.error,
+          seconds: round(result.seconds, 2),
+          mbPerSecond: ok ? round(mb / result.seconds) : null,
+          conversationsPerSecond: ok ? Math.round(result.conversations / result.seconds) : null,
+          conversations: ok ? result.conversations : null,
+          generatedConversations: generated.conversations,
+          peakRssMb: result.peakRssMb,
+          parseSeconds: parse === null ? null : round(parse, 2),
+          ratioToParse: ok && parse !== null ? round(result.seconds / parse, 2) : null,
+          parseNote: json ? (parse === null ? 'over V8’s string limit' : null) : 'CSV',
+        });
+        console.error(JSON.stringify(imports.at(-1)));
+      }
       if (sizeMb !== sizes[0]) rmSync(file);
-      console.error(JSON.stringify(imports.at(-1)));
     }
   }
-  // The listing is measured on the ChatGPT export of the first size, else on the first of that size that imported.
+  // The listings are measured on the ChatGPT export of the first size, else on the first of that size that imported.
   const imported = imports.filter((i) => i.sizeMb === sizes[0] && i.error === null).map((i) => i.provider);
   const listed = imported.includes('openai') ? 'openai' : imported[0];
-  const list = listed === undefined ? null : await listing(exportFile(listed, sizes[0]!), contentType(listed));
+  const listedFile = listed === undefined ? undefined : exportFile(listed, sizes[0]!);
+  const listings = [];
+  const scaling = [];
+  if (listed !== undefined) {
+    for (const database of databases) listings.push({ database, ...(await listing(database, listedFile!, contentType(listed))) });
+    if (databases.includes('postgres')) for (const instances of instanceCounts) scaling.push(await listingOverInstances(instances, listedFile!, contentType(listed)));
+  }
   const hello = await helloWorld();
   const start = await startup();
-  const results = { machine, date: new Date().toISOString(), imports, listing: list && { provider: listed, ...list, hello }, startup: start };
+  await postgres?.stop();
+  const results = { machine, date: new Date().toISOString(), imports, listing: listed === undefined ? null : { provider: listed, listings, scaling, hello }, startup: start };
 
+  const percent = (rps: number) => `${Math.round((100 * rps) / hello.rps)}%`;
   const lines = [
     `Measured ${results.date.slice(0, 10)} on ${machine}.`,
     '',
-    '| Import (export over HTTP) | MB/s | conversations/s | time | bare JSON.parse | import ÷ parse | server peak RSS | status |',
-    '| - | - | - | - | - | - | - | - |',
+    '| Import (export over HTTP) | database | MB/s | conversations/s | time | bare JSON.parse | import ÷ parse | server peak RSS | status |',
+    '| - | - | - | - | - | - | - | - | - |',
     ...imports.map((i) => {
       const what = `${i.name} (\`${i.provider}\`, ${i.format.toUpperCase()}) ${i.mb} MB`;
       const parse = i.parseSeconds === null ? `n/a (${i.parseNote})` : `${i.parseSeconds} s`;
       const rss = i.peakRssMb === null ? 'n/a' : `${i.peakRssMb} MB`;
+      const database = databaseName(i.database);
       if (i.error !== null) {
         const error = i.error.replace(/\s+/g, ' ').replaceAll('|', '\\|');
-        return `| ${what}, ${i.generatedConversations} conversations generated | – | – | ${i.seconds} s | ${parse} | – | ${rss} | failed: ${i.status === 0 ? 'no answer' : `HTTP ${i.status}`}, ${error} |`;
+        return `| ${what}, ${i.generatedConversations} conversations generated | ${database} | – | – | ${i.seconds} s | ${parse} | – | ${rss} | failed: ${i.status === 0 ? 'no answer' : `HTTP ${i.status}`}, ${error} |`;
       }
       const generated = i.conversations === i.generatedConversations ? '' : ` (${i.generatedConversations} generated)`;
-      return `| ${what}, ${i.conversations} conversations${generated} | ${i.mbPerSecond} | ${i.conversationsPerSecond} | ${i.seconds} s | ${parse} | ${i.ratioToParse ?? 'n/a'} | ${rss} | ok |`;
+      return `| ${what}, ${i.conversations} conversations${generated} | ${database} | ${i.mbPerSecond} | ${i.conversationsPerSecond} | ${i.seconds} s | ${parse} | ${i.ratioToParse ?? 'n/a'} | ${rss} | ok |`;
     }),
     '',
-    ...(list === null
+    ...(listed === undefined
       ? [`Listing not measured: no export of ${sizes[0]} MB imported.`]
       : [
-          `| Listing (${connections} connections, ${duration} s, auth and rate limiting on; ${SHAPES[listed!].name} export) | requests/s | p50 | p99 | vs hello-world |`,
-          '| - | - | - | - | - |',
-          `| Hono hello-world (same runtime and adapter) | ${hello.rps} | ${hello.p50} ms | ${hello.p99} ms | 100% |`,
-          `| \`GET /api/conversations?userRef=\` | ${list.connections.rps} | ${list.connections.p50} ms | ${list.connections.p99} ms | ${Math.round((100 * list.connections.rps) / hello.rps)}% |`,
-          `| \`GET /api/conversations?connectionId=&limit=50\` (of ${list.conversations}) | ${list.page50.rps} | ${list.page50.p50} ms | ${list.page50.p99} ms | ${Math.round((100 * list.page50.rps) / hello.rps)}% |`,
+          `| Listing (${connections} connections, ${duration} s, auth and rate limiting on; ${SHAPES[listed].name} export) | database | requests/s | p50 | p99 | vs hello-world |`,
+          '| - | - | - | - | - | - |',
+          `| Hono hello-world (same runtime and adapter) | – | ${hello.rps} | ${hello.p50} ms | ${hello.p99} ms | 100% |`,
+          ...listings.flatMap((l) => [
+            `| \`GET /api/conversations?userRef=\` | ${databaseName(l.database)} | ${l.connections.rps} | ${l.connections.p50} ms | ${l.connections.p99} ms | ${percent(l.connections.rps)} |`,
+            `| \`GET /api/conversations?connectionId=&limit=50\` (of ${l.conversations}) | ${databaseName(l.database)} | ${l.page50.rps} | ${l.page50.p50} ms | ${l.page50.p99} ms | ${percent(l.page50.rps)} |`,
+          ]),
+          ...(scaling.length === 0
+            ? []
+            : [
+                '',
+                `| \`GET /api/conversations?userRef=\` over instances on one PostgreSQL database (${connections} connections in all) | requests/s | p50 (worst) | p99 (worst) |`,
+                '| - | - | - | - |',
+                ...scaling.map((s) => `| ${s.instances} instance${s.instances === 1 ? '' : 's'} | ${s.rps} | ${s.p50} ms | ${s.p99} ms |`),
+              ]),
         ]),
     '',
     `Start-up to the first \`/healthz\`: ${start.ms} ms (median of 5); idle RSS ${start.idleRssMb} MB.`,
