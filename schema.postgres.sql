@@ -155,3 +155,10 @@ CREATE UNLOGGED TABLE import_records (
   created_at BIGINT NOT NULL,
   PRIMARY KEY (import_id, group_key, time, seq)
 );
+
+-- version 2
+-- The SHA-256 of each conversation's bytes in the export it last came from: a
+-- re-import finds an unchanged conversation by it without reading it again.
+ALTER TABLE conversations ADD COLUMN source_hash TEXT;
+ALTER TABLE import_staging ALTER COLUMN payload DROP NOT NULL;
+ALTER TABLE import_staging ADD COLUMN source_hash TEXT;

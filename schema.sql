@@ -127,3 +127,8 @@ CREATE TABLE leases (
   holder TEXT NOT NULL,
   expires_at INTEGER NOT NULL
 ) STRICT, WITHOUT ROWID;
+
+-- version 5
+-- The SHA-256 of each conversation's bytes in the export it last came from: a
+-- re-import finds an unchanged conversation by it without reading it again.
+ALTER TABLE conversations ADD COLUMN source_hash TEXT;

@@ -1,5 +1,7 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { WorkerLike } from './import/import-worker.ts';
+import type { SourceHash } from './import/record-batch.ts';
 import type { Logger } from './log.ts';
 
 /** Milliseconds since the epoch; tests pass a clock they move by hand. */
@@ -19,6 +21,17 @@ export interface Deps {
   clock: Clock;
   random: Random;
   log: Logger;
+  /**
+   * Starts a worker to read one import (the entry file knows how, on its
+   * runtime); without it, imports are read on this thread.
+   */
+  importWorker?: () => WorkerLike;
+  /**
+   * How an import hashes each conversation's bytes, where the runtime has a
+   * cheaper way than Web Crypto (Node's digest costs more per call than the
+   * hashing itself); Web Crypto without it.
+   */
+  sourceHash?: SourceHash;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

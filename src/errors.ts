@@ -24,6 +24,7 @@ export const ERRORS = {
   notFound: [404, 'Not found'],
   methodNotAllowed: [405, 'Method not allowed'],
   connectionRevoked: [409, 'Connection is revoked'],
+  importConflict: [409, 'Import conflict: the connection changed while the file was uploading; send it again'],
   exportTooLarge: [413, 'Export file too large'],
   conversationTooLarge: [413, 'Export file too large: MAX_CONVERSATION_BYTES'],
   expandedTooLarge: [413, 'Export file too large: MAX_EXPANDED_BYTES'],
@@ -52,13 +53,15 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: ContentfulStatusCode;
   readonly headers: Record<string, string>;
+  readonly detail: string | undefined;
 
   /** `detail` follows the message after ": " where decisions.md allows a short reason. */
-  constructor(code: ErrorCode, { detail, headers = {} }: { detail?: string; headers?: Record<string, string> } = {}) {
+  constructor(code: ErrorCode, { detail, headers = {} }: { detail?: string | undefined; headers?: Record<string, string> } = {}) {
     const [status, message] = ERRORS[code];
     super(detail ? `${message}: ${detail}` : message);
     this.code = code;
     this.status = status;
     this.headers = headers;
+    this.detail = detail;
   }
 }

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { JsonElementSplitter } from '../src/import/json-elements.ts';
+import { JsonElementSplitter, parseElement } from '../src/import/json-elements.ts';
 import { json, postExport, providerOfFixture, setup } from './helpers.ts';
 
 interface Corpus {
@@ -45,7 +45,8 @@ const GROUPED = new Set(['google', 'microsoft']);
 /** The elements JsonElementSplitter hands over when the file arrives in chunks of `size` bytes. */
 function splitInChunks(bytes: Uint8Array, size: number): unknown[] {
   const elements: unknown[] = [];
-  const splitter = new JsonElementSplitter((value) => elements.push(value), Infinity);
+  const decoder = new TextDecoder();
+  const splitter = new JsonElementSplitter((bytes) => elements.push(parseElement(bytes, decoder)), Infinity);
   for (let i = 0; i < bytes.length; i += size) splitter.push(bytes.subarray(i, i + size));
   splitter.end();
   return elements;

@@ -48,6 +48,8 @@ export interface ConversationsTable {
   payload: string | null;
   update_time: string | null;
   created_at: string;
+  /** The SHA-256 of the conversation's bytes in the export it last came from: an unchanged one is not read again. */
+  source_hash: string | null;
 }
 
 export interface RateBucketsTable {
@@ -68,8 +70,11 @@ export interface ImportStagingTable {
   external_id: string;
   conversation_id: string;
   title: string | null;
-  payload: string;
+  /** Null for a conversation whose bytes hash to the stored one's: counted, never written. */
+  payload: string | null;
   update_time: string | null;
+  /** The SHA-256 of the conversation's bytes in the export, if they were hashed. */
+  source_hash: string | null;
   /** The file of the export it came from, and its place in the upload: of two copies, the later in name order counts. */
   source: string;
   seq: number;

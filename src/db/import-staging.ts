@@ -6,6 +6,8 @@ import { fixedSql } from './fixed-sql.ts';
  * Stages rows in one statement. Of two rows with the same external id, the one
  * later in (source, seq) order stays: the last copy in the file, or in the
  * later-named file of an archive, whatever order the archive holds them in.
+ * Fixed SQL: building and compiling a query of a hundred rows costs more than
+ * SQLite takes to write them.
  */
 export async function stageConversations(db: Db, rows: ImportStagingTable[]): Promise<void> {
   // One statement may not hold a key twice on PostgreSQL: the later copy goes in alone.
@@ -14,22 +16,30 @@ export async function stageConversations(db: Db, rows: ImportStagingTable[]): Pr
     const kept = latest.get(row.external_id);
     if (!kept || row.source > kept.source || (row.source === kept.source && row.seq > kept.seq)) latest.set(row.external_id, row);
   }
-  await db
-    .insertInto('import_staging')
-    .values([...latest.values()])
-    .onConflict((oc) =>
-      oc
-        .columns(['import_id', 'external_id'])
-        .doUpdateSet((eb) => ({
-          title: eb.ref('excluded.title'),
-          payload: eb.ref('excluded.payload'),
-          update_time: eb.ref('excluded.update_time'),
-          source: eb.ref('excluded.source'),
-          seq: eb.ref('excluded.seq'),
-        }))
-        .where(sql<boolean>`(excluded.source, excluded.seq) > (import_staging.source, import_staging.seq)`),
-    )
-    .execute();
+  const staged = [...latest.values()];
+  const parameters = staged.flatMap((row) => [
+    row.import_id,
+    row.external_id,
+    row.conversation_id,
+    row.title,
+    row.payload,
+    row.update_time,
+    row.source_hash,
+    row.source,
+    row.seq,
+    row.created_at,
+  ]);
+  const values = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?), '.repeat(staged.length).slice(0, -2);
+  await fixedSql(
+    db,
+    `INSERT INTO import_staging (import_id, external_id, conversation_id, title, payload, update_time, source_hash, source, seq, created_at)
+     VALUES ${values}
+     ON CONFLICT (import_id, external_id) DO UPDATE SET
+       title = excluded.title, payload = excluded.payload, update_time = excluded.update_time,
+       source_hash = excluded.source_hash, source = excluded.source, seq = excluded.seq
+     WHERE (excluded.source, excluded.seq) > (import_staging.source, import_staging.seq)`,
+    parameters,
+  );
 }
 
 /**
@@ -76,20 +86,64 @@ export async function countNewStaged(db: Db, importId: string, connectionId: str
 /**
  * Moves the staged conversations into the connection and returns how many rows
  * it wrote (new plus changed). Unchanged ones are not written at all:
- * re-importing the same file touches no conversation row.
+ * re-importing the same file touches no conversation row. A conversation whose
+ * content is unchanged but whose bytes now hash differently (the export was
+ * written another way) keeps its content and takes the new hash.
  */
 export async function mergeStaged(db: Db, importId: string, connectionId: string, now: string): Promise<number> {
   // Staged as text; PostgreSQL keeps the payload as its UTF-8 bytes.
   const payload = isPostgres(db) ? sql.raw("convert_to(payload, 'UTF8')") : sql.raw('payload');
   const result = await sql`
-    INSERT INTO conversations (id, connection_id, external_id, title, payload, update_time, created_at)
-    SELECT conversation_id, ${connectionId}, external_id, title, ${payload}, update_time, ${now}
-    FROM import_staging WHERE import_id = ${importId}
+    INSERT INTO conversations (id, connection_id, external_id, title, payload, update_time, created_at, source_hash)
+    SELECT conversation_id, ${connectionId}, external_id, title, ${payload}, update_time, ${now}, source_hash
+    FROM import_staging WHERE import_id = ${importId} AND payload IS NOT NULL
     ON CONFLICT (connection_id, external_id) DO UPDATE SET
-      title = excluded.title, payload = excluded.payload, update_time = excluded.update_time
+      title = excluded.title, payload = excluded.payload, update_time = excluded.update_time, source_hash = excluded.source_hash
     WHERE conversations.title IS DISTINCT FROM excluded.title OR conversations.payload IS DISTINCT FROM excluded.payload
       OR conversations.update_time IS DISTINCT FROM excluded.update_time`.execute(db);
+  await sql`
+    UPDATE conversations SET source_hash = (
+      SELECT s.source_hash FROM import_staging s WHERE s.import_id = ${importId} AND s.external_id = conversations.external_id)
+    WHERE connection_id = ${connectionId} AND EXISTS (
+      SELECT 1 FROM import_staging s WHERE s.import_id = ${importId} AND s.external_id = conversations.external_id
+        AND s.payload IS NOT NULL AND s.source_hash IS DISTINCT FROM conversations.source_hash)`.execute(db);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * How many staged markers (conversations whose bytes were those of a stored one)
+ * the connection no longer has with those bytes: another import or a deletion
+ * changed it while this file was uploading.
+ */
+export async function countStaleMarkers(db: Db, importId: string, connectionId: string): Promise<number> {
+  const [row] = await fixedSql<{ stale: number }>(
+    db,
+    `SELECT count(*) AS stale FROM import_staging s
+     WHERE s.import_id = ? AND s.payload IS NULL AND NOT EXISTS (SELECT 1 FROM conversations c
+       WHERE c.connection_id = ? AND c.external_id = s.external_id AND c.source_hash = s.source_hash)`,
+    [importId, connectionId],
+  );
+  return Number(row!.stale);
+}
+
+/**
+ * The conversations a user has in their open connections, by the hash of their
+ * bytes in the export they came from: what a new import of them need not read.
+ * Only the named connection's, or only the provider's, when the import says which.
+ */
+export function knownSources(db: Db, where: { appId: string; userRef: string; connectionId?: string | undefined; provider?: string | undefined }) {
+  return db
+    .selectFrom('conversations')
+    .innerJoin('connections', 'connections.id', 'conversations.connection_id')
+    .innerJoin('users', 'users.id', 'connections.user_id')
+    .select(['conversations.source_hash as hash', 'conversations.external_id as externalId', 'connections.provider'])
+    .where('users.app_id', '=', where.appId)
+    .where('users.user_ref', '=', where.userRef)
+    .where('connections.status', '<>', 'revoked')
+    .where('conversations.source_hash', 'is not', null)
+    .$if(where.connectionId !== undefined, (query) => query.where('connections.id', '=', where.connectionId!))
+    .$if(where.provider !== undefined, (query) => query.where('connections.provider', '=', where.provider!))
+    .execute() as Promise<Array<{ hash: string; externalId: string; provider: string }>>;
 }
 
 /** Removes what imports that died (with their instance) left staged before `before` (unix ms). */

@@ -32,8 +32,9 @@ const STAGING_SCHEMA = `
     -- The id the conversation gets if it turns out to be new.
     conversation_id TEXT NOT NULL,
     title TEXT,
-    payload TEXT NOT NULL,
+    payload TEXT,
     update_time TEXT,
+    source_hash TEXT,
     source TEXT NOT NULL,
     seq INTEGER NOT NULL,
     created_at INTEGER NOT NULL,

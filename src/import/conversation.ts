@@ -65,21 +65,11 @@ export const CONVERSATIONS_FILE = /(^|\/)conversations(-\d+)?\.json$/;
 export const GROUPING_GAP_MS = 30 * 60_000;
 
 /**
- * The conversation with every lone surrogate (a `\ud800` escape in the export,
- * say) replaced by U+FFFD, so the text stored as a column and inside the JSON
- * payload is the same valid Unicode.
+ * The payload with every lone surrogate (a `\ud800` escape in the export, say)
+ * replaced by U+FFFD, so that what is stored is valid Unicode.
  */
-export function wellFormed(conversation: NormalizedConversation): NormalizedConversation {
-  const title = conversation.title?.toWellFormed() ?? null;
-  return {
-    externalId: conversation.externalId.toWellFormed(),
-    title,
-    updateTime: conversation.updateTime,
-    payload: {
-      title: conversation.payload.title.toWellFormed(),
-      messages: conversation.payload.messages.map((message) => ({ ...message, content: message.content.toWellFormed() })),
-    },
-  };
+export function wellFormedPayload(payload: NormalizedConversation['payload']): NormalizedConversation['payload'] {
+  return { title: payload.title.toWellFormed(), messages: payload.messages.map((message) => ({ ...message, content: message.content.toWellFormed() })) };
 }
 
 export type Json = Record<string, unknown>;

@@ -9,9 +9,6 @@ import { JsonElementSplitter } from './json-elements.ts';
 /** A local file header starts a zip; an end-of-directory record alone is an empty zip. */
 const isZip = (head: Uint8Array) => head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 0x03 && head[3] === 0x04) || (head[2] === 0x05 && head[3] === 0x06));
 
-/** Input is read on in slices of at most this many bytes, so batches stay small. */
-const SLICE_BYTES = 64 * 1024;
-
 /**
  * fflate inflates all it is given in one go, into a buffer it grows by doubling,
  * and deflate expands up to 1032-fold: compressed bytes are handed to it in
@@ -27,11 +24,11 @@ export interface ReadLimits {
   maxExpandedBytes: number;
 }
 
-/** A record as the provider wrote it, and the file it came from ('' for an upload that is the file itself). */
-export interface SourcedRecord {
-  source: string;
-  value: unknown;
-}
+/**
+ * A record as the provider wrote it: a JSON element's bytes, still to be parsed,
+ * or a CSV row; and the file it came from ('' for an upload that is the file itself).
+ */
+export type SourcedRecord = { source: string } & ({ bytes: Uint8Array } | { value: Record<string, string> });
 
 /** Where a document's records go, chunk by chunk. */
 interface RecordReader {
@@ -39,45 +36,64 @@ interface RecordReader {
   end(): void | Promise<void>;
 }
 
+/** Where a document's JSON elements and CSV rows go. */
+interface RecordSink {
+  json(bytes: Uint8Array): void;
+  csv(value: Record<string, string>): void;
+}
+
 /**
  * Reads an export — the provider's zip, or the file in it that holds the
- * conversations (JSON or CSV) — from a byte stream, and yields its records (raw,
- * as the provider wrote them) in small batches as they complete. Nothing is held
- * beyond the record being read. `formats` say which files of a zip are read.
+ * conversations (JSON or CSV) — pushed as byte chunks, and returns its records
+ * (raw, as the provider wrote them) as they complete. Nothing is held beyond the
+ * record being read. `formats` say which files of a zip are read.
  */
-export async function* readExportRecords(
-  bytes: AsyncIterable<Uint8Array>,
-  limits: ReadLimits,
-  formats: readonly ExportFormat[],
-): AsyncGenerator<SourcedRecord[]> {
-  let ready: SourcedRecord[] = [];
-  const collect = (source: string) => (value: unknown) => void ready.push({ source, value });
-  let input: RecordReader | undefined;
-  let head: Uint8Array = new Uint8Array(0);
-  const open = (start: Uint8Array) => (isZip(start) ? new ZipRecords(collect, limits, formats) : new DocumentRecords(collect(''), limits));
+export class ExportReader {
+  private ready: SourcedRecord[] = [];
+  private input: RecordReader | undefined;
+  private head: Uint8Array = new Uint8Array(0);
 
-  for await (let chunk of bytes) {
-    if (!input) {
+  constructor(
+    private readonly limits: ReadLimits,
+    private readonly formats: readonly ExportFormat[],
+  ) {}
+
+  /** The records the chunk completed. */
+  async push(chunk: Uint8Array): Promise<SourcedRecord[]> {
+    if (!this.input) {
       // Four bytes tell a zip from a document; a first chunk may be shorter.
-      head = concatBytes([head, chunk]);
-      if (head.length < 4) continue;
-      input = open(head);
-      chunk = head;
+      this.head = concatBytes([this.head, chunk]);
+      if (this.head.length < 4) return [];
+      this.input = this.open(this.head);
+      chunk = this.head;
     }
-    for (let offset = 0; offset < chunk.length; offset += SLICE_BYTES) {
-      await input.push(chunk.subarray(offset, offset + SLICE_BYTES));
-      if (ready.length > 0) {
-        yield ready;
-        ready = [];
-      }
+    await this.input.push(chunk);
+    return this.take();
+  }
+
+  /** The last records; a document or archive cut short is refused. */
+  async end(): Promise<SourcedRecord[]> {
+    if (!this.input) {
+      this.input = this.open(this.head);
+      await this.input.push(this.head);
     }
+    await this.input.end();
+    return this.take();
   }
-  if (!input) {
-    input = open(head);
-    await input.push(head);
+
+  private open(start: Uint8Array): RecordReader {
+    const sinkFor = (source: string): RecordSink => ({
+      json: (bytes) => void this.ready.push({ source, bytes }),
+      csv: (value) => void this.ready.push({ source, value }),
+    });
+    return isZip(start) ? new ZipRecords(sinkFor, this.limits, this.formats) : new DocumentRecords(sinkFor(''), this.limits);
   }
-  await input.end();
-  if (ready.length > 0) yield ready;
+
+  private take(): SourcedRecord[] {
+    const records = this.ready;
+    this.ready = [];
+    return records;
+  }
 }
 
 const isBlank = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
@@ -97,7 +113,7 @@ class DocumentRecords implements RecordReader {
   private headBytes = 0;
 
   constructor(
-    private readonly onRecord: (value: unknown) => void,
+    private readonly sink: RecordSink,
     private readonly limits: ReadLimits,
   ) {}
 
@@ -124,7 +140,7 @@ class DocumentRecords implements RecordReader {
 
   private open(kind: 'json' | 'csv'): RecordReader {
     const max = this.limits.maxConversationBytes;
-    return kind === 'csv' ? new CsvRecords(this.onRecord, max) : new JsonElementSplitter(this.onRecord, max);
+    return kind === 'csv' ? new CsvRecords(this.sink.csv, max) : new JsonElementSplitter(this.sink.json, max);
   }
 }
 
@@ -171,7 +187,7 @@ class ZipRecords implements RecordReader {
   private tail: Uint8Array[] = [];
   private tailBytes = 0;
 
-  constructor(collect: (source: string) => (value: unknown) => void, limits: ReadLimits, formats: readonly ExportFormat[]) {
+  constructor(sinkFor: (source: string) => RecordSink, limits: ReadLimits, formats: readonly ExportFormat[]) {
     this.unzip.register(UnzipInflate);
     this.unzip.register(UnzipPassThrough);
     this.unzip.onfile = (file) => {
@@ -179,7 +195,7 @@ class ZipRecords implements RecordReader {
         this.misexported ??= formats.find((format) => format.misexported?.zipMember.test(file.name))?.misexported?.reason;
         return;
       }
-      const reader = new DocumentRecords(collect(file.name), limits);
+      const reader = new DocumentRecords(sinkFor(file.name), limits);
       this.filesRead++;
       this.open++;
       file.ondata = (error, data, final) => {

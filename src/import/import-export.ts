@@ -4,11 +4,13 @@ import { writeTransaction } from '../db/transaction.ts';
 import * as users from '../db/users.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { isObject, type ExportFormat, type Json } from './conversation.ts';
-import { readExportRecords, type SourcedRecord } from './export-reader.ts';
+import type { ExportFormat } from './conversation.ts';
+import { ExportReader } from './export-reader.ts';
 import { EXPORT_FORMATS, formatFor } from './formats.ts';
+import { localImportWorker } from './import-worker.ts';
+import { ReaderChannel } from './reader-channel.ts';
+import { BatchMaker } from './record-batch.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { unrecognizedExport } from './import-errors.ts';
 import { StagedImport } from './staged-import.ts';
 
 export interface ImportTarget {
@@ -32,10 +34,10 @@ export interface ImportResult {
   conversationCount: number;
 }
 
-type ImportDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config'>;
+/** Input is read on in slices of at most this many bytes. */
+const SLICE_BYTES = 64 * 1024;
 
-/** Records seen before any is recognised are held; a file of only such is not an export. */
-const MAX_UNRECOGNISED_HELD = 100;
+type ImportDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'importWorker' | 'sourceHash'>;
 
 async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
   const connection = await connections.findConnectionOfApp(db, target.appId, target.connectionId!);
@@ -46,58 +48,41 @@ async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
 
 /**
  * Imports an export (a provider's zip, or its JSON or CSV file) for a user: all
- * or nothing. Conversations are normalised as they stream in and staged out of
- * sight in small transactions; one final transaction moves them into the
- * connection, so a failure at any point — bad JSON at the end of a 1 GB file, a
- * lost connection — leaves no trace.
+ * or nothing. A reader — in a worker of its own where the runtime gives one —
+ * finds, parses and normalises the conversations as the upload arrives, while
+ * this thread stages what it reads out of sight in small transactions; one final
+ * transaction moves them into the connection, so a failure at any point — bad
+ * JSON at the end of a 1 GB file, a lost connection — leaves no trace.
  */
 export async function importExport(deps: ImportDeps, target: ImportTarget, bytes: AsyncIterable<Uint8Array>): Promise<ImportResult> {
   // Checked before the first byte of the file is read: the provider id is known,
   // and a named connection is this app's and this user's, and not revoked.
   if (target.provider !== undefined && !formatFor(target.provider)) throw new ApiError('invalidProvider');
   const named = target.connectionId === undefined ? undefined : await requireTargetConnection(deps.db, target);
-  const expected = target.provider ?? named?.provider;
+  const expectedProvider = target.provider ?? named?.provider;
+  const records = new ExportReader(deps.config, EXPORT_FORMATS);
+  const batches = new BatchMaker(await staging.knownSources(deps.db, { ...target, provider: expectedProvider }), deps.sourceHash);
   const staged = new StagedImport(deps, deps.random.uuid());
-  let format: ExportFormat | undefined;
-  let held: Array<SourcedRecord & { value: Json }> = [];
-
-  const settle = async (chosen: ExportFormat) => {
-    if (expected !== undefined && chosen.provider !== expected) throw new ApiError('invalidProvider');
-    format = chosen;
-    for (const { value, source } of held) await staged.add(value, source, chosen);
-    held = [];
-  };
-
+  const channel = new ReaderChannel((deps.importWorker ?? localImportWorker)(), { expectedProvider });
   try {
-    for await (const records of readExportRecords(bytes, deps.config, EXPORT_FORMATS)) {
-      for (const { value, source } of records) {
-        if (!isObject(value)) {
-          staged.unreadable++;
-          continue;
-        }
-        const recognised = EXPORT_FORMATS.find((candidate) => candidate.recognizes(value));
-        if (format) {
-          // A record of another provider inside this export cannot be read as this one.
-          if (recognised && recognised !== format) staged.unreadable++;
-          else await staged.add(value, source, format);
-        } else if (recognised) {
-          await settle(recognised);
-          await staged.add(value, source, recognised);
-        } else if (held.push({ value, source }) > MAX_UNRECOGNISED_HELD) {
-          throw unrecognizedExport();
-        }
+    // This thread finds the records (inflating, splitting, hashing) and writes
+    // what the worker makes of them; the two run side by side.
+    const sending = (async () => {
+      for await (const chunk of bytes) {
+        // A large chunk (a whole body at once, from some servers) goes in slices, so batches stay small.
+        for (let at = 0; at < chunk.length; at += SLICE_BYTES) await channel.write(await batches.batch(await records.push(chunk.subarray(at, at + SLICE_BYTES))));
       }
-    }
-    if (!format) {
-      // An empty export is a user with no conversations, if the caller names the
-      // provider; a file whose records no format recognises is no export.
-      const fallback = expected === undefined ? undefined : formatFor(expected);
-      if (!fallback || held.length > 0 || staged.unreadable > 0) throw unrecognizedExport();
-      await settle(fallback);
-    }
-    await staged.finish(format!);
-    return await finish(deps, target, format!, staged);
+      await channel.write(await batches.batch(await records.end()));
+      channel.end();
+    })();
+    // A failed upload or an unreadable file ends the reading with its error too.
+    sending.catch((error) => channel.fail(error));
+    for await (const items of channel.items()) for (const item of items) await staged.add(item);
+    await sending;
+    await staged.finish();
+    return await finish(deps, target, staged.format!, staged);
   } finally {
+    channel.close();
     await staging.discardStaged(deps.db, staged.importId);
   }
 }
@@ -128,6 +113,8 @@ async function finish(
       // Imports into one connection count and merge one after the other.
       await connections.lockConnection(db, connection.id);
     }
+    // A conversation skipped as unchanged must still be so, under the lock.
+    if ((await staging.countStaleMarkers(db, importId, connection.id)) > 0) throw new ApiError('importConflict');
     const { staged, created } = await staging.countNewStaged(db, importId, connection.id);
     const updated = (await staging.mergeStaged(db, importId, connection.id, now)) - created;
     const conversationCount = await connections.refreshConversationCount(db, connection.id);

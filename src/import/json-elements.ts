@@ -21,7 +21,8 @@ const MAX_KEY_BYTES = 64;
 
 /**
  * Splits a JSON document, pushed as byte chunks, into the elements of its
- * top-level array and hands each one, parsed, to `onElement`. A top-level object
+ * top-level array and hands each one's bytes to `onElement` (parseElement reads
+ * them; they stay valid as long as the chunk they came in). A top-level object
  * (a file holding one conversation) is handed over whole — unless one of its
  * members is `containerKey` holding an array (Grok's `{"conversations": […],
  * "projects": […]}`): then that array's elements are handed over as they come,
@@ -48,7 +49,6 @@ export class JsonElementSplitter {
    */
   private pending = new Uint8Array(0);
   private pendingBytes = 0;
-  private readonly decoder = new TextDecoder();
   /** Where the top-level object's containerKey array is: not met yet, being read, or read. */
   private container: 'none' | 'inside' | 'after' = 'none';
   /**
@@ -63,7 +63,7 @@ export class JsonElementSplitter {
   private readonly containerKey: Uint8Array;
 
   constructor(
-    private readonly onElement: (value: unknown) => void,
+    private readonly onElement: (bytes: Uint8Array) => void,
     private readonly maxElementBytes: number,
     containerKey = 'conversations',
   ) {
@@ -76,33 +76,38 @@ export class JsonElementSplitter {
     const n = chunk.length;
     while (i < n) {
       if (this.inString) {
-        if (this.escapePending) {
-          this.escapePending = false;
-          i++;
-          continue;
-        }
-        const quote = chunk.indexOf(QUOTE, i);
-        if (quote === -1) {
-          this.escapePending = trailingBackslashesOdd(chunk, i, n);
+        const end = stringEnd(chunk, this.escapePending ? i + 1 : i);
+        this.escapePending = end === UNPAIRED_BACKSLASH;
+        if (end < 0) {
           i = n;
           break;
         }
-        if (trailingBackslashesOdd(chunk, i, quote)) {
-          i = quote + 1;
-          continue;
-        }
         this.inString = false;
-        if (this.keyStart !== -1) this.endKey(chunk, quote);
-        i = quote + 1;
+        if (this.keyStart !== -1) this.endKey(chunk, end - 1);
+        i = end;
         if (this.depth === 0 && this.inScalar) {
           this.finishElement(chunk, start, i);
           start = -1;
         }
         continue;
       }
+      // Inside an element (or the nested values of the top-level object): the hot loop.
+      const floor = this.topLevelObject && this.container === 'none' ? 1 : 0;
+      if (this.depth > floor) {
+        i = this.skipNested(chunk, i, floor);
+        if (this.depth === 0) {
+          if (this.container === 'after') this.expect = 'trailing';
+          else {
+            this.finishElement(chunk, start, i);
+            start = -1;
+          }
+        }
+        continue;
+      }
       const byte = chunk[i]!;
       if (this.depth > 0) {
-        if (this.depth === 1 && this.topLevelObject && this.container === 'none' && this.watchMember(byte, i)) {
+        // Depth 1 of the top-level object: its members, watched for the container key.
+        if (this.watchMember(byte, i)) {
           // The container's `[`: what was held of the object is dropped, its elements follow.
           this.container = 'inside';
           this.depth = 0;
@@ -114,14 +119,9 @@ export class JsonElementSplitter {
         }
         if (byte === QUOTE) this.inString = true;
         else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) this.depth++;
-        else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
-          if (--this.depth === 0) {
-            if (this.container === 'after') this.expect = 'trailing';
-            else {
-              this.finishElement(chunk, start, i + 1);
-              start = -1;
-            }
-          }
+        else if ((byte === CLOSE_BRACE || byte === CLOSE_BRACKET) && --this.depth === 0) {
+          this.finishElement(chunk, start, i + 1);
+          start = -1;
         }
         i++;
         continue;
@@ -175,6 +175,33 @@ export class JsonElementSplitter {
       this.keyCarry = this.keyBytes(chunk.subarray(this.keyStart));
       this.keyStart = 0;
     }
+  }
+
+  /**
+   * Skips through nested values, strings included, until the depth falls back to
+   * `floor` (returning the index after the closing bracket) or the chunk ends.
+   * Nearly every byte of an export passes here, so the state is kept in locals.
+   */
+  private skipNested(chunk: Uint8Array, from: number, floor: number): number {
+    const n = chunk.length;
+    let depth = this.depth;
+    let i = from;
+    while (i < n) {
+      const byte = chunk[i++]!;
+      if (byte === QUOTE) {
+        const end = stringEnd(chunk, i);
+        if (end < 0) {
+          this.inString = true;
+          this.escapePending = end === UNPAIRED_BACKSLASH;
+          i = n;
+          break;
+        }
+        i = end;
+      } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
+      else if ((byte === CLOSE_BRACE || byte === CLOSE_BRACKET) && --depth === floor) break;
+    }
+    this.depth = depth;
+    return i;
   }
 
   /** Call once the input has ended; a document cut short is an invalid export. */
@@ -253,21 +280,54 @@ export class JsonElementSplitter {
     let bytes = chunk.subarray(start, end);
     if (this.pendingBytes > 0) {
       this.collect(bytes);
-      bytes = this.pending.subarray(0, this.pendingBytes);
+      // A copy: the buffer is reused for the next element, and these bytes may outlive this call.
+      bytes = this.pending.slice(0, this.pendingBytes);
       this.pendingBytes = 0;
     } else if (bytes.length > this.maxElementBytes) {
       throw new ApiError('conversationTooLarge');
     }
     this.inScalar = false;
-    let value: unknown;
-    try {
-      value = JSON.parse(this.decoder.decode(bytes));
-    } catch (error) {
-      throw invalidExport(error instanceof SyntaxError ? error.message : 'unreadable JSON');
-    }
     this.expect = this.topLevelObject && this.container === 'none' ? 'trailing' : 'comma-or-end';
-    this.onElement(value);
+    this.onElement(bytes);
   }
+}
+
+/** An element's bytes, read as JSON; JSON that does not parse is an invalid export. */
+export function parseElement(bytes: Uint8Array, decoder: TextDecoder): unknown {
+  try {
+    return JSON.parse(decoder.decode(bytes));
+  } catch (error) {
+    throw invalidExport(error instanceof SyntaxError ? error.message : 'unreadable JSON');
+  }
+}
+
+/** stringEnd's answers when the chunk ends inside the string: on an escape's backslash, or not. */
+const UNPAIRED_BACKSLASH = -2;
+const CHUNK_ENDED = -1;
+
+/** Strings shorter than this (most keys and values) are read byte by byte; a call to indexOf costs more. */
+const SHORT_STRING = 32;
+
+/**
+ * Where a string's body starting at `from` ends: the index after its closing
+ * quote, or — when the chunk ends first — CHUNK_ENDED or UNPAIRED_BACKSLASH.
+ */
+function stringEnd(chunk: Uint8Array, from: number): number {
+  const n = chunk.length;
+  let i = from;
+  for (const shortEnd = Math.min(n, from + SHORT_STRING); i < shortEnd; ) {
+    const byte = chunk[i++];
+    if (byte === QUOTE) return i;
+    if (byte === BACKSLASH && i++ === n) return UNPAIRED_BACKSLASH;
+  }
+  // A long string: the native indexOf finds each quote; an odd run of backslashes before it escapes it.
+  while (i < n) {
+    const quote = chunk.indexOf(QUOTE, i);
+    if (quote === -1) return trailingBackslashesOdd(chunk, i, n) ? UNPAIRED_BACKSLASH : CHUNK_ENDED;
+    if (!trailingBackslashesOdd(chunk, i, quote)) return quote + 1;
+    i = quote + 1;
+  }
+  return CHUNK_ENDED;
 }
 
 /** Whether the bytes just before `end` (back to `from`) are an odd run of backslashes. */

@@ -2,7 +2,9 @@ import type { ImportRecordsTable, ImportStagingTable } from '../db/database.ts';
 import * as staging from '../db/import-staging.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { GROUPING_GAP_MS, wellFormed, type ExportFormat, type GroupedFormat, type Json, type NormalizedConversation, type RecordPlacement } from './conversation.ts';
+import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat, type Json, type NormalizedConversation, type RecordPlacement } from './conversation.ts';
+import { formatFor } from './formats.ts';
+import { conversationItem, type ConversationItem, type ImportItem } from './import-reader.ts';
 
 /**
  * Staged rows are written in batches of about this many bytes or rows. Small
@@ -15,16 +17,19 @@ const BATCH_ROWS = 100;
 const RECORDS_PAGE = 500;
 
 /**
- * One import's conversations, normalised as their records arrive and written out
- * of sight in small batches; records that several make one conversation are
- * staged as they are and grouped once all have arrived. Nothing here is visible
- * until the import's final transaction merges it.
+ * One import's items written out of sight in small batches: conversations (and
+ * markers for those whose bytes are unchanged) in the staging table, records
+ * that several make one conversation in the records table, grouped once all have
+ * arrived. Nothing here is visible until the import's final transaction merges it.
  */
 export class StagedImport {
+  /** The export's provider, once the reader knows it. */
+  format: ExportFormat | undefined;
   /** Conversations staged, copies of one id included, and records that could not be read. */
   read = 0;
   unreadable = 0;
-  private seq = 0;
+  /** The place after every item's so far: conversations assembled here go after the records. */
+  private nextSeq = 0;
   private conversations: ImportStagingTable[] = [];
   private records: ImportRecordsTable[] = [];
   private batchBytes = 0;
@@ -39,50 +44,45 @@ export class StagedImport {
     this.startedAt = deps.clock.now();
   }
 
-  /** Takes one record of `format`, from the file `source` of the export. */
-  async add(record: Json, source: string, format: ExportFormat): Promise<void> {
-    if (format.kind === 'record') {
-      const conversation = format.normalize(record);
-      if (conversation) await this.addConversation(conversation, source);
-      else this.unreadable++;
-      return;
+  async add(item: ImportItem): Promise<void> {
+    if ('seq' in item) this.nextSeq = Math.max(this.nextSeq, item.seq + 1);
+    switch (item.kind) {
+      case 'format':
+        this.format = formatFor(item.provider);
+        return;
+      case 'unreadable':
+        this.unreadable += item.count;
+        return;
+      case 'conversation':
+        return this.addConversation(item);
+      case 'unchanged':
+        // Its bytes are those of the stored conversation: a marker, so that it is
+        // counted (and outranks an earlier copy in the file) but never written.
+        return this.stage({ external_id: item.externalId, title: null, payload: null, update_time: null, source: item.source, source_hash: item.sourceHash, seq: item.seq }, 0);
+      case 'record':
+        this.records.push({ import_id: this.importId, group_key: item.key, time: item.time, seq: item.seq, record: item.record, created_at: this.startedAt });
+        return this.batched(item.record.length);
     }
-    const placement = format.placement(record);
-    if (placement === 'ignored') return;
-    if (placement === 'unreadable') {
-      this.unreadable++;
-      return;
-    }
-    const text = JSON.stringify(record);
-    this.records.push({ import_id: this.importId, group_key: placement.key, time: placement.time, seq: this.seq++, record: text, created_at: this.startedAt });
-    await this.batched(text.length);
   }
 
-  /** Call once every record is in: writes what is pending and assembles grouped conversations. */
-  async finish(format: ExportFormat): Promise<void> {
+  /** Call once every item is in: writes what is pending and assembles grouped conversations. */
+  async finish(): Promise<void> {
     await this.flush();
-    if (format.kind === 'grouped') {
-      await this.assemble(format);
+    if (this.format?.kind === 'grouped') {
+      await this.assemble(this.format);
       await this.flush();
     }
   }
 
-  private async addConversation(normalized: NormalizedConversation, source: string): Promise<void> {
-    const conversation = wellFormed(normalized);
-    const payload = JSON.stringify(conversation.payload);
-    this.conversations.push({
-      import_id: this.importId,
-      external_id: conversation.externalId,
-      conversation_id: this.deps.random.uuid(),
-      title: conversation.title,
-      payload,
-      update_time: conversation.updateTime,
-      source,
-      seq: this.seq++,
-      created_at: this.startedAt,
-    });
+  private addConversation(item: ConversationItem): Promise<void> {
+    const { externalId, title, payload, updateTime, source, sourceHash, seq } = item;
+    return this.stage({ external_id: externalId, title, payload, update_time: updateTime, source, source_hash: sourceHash, seq }, payload.length);
+  }
+
+  private async stage(row: Pick<ImportStagingTable, 'external_id' | 'title' | 'payload' | 'update_time' | 'source' | 'source_hash' | 'seq'>, bytes: number): Promise<void> {
+    this.conversations.push({ ...row, import_id: this.importId, conversation_id: this.deps.random.uuid(), created_at: this.startedAt });
     this.read++;
-    await this.batched(payload.length);
+    await this.batched(bytes);
   }
 
   private async batched(bytes: number): Promise<void> {
@@ -117,7 +117,7 @@ export class StagedImport {
       groupBytes = 0;
     };
     const stageCompleted = async () => {
-      for (const conversation of await Promise.all(completed)) await this.addConversation(conversation, '');
+      for (const conversation of await Promise.all(completed)) await this.addConversation(conversationItem(conversation, { seq: this.nextSeq++, source: '', hash: null }));
       completed = [];
     };
     for (let after: staging.RecordPosition | undefined; ; ) {

@@ -3,6 +3,8 @@ import { startBackgroundWork } from '../background.ts';
 import { ConfigError, parseConfig, type Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { openDatabase } from '../db/open-database.ts';
+import type { WorkerLike } from '../import/import-worker.ts';
+import type { SourceHash } from '../import/record-batch.ts';
 import { cryptoRandom, systemClock, type Deps } from '../deps.ts';
 import { createLogger } from '../log.ts';
 
@@ -13,6 +15,10 @@ export interface Runtime {
   openSqlite(path: string, schemaSql: string): Db;
   /** The schema files' text (read from beside package.json, or embedded in the binary). */
   schemas: { sqlite: () => string; postgres: () => string };
+  /** Starts a worker that reads one import. */
+  importWorker: () => WorkerLike;
+  /** The runtime's own SHA-256, where it beats Web Crypto's (see Deps). */
+  sourceHash?: SourceHash;
   exit(code: number): never;
 }
 
@@ -40,7 +46,7 @@ export async function boot(runtime: Runtime) {
     console.error(`Cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
     return runtime.exit(1);
   }
-  const deps: Deps = { db, config, clock: systemClock, random: cryptoRandom, log };
+  const deps: Deps = { db, config, clock: systemClock, random: cryptoRandom, log, importWorker: runtime.importWorker, sourceHash: runtime.sourceHash };
   const app = createApp(deps);
   const background = startBackgroundWork(deps);
   // Requests under way, so a shutdown can let them finish (an upload still

@@ -1,6 +1,7 @@
 import postgresSchemaSql from '../../schema.postgres.sql' with { type: 'text' };
 import schemaSql from '../../schema.sql' with { type: 'text' };
 import { openBunSqlite } from '../db/bun-sqlite.ts';
+import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 
 // The schemas are imported as text so `bun build --compile` embeds them in the binary.
@@ -9,6 +10,7 @@ const parley = await boot({
   env: process.env,
   openSqlite: openBunSqlite,
   schemas: { sqlite: () => schemaSql, postgres: () => postgresSchemaSql },
+  importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as WorkerLike,
   exit: (code) => process.exit(code),
 });
 

@@ -1,5 +1,6 @@
 import { openNodeSqlite } from '../db/node-sqlite.ts';
 import { readSchema } from '../db/schema-file.ts';
+import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 
 const parley = await boot({
@@ -7,6 +8,7 @@ const parley = await boot({
   env: Deno.env.toObject(),
   openSqlite: openNodeSqlite,
   schemas: { sqlite: () => readSchema('schema.sql'), postgres: () => readSchema('schema.postgres.sql') },
+  importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as WorkerLike,
   exit: (code) => Deno.exit(code),
 });
 

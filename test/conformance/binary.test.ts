@@ -26,7 +26,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 describe('the compiled binary', () => {
   test('builds with bun build --compile', { timeout: 120_000 }, async (t) => {
     const started = performance.now();
-    const { stderr } = await run(join(ROOT, 'node_modules/.bin/bun'), ['build', '--compile', '--minify', 'src/runtime/bun.ts', '--outfile', binaryPath], {
+    const { stderr } = await run(join(ROOT, 'node_modules/.bin/bun'), ['build', '--compile', '--minify', 'src/runtime/bun.ts', 'src/runtime/web-import-worker.ts', '--outfile', binaryPath], {
       cwd: ROOT,
       maxBuffer: 16 * 1024 * 1024,
     }).catch((error: Error & { stdout?: string; stderr?: string }) => assert.fail(`bun build failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`));

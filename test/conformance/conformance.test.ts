@@ -71,6 +71,16 @@ async function pagesRender(base: string, tenant: Tenant, runtime: RuntimeName, c
   for (const id of connectionIds) assert.ok(home.text.includes(`href="/manage/connections/${id}"`), `${runtime}: /manage lists ${id}`);
 }
 
+/** Every stored conversation's source hash, as the file holds them. */
+async function sourceHashes(databasePath: string) {
+  const db = openBetterSqlite3(databasePath);
+  try {
+    return await db.selectFrom('conversations').select(['external_id', 'source_hash']).orderBy('external_id').execute();
+  } finally {
+    await db.destroy();
+  }
+}
+
 describe('one database file, written under one runtime, served by the others', { timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-conformance-swap-'));
   const databasePath = join(dir, 'parley.db');
@@ -120,8 +130,12 @@ describe('one database file, written under one runtime, served by the others', {
       await pagesRender(base, tenant, reader, connectionIds);
       if (index === 0) {
         const name = 'claude-conversations.json';
+        const hashesBefore = await sourceHashes(databasePath);
+        assert.ok(hashesBefore.some((row) => row.source_hash !== null), `${writer} kept the hashes of the conversations' bytes`);
         const again = expectJson(await ingest(base, tenant.apiKey, fixtureBytes(name), 'userRef=swap-fixtures'), 200);
         assert.deepEqual([again.created, again.updated, again.skipped, again.unchanged], [0, 0, 0, conversationsInFixture(name)], `${reader}: re-import changes nothing`);
+        // A hash that differed between runtimes would be rewritten here (and the bytes read again).
+        assert.deepEqual(await sourceHashes(databasePath), hashesBefore, `${reader} hashes the bytes as ${writer} did`);
         const after = await snapshot(base, tenant);
         assert.deepEqual(withoutSyncTimes(after), withoutSyncTimes(expected), 'only lastSyncAt moved');
         expected = after;

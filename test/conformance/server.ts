@@ -72,7 +72,7 @@ function command(runtime: RuntimeName, binaryPath: string | undefined): [string,
     case 'node':
       return [process.execPath, ['--import', 'tsx', 'src/runtime/node.ts']];
     case 'node-bundle':
-      return [process.execPath, ['dist/node/parley.mjs']];
+      return [process.execPath, ['dist/node/node.mjs']];
     case 'npm-start':
       return ['npm', ['start', '--silent']];
     case 'deno':

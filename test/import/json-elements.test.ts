@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readExportRecords } from '../../src/import/export-reader.ts';
+import { ExportReader, type SourcedRecord } from '../../src/import/export-reader.ts';
 import { EXPORT_FORMATS } from '../../src/import/formats.ts';
+import { parseElement } from '../../src/import/json-elements.ts';
 import { FIXTURE_NAMES, fixtureBytes, providerOfFixture } from '../helpers.ts';
 
-async function* chunked(bytes: Uint8Array, size: number) {
-  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
-}
-
+/** Every record of a document pushed in chunks of `size` bytes, parsed. */
 async function readAll(bytes: Uint8Array, size = 7): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const batch of readExportRecords(chunked(bytes, size), { maxConversationBytes: 2 ** 26, maxExpandedBytes: 2 ** 32 }, EXPORT_FORMATS)) out.push(...batch.map((record) => record.value));
-  return out;
+  const reader = new ExportReader({ maxConversationBytes: 2 ** 26, maxExpandedBytes: 2 ** 32 }, EXPORT_FORMATS);
+  const records: SourcedRecord[] = [];
+  for (let i = 0; i < bytes.length; i += size) records.push(...(await reader.push(bytes.subarray(i, i + size))));
+  records.push(...(await reader.end()));
+  const decoder = new TextDecoder();
+  return records.map((record) => ('bytes' in record ? parseElement(record.bytes, decoder) : record.value));
 }
 
 const text = (value: string) => new TextEncoder().encode(value);

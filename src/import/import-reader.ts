@@ -1,0 +1,160 @@
+import { ApiError } from '../errors.ts';
+import { isObject, wellFormedPayload, type ExportFormat, type Json, type NormalizedConversation } from './conversation.ts';
+import { EXPORT_FORMATS, formatFor } from './formats.ts';
+import { unrecognizedExport } from './import-errors.ts';
+import { parseElement } from './json-elements.ts';
+import type { RecordBatch, WireRecord } from './record-batch.ts';
+
+/** Records seen before any is recognised are held; a file of only such is not an export. */
+const MAX_UNRECOGNISED_HELD = 100;
+
+export interface ImportReaderOptions {
+  /** The provider the caller (or the named connection) says the file is from; another is refused. */
+  expectedProvider?: string | undefined;
+}
+
+/**
+ * What reading the records yields, as plain data (it crosses back from the
+ * worker that reads): the provider, once known; conversations normalised and
+ * serialised; conversations whose bytes are those already stored; records that
+ * several make one conversation; and, last, how many records could not be read.
+ * `seq` is the record's place in the upload.
+ */
+export type ImportItem =
+  | { kind: 'format'; provider: string }
+  | ConversationItem
+  | { kind: 'unchanged'; seq: number; source: string; sourceHash: string; externalId: string }
+  | { kind: 'record'; seq: number; key: string; time: number; record: string }
+  | { kind: 'unreadable'; count: number };
+
+export interface ConversationItem {
+  kind: 'conversation';
+  seq: number;
+  source: string;
+  /** The hash of the conversation's bytes in the export (none for a CSV row). */
+  sourceHash: string | null;
+  externalId: string;
+  title: string | null;
+  payload: string;
+  updateTime: string | null;
+}
+
+/** A record read before the provider was known. */
+interface HeldRecord {
+  place: Place;
+  value: Json;
+}
+
+/** Where a record came from: its place in the upload, its file, the hash of its bytes. */
+interface Place {
+  seq: number;
+  source: string;
+  hash: string | null;
+}
+
+/**
+ * Turns batches of records into import items, in order: parses each, recognises
+ * the provider from the first record it knows (holding those before), and
+ * normalises every record of that provider. Runs in the import's worker.
+ */
+export class ImportReader {
+  private readonly decoder = new TextDecoder();
+  private format: ExportFormat | undefined;
+  private held: HeldRecord[] = [];
+  private unreadable = 0;
+  private items: ImportItem[] = [];
+
+  constructor(private readonly options: ImportReaderOptions) {}
+
+  read({ records, bytes }: RecordBatch): ImportItem[] {
+    for (const record of records) this.readRecord(record, bytes);
+    return this.take();
+  }
+
+  /** The last items, ending with the count of records that could not be read; an export no format recognises is refused. */
+  end(): ImportItem[] {
+    if (!this.format) {
+      // An empty export is a user with no conversations, if the caller names the
+      // provider; a file whose records no format recognises is no export.
+      const fallback = this.options.expectedProvider === undefined ? undefined : formatFor(this.options.expectedProvider);
+      if (!fallback || this.held.length > 0 || this.unreadable > 0) throw unrecognizedExport();
+      this.settle(fallback);
+    }
+    this.items.push({ kind: 'unreadable', count: this.unreadable });
+    return this.take();
+  }
+
+  private readRecord(record: WireRecord, bytes: Uint8Array): void {
+    if ('unchanged' in record) {
+      const { hash, externalId, provider } = record.unchanged;
+      this.settle(formatFor(provider)!);
+      this.items.push({ kind: 'unchanged', seq: record.seq, source: record.source, sourceHash: hash, externalId });
+      return;
+    }
+    const place: Place = { seq: record.seq, source: record.source, hash: 'hash' in record ? record.hash : null };
+    const value = 'row' in record ? record.row : parseElement(bytes.subarray(record.start, record.end), this.decoder);
+    if (!isObject(value)) {
+      this.unreadable++;
+      return;
+    }
+    const recognised = EXPORT_FORMATS.find((candidate) => candidate.recognizes(value));
+    if (!this.format && !recognised) {
+      if (this.held.push({ place, value }) > MAX_UNRECOGNISED_HELD) throw unrecognizedExport();
+      return;
+    }
+    if (!this.format) this.settle(recognised!);
+    else if (recognised && recognised !== this.format) {
+      // A record of another provider inside this export cannot be read as this one.
+      this.unreadable++;
+      return;
+    }
+    this.itemOf(value, place);
+  }
+
+  /** A record of the export's provider, as its item. */
+  private itemOf(value: Json, place: Place): void {
+    const format = this.format!;
+    if (format.kind === 'grouped') {
+      const placement = format.placement(value);
+      if (placement === 'unreadable') this.unreadable++;
+      else if (placement !== 'ignored') this.items.push({ kind: 'record', seq: place.seq, key: placement.key, time: placement.time, record: JSON.stringify(value) });
+      return;
+    }
+    const normalized = format.normalize(value);
+    if (normalized) this.items.push(conversationItem(normalized, place));
+    else this.unreadable++;
+  }
+
+  /** The export's provider is known: checked against the caller's, and the records held so far are read. */
+  private settle(chosen: ExportFormat): void {
+    if (this.format) return;
+    if (this.options.expectedProvider !== undefined && chosen.provider !== this.options.expectedProvider) throw new ApiError('invalidProvider');
+    this.format = chosen;
+    this.items.push({ kind: 'format', provider: chosen.provider });
+    for (const { value, place } of this.held) this.itemOf(value, place);
+    this.held = [];
+  }
+
+  private take(): ImportItem[] {
+    const items = this.items;
+    this.items = [];
+    return items;
+  }
+}
+
+/** A normalised conversation as it is staged: valid Unicode, its payload serialised. */
+export function conversationItem(conversation: NormalizedConversation, { seq, source, hash }: Place): ConversationItem {
+  const payload = JSON.stringify(conversation.payload);
+  return {
+    kind: 'conversation',
+    seq,
+    source,
+    sourceHash: hash,
+    externalId: conversation.externalId.toWellFormed(),
+    title: conversation.title?.toWellFormed() ?? null,
+    // JSON.stringify writes a lone surrogate as a `\ud…` escape and a valid pair as
+    // it is: only a payload with such an escape needs a pass over its text.
+    payload: payload.includes('\\ud') ? JSON.stringify(wellFormedPayload(conversation.payload)) : payload,
+    updateTime: conversation.updateTime,
+  };
+}

@@ -1,0 +1,83 @@
+import { ApiError } from '../errors.ts';
+import type { FromReader, WorkerLike } from './import-worker.ts';
+import type { ImportItem, ImportReaderOptions } from './import-reader.ts';
+import type { RecordBatch } from './record-batch.ts';
+
+/**
+ * Batches that may be with the reader, or read but not yet written, at once: the
+ * writer waits past this many, so however fast the upload and however slow the
+ * database, an import holds about this many chunks' worth of data.
+ */
+const IN_FLIGHT = 32;
+
+/**
+ * The writing side of an import's reader (import-worker.ts): batches of records
+ * go in as the upload arrives, batches of items come out in order. Each batch is
+ * answered by one batch of items, and counts as in flight until the writer asks
+ * for the next — that is, until it has written its items.
+ */
+export class ReaderChannel {
+  private readonly batches: Array<{ items: ImportItem[]; last: boolean }> = [];
+  private inFlight = 0;
+  private failure: Error | undefined;
+  /** The writer and the reader of batches, when waiting: both may at once. */
+  private waiters: Array<() => void> = [];
+
+  constructor(
+    private readonly worker: WorkerLike,
+    options: ImportReaderOptions,
+  ) {
+    worker.onmessage = ({ data }: { data: FromReader }) => {
+      if (data.type === 'items') this.batches.push(data);
+      else this.failure = data.code ? new ApiError(data.code, { detail: data.detail }) : new Error(`import reader: ${data.message}`);
+      this.notify();
+    };
+    worker.postMessage({ type: 'start', options });
+  }
+
+  /** Hands the reader the next batch (its buffer moves with it), once fewer than IN_FLIGHT are in flight. */
+  async write(batch: RecordBatch): Promise<void> {
+    while (this.inFlight >= IN_FLIGHT && !this.failure) await this.changed();
+    if (this.failure) throw this.failure;
+    this.inFlight++;
+    this.worker.postMessage({ type: 'batch', batch }, [batch.bytes.buffer]);
+  }
+
+  end(): void {
+    this.inFlight++;
+    this.worker.postMessage({ type: 'end' });
+  }
+
+  /** The batches of items, in order, until the reader has read the end; the reader's refusal is thrown. */
+  async *items(): AsyncGenerator<ImportItem[]> {
+    for (;;) {
+      while (this.batches.length === 0 && !this.failure) await this.changed();
+      if (this.failure) throw this.failure;
+      const batch = this.batches.shift()!;
+      yield batch.items;
+      // Written: the chunk it answered is no longer in flight.
+      this.inFlight--;
+      this.notify();
+      if (batch.last) return;
+    }
+  }
+
+  /** Stops the reader (a real worker is terminated). */
+  close(): void {
+    this.worker.terminate();
+  }
+
+  /** Stops waiting writers and readers with `error` (the upload failed, say). */
+  fail(error: Error): void {
+    this.failure ??= error;
+    this.notify();
+  }
+
+  private changed(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private notify(): void {
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+}

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { strToU8 } from 'fflate';
+import { ApiError } from '../../src/errors.ts';
+import type { FromReader, ToReader, WorkerLike } from '../../src/import/import-worker.ts';
+import { ReaderChannel } from '../../src/import/reader-channel.ts';
+import { startNodeImportWorker } from '../../src/runtime/node-workers.ts';
+import { conversationsOf, expectRefused, fixtureBytes, fixtureJson, json, postExport, setup, type TestContext } from '../helpers.ts';
+
+const FILE = 'claude-conversations.json';
+
+/** Changes a stored title behind the API's back: a conversation read again gets its own title back. */
+async function tamper(t: TestContext, externalId: string) {
+  await t.deps.db.updateTable('conversations').set({ title: 'tampered' }).where('external_id', '=', externalId).execute();
+}
+
+const titleOf = async (t: TestContext, connectionId: string, externalId: string) =>
+  (await conversationsOf(t, connectionId)).find((c) => c.external_id === externalId)?.title;
+
+describe('re-importing unchanged bytes', () => {
+  test('a conversation whose bytes hash as the stored one’s is not read again', async () => {
+    const t = await setup();
+    const [first] = fixtureJson(FILE);
+    const { connectionId } = await json(await postExport(t, fixtureBytes(FILE)));
+    await tamper(t, first.uuid);
+    const again = await json(await postExport(t, fixtureBytes(FILE)));
+    assert.deepEqual([again.created, again.updated, again.unchanged, again.skipped], [0, 0, 5, 0]);
+    // Not parsed, so not compared: the stored row stays as it was.
+    assert.equal(await titleOf(t, connectionId, first.uuid), 'tampered');
+  });
+
+  test('new bytes for the same conversations are read; their hashes replace the stored ones', async () => {
+    const t = await setup();
+    const conversations = fixtureJson(FILE);
+    const { connectionId } = await json(await postExport(t, fixtureBytes(FILE)));
+    await tamper(t, conversations[0].uuid);
+    // The same conversations, laid out differently: every byte sequence is new.
+    const reformatted = strToU8(JSON.stringify(conversations, null, 2));
+    const read = await json(await postExport(t, reformatted));
+    assert.deepEqual([read.created, read.updated, read.unchanged], [0, 1, 4], 'read in full: the tampered title is put right');
+    assert.equal(await titleOf(t, connectionId, conversations[0].uuid), conversations[0].name);
+    await tamper(t, conversations[0].uuid);
+    const skipped = await json(await postExport(t, reformatted));
+    assert.deepEqual([skipped.updated, skipped.unchanged], [0, 5]);
+    assert.equal(await titleOf(t, connectionId, conversations[0].uuid), 'tampered', 'the new bytes are now the known ones');
+  });
+
+  test('only the user’s own open connections are known: another user’s import reads everything', async () => {
+    const t = await setup();
+    await postExport(t, fixtureBytes(FILE));
+    const other = await json(await postExport(t, fixtureBytes(FILE), { query: 'userRef=u2' }));
+    assert.deepEqual([other.created, other.unchanged], [5, 0]);
+  });
+
+  test('a conversation skipped as unchanged that changes while the file uploads: 409, nothing written', async () => {
+    const t = await setup();
+    const conversations = fixtureJson(FILE);
+    await postExport(t, fixtureBytes(FILE));
+    // The upload hands over the whole file, then holds the body open until released.
+    let asked = () => {};
+    const askedForMore = new Promise<void>((resolve) => (asked = resolve));
+    let release = () => {};
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (!sent) {
+            sent = true;
+            controller.enqueue(fixtureBytes(FILE));
+            return;
+          }
+          asked();
+          return new Promise<void>((resolve) => (release = () => (controller.close(), resolve())));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const upload = t.request('/api/ingest-export?userRef=u1', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    await askedForMore;
+    conversations[0].name = 'Renamed meanwhile';
+    const meanwhile = await json(await postExport(t, strToU8(JSON.stringify(conversations))));
+    assert.equal(meanwhile.updated, 1);
+    release();
+    await expectRefused(t, () => upload, 409, 'Import conflict: the connection changed while the file was uploading; send it again');
+    assert.equal(await titleOf(t, meanwhile.connectionId, conversations[0].uuid), 'Renamed meanwhile');
+  });
+});
+
+describe('the import reader', () => {
+  test('in a Node worker thread, reads as in this thread; its refusal is the API’s', async () => {
+    const here = await setup();
+    const there = await setup();
+    there.deps.importWorker = startNodeImportWorker;
+    for (const name of [FILE, 'chatgpt-branches.json']) {
+      const [a, b] = [await json(await postExport(here, fixtureBytes(name))), await json(await postExport(there, fixtureBytes(name)))];
+      assert.deepEqual({ ...b, connectionId: a.connectionId }, a, name);
+      assert.deepEqual(
+        (await conversationsOf(there, b.connectionId)).map(({ id: _, ...rest }) => rest),
+        (await conversationsOf(here, a.connectionId)).map(({ id: _, ...rest }) => rest),
+      );
+    }
+    await expectRefused(there, () => postExport(there, strToU8('[{"uuid": "x", "chat_messages": [}]')), 400, /^Invalid export file: /);
+  });
+
+  /** A worker that answers every message with `answer`. */
+  const answering = (answer: FromReader): WorkerLike => {
+    const worker: WorkerLike = {
+      postMessage: (message: ToReader) => message.type !== 'start' && queueMicrotask(() => worker.onmessage?.({ data: answer })),
+      onmessage: null,
+      terminate: () => {},
+    };
+    return worker;
+  };
+
+  const readAll = async (channel: ReaderChannel) => {
+    await channel.write({ records: [], bytes: new Uint8Array(0) });
+    channel.end();
+    for await (const items of channel.items()) void items;
+  };
+
+  test('a refusal comes back as the ApiError it was, detail included', async () => {
+    const channel = new ReaderChannel(answering({ type: 'failed', code: 'invalidExport', detail: 'bad JSON', message: 'Invalid export file: bad JSON' }), {});
+    await assert.rejects(readAll(channel), (error: unknown) => error instanceof ApiError && error.code === 'invalidExport' && error.message === 'Invalid export file: bad JSON');
+  });
+
+  test('an unexpected failure in the reader is an error with its message (a 500 to the caller)', async () => {
+    const channel = new ReaderChannel(answering({ type: 'failed', message: 'TypeError: boom' }), {});
+    await assert.rejects(readAll(channel), (error: unknown) => !(error instanceof ApiError) && (error as Error).message === 'import reader: TypeError: boom');
+  });
+});
