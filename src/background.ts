@@ -1,4 +1,5 @@
 import { markStaleConnections } from './conversations/staleness.ts';
+import { checkpoint } from './db/checkpoint.ts';
 import { discardAbandonedStaging } from './db/import-staging.ts';
 import { takeLease } from './db/leases.ts';
 import { deleteExpiredPageState } from './db/page-sessions.ts';
@@ -7,6 +8,7 @@ import { SESSION_IDLE_MS } from './links/page-sessions.ts';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './webhooks/delivery-worker.ts';
 
 const HOUR_MS = 3_600_000;
+const CHECKPOINT_MS = 1_000;
 
 /** What an import that died (with its process) left staged is removed after this long. */
 const ABANDONED_STAGING_MS = 24 * HOUR_MS;
@@ -24,8 +26,9 @@ async function runMaintenance(deps: Deps, holder: string, periodMs: number): Pro
 }
 
 /**
- * The work a server process does besides answering requests: webhook delivery
- * and hourly maintenance. The same on every runtime: timers and fetch only.
+ * The work a server process does besides answering requests: webhook delivery,
+ * hourly maintenance and SQLite's checkpoints. The same on every runtime: timers
+ * and fetch only.
  */
 export function startBackgroundWork(deps: Deps, options: DeliveryWorkerOptions & { maintenanceMs?: number } = {}) {
   const worker = createDeliveryWorker(deps, options);
@@ -35,11 +38,16 @@ export function startBackgroundWork(deps: Deps, options: DeliveryWorkerOptions &
   // One run at a time, and stop() waits for the one under way: the database closes after.
   let running = maintain();
   const timer = setInterval(() => (running = running.then(maintain)), periodMs);
+  let checkpointing = Promise.resolve();
+  const checkpointTimer = setInterval(() => {
+    checkpointing = checkpointing.then(() => checkpoint(deps.db)).catch((error) => deps.log.error('checkpoint', { error: String(error) }));
+  }, CHECKPOINT_MS);
   worker.start();
   return {
     async stop() {
       clearInterval(timer);
-      await running;
+      clearInterval(checkpointTimer);
+      await Promise.all([running, checkpointing]);
       await worker.stop();
     },
   };

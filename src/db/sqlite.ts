@@ -12,7 +12,8 @@ export interface SqliteConnection extends SqliteDatabase {
 
 /** The pragmas every connection gets, whatever the runtime. */
 function configureConnection(connection: SqliteConnection, { file }: { file: boolean }): void {
-  if (file) connection.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  // The background work checkpoints the log (see checkpoint.ts), not each commit.
+  if (file) connection.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;');
   // secure_delete overwrites purged text on disk instead of leaving it in free pages.
   connection.exec('PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON;');
   connection.exec(STAGING_SCHEMA);

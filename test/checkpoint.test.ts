@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { startBackgroundWork } from '../src/background.ts';
+import { checkpoint } from '../src/db/checkpoint.ts';
+import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
+import type { Db } from '../src/db/database.ts';
+import { setup } from './helpers.ts';
+
+const PAGE = 4096;
+
+/** The frames in the log (checkpointing them, which changes nothing a test looks at after). */
+async function logFrames(db: Db): Promise<number> {
+  const [state] = (await sql<{ log: number }>`PRAGMA wal_checkpoint(PASSIVE)`.execute(db)).rows;
+  return state!.log;
+}
+
+describe('SQLite checkpoints', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-checkpoint-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('commits leave the log to grow; checkpoint() copies all of it into the file', async () => {
+    const path = join(dir, 'parley.db');
+    const db = openBetterSqlite3(path);
+    try {
+      await sql`CREATE TABLE filler (text TEXT)`.execute(db);
+      // 2000 commits of a page or more each: SQLite's own checkpoint would have restarted the log after 1000 pages.
+      for (let i = 0; i < 2000; i++) await sql`INSERT INTO filler VALUES (${'x'.repeat(PAGE)})`.execute(db);
+      assert.ok(statSync(`${path}-wal`).size > 2000 * PAGE, 'the log holds every commit');
+      await checkpoint(db);
+      // Everything was copied, so the next commit starts the log over: one transaction's frames remain.
+      await sql`INSERT INTO filler VALUES ('one more')`.execute(db);
+      assert.ok((await logFrames(db)) <= 3, 'the log restarted');
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test('the background work checkpoints every second', async () => {
+    const path = join(dir, 'served.db');
+    const t = await setup({}, { databasePath: path });
+    await sql`CREATE TABLE filler (text TEXT)`.execute(t.deps.db);
+    for (let i = 0; i < 2000; i++) await sql`INSERT INTO filler VALUES (${'x'.repeat(PAGE)})`.execute(t.deps.db);
+    const background = startBackgroundWork(t.deps, { pollMs: 60_000 });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+    } finally {
+      await background.stop();
+    }
+    await sql`INSERT INTO filler VALUES ('one more')`.execute(t.deps.db);
+    assert.ok((await logFrames(t.deps.db)) <= 3, 'the log restarted: the background copied it');
+    await t.deps.db.destroy();
+  });
+});
