@@ -1,43 +1,59 @@
 /**
  * Measures Parley on this machine and writes bench-results/bench.{md,json}:
- *   1. import over HTTP of a generated export of each provider's shape (ChatGPT,
- *      Claude, DeepSeek, Grok, Gemini, Copilot) at each size (MB/s,
- *      conversations/s, the server's peak RSS) beside a bare JSON.parse of the
- *      same file where it is JSON; an import that fails is a row that says so;
- *   2. listing throughput and latency (autocannon, a separate process) beside a
- *      Hono hello-world on the same runtime and server adapter;
- *   3. start-up time to the first /healthz and idle RSS.
- * Imports and listings run on each database of --databases: the SQLite file,
- * and PostgreSQL (started from npm, as the tests start it); on PostgreSQL the
- * connections listing is also measured over 1, 2 and 3 instances on one database.
+ *   1. on the runtime of --runtime: import over HTTP of a generated export of each
+ *      provider's shape (ChatGPT, Claude, DeepSeek, Grok, Gemini, Copilot) at
+ *      each size, then the same file again (a re-import of unchanged
+ *      conversations): MB/s, conversations/s, the server's peak RSS, beside a
+ *      bare JSON.parse of the same file where it is JSON; an import that fails
+ *      is a row that says so;
+ *   2. listing throughput and latency (autocannon, a separate process) beside
+ *      baselines on the same runtime and server: a Hono hello-world, and a
+ *      server answering the bytes of the same page of 50 from memory;
+ *   3. start-up time to the first /healthz and idle RSS;
+ *   4. the runtimes of --compare side by side on SQLite, on the ChatGPT export of
+ *      --compare-size MB: import, re-import, listing and start-up.
+ * Imports and listings of 1–3 run on each database of --databases: the SQLite
+ * file, and PostgreSQL (started from npm, as the tests start it); on PostgreSQL
+ * the connections listing is also measured over 1, 2 and 3 instances.
  *
- *   npm run bench [-- --sizes 20,200,1000 --providers openai,anthropic,deepseek,xai,google,microsoft
+ *   npm run bench [-- --runtime node|deno|bun|binary --compare node,deno,bun,binary --compare-size 200
+ *                    --sizes 20,200,1000 --providers openai,anthropic,deepseek,xai,google,microsoft
  *                    --databases sqlite,postgres --instances 1,2,3 --duration 10 --connections 20]
  *
- * The servers run what `npm start` runs (the Node bundle), with LOG_LEVEL=warn.
- * Linux only (peak RSS is read from /proc/<pid>/status). Benchmarks are not tests:
- * nothing here fails on a slow machine; the targets are printed beside the figures.
+ * `--sizes ''` skips 1–3, `--compare ''` skips 4. Node runs what `npm start`
+ * runs (the bundle of the Node entry), the binary what `npm run build:binary`
+ * makes; every server has LOG_LEVEL=warn. A re-import starts 2 s after the
+ * import, once the server has checkpointed what the import wrote. Linux only
+ * (memory is read from /proc/<pid>/status). Benchmarks are not tests: nothing
+ * here fails on a slow machine.
  */
 import { execFile, spawn } from 'node:child_process';
 import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { parseArgs, promisify } from 'node:util';
 import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import { readSchema } from '../src/db/schema-file.ts';
 import { cryptoRandom, systemClock } from '../src/deps.ts';
-import { freePort, ROOT, startServer, type RunningServer } from '../test/conformance/server.ts';
+import { freePort, ROOT, startServer, type RunningServer, type RuntimeName } from '../test/conformance/server.ts';
 import { startPostgres, type PostgresServer } from '../test/postgres-server.ts';
 import { PROVIDERS, SHAPES, type Provider, type Summary } from './generate-export/index.ts';
 
 const run = promisify(execFile);
 const MIB = 1024 * 1024;
 
+const RUNTIMES = ['node', 'deno', 'bun', 'binary'] as const;
+type Runtime = (typeof RUNTIMES)[number];
+type DatabaseName = 'sqlite' | 'postgres';
+
 const { values: options } = parseArgs({
   options: {
+    runtime: { type: 'string', default: 'node' },
+    compare: { type: 'string', default: RUNTIMES.join(',') },
+    'compare-size': { type: 'string', default: '200' },
     sizes: { type: 'string', default: '20,200,1000' },
     providers: { type: 'string', default: PROVIDERS.join(',') },
     databases: { type: 'string', default: 'sqlite,postgres' },
@@ -47,16 +63,24 @@ const { values: options } = parseArgs({
     out: { type: 'string', default: join(ROOT, 'bench-results') },
   },
 });
-const sizes = options.sizes.split(',').map(Number);
-const providers = options.providers.split(',') as Provider[];
-for (const provider of providers) if (!PROVIDERS.includes(provider)) throw new Error(`--providers: unknown provider ${provider} (known: ${PROVIDERS.join(', ')})`);
-type DatabaseName = 'sqlite' | 'postgres';
-const databases = options.databases.split(',') as DatabaseName[];
-for (const database of databases) if (database !== 'sqlite' && database !== 'postgres') throw new Error(`--databases: unknown database ${database} (use sqlite, postgres)`);
+/** A comma-separated option's values, each one of `known`. */
+function listOption<T extends string>(name: string, value: string, known: readonly T[]): T[] {
+  const values = value.split(',').filter((v) => v !== '') as T[];
+  for (const v of values) if (!known.includes(v)) throw new Error(`--${name}: unknown value ${v} (known: ${known.join(', ')})`);
+  return values;
+}
+const runtime = listOption('runtime', options.runtime, RUNTIMES)[0] ?? 'node';
+const compared = listOption('compare', options.compare, RUNTIMES);
+const compareSize = Number(options['compare-size']);
+const sizes = options.sizes.split(',').filter((s) => s !== '').map(Number);
+const providers = listOption('providers', options.providers, PROVIDERS);
+const databases = listOption('databases', options.databases, ['sqlite', 'postgres'] as const);
 const instanceCounts = options.instances.split(',').map(Number);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 const work = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+/** What `npm run build:binary` makes. */
+const binaryPath = join(ROOT, 'dist/parley');
 
 /** From /proc: the process's peak (VmHWM) or current (VmRSS) resident memory, in MB. */
 function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
@@ -64,75 +88,117 @@ function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** How a runtime's server is started (test/conformance/server.ts), and how a script runs under it. */
+const serverOf = (r: Runtime): RuntimeName => (r === 'node' ? 'node-bundle' : r);
+function scriptCommand(r: Runtime, script: string, args: string[] = []): [string, string[]] {
+  const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+  if (r === 'node') return [process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', script, ...args]];
+  if (r === 'deno') return [bin('deno'), ['run', '-A', script, ...args]];
+  // The binary is Bun's runtime compiled in: its baselines run under Bun.
+  return [bin('bun'), [script, ...args]];
+}
+
 let postgres: PostgresServer | undefined;
 let databaseCount = 0;
 
 /**
- * `instances` fresh servers on one fresh database — a SQLite file, or a new
- * PostgreSQL database — with one onboarded app.
+ * `instances` fresh servers of runtime `r` on one fresh database — a SQLite
+ * file, or a new PostgreSQL database — with one onboarded app.
  */
-async function parley(database: DatabaseName, env: Record<string, string> = {}, instances = 1) {
+async function parley(r: Runtime, database: DatabaseName, env: Record<string, string> = {}, instances = 1) {
   const databasePath = join(mkdtempSync(join(work, 'db-')), 'parley.db');
   const databaseUrl = database === 'postgres' ? await postgres!.createDatabase(`bench_${++databaseCount}`) : undefined;
   const db = databaseUrl ? await openPostgres(databaseUrl, readSchema('schema.postgres.sql'), { poolSize: 1 }) : openBetterSqlite3(databasePath);
   const tenant = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Bench');
   await db.destroy();
   const serverEnv = { LOG_LEVEL: 'warn', ...env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
-  const servers = await Promise.all(Array.from({ length: instances }, () => startServer('node-bundle', { databasePath, env: serverEnv })));
+  const servers = await Promise.all(Array.from({ length: instances }, () => startServer(serverOf(r), { databasePath, env: serverEnv, binaryPath })));
   return { servers, server: servers[0]!, apiKey: tenant.apiKey };
 }
 
 const exportFile = (provider: Provider, sizeMb: number) => join(work, `${provider}-${sizeMb}.${SHAPES[provider].layout.bare}`);
 const contentType = (provider: Provider) => (SHAPES[provider].layout.bare === 'csv' ? 'text/csv' : 'application/json');
 
-/** The provider's bare export file (JSON, or CSV for Copilot) of at least `sizeMb`; the generator's summary. */
+/** The provider's bare export file (JSON, or CSV for Copilot) of at least `sizeMb`, once; the generator's summary. */
+const generated = new Map<string, Summary>();
 async function generate(provider: Provider, sizeMb: number): Promise<Summary> {
-  const args = ['--import', 'tsx', 'scripts/generate-export.ts', '--provider', provider, '--size-mb', String(sizeMb), '--out', exportFile(provider, sizeMb)];
-  const { stdout } = await run(process.execPath, args, { cwd: ROOT, maxBuffer: 16 * MIB });
-  return JSON.parse(stdout) as Summary;
+  const file = exportFile(provider, sizeMb);
+  if (!generated.has(file)) {
+    const args = ['--import', 'tsx', 'scripts/generate-export.ts', '--provider', provider, '--size-mb', String(sizeMb), '--out', file];
+    const { stdout } = await run(process.execPath, args, { cwd: ROOT, maxBuffer: 16 * MIB });
+    generated.set(file, JSON.parse(stdout) as Summary);
+  }
+  return generated.get(file)!;
 }
 
-/** JSON.parse of the whole file in a fresh process of the same runtime: the floor for any importer. */
-async function parseSeconds(file: string): Promise<number | null> {
-  const script = `const fs=require('fs');const t=fs.readFileSync(process.argv[1],'utf8');const s=performance.now();JSON.parse(t);console.log((performance.now()-s)/1000)`;
+/** One JSON.parse of the whole file in a fresh process of runtime `r`; null past what one string can hold (V8: about 512 MB). */
+async function parseSeconds(r: Runtime, file: string): Promise<number | null> {
   try {
-    const { stdout } = await run(process.execPath, ['--max-old-space-size=8192', '-e', script, file], { maxBuffer: MIB });
+    const [command, args] = scriptCommand(r, 'scripts/json-parse.ts', [file]);
+    const { stdout } = await run(command, args, { cwd: ROOT, maxBuffer: MIB });
     return Number(stdout.trim());
   } catch {
-    return null; // Past V8's largest string (about 512 MB): no single JSON.parse can read it.
+    return null;
   }
 }
 
-/** One import; a refused or failed import is returned (status and error), not thrown, so the other rows still run. */
-async function importOnce(database: DatabaseName, file: string, type: string) {
-  // The generator stops just past the size asked for: room for a 1 GiB export.
-  const { server, apiKey } = await parley(database, { MAX_EXPORT_BYTES: String(4 * 1024 * MIB) });
-  const bytes = statSync(file).size;
+interface Upload {
+  seconds: number;
+  status: number;
+  error: string | null;
+  created: number;
+  unchanged: number;
+}
+
+/**
+ * Posts the file, streamed from disk; a refused or failed upload is returned
+ * (status and error), not thrown. node:http with the file piped in, not fetch:
+ * undici's stream adaptation took most of a core from the server it measures
+ * (a 200 MB import timed 4.4 s through fetch, 3.0 s through this or curl).
+ */
+function upload(server: RunningServer, apiKey: string, file: string, type: string): Promise<Upload> {
   const started = performance.now();
-  let status = 0;
-  let error: string | null = null;
-  let conversations = 0;
-  try {
-    const response = await fetch(`${server.url}/api/ingest-export?userRef=bench`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': type, 'Content-Length': String(bytes) },
-      body: Readable.toWeb(createReadStream(file, { highWaterMark: 256 * 1024 })) as unknown as ReadableStream,
-      duplex: 'half',
-    } as RequestInit);
-    status = response.status;
-    const text = await response.text();
-    let result: { created?: number; error?: string } | null = null;
-    try {
-      result = JSON.parse(text);
-    } catch {
-      // Not JSON: the text itself is the error.
-    }
-    if (status === 200 && typeof result?.created === 'number') conversations = result.created;
-    else error = result?.error ?? (text.slice(0, 200) || `HTTP ${status}`);
-  } catch (failure) {
-    error = (failure as Error).message; // The server went away mid-upload.
+  const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': type, 'Content-Length': String(statSync(file).size) };
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (status: number, text: string | null, failure?: Error) => {
+      if (settled) return;
+      settled = true;
+      let result: { created?: number; unchanged?: number; error?: string } | null = null;
+      try {
+        result = text === null ? null : JSON.parse(text);
+      } catch {
+        // Not JSON: the text itself is the error.
+      }
+      const error = failure ? failure.message : status !== 200 || typeof result?.created !== 'number' ? (result?.error ?? (text?.slice(0, 200) || `HTTP ${status}`)) : null;
+      resolve({ seconds: (performance.now() - started) / 1000, status, error, created: result?.created ?? 0, unchanged: result?.unchanged ?? 0 });
+    };
+    const request = httpRequest(`${server.url}/api/ingest-export?userRef=bench`, { method: 'POST', headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => done(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')));
+      response.on('error', (failure) => done(response.statusCode ?? 0, null, failure));
+    });
+    // The server went away mid-upload, or answered early and closed.
+    request.on('error', (failure) => done(0, null, failure));
+    createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(request);
+  });
+}
+
+/** An import into a fresh server, then (if it succeeded) the same file again; the server's peak RSS over both. */
+async function importTwice(r: Runtime, database: DatabaseName, file: string, type: string) {
+  // The generator stops just past the size asked for: room for a 1 GiB export.
+  const { server, apiKey } = await parley(r, database, { MAX_EXPORT_BYTES: String(4 * 1024 * MIB) });
+  const first = await upload(server, apiKey, file, type);
+  let again: Upload | null = null;
+  if (first.error === null) {
+    await sleep(2_000);
+    again = await upload(server, apiKey, file, type);
   }
-  const seconds = (performance.now() - started) / 1000;
   let peakRssMb: number | null = null;
   try {
     peakRssMb = memoryMb(server.pid, 'VmHWM');
@@ -140,7 +206,7 @@ async function importOnce(database: DatabaseName, file: string, type: string) {
     // The server is gone.
   }
   await server.stop().catch(() => {});
-  return { bytes, seconds, status, error, conversations, peakRssMb };
+  return { bytes: statSync(file).size, first, again, peakRssMb };
 }
 
 interface Load {
@@ -158,32 +224,41 @@ async function autocannon(url: string, headers: Record<string, string> = {}, con
   return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
-async function helloWorld(): Promise<Load> {
+/** A warmed-up measurement of `url`. */
+async function load(url: string, headers: Record<string, string> = {}, connectionCount = connections): Promise<Load> {
+  await autocannon(url, headers, connectionCount);
+  return autocannon(url, headers, connectionCount);
+}
+
+/** The hello-world and the same bytes from memory (scripts/hello-server.ts) under runtime `r`. */
+async function baselines(r: Runtime, bodyFile: string) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/hello-server.ts'], { cwd: ROOT, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const [command, args] = scriptCommand(r, 'scripts/hello-server.ts');
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', PORT: String(port), BODY_FILE: bodyFile }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve) => child.stdout!.once('data', resolve));
   try {
-    await autocannon(`http://127.0.0.1:${port}/`); // warm-up
-    return await autocannon(`http://127.0.0.1:${port}/`);
+    return { hello: await load(`http://127.0.0.1:${port}/`), fromMemory: await load(`http://127.0.0.1:${port}/bytes`) };
   } finally {
     child.kill('SIGTERM');
   }
 }
 
-async function listing(database: DatabaseName, file: string, type: string) {
-  const { server, apiKey } = await parley(database, { RATE_LIMIT_PER_MINUTE: '1000000000' });
+/** The connections listing and a page of 50 of one imported export, and their baselines on the same runtime. */
+async function listing(r: Runtime, database: DatabaseName, file: string, type: string) {
+  const { server, apiKey } = await parley(r, database, { RATE_LIMIT_PER_MINUTE: '1000000000' });
   const auth = { Authorization: `Bearer ${apiKey}` };
-  const imported = await fetch(`${server.url}/api/ingest-export?userRef=bench`, {
-    method: 'POST',
-    headers: { ...auth, 'Content-Type': type },
-    body: readFileSync(file),
-  }).then((r) => r.json());
-  const connectionsUrl = `${server.url}/api/conversations?userRef=bench`;
+  const imported = await fetch(`${server.url}/api/ingest-export?userRef=bench`, { method: 'POST', headers: { ...auth, 'Content-Type': type }, body: readFileSync(file) }).then((r) => r.json());
   const pageUrl = `${server.url}/api/conversations?connectionId=${imported.connectionId}&limit=50&offset=100`;
-  await autocannon(connectionsUrl, auth); // warm-up
-  const result = { conversations: imported.conversationCount as number, connections: await autocannon(connectionsUrl, auth), page50: await autocannon(pageUrl, auth) };
+  const bodyFile = join(work, 'page.json');
+  writeFileSync(bodyFile, new Uint8Array(await (await fetch(pageUrl, { headers: auth })).arrayBuffer()));
+  const measured = {
+    conversations: imported.conversationCount as number,
+    pageBytes: statSync(bodyFile).size,
+    connections: await load(`${server.url}/api/conversations?userRef=bench`, auth),
+    page50: await load(pageUrl, auth),
+  };
   await server.stop();
-  return result;
+  return { ...measured, ...(await baselines(r, bodyFile)) };
 }
 
 /**
@@ -192,7 +267,7 @@ async function listing(database: DatabaseName, file: string, type: string) {
  * requests per second added up, and the worst p99.
  */
 async function listingOverInstances(instances: number, file: string, type: string): Promise<Load & { instances: number }> {
-  const { servers, apiKey } = await parley('postgres', { RATE_LIMIT_PER_MINUTE: '1000000000' }, instances);
+  const { servers, apiKey } = await parley(runtime, 'postgres', { RATE_LIMIT_PER_MINUTE: '1000000000' }, instances);
   const auth = { Authorization: `Bearer ${apiKey}` };
   await fetch(`${servers[0]!.url}/api/ingest-export?userRef=bench`, { method: 'POST', headers: { ...auth, 'Content-Type': type }, body: readFileSync(file) }).then((r) => r.text());
   const url = (server: RunningServer) => `${server.url}/api/conversations?userRef=bench`;
@@ -201,132 +276,190 @@ async function listingOverInstances(instances: number, file: string, type: strin
   await Promise.all(servers.map((server) => server.stop()));
   return {
     instances,
-    rps: loads.reduce((sum, load) => sum + load.rps, 0),
-    p50: Math.max(...loads.map((load) => load.p50)),
-    p99: Math.max(...loads.map((load) => load.p99)),
-    non2xx: loads.reduce((sum, load) => sum + load.non2xx, 0),
+    rps: loads.reduce((sum, l) => sum + l.rps, 0),
+    p50: Math.max(...loads.map((l) => l.p50)),
+    p99: Math.max(...loads.map((l) => l.p99)),
+    non2xx: loads.reduce((sum, l) => sum + l.non2xx, 0),
   };
 }
 
-/** Start-up of a fresh server on a fresh database, to its first /healthz; then its RSS at rest. */
-async function startup(runs = 5) {
+/** Start-up of a fresh server on a fresh database, to its first /healthz; then its RSS at rest (medians of 5). */
+async function startup(r: Runtime, runs = 5) {
   const samples: Array<{ ms: number; idleRssMb: number }> = [];
   for (let i = 0; i < runs; i++) {
     const databasePath = join(mkdtempSync(join(work, 'start-')), 'parley.db');
-    const server: RunningServer = await startServer('node-bundle', { databasePath, env: { LOG_LEVEL: 'warn' } });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const server = await startServer(serverOf(r), { databasePath, env: { LOG_LEVEL: 'warn' }, binaryPath });
+    await sleep(1000);
     samples.push({ ms: server.startupMs, idleRssMb: memoryMb(server.pid, 'VmRSS') });
     await server.stop();
   }
-  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return { ms: median(samples.map((s) => s.ms)), idleRssMb: median(samples.map((s) => s.idleRssMb)) };
 }
 
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
-
 const databaseName = (database: DatabaseName) => (database === 'sqlite' ? 'SQLite' : 'PostgreSQL');
+const percent = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
+const mbPerSecond = (bytes: number, seconds: number) => round(bytes / MIB / seconds);
 
-async function main() {
-  // Every server here is what `npm start` serves: the bundle of the Node entry.
-  await run('npm', ['run', '-s', 'build:node'], { cwd: ROOT });
-  if (databases.includes('postgres')) postgres = await startPostgres();
-  const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}`;
+/** Sections 1–3 on --runtime. */
+async function detailed() {
   const imports = [];
   for (const sizeMb of sizes) {
     for (const provider of providers) {
       const file = exportFile(provider, sizeMb);
-      const generated = await generate(provider, sizeMb);
+      const summary = await generate(provider, sizeMb);
       const json = SHAPES[provider].layout.bare === 'json';
-      const parse = json ? await parseSeconds(file) : null;
+      const parse = json ? await parseSeconds(runtime, file) : null;
       for (const database of databases) {
-        const result = await importOnce(database, file, contentType(provider));
-        const mb = result.bytes / MIB;
-        const ok = result.error === null;
+        const { bytes, first, again, peakRssMb } = await importTwice(runtime, database, file, contentType(provider));
+        const ok = first.error === null;
         imports.push({
           provider,
           name: SHAPES[provider].name,
           format: SHAPES[provider].layout.bare,
           database,
           sizeMb,
-          mb: round(mb),
-          status: result.status,
-          error: result.error,
-          seconds: round(result.seconds, 2),
-          mbPerSecond: ok ? round(mb / result.seconds) : null,
-          conversationsPerSecond: ok ? Math.round(result.conversations / result.seconds) : null,
-          conversations: ok ? result.conversations : null,
-          generatedConversations: generated.conversations,
-          peakRssMb: result.peakRssMb,
+          mb: round(bytes / MIB),
+          status: first.status,
+          error: first.error,
+          seconds: round(first.seconds, 2),
+          mbPerSecond: ok ? mbPerSecond(bytes, first.seconds) : null,
+          conversationsPerSecond: ok ? Math.round(first.created / first.seconds) : null,
+          conversations: ok ? first.created : null,
+          generatedConversations: summary.conversations,
+          reimportSeconds: again?.error === null ? round(again.seconds, 2) : null,
+          reimportError: again?.error ?? null,
+          reimportSpeedup: again?.error === null ? round(first.seconds / again.seconds) : null,
+          peakRssMb,
           parseSeconds: parse === null ? null : round(parse, 2),
-          ratioToParse: ok && parse !== null ? round(result.seconds / parse, 2) : null,
-          parseNote: json ? (parse === null ? 'over V8’s string limit' : null) : 'CSV',
+          ratioToParse: ok && parse !== null ? round(first.seconds / parse, 2) : null,
+          parseNote: json ? (parse === null ? 'over the runtime’s string limit' : null) : 'CSV',
         });
         console.error(JSON.stringify(imports.at(-1)));
       }
-      if (sizeMb !== sizes[0]) rmSync(file);
     }
   }
   // The listings are measured on the ChatGPT export of the first size, else on the first of that size that imported.
   const imported = imports.filter((i) => i.sizeMb === sizes[0] && i.error === null).map((i) => i.provider);
   const listed = imported.includes('openai') ? 'openai' : imported[0];
-  const listedFile = listed === undefined ? undefined : exportFile(listed, sizes[0]!);
   const listings = [];
   const scaling = [];
   if (listed !== undefined) {
-    for (const database of databases) listings.push({ database, ...(await listing(database, listedFile!, contentType(listed))) });
-    if (databases.includes('postgres')) for (const instances of instanceCounts) scaling.push(await listingOverInstances(instances, listedFile!, contentType(listed)));
+    const file = exportFile(listed, sizes[0]!);
+    for (const database of databases) listings.push({ database, ...(await listing(runtime, database, file, contentType(listed))) });
+    if (databases.includes('postgres')) for (const instances of instanceCounts) scaling.push(await listingOverInstances(instances, file, contentType(listed)));
   }
-  const hello = await helloWorld();
-  const start = await startup();
-  await postgres?.stop();
-  const results = { machine, date: new Date().toISOString(), imports, listing: listed === undefined ? null : { provider: listed, listings, scaling, hello }, startup: start };
+  return { imports, listing: listed === undefined ? null : { provider: listed, listings, scaling }, startup: await startup(runtime) };
+}
 
-  const percent = (rps: number) => `${Math.round((100 * rps) / hello.rps)}%`;
-  const lines = [
-    `Measured ${results.date.slice(0, 10)} on ${machine}.`,
+/** Section 4: each runtime of --compare on SQLite, on the ChatGPT export of --compare-size MB. */
+async function comparison() {
+  const file = exportFile('openai', compareSize);
+  await generate('openai', compareSize);
+  const rows = [];
+  for (const r of compared) {
+    const { bytes, first, again, peakRssMb } = await importTwice(r, 'sqlite', file, 'application/json');
+    const parse = await parseSeconds(r, file);
+    const listed = await listing(r, 'sqlite', exportFile('openai', compareSize), 'application/json');
+    rows.push({
+      runtime: r,
+      mb: round(bytes / MIB),
+      importSeconds: first.error === null ? round(first.seconds, 2) : null,
+      importError: first.error,
+      mbPerSecond: first.error === null ? mbPerSecond(bytes, first.seconds) : null,
+      parseSeconds: parse === null ? null : round(parse, 2),
+      ratioToParse: first.error === null && parse !== null ? round(first.seconds / parse, 2) : null,
+      reimportSeconds: again?.error === null ? round(again.seconds, 2) : null,
+      reimportSpeedup: again?.error === null ? round(first.seconds / again.seconds) : null,
+      peakRssMb,
+      listing: listed,
+      startup: await startup(r),
+    });
+    console.error(JSON.stringify(rows.at(-1)));
+  }
+  return { sizeMb: compareSize, rows };
+}
+
+function report(machine: string, date: string, d: Awaited<ReturnType<typeof detailed>> | null, c: Awaited<ReturnType<typeof comparison>> | null): string[] {
+  const lines = [`Measured ${date.slice(0, 10)} on ${machine}.`, ''];
+  if (c) {
+    const na = (value: unknown, unit = '') => (value === null || value === undefined ? 'n/a' : `${value}${unit}`);
+    lines.push(
+      `| Runtime (SQLite; ChatGPT export, ${c.rows[0]?.mb ?? c.sizeMb} MB) | import | MB/s | ÷ bare JSON.parse | re-import | import ÷ re-import | peak RSS | connections listing vs hello-world | page of 50 vs same bytes from memory | start-up |`,
+      '| - | - | - | - | - | - | - | - | - | - |',
+      ...c.rows.map((row) => {
+        const l = row.listing;
+        const imported = row.importError === null ? `${row.importSeconds} s` : `failed: ${row.importError}`;
+        return `| ${row.runtime} | ${imported} | ${na(row.mbPerSecond)} | ${na(row.ratioToParse)} (parse ${na(row.parseSeconds, ' s')}) | ${na(row.reimportSeconds, ' s')} | ${na(row.reimportSpeedup, '×')} | ${na(row.peakRssMb, ' MB')} | ${l.connections.rps} vs ${l.hello.rps} req/s (${percent(l.connections.rps, l.hello.rps)}) | ${l.page50.rps} vs ${l.fromMemory.rps} req/s (${percent(l.page50.rps, l.fromMemory.rps)}) | ${row.startup.ms} ms |`;
+      }),
+      '',
+    );
+  }
+  if (!d) return lines;
+  lines.push(
+    `Runtime: ${runtime}.`,
     '',
-    '| Import (export over HTTP) | database | MB/s | conversations/s | time | bare JSON.parse | import ÷ parse | server peak RSS | status |',
-    '| - | - | - | - | - | - | - | - | - |',
-    ...imports.map((i) => {
+    '| Import (export over HTTP) | database | MB/s | conversations/s | time | bare JSON.parse | import ÷ parse | re-import | server peak RSS | status |',
+    '| - | - | - | - | - | - | - | - | - | - |',
+    ...d.imports.map((i) => {
       const what = `${i.name} (\`${i.provider}\`, ${i.format.toUpperCase()}) ${i.mb} MB`;
       const parse = i.parseSeconds === null ? `n/a (${i.parseNote})` : `${i.parseSeconds} s`;
       const rss = i.peakRssMb === null ? 'n/a' : `${i.peakRssMb} MB`;
       const database = databaseName(i.database);
       if (i.error !== null) {
         const error = i.error.replace(/\s+/g, ' ').replaceAll('|', '\\|');
-        return `| ${what}, ${i.generatedConversations} conversations generated | ${database} | – | – | ${i.seconds} s | ${parse} | – | ${rss} | failed: ${i.status === 0 ? 'no answer' : `HTTP ${i.status}`}, ${error} |`;
+        return `| ${what}, ${i.generatedConversations} conversations generated | ${database} | – | – | ${i.seconds} s | ${parse} | – | – | ${rss} | failed: ${i.status === 0 ? 'no answer' : `HTTP ${i.status}`}, ${error} |`;
       }
-      const generated = i.conversations === i.generatedConversations ? '' : ` (${i.generatedConversations} generated)`;
-      return `| ${what}, ${i.conversations} conversations${generated} | ${database} | ${i.mbPerSecond} | ${i.conversationsPerSecond} | ${i.seconds} s | ${parse} | ${i.ratioToParse ?? 'n/a'} | ${rss} | ok |`;
+      const generatedNote = i.conversations === i.generatedConversations ? '' : ` (${i.generatedConversations} generated)`;
+      const again = i.reimportSeconds === null ? `failed: ${i.reimportError}` : `${i.reimportSeconds} s (${i.reimportSpeedup}× faster)`;
+      return `| ${what}, ${i.conversations} conversations${generatedNote} | ${database} | ${i.mbPerSecond} | ${i.conversationsPerSecond} | ${i.seconds} s | ${parse} | ${i.ratioToParse ?? 'n/a'} | ${again} | ${rss} | ok |`;
     }),
     '',
-    ...(listed === undefined
-      ? [`Listing not measured: no export of ${sizes[0]} MB imported.`]
-      : [
-          `| Listing (${connections} connections, ${duration} s, auth and rate limiting on; ${SHAPES[listed].name} export) | database | requests/s | p50 | p99 | vs hello-world |`,
-          '| - | - | - | - | - | - |',
-          `| Hono hello-world (same runtime and adapter) | – | ${hello.rps} | ${hello.p50} ms | ${hello.p99} ms | 100% |`,
-          ...listings.flatMap((l) => [
-            `| \`GET /api/conversations?userRef=\` | ${databaseName(l.database)} | ${l.connections.rps} | ${l.connections.p50} ms | ${l.connections.p99} ms | ${percent(l.connections.rps)} |`,
-            `| \`GET /api/conversations?connectionId=&limit=50\` (of ${l.conversations}) | ${databaseName(l.database)} | ${l.page50.rps} | ${l.page50.p50} ms | ${l.page50.p99} ms | ${percent(l.page50.rps)} |`,
-          ]),
-          ...(scaling.length === 0
-            ? []
-            : [
-                '',
-                `| \`GET /api/conversations?userRef=\` over instances on one PostgreSQL database (${connections} connections in all) | requests/s | p50 (worst) | p99 (worst) |`,
-                '| - | - | - | - |',
-                ...scaling.map((s) => `| ${s.instances} instance${s.instances === 1 ? '' : 's'} | ${s.rps} | ${s.p50} ms | ${s.p99} ms |`),
-              ]),
-        ]),
-    '',
-    `Start-up to the first \`/healthz\`: ${start.ms} ms (median of 5); idle RSS ${start.idleRssMb} MB.`,
-  ];
-  mkdirSync(options.out, { recursive: true });
-  writeFileSync(join(options.out, 'bench.json'), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(join(options.out, 'bench.md'), `${lines.join('\n')}\n`);
-  console.log(lines.join('\n'));
-  rmSync(work, { recursive: true, force: true });
+  );
+  if (d.listing === null) lines.push(`Listing not measured: no export of ${sizes[0]} MB imported.`);
+  else {
+    const { provider, listings, scaling } = d.listing;
+    lines.push(
+      `| Listing (${connections} connections, ${duration} s, auth and rate limiting on; ${SHAPES[provider].name} export) | database | requests/s | p50 | p99 | vs baseline |`,
+      '| - | - | - | - | - | - |',
+      ...listings.flatMap((l) => [
+        `| Hono hello-world (same runtime and server) | – | ${l.hello.rps} | ${l.hello.p50} ms | ${l.hello.p99} ms | – |`,
+        `| \`GET /api/conversations?userRef=\` | ${databaseName(l.database)} | ${l.connections.rps} | ${l.connections.p50} ms | ${l.connections.p99} ms | ${percent(l.connections.rps, l.hello.rps)} of hello-world |`,
+        `| The page below (${Math.round(l.pageBytes / 1024)} KB) from memory (same runtime and server) | – | ${l.fromMemory.rps} | ${l.fromMemory.p50} ms | ${l.fromMemory.p99} ms | – |`,
+        `| \`GET /api/conversations?connectionId=&limit=50\` (of ${l.conversations}) | ${databaseName(l.database)} | ${l.page50.rps} | ${l.page50.p50} ms | ${l.page50.p99} ms | ${percent(l.page50.rps, l.fromMemory.rps)} of from memory |`,
+      ]),
+    );
+    if (scaling.length > 0) {
+      lines.push(
+        '',
+        `| \`GET /api/conversations?userRef=\` over instances on one PostgreSQL database (${connections} connections in all) | requests/s | p50 (worst) | p99 (worst) |`,
+        '| - | - | - | - |',
+        ...scaling.map((s) => `| ${s.instances} instance${s.instances === 1 ? '' : 's'} | ${s.rps} | ${s.p50} ms | ${s.p99} ms |`),
+      );
+    }
+  }
+  lines.push('', `Start-up to the first \`/healthz\`: ${d.startup.ms} ms (median of 5); idle RSS ${d.startup.idleRssMb} MB.`);
+  return lines;
+}
+
+async function main() {
+  const runtimes = new Set<Runtime>([...(sizes.length > 0 ? [runtime] : []), ...compared]);
+  if (runtimes.has('node')) await run('npm', ['run', '-s', 'build:node'], { cwd: ROOT });
+  if (runtimes.has('binary')) await run('npm', ['run', '-s', 'build:binary'], { cwd: ROOT });
+  if (sizes.length > 0 && databases.includes('postgres')) postgres = await startPostgres();
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}`;
+  const date = new Date().toISOString();
+  try {
+    const d = sizes.length > 0 ? await detailed() : null;
+    const c = compared.length > 0 ? await comparison() : null;
+    const lines = report(machine, date, d, c);
+    mkdirSync(options.out, { recursive: true });
+    writeFileSync(join(options.out, 'bench.json'), `${JSON.stringify({ machine, date, runtime, detailed: d, comparison: c }, null, 2)}\n`);
+    writeFileSync(join(options.out, 'bench.md'), `${lines.join('\n')}\n`);
+    console.log(lines.join('\n'));
+  } finally {
+    await postgres?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 await main();
