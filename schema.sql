@@ -132,3 +132,11 @@ CREATE TABLE leases (
 -- The SHA-256 of each conversation's bytes in the export it last came from: a
 -- re-import finds an unchanged conversation by it without reading it again.
 ALTER TABLE conversations ADD COLUMN source_hash TEXT;
+
+-- version 6
+-- source_hash sits after the payload in each row: reading it from the table walks
+-- the payload's overflow pages. This index answers a re-import's look-ups (which
+-- conversations are unchanged, and are they still) without touching the rows.
+-- UNIQUE (as it is anyway) so that SQLite's planner prefers it to the
+-- (connection_id, external_id) one wherever all three columns are compared.
+CREATE UNIQUE INDEX conversations_by_source ON conversations (connection_id, external_id, source_hash);

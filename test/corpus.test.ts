@@ -46,7 +46,7 @@ const GROUPED = new Set(['google', 'microsoft']);
 function splitInChunks(bytes: Uint8Array, size: number): unknown[] {
   const elements: unknown[] = [];
   const decoder = new TextDecoder();
-  const splitter = new JsonElementSplitter((bytes) => elements.push(parseElement(bytes, decoder)), Infinity);
+  const splitter = new JsonElementSplitter((bytes) => elements.push(parseElement(decoder.decode(bytes))), Infinity);
   for (let i = 0; i < bytes.length; i += size) splitter.push(bytes.subarray(i, i + size));
   splitter.end();
   return elements;

@@ -1,6 +1,6 @@
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { ImportReader, type ImportItem, type ImportReaderOptions } from './import-reader.ts';
-import type { RecordBatch } from './record-batch.ts';
+import type { RecordBatch, SourceHash } from './record-batch.ts';
 
 /**
  * An import's reading runs in a worker: the thread that receives the upload and
@@ -29,18 +29,20 @@ export interface WorkerLike {
 }
 
 /**
- * Serves one import on `port`: messages are handled in order, and every batch
- * is answered with its items — which is also how the writer knows it may send
- * more. After a failure, the rest is ignored.
+ * Serves one import on `port`: messages are handled in order (a batch may wait
+ * for its hashes), and every batch is answered with its items — which is also
+ * how the writer knows it may send more. After a failure, the rest is ignored.
+ * `sourceHash`: the runtime's cheapest SHA-256, as for the writer (Deps).
  */
-export function serveImport(port: ReaderPort): void {
+export function serveImport(port: ReaderPort, sourceHash?: SourceHash): void {
   let reader: ImportReader | undefined;
   let failed = false;
-  port.onMessage((message) => {
+  let handled = Promise.resolve();
+  const handle = async (message: ToReader) => {
     if (failed) return;
     try {
-      if (message.type === 'start') reader = new ImportReader(message.options);
-      else if (message.type === 'batch') port.postMessage({ type: 'items', items: reader!.read(message.batch), last: false });
+      if (message.type === 'start') reader = new ImportReader(message.options, sourceHash);
+      else if (message.type === 'batch') port.postMessage({ type: 'items', items: await reader!.read(message.batch), last: false });
       else port.postMessage({ type: 'items', items: reader!.end(), last: true });
     } catch (error) {
       failed = true;
@@ -50,13 +52,14 @@ export function serveImport(port: ReaderPort): void {
           : { type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
       );
     }
-  });
+  };
+  port.onMessage((message) => void (handled = handled.then(() => handle(message))));
 }
 
 /** A worker in this thread, over a MessageChannel: the same messages, for where no real worker is given (tests). */
-export function localImportWorker(): WorkerLike {
+export function localImportWorker(sourceHash?: SourceHash): WorkerLike {
   const { port1, port2 } = new MessageChannel();
-  serveImport({ postMessage: (message) => port2.postMessage(message), onMessage: (handler) => (port2.onmessage = (event) => handler(event.data)) });
+  serveImport({ postMessage: (message) => port2.postMessage(message), onMessage: (handler) => (port2.onmessage = (event) => handler(event.data)) }, sourceHash);
   const worker: WorkerLike = {
     postMessage: (message, transfer) => port1.postMessage(message, transfer ?? []),
     onmessage: null,

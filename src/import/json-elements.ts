@@ -21,8 +21,8 @@ const MAX_KEY_BYTES = 64;
 
 /**
  * Splits a JSON document, pushed as byte chunks, into the elements of its
- * top-level array and hands each one's bytes to `onElement` (parseElement reads
- * them; they stay valid as long as the chunk they came in). A top-level object
+ * top-level array and hands each one's bytes to `onElement` (decoded, parseElement
+ * reads them; they stay valid as long as the chunk they came in). A top-level object
  * (a file holding one conversation) is handed over whole — unless one of its
  * members is `containerKey` holding an array (Grok's `{"conversations": […],
  * "projects": […]}`): then that array's elements are handed over as they come,
@@ -292,10 +292,10 @@ export class JsonElementSplitter {
   }
 }
 
-/** An element's bytes, read as JSON; JSON that does not parse is an invalid export. */
-export function parseElement(bytes: Uint8Array, decoder: TextDecoder): unknown {
+/** An element's text, read as JSON; JSON that does not parse is an invalid export. */
+export function parseElement(text: string): unknown {
   try {
-    return JSON.parse(decoder.decode(bytes));
+    return JSON.parse(text);
   } catch (error) {
     throw invalidExport(error instanceof SyntaxError ? error.message : 'unreadable JSON');
   }

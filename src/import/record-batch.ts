@@ -9,51 +9,48 @@ export interface KnownSource {
 }
 
 /**
- * One record as it goes to the reader: a JSON element (its bytes at
- * start…end of the batch's buffer, and their hash), a CSV row, or a conversation
- * whose bytes are those already stored (not sent at all). `seq` is its place in
- * the upload.
+ * One record as it goes to the reader: a JSON element — decoded here, with the
+ * hash of its bytes, or as its bytes at start…end of the batch's buffer, for the
+ * reader to hash — or a CSV row. `seq` is its place in the upload.
  */
-export type WireRecord = { seq: number; source: string } & (
-  | { start: number; end: number; hash: string }
-  | { row: Record<string, string> }
-  | { unchanged: KnownSource }
-);
+export type WireRecord = { seq: number; source: string } & ({ text: string; hash: string } | { start: number; end: number } | { row: Record<string, string> });
 
-/** The records one chunk of the upload completed, their bytes in one buffer that is handed over, not copied. */
+/** The records one chunk of the upload completed; the buffer is handed over, not copied. */
 export interface RecordBatch {
   records: WireRecord[];
   bytes: Uint8Array<ArrayBuffer>;
 }
 
 /**
- * Makes batches of the records an ExportReader finds: each JSON element is
- * hashed, and one whose hash is that of a stored conversation goes as
- * `unchanged`, without its bytes — a re-import sends the reader almost nothing.
+ * Makes batches of the records an ExportReader finds, hashing and decoding each
+ * JSON element here or leaving both to the reader, whichever thread has the
+ * time. A first import (`hashHere`: nothing of the user's is stored yet) keeps
+ * the reader busy parsing everything, so this thread hashes and decodes: a
+ * string crosses to the reader for a fraction of what decoding costs (Node:
+ * 0.25 s less of the reader's 2.2 s on a 200 MB export). A re-import parses
+ * little, and finding the elements keeps this thread busy: the reader hashes,
+ * in parallel, and skips what it already knows.
  */
 export class BatchMaker {
   private seq = 0;
-  private readonly known: Map<string, KnownSource>;
+  private readonly decoder = new TextDecoder();
 
   constructor(
-    known: KnownSource[],
+    private readonly hashHere: boolean,
     private readonly hash: SourceHash = webCryptoSourceHash,
-  ) {
-    this.known = new Map(known.map((source) => [source.hash, source]));
-  }
+  ) {}
 
   async batch(records: SourcedRecord[]): Promise<RecordBatch> {
-    const hashes = await Promise.all(records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined)));
-    const sent: Array<[SourcedRecord, string | undefined, KnownSource | undefined]> = records.map((record, i) => [record, hashes[i], this.known.get(hashes[i] ?? '')]);
-    const bytes = new Uint8Array(sent.reduce((sum, [record, , known]) => sum + ('bytes' in record && !known ? record.bytes.length : 0), 0));
+    const hashes = this.hashHere ? await Promise.all(records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined))) : [];
+    const bytes = new Uint8Array(this.hashHere ? 0 : records.reduce((sum, record) => sum + ('bytes' in record ? record.bytes.length : 0), 0));
     let offset = 0;
-    const wire = sent.map(([record, hash, known]): WireRecord => {
+    const wire = records.map((record, i): WireRecord => {
       const place = { seq: this.seq++, source: record.source };
-      if (known) return { ...place, unchanged: known };
       if (!('bytes' in record)) return { ...place, row: record.value };
+      if (this.hashHere) return { ...place, text: this.decoder.decode(record.bytes), hash: hashes[i]! };
       bytes.set(record.bytes, offset);
       offset += record.bytes.length;
-      return { ...place, start: offset - record.bytes.length, end: offset, hash: hash! };
+      return { ...place, start: offset - record.bytes.length, end: offset };
     });
     return { records: wire, bytes };
   }
@@ -62,6 +59,6 @@ export class BatchMaker {
 /** The SHA-256 of a conversation's bytes as the export holds them, base64url. */
 export type SourceHash = (bytes: Uint8Array) => string | Promise<string>;
 
-async function webCryptoSourceHash(bytes: Uint8Array): Promise<string> {
+export async function webCryptoSourceHash(bytes: Uint8Array): Promise<string> {
   return base64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
 }

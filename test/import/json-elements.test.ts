@@ -12,7 +12,7 @@ async function readAll(bytes: Uint8Array, size = 7): Promise<unknown[]> {
   for (let i = 0; i < bytes.length; i += size) records.push(...(await reader.push(bytes.subarray(i, i + size))));
   records.push(...(await reader.end()));
   const decoder = new TextDecoder();
-  return records.map((record) => ('bytes' in record ? parseElement(record.bytes, decoder) : record.value));
+  return records.map((record) => ('bytes' in record ? parseElement(decoder.decode(record.bytes)) : record.value));
 }
 
 const text = (value: string) => new TextEncoder().encode(value);

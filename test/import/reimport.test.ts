@@ -98,7 +98,20 @@ describe('the import reader', () => {
         (await conversationsOf(there, b.connectionId)).map(({ id: _, ...rest }) => rest),
         (await conversationsOf(here, a.connectionId)).map(({ id: _, ...rest }) => rest),
       );
+      // Again: now the worker hashes each element and skips every one it knows.
+      const again = await json(await postExport(there, fixtureBytes(name)));
+      assert.deepEqual([again.created, again.updated, again.unchanged], [0, 0, b.created], name);
     }
+    // The file written anew, then with the bytes of just one conversation changed: the worker reads just that one.
+    const changed = fixtureJson(FILE);
+    const written = (indentFirst: number | undefined) => strToU8(`[${changed.map((conversation: unknown, i: number) => JSON.stringify(conversation, null, i === 0 ? indentFirst : undefined)).join(',')}]`);
+    await postExport(there, written(undefined));
+    const reformatted = written(1);
+    for (const conversation of changed) await tamper(there, conversation.uuid);
+    const mixed = await json(await postExport(there, reformatted));
+    assert.deepEqual([mixed.created, mixed.updated, mixed.unchanged], [0, 1, changed.length - 1]);
+    const titles = await Promise.all(changed.map((conversation: { uuid: string }) => titleOf(there, mixed.connectionId, conversation.uuid)));
+    assert.deepEqual(titles, [changed[0].name, ...changed.slice(1).map(() => 'tampered')], 'read again: only the one whose bytes changed');
     await expectRefused(there, () => postExport(there, strToU8('[{"uuid": "x", "chat_messages": [}]')), 400, /^Invalid export file: /);
   });
 
