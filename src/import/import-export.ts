@@ -61,15 +61,12 @@ export async function importExport(deps: ImportDeps, target: ImportTarget, bytes
   const named = target.connectionId === undefined ? undefined : await requireTargetConnection(deps.db, target);
   const expectedProvider = target.provider ?? named?.provider;
   const records = new ExportReader(deps.config, EXPORT_FORMATS);
-  const known = await staging.knownSources(deps.db, { ...target, provider: expectedProvider });
-  const batches = new BatchMaker(known.length === 0, deps.sourceHash);
+  const batches = new BatchMaker(await staging.knownSources(deps.db, { ...target, provider: expectedProvider }), deps.sourceHash);
   const staged = new StagedImport(deps, deps.random.uuid());
-  const worker = deps.importWorker ? deps.importWorker() : localImportWorker(deps.sourceHash);
-  const channel = new ReaderChannel(worker, { expectedProvider, known });
+  const channel = new ReaderChannel((deps.importWorker ?? localImportWorker)(), { expectedProvider });
   try {
-    // This thread finds the records (inflating, splitting, and on a first import
-    // hashing and decoding) and writes what the worker makes of them; the two run
-    // side by side.
+    // This thread finds the records (inflating, splitting, hashing) and writes
+    // what the worker makes of them; the two run side by side.
     const sending = (async () => {
       for await (const chunk of bytes) {
         // A large chunk (a whole body at once, from some servers) goes in slices, so batches stay small.

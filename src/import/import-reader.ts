@@ -3,7 +3,7 @@ import { isObject, wellFormedPayload, type ExportFormat, type Json, type Normali
 import { EXPORT_FORMATS, formatFor } from './formats.ts';
 import { unrecognizedExport } from './import-errors.ts';
 import { parseElement } from './json-elements.ts';
-import { webCryptoSourceHash, type KnownSource, type RecordBatch, type SourceHash, type WireRecord } from './record-batch.ts';
+import type { RecordBatch, WireRecord } from './record-batch.ts';
 
 /** Records seen before any is recognised are held; a file of only such is not an export. */
 const MAX_UNRECOGNISED_HELD = 100;
@@ -11,8 +11,6 @@ const MAX_UNRECOGNISED_HELD = 100;
 export interface ImportReaderOptions {
   /** The provider the caller (or the named connection) says the file is from; another is refused. */
   expectedProvider?: string | undefined;
-  /** The user's stored conversations, by their bytes' hash: an element with one of these is not read again. */
-  known?: KnownSource[];
 }
 
 /**
@@ -64,20 +62,11 @@ export class ImportReader {
   private held: HeldRecord[] = [];
   private unreadable = 0;
   private items: ImportItem[] = [];
-  private readonly known: Map<string, KnownSource>;
-  private readonly decoder = new TextDecoder();
 
-  constructor(
-    private readonly options: ImportReaderOptions,
-    private readonly hash: SourceHash = webCryptoSourceHash,
-  ) {
-    this.known = new Map(options.known?.map((source) => [source.hash, source]));
-  }
+  constructor(private readonly options: ImportReaderOptions) {}
 
-  async read({ records, bytes }: RecordBatch): Promise<ImportItem[]> {
-    // Elements the writer left unhashed (see BatchMaker) are hashed here, all at once.
-    const hashes = await Promise.all(records.map((record) => ('start' in record ? this.hash(bytes.subarray(record.start, record.end)) : undefined)));
-    records.forEach((record, i) => this.readRecord(record, bytes, hashes[i]));
+  read({ records }: RecordBatch): ImportItem[] {
+    for (const record of records) this.readRecord(record);
     return this.take();
   }
 
@@ -94,16 +83,15 @@ export class ImportReader {
     return this.take();
   }
 
-  private readRecord(record: WireRecord, bytes: Uint8Array, hashHere: string | undefined): void {
-    const known = hashHere === undefined ? undefined : this.known.get(hashHere);
-    if (known) {
-      this.settle(formatFor(known.provider)!);
-      this.items.push({ kind: 'unchanged', seq: record.seq, source: record.source, sourceHash: known.hash, externalId: known.externalId });
+  private readRecord(record: WireRecord): void {
+    if ('unchanged' in record) {
+      const { hash, externalId, provider } = record.unchanged;
+      this.settle(formatFor(provider)!);
+      this.items.push({ kind: 'unchanged', seq: record.seq, source: record.source, sourceHash: hash, externalId });
       return;
     }
-    const hash = 'hash' in record ? record.hash : (hashHere ?? null);
-    const place: Place = { seq: record.seq, source: record.source, hash };
-    const value = 'row' in record ? record.row : parseElement('text' in record ? record.text : this.decoder.decode(bytes.subarray(record.start, record.end)));
+    const place: Place = { seq: record.seq, source: record.source, hash: 'hash' in record ? record.hash : null };
+    const value = 'row' in record ? record.row : parseElement(record.text);
     if (!isObject(value)) {
       this.unreadable++;
       return;

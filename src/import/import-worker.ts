@@ -1,6 +1,6 @@
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { ImportReader, type ImportItem, type ImportReaderOptions } from './import-reader.ts';
-import type { RecordBatch, SourceHash } from './record-batch.ts';
+import type { RecordBatch } from './record-batch.ts';
 
 /**
  * An import's reading runs in a worker: the thread that receives the upload and
@@ -22,27 +22,24 @@ export interface ReaderPort {
 
 /** The writer's end: a Web Worker, or anything shaped like one. */
 export interface WorkerLike {
-  /** `transfer`: buffers handed over rather than copied. */
-  postMessage(message: ToReader, transfer?: ArrayBuffer[]): void;
+  postMessage(message: ToReader): void;
   onmessage: ((event: { data: FromReader }) => void) | null;
   terminate(): void;
 }
 
 /**
- * Serves one import on `port`: messages are handled in order (a batch may wait
- * for its hashes), and every batch is answered with its items — which is also
- * how the writer knows it may send more. After a failure, the rest is ignored.
- * `sourceHash`: the runtime's cheapest SHA-256, as for the writer (Deps).
+ * Serves one import on `port`: messages are handled in order, and every batch
+ * is answered with its items — which is also how the writer knows it may send
+ * more. After a failure, the rest is ignored.
  */
-export function serveImport(port: ReaderPort, sourceHash?: SourceHash): void {
+export function serveImport(port: ReaderPort): void {
   let reader: ImportReader | undefined;
   let failed = false;
-  let handled = Promise.resolve();
-  const handle = async (message: ToReader) => {
+  port.onMessage((message) => {
     if (failed) return;
     try {
-      if (message.type === 'start') reader = new ImportReader(message.options, sourceHash);
-      else if (message.type === 'batch') port.postMessage({ type: 'items', items: await reader!.read(message.batch), last: false });
+      if (message.type === 'start') reader = new ImportReader(message.options);
+      else if (message.type === 'batch') port.postMessage({ type: 'items', items: reader!.read(message.batch), last: false });
       else port.postMessage({ type: 'items', items: reader!.end(), last: true });
     } catch (error) {
       failed = true;
@@ -52,16 +49,15 @@ export function serveImport(port: ReaderPort, sourceHash?: SourceHash): void {
           : { type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
       );
     }
-  };
-  port.onMessage((message) => void (handled = handled.then(() => handle(message))));
+  });
 }
 
 /** A worker in this thread, over a MessageChannel: the same messages, for where no real worker is given (tests). */
-export function localImportWorker(sourceHash?: SourceHash): WorkerLike {
+export function localImportWorker(): WorkerLike {
   const { port1, port2 } = new MessageChannel();
-  serveImport({ postMessage: (message) => port2.postMessage(message), onMessage: (handler) => (port2.onmessage = (event) => handler(event.data)) }, sourceHash);
+  serveImport({ postMessage: (message) => port2.postMessage(message), onMessage: (handler) => (port2.onmessage = (event) => handler(event.data)) });
   const worker: WorkerLike = {
-    postMessage: (message, transfer) => port1.postMessage(message, transfer ?? []),
+    postMessage: (message) => port1.postMessage(message),
     onmessage: null,
     terminate: () => {
       port1.close();

@@ -21,9 +21,9 @@ const MAX_KEY_BYTES = 64;
 
 /**
  * Splits a JSON document, pushed as byte chunks, into the elements of its
- * top-level array and hands each one's bytes to `onElement` (decoded, parseElement
- * reads them; they stay valid as long as the chunk they came in). A top-level object
- * (a file holding one conversation) is handed over whole — unless one of its
+ * top-level array and hands each one's bytes to `onElement` (decoded,
+ * parseElement reads them; they stay valid as long as the chunk they came in). A
+ * top-level object (a file holding one conversation) is handed over whole — unless one of its
  * members is `containerKey` holding an array (Grok's `{"conversations": […],
  * "projects": […]}`): then that array's elements are handed over as they come,
  * the rest of the object is skipped, and the object is never held.

@@ -35,12 +35,12 @@ export class ReaderChannel {
     worker.postMessage({ type: 'start', options });
   }
 
-  /** Hands the reader the next batch (its buffer moves with it), once fewer than IN_FLIGHT are in flight. */
+  /** Hands the reader the next batch, once fewer than IN_FLIGHT are in flight. */
   async write(batch: RecordBatch): Promise<void> {
     while (this.inFlight >= IN_FLIGHT && !this.failure) await this.changed();
     if (this.failure) throw this.failure;
     this.inFlight++;
-    this.worker.postMessage({ type: 'batch', batch }, [batch.bytes.buffer]);
+    this.worker.postMessage({ type: 'batch', batch });
   }
 
   end(): void {

@@ -21,7 +21,7 @@ export function startNodeImportWorker(): WorkerLike {
     ? new Worker(new URL(`data:text/javascript,${encodeURIComponent(`import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(script.href)});`)}`), { resourceLimits })
     : new Worker(script, { resourceLimits });
   const like: WorkerLike = {
-    postMessage: (message, transfer) => worker.postMessage(message, transfer),
+    postMessage: (message) => worker.postMessage(message),
     onmessage: null,
     terminate: () => void worker.terminate(),
   };

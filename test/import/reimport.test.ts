@@ -98,11 +98,11 @@ describe('the import reader', () => {
         (await conversationsOf(there, b.connectionId)).map(({ id: _, ...rest }) => rest),
         (await conversationsOf(here, a.connectionId)).map(({ id: _, ...rest }) => rest),
       );
-      // Again: now the worker hashes each element and skips every one it knows.
+      // Again: every element's bytes are known, and the worker is sent none of them.
       const again = await json(await postExport(there, fixtureBytes(name)));
       assert.deepEqual([again.created, again.updated, again.unchanged], [0, 0, b.created], name);
     }
-    // The file written anew, then with the bytes of just one conversation changed: the worker reads just that one.
+    // The file written anew, then with the bytes of just one conversation changed: the worker reads only that one.
     const changed = fixtureJson(FILE);
     const written = (indentFirst: number | undefined) => strToU8(`[${changed.map((conversation: unknown, i: number) => JSON.stringify(conversation, null, i === 0 ? indentFirst : undefined)).join(',')}]`);
     await postExport(there, written(undefined));
@@ -126,7 +126,7 @@ describe('the import reader', () => {
   };
 
   const readAll = async (channel: ReaderChannel) => {
-    await channel.write({ records: [], bytes: new Uint8Array(0) });
+    await channel.write({ records: [] });
     channel.end();
     for await (const items of channel.items()) void items;
   };
