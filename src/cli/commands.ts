@@ -3,7 +3,7 @@ import { copySqliteToPostgres } from '../db/copy-to-postgres.ts';
 import type { Db } from '../db/database.ts';
 import { createApp, createKey, listApps, listKeys, requireApp, revokeKey } from '../apps/apps.ts';
 import type { Deps } from '../deps.ts';
-import { LINK_SCOPE, signLink } from '../sdk/sign-link.ts';
+import { LINK_SCOPE, signLink } from '../../sdk/src/sign-link.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../webhooks/endpoints.ts';
 

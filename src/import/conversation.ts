@@ -1,3 +1,5 @@
+import type { Provider } from '../../sdk/src/types.ts';
+
 /** What every provider's export is normalised to. */
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
 
@@ -22,7 +24,7 @@ export interface NormalizedConversation {
 export type ExportFormat = RecordFormat | GroupedFormat;
 
 interface FormatBase {
-  provider: string;
+  provider: Provider;
   /** The files of the provider's zip that hold its records (at any depth), read in name order. */
   zipMembers: RegExp;
   /** A file in the zip that means the export was made wrongly, when nothing else is readable. */

@@ -5,7 +5,7 @@ import type { PagePurpose } from '../db/database.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { isValidUserRef } from '../users/user-ref.ts';
-import { LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, type LinkClaims } from '../sdk/sign-link.ts';
+import { LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, type LinkClaims } from '../../sdk/src/sign-link.ts';
 
 const encoder = new TextEncoder();
 

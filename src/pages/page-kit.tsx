@@ -11,7 +11,7 @@ import { requireApp } from '../apps/apps.ts';
 import type { Deps } from '../deps.ts';
 import { consumeLink } from '../links/link-verification.ts';
 import { openPageSession, resumePageSession } from '../links/page-sessions.ts';
-import type { LinkClaims } from '../sdk/sign-link.ts';
+import type { LinkClaims } from '../../sdk/src/sign-link.ts';
 
 const ASK_AGAIN = 'Go back to the app you came from and open this page again: it will give you a new link.';
 

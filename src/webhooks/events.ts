@@ -1,30 +1,21 @@
+import type { EventType, ParleyEvent } from '../../sdk/src/types.ts';
 import { randomBase62 } from '../crypto.ts';
 import * as apps from '../db/apps.ts';
 import type { Db } from '../db/database.ts';
 import { insertDelivery } from '../db/webhook-deliveries.ts';
 import { isoTime, type Deps } from '../deps.ts';
 
-export type EventType =
-  | 'connection.created'
-  | 'connection.synced'
-  | 'connection.needs_reauth'
-  | 'connection.revoked'
-  | 'connection.purged'
-  | 'user.purged'
-  | 'conversation.deleted';
+export type { EventType };
 
-export interface EventData {
-  userRef: string;
-  connectionId?: string;
-  [field: string]: unknown;
-}
+/** What an event of `type` carries: the SDK's types are what is sent, checked here. */
+type EventData<T extends EventType> = Extract<ParleyEvent, { type: T }>['data'];
 
 /**
  * Puts an event in the outbox. Call it with the transaction that makes the change
  * it reports: if that commits the event will be delivered, if it rolls back the
  * event never existed. Apps without a webhook endpoint record nothing.
  */
-export async function recordEvent(db: Db, deps: Pick<Deps, 'clock' | 'random'>, appId: string, type: EventType, data: EventData): Promise<void> {
+export async function recordEvent<T extends EventType>(db: Db, deps: Pick<Deps, 'clock' | 'random'>, appId: string, type: T, data: EventData<T>): Promise<void> {
   const app = await apps.findApp(db, appId);
   if (!app?.webhook_url) return;
   const now = deps.clock.now();

@@ -18,7 +18,7 @@ import type { Db } from '../../src/db/database.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
-import { signLink } from '../../src/sdk/sign-link.ts';
+import { signLink } from '../../sdk/src/sign-link.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import {
   conversationsInFixture,

@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
-import { signLink } from '../../src/sdk/sign-link.ts';
+import { signLink } from '../../sdk/src/sign-link.ts';
 import { FIXTURES_DIR, zipFolderFiles } from '../helpers.ts';
 import { capture, cli, describeInBrowser, launchChromium, PHONE, SCREENSHOTS_DIR, sleep, startServer, watchPage, type RunningServer } from './browser.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
-import { signLink } from '../../src/sdk/sign-link.ts';
+import { signLink } from '../../sdk/src/sign-link.ts';
 import { fixtureBytes, fixtureJson, json, postExport, rowCounts, setup, type TestContext } from '../helpers.ts';
 import { EXPORT_FORMATS } from '../../src/import/formats.ts';
 import { PROVIDER_GUIDES } from '../../pages/providers.ts';

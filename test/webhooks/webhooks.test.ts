@@ -9,7 +9,7 @@ import { parseConfig } from '../../src/config.ts';
 import { markStaleConnections } from '../../src/conversations/staleness.ts';
 import { cryptoRandom, type Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/log.ts';
-import { signLink } from '../../src/sdk/sign-link.ts';
+import { signLink } from '../../sdk/src/sign-link.ts';
 import { createDeliveryWorker } from '../../src/webhooks/delivery-worker.ts';
 import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { fixedClock, fixtureBytes, json, openTestDatabase, postExport, setup, type TestContext } from '../helpers.ts';

@@ -1,0 +1,142 @@
+import { ParleyError } from './errors.ts';
+import type { ConnectionList, Conversation, ConversationPage, IngestResult, Provider, PurgeResult } from './types.ts';
+
+/** As much of fetch as the client uses. */
+export type Fetch = (url: URL, init: RequestInit) => Promise<Response>;
+
+export interface ParleyClientOptions {
+  /** Where Parley is served, e.g. https://parley.example.com. */
+  baseUrl: string;
+  /** An API key (`parley_…`) of your app: keep it on your server. */
+  apiKey: string;
+  /** A fetch of your own (a proxy, a test double); the global one otherwise. */
+  fetch?: Fetch;
+  /** How many 429s in a row `conversations()` waits out before it throws; 5 when left out. */
+  maxRateLimitWaits?: number;
+}
+
+/** An export to import: the file as the person downloaded it (zip, JSON or CSV), whole or as a stream. */
+export interface IngestExportOptions {
+  userRef: string;
+  file: Blob | Uint8Array | ReadableStream<Uint8Array>;
+  /** The provider the file must be from; Parley recognises it either way. */
+  provider?: Provider;
+  /** Import into this connection rather than the user's open one of the file's provider. */
+  connectionId?: string;
+  /**
+   * Parley reads what the file is from its content; the type sent only has to be
+   * one an export comes as. By default a Blob's own type if it is one of those,
+   * `application/zip` for bytes that start as a zip, else `application/json`.
+   */
+  contentType?: 'application/json' | 'application/zip' | 'text/csv';
+}
+
+const EXPORT_TYPES = ['application/json', 'application/zip', 'application/x-zip-compressed', 'text/csv'];
+
+function contentTypeOf({ file, contentType }: IngestExportOptions): string {
+  if (contentType) return contentType;
+  if (file instanceof Blob && EXPORT_TYPES.includes(file.type)) return file.type;
+  if (file instanceof Uint8Array && file[0] === 0x50 && file[1] === 0x4b) return 'application/zip';
+  return 'application/json';
+}
+
+const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+/**
+ * Parley's REST API for your backend. Every failure throws a ParleyError with
+ * the HTTP status and the interface's message.
+ *
+ *   const parley = new ParleyClient({ baseUrl: 'https://parley.example.com', apiKey: process.env.PARLEY_API_KEY });
+ *   for await (const conversation of parley.conversations(connectionId)) …
+ */
+export class ParleyClient {
+  private readonly baseUrl: string;
+  private readonly apiKey: string;
+  private readonly fetch: Fetch;
+  private readonly maxRateLimitWaits: number;
+
+  constructor({ baseUrl, apiKey, fetch: fetchImpl, maxRateLimitWaits = 5 }: ParleyClientOptions) {
+    if (typeof baseUrl !== 'string' || baseUrl === '') throw new TypeError('ParleyClient: baseUrl must be a non-empty string');
+    if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('ParleyClient: apiKey must be a non-empty string');
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.apiKey = apiKey;
+    // Called unbound, a global fetch would complain about its `this` on some runtimes.
+    this.fetch = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
+    this.maxRateLimitWaits = maxRateLimitWaits;
+  }
+
+  /** The user's connections, newest capture first. */
+  listConnections(userRef: string): Promise<ConnectionList> {
+    return this.request('GET', '/api/conversations', { userRef });
+  }
+
+  /** One page of a connection's conversations, newest update first (`limit` at most 100, 50 by default). */
+  listConversations(connectionId: string, { limit, offset }: { limit?: number; offset?: number } = {}): Promise<ConversationPage> {
+    return this.request('GET', '/api/conversations', { connectionId, limit, offset });
+  }
+
+  /**
+   * Every conversation of the connection, page by page (each next page at the
+   * offset the last one's `limit` further on), waiting out `Retry-After` when
+   * the rate limit answers 429.
+   */
+  async *conversations(connectionId: string, { limit }: { limit?: number } = {}): AsyncGenerator<Conversation> {
+    for (let offset = 0; ; ) {
+      const page = await this.waitingOutRateLimit(() => this.listConversations(connectionId, { limit, offset }));
+      yield* page.conversations;
+      if (page.conversations.length === 0 || page.offset + page.conversations.length >= page.total) return;
+      offset = page.offset + page.limit;
+    }
+  }
+
+  /** Imports an export for a user; the file is streamed, never read whole by the client. */
+  ingestExport(options: IngestExportOptions): Promise<IngestResult> {
+    const { userRef, file, provider, connectionId } = options;
+    return this.request('POST', '/api/ingest-export', { userRef, provider, connectionId }, { body: file, contentType: contentTypeOf(options) });
+  }
+
+  /** Deletes a user (their connections and conversations) or one connection, for good. */
+  purge(target: { userRef: string } | { connectionId: string }): Promise<PurgeResult> {
+    return this.request('POST', '/api/purge', {}, { body: JSON.stringify(target), contentType: 'application/json' });
+  }
+
+  private async waitingOutRateLimit<T>(call: () => Promise<T>): Promise<T> {
+    for (let waits = 0; ; waits++) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!(error instanceof ParleyError) || error.status !== 429 || waits >= this.maxRateLimitWaits) throw error;
+        await sleep(error.retryAfter ?? 1);
+      }
+    }
+  }
+
+  private async request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    query: Record<string, string | number | undefined>,
+    { body, contentType }: { body?: BodyInit | Uint8Array; contentType?: string } = {},
+  ): Promise<T> {
+    const url = new URL(this.baseUrl + path);
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.apiKey}` };
+    if (contentType) headers['Content-Type'] = contentType;
+    // A stream goes out as it is read: fetch wants to be told it may start sending before the answer.
+    const streamed = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
+    const response = await this.fetch(url, { method, headers, body: body as BodyInit | undefined, ...(streamed ? { duplex: 'half' } : {}) } as RequestInit);
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) {
+      const message = typeof (parsed as { error?: unknown } | undefined)?.error === 'string' ? (parsed as { error: string }).error : `HTTP ${response.status}`;
+      const retryAfter = Number(response.headers.get('Retry-After') ?? Number.NaN);
+      throw new ParleyError(response.status, message, Number.isFinite(retryAfter) ? retryAfter : undefined);
+    }
+    if (parsed === undefined) throw new ParleyError(response.status, `Parley answered ${response.status} with a body that is not JSON`);
+    return parsed as T;
+  }
+}

@@ -1,0 +1,109 @@
+import { base64Url } from './encoding.ts';
+
+export const MAX_LINK_LIFETIME_SECONDS = 900;
+export const LINK_SCOPE = 'conversations:read';
+export const MAX_USER_REF_LENGTH = 1024;
+const DEFAULT_BASE_URL = 'http://localhost:8787';
+
+export interface SignLinkOptions {
+  appId: string;
+  /** Your identifier for the person: 1 to 1,024 characters. */
+  userRef: string;
+  scopes: [typeof LINK_SCOPE];
+  /** `connect` opens the connect page, `manage` the page to review and delete data. */
+  purpose: 'connect' | 'manage';
+  /** 1 to 900; 900 when left out. */
+  expiresInSeconds?: number;
+  /** Where Parley is served; PUBLIC_URL from the environment, else http://localhost:8787. */
+  baseUrl?: string;
+}
+
+/** What a signed link's token carries. */
+export interface LinkClaims {
+  appId: string;
+  userRef: string;
+  scopes: string[];
+  purpose: 'connect' | 'manage';
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+/** Whether a userRef has 1 to 1,024 characters (code points, as SQL's length() counts them). */
+export function isValidUserRef(value: string): boolean {
+  if (value === '') return false;
+  // Cheap for every normal value: code points never outnumber UTF-16 units.
+  if (value.length <= MAX_USER_REF_LENGTH) return true;
+  let count = 0;
+  for (const _ of value) if (++count > MAX_USER_REF_LENGTH) return false;
+  return true;
+}
+
+function isAbsoluteUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
+/** The first thing wrong with the options, as the TypeError's message says it; undefined when none is. */
+function problemWith(options: SignLinkOptions): string | undefined {
+  const { appId, userRef, scopes, purpose, expiresInSeconds, baseUrl } = (options ?? {}) as Partial<SignLinkOptions>;
+  if (typeof appId !== 'string') return 'appId must be a string';
+  if (appId === '') return 'appId must not be empty';
+  if (typeof userRef !== 'string') return 'userRef must be a string';
+  if (userRef === '') return 'userRef must not be empty';
+  if (!isValidUserRef(userRef)) return `userRef must be at most ${MAX_USER_REF_LENGTH} characters`;
+  if (!Array.isArray(scopes) || scopes.length !== 1 || scopes[0] !== LINK_SCOPE) return `scopes must be ["${LINK_SCOPE}"]`;
+  if (purpose !== 'connect' && purpose !== 'manage') return 'purpose must be "connect" or "manage"';
+  if (expiresInSeconds !== undefined) {
+    if (typeof expiresInSeconds !== 'number' || Number.isNaN(expiresInSeconds)) return 'expiresInSeconds must be a number';
+    if (!Number.isInteger(expiresInSeconds)) return 'expiresInSeconds must be a whole number';
+    if (expiresInSeconds < 1 || expiresInSeconds > MAX_LINK_LIFETIME_SECONDS) return `expiresInSeconds must be from 1 to ${MAX_LINK_LIFETIME_SECONDS}`;
+  }
+  if (baseUrl !== undefined) {
+    if (typeof baseUrl !== 'string') return 'baseUrl must be a string';
+    if (!isAbsoluteUrl(baseUrl)) return 'baseUrl must be an absolute URL';
+  }
+  return undefined;
+}
+
+const encoder = new TextEncoder();
+const base64UrlJson = (value: unknown) => base64Url(encoder.encode(JSON.stringify(value)));
+
+function defaultBaseUrl(): string {
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    return env?.PUBLIC_URL || DEFAULT_BASE_URL;
+  } catch {
+    // Deno without --allow-env refuses to read it.
+    return DEFAULT_BASE_URL;
+  }
+}
+
+/**
+ * Signs a link to Parley's hosted connect or manage page for one of your users:
+ * `{baseUrl}/start?token=…` (connect) or `{baseUrl}/manage?token=…`, an HS256 JWT
+ * valid for `expiresInSeconds` and usable once. Keep the app secret on your
+ * server. Bad options throw a TypeError saying which. `now` (ms) is for tests.
+ *
+ *   const url = await signLink({ appId, userRef: 'user-42', scopes: ['conversations:read'], purpose: 'connect' }, appSecret);
+ */
+export async function signLink(options: SignLinkOptions, appSecret: string, now: number = Date.now()): Promise<string> {
+  const problem = problemWith(options);
+  if (problem) throw new TypeError(`signLink: ${problem}`);
+  if (!nonEmptyString(appSecret)) throw new TypeError('signLink: appSecret must be a non-empty string');
+  const { appId, userRef, purpose, expiresInSeconds = MAX_LINK_LIFETIME_SECONDS, baseUrl = defaultBaseUrl() } = options;
+
+  const iat = Math.floor(now / 1000);
+  const claims: LinkClaims = { appId, userRef, scopes: [LINK_SCOPE], purpose, iat, exp: iat + expiresInSeconds, jti: crypto.randomUUID() };
+  const signingInput = `${base64UrlJson({ alg: 'HS256', typ: 'JWT' })}.${base64UrlJson(claims)}`;
+  const key = await crypto.subtle.importKey('raw', encoder.encode(appSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(signingInput)));
+  const page = purpose === 'connect' ? 'start' : 'manage';
+  return `${baseUrl.replace(/\/+$/, '')}/${page}?token=${signingInput}.${base64Url(signature)}`;
+}

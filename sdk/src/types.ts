@@ -1,0 +1,85 @@
+/** The providers Parley imports from. */
+export type Provider = 'openai' | 'anthropic' | 'google' | 'microsoft' | 'xai' | 'deepseek';
+
+export type ConnectionStatus = 'active' | 'needs_reauth' | 'revoked';
+
+export interface Connection {
+  id: string;
+  provider: Provider;
+  status: ConnectionStatus;
+  /** ISO 8601: when the connection was first made. */
+  capturedAt: string;
+  /** ISO 8601: the last import's end; null before any. */
+  lastSyncAt: string | null;
+  conversationCount: number;
+}
+
+/** `GET /api/conversations?userRef=`: newest capture first. */
+export interface ConnectionList {
+  connections: Connection[];
+  userRef: string;
+}
+
+export interface Message {
+  role: 'user' | 'assistant' | 'system' | 'tool';
+  /** Markdown. */
+  content: string;
+  /** ISO 8601 UTC, when the export says. */
+  timestamp: string | null;
+}
+
+export interface Conversation {
+  id: string;
+  /** The provider's id of the conversation. */
+  external_id: string;
+  title: string | null;
+  payload: { title: string | null; messages: Message[] };
+  /** ISO 8601 UTC, the provider's last update. */
+  update_time: string | null;
+}
+
+/** `GET /api/conversations?connectionId=`: newest update first. */
+export interface ConversationPage {
+  conversations: Conversation[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** `POST /api/ingest-export`. */
+export interface IngestResult {
+  ok: true;
+  userRef: string;
+  connectionId: string;
+  provider: Provider;
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  conversationCount: number;
+}
+
+/** `POST /api/purge`: what was deleted. */
+export interface PurgeResult {
+  ok: true;
+  deleted: { users: number; connections: number; conversations: number };
+}
+
+interface EventOf<Type extends string, Data> {
+  type: Type;
+  /** ISO 8601: when the change happened. */
+  timestamp: string;
+  data: { userRef: string } & Data;
+}
+
+/** Every webhook Parley sends; `type` tells which. */
+export type ParleyEvent =
+  | EventOf<'connection.created', { connectionId: string; provider: Provider }>
+  | EventOf<'connection.synced', { connectionId: string; provider: Provider; created: number; updated: number; unchanged: number; skipped: number; conversationCount: number }>
+  | EventOf<'connection.needs_reauth', { connectionId: string }>
+  | EventOf<'connection.revoked', { connectionId: string; conversationsDeleted: number }>
+  | EventOf<'connection.purged', { connectionId: string; conversations: number }>
+  | EventOf<'user.purged', { users: number; connections: number; conversations: number }>
+  | EventOf<'conversation.deleted', { connectionId: string; conversationId: string; externalId: string; conversationCount: number }>;
+
+export type EventType = ParleyEvent['type'];
