@@ -30,7 +30,13 @@ async function runMaintenance(deps: Deps, holder: string, periodMs: number): Pro
  * hourly maintenance and SQLite's checkpoints. The same on every runtime: timers
  * and fetch only.
  */
-export function startBackgroundWork(deps: Deps, options: DeliveryWorkerOptions & { maintenanceMs?: number } = {}) {
+export interface BackgroundOptions extends DeliveryWorkerOptions {
+  maintenanceMs?: number;
+  /** How one checkpoint is made: by the runtime's checkpoint worker (see checkpoint.ts); on the app's own connection without one. */
+  checkpoint?: () => Promise<void>;
+}
+
+export function startBackgroundWork(deps: Deps, options: BackgroundOptions = {}) {
   const worker = createDeliveryWorker(deps, options);
   const periodMs = options.maintenanceMs ?? HOUR_MS;
   const holder = deps.random.uuid();
@@ -38,9 +44,13 @@ export function startBackgroundWork(deps: Deps, options: DeliveryWorkerOptions &
   // One run at a time, and stop() waits for the one under way: the database closes after.
   let running = maintain();
   const timer = setInterval(() => (running = running.then(maintain)), periodMs);
-  let checkpointing = Promise.resolve();
+  const makeCheckpoint = options.checkpoint ?? (() => checkpoint(deps.db));
+  // One at a time: a tick that finds one still under way (a large import's) lets it be.
+  let checkpointing: Promise<void> | undefined;
   const checkpointTimer = setInterval(() => {
-    checkpointing = checkpointing.then(() => checkpoint(deps.db)).catch((error) => deps.log.error('checkpoint', { error: String(error) }));
+    checkpointing ??= makeCheckpoint()
+      .catch((error) => deps.log.error('checkpoint', { error: String(error) }))
+      .finally(() => (checkpointing = undefined));
   }, CHECKPOINT_MS);
   worker.start();
   return {

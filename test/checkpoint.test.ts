@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { startBackgroundWork } from '../src/background.ts';
-import { checkpoint } from '../src/db/checkpoint.ts';
+import { checkpoint, workerCheckpoints } from '../src/db/checkpoint.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import type { Db } from '../src/db/database.ts';
+import { startNodeCheckpointWorker } from '../src/runtime/node-workers.ts';
 import { setup } from './helpers.ts';
 
 const PAGE = 4096;
@@ -36,6 +37,30 @@ describe('SQLite checkpoints', () => {
       assert.ok((await logFrames(db)) <= 3, 'the log restarted');
     } finally {
       await db.destroy();
+    }
+  });
+
+  test('a checkpoint worker does it on a connection of its own; one that cannot open the file says why', async () => {
+    const path = join(dir, 'by-worker.db');
+    const db = openBetterSqlite3(path);
+    const checkpoints = workerCheckpoints(startNodeCheckpointWorker(), path);
+    try {
+      await sql`CREATE TABLE filler (text TEXT)`.execute(db);
+      for (let i = 0; i < 2000; i++) await sql`INSERT INTO filler VALUES (${'x'.repeat(PAGE)})`.execute(db);
+      const before = statSync(path).size;
+      await checkpoints.run();
+      assert.ok(statSync(path).size > before + 2000 * PAGE, 'the pages are in the file');
+      await sql`INSERT INTO filler VALUES ('one more')`.execute(db);
+      assert.ok((await logFrames(db)) <= 3, 'the log restarted');
+    } finally {
+      checkpoints.stop();
+      await db.destroy();
+    }
+    const nowhere = workerCheckpoints(startNodeCheckpointWorker(), join(dir, 'no-such-folder', 'parley.db'));
+    try {
+      await assert.rejects(nowhere.run(), { message: 'Cannot open database because the directory does not exist' });
+    } finally {
+      nowhere.stop();
     }
   });
 

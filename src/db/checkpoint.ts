@@ -6,8 +6,84 @@ import { isPostgres, type Db } from './database.ts';
  * PostgreSQL. Connections do not do it as they commit (wal_autocheckpoint is
  * off, see sqlite.ts): an import's final commit would make its uploader wait
  * while everything it wrote is copied — 3 s of a 1 GB import. The background
- * work calls this every second instead, once the answer is on its way.
+ * work does it every second instead, once the answer is on its way: in a
+ * checkpoint worker of its own where the runtime gives one (below), else here.
  */
 export async function checkpoint(db: Db): Promise<void> {
-  if (!isPostgres(db)) await sql`PRAGMA wal_checkpoint(PASSIVE)`.execute(db);
+  if (!isPostgres(db)) await sql.raw(CHECKPOINT_SQL).execute(db);
+}
+
+/** PASSIVE: copies what it can without waiting for, or holding up, any reader or writer. */
+const CHECKPOINT_SQL = 'PRAGMA wal_checkpoint(PASSIVE)';
+
+/**
+ * A checkpoint copies and syncs everything written since the last: about 1 s
+ * for a 200 MB import. SQLite's drivers are synchronous, so on the server's own
+ * thread that second would hold up every request; a worker with a connection of
+ * its own does it instead. The server sends the file's path once, then asks
+ * for each checkpoint and waits for the answer.
+ */
+export type ToCheckpointer = { type: 'open'; path: string } | { type: 'checkpoint' };
+export type FromCheckpointer = { type: 'done' } | { type: 'failed'; message: string };
+
+/** The worker's side; `open` opens the file with the runtime's driver. A file that cannot be opened fails every checkpoint, saying why. */
+export function serveCheckpoints(
+  port: { postMessage(message: FromCheckpointer): void; onMessage(handler: (message: ToCheckpointer) => void): void },
+  open: (path: string) => { exec(sql: string): void },
+): void {
+  let connection: { exec(sql: string): void } | Error = new Error('no database file named');
+  const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  port.onMessage((message) => {
+    if (message.type === 'open') {
+      try {
+        connection = open(message.path);
+      } catch (error) {
+        connection = new Error(messageOf(error));
+      }
+      return;
+    }
+    try {
+      if (connection instanceof Error) throw connection;
+      connection.exec(CHECKPOINT_SQL);
+      port.postMessage({ type: 'done' });
+    } catch (error) {
+      port.postMessage({ type: 'failed', message: messageOf(error) });
+    }
+  });
+}
+
+/** The server's end of a checkpoint worker: a Web Worker, or anything shaped like one. */
+export interface CheckpointWorkerLike {
+  postMessage(message: ToCheckpointer): void;
+  onmessage: ((event: { data: FromCheckpointer }) => void) | null;
+  /** A worker that could not start or died. */
+  onerror: ((event: { message?: string }) => void) | null;
+  terminate(): void;
+}
+
+/** Checkpoints of the file at `path`, each done by `worker`; `stop` ends it. */
+export function workerCheckpoints(worker: CheckpointWorkerLike, path: string) {
+  let pending: { resolve(): void; reject(error: Error): void } | undefined;
+  const settle = (error?: Error) => {
+    const waiting = pending;
+    pending = undefined;
+    if (error) waiting?.reject(error);
+    else waiting?.resolve();
+  };
+  worker.onmessage = ({ data }) => settle(data.type === 'failed' ? new Error(data.message) : undefined);
+  worker.onerror = (event) => settle(new Error(`checkpoint worker: ${event.message ?? 'failed'}`));
+  worker.postMessage({ type: 'open', path });
+  return {
+    /** One checkpoint; call again once it has settled. */
+    run(): Promise<void> {
+      return new Promise((resolve, reject) => {
+        pending = { resolve, reject };
+        worker.postMessage({ type: 'checkpoint' });
+      });
+    },
+    stop(): void {
+      worker.terminate();
+      settle();
+    },
+  };
 }

@@ -48,11 +48,12 @@ async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
 
 /**
  * Imports an export (a provider's zip, or its JSON or CSV file) for a user: all
- * or nothing. A reader — in a worker of its own where the runtime gives one —
- * finds, parses and normalises the conversations as the upload arrives, while
- * this thread stages what it reads out of sight in small transactions; one final
- * transaction moves them into the connection, so a failure at any point — bad
- * JSON at the end of a 1 GB file, a lost connection — leaves no trace.
+ * or nothing. This thread finds the conversations as the upload arrives and a
+ * reader — in a worker of its own where the runtime gives one — parses and
+ * normalises them; this thread stages what the reader makes of them out of
+ * sight in small transactions, and one final transaction moves them into the
+ * connection, so a failure at any point — bad JSON at the end of a 1 GB file, a
+ * lost connection — leaves no trace.
  */
 export async function importExport(deps: ImportDeps, target: ImportTarget, bytes: AsyncIterable<Uint8Array>): Promise<ImportResult> {
   // Checked before the first byte of the file is read: the provider id is known,
@@ -65,8 +66,8 @@ export async function importExport(deps: ImportDeps, target: ImportTarget, bytes
   const staged = new StagedImport(deps, deps.random.uuid());
   const channel = new ReaderChannel((deps.importWorker ?? localImportWorker)(), { expectedProvider });
   try {
-    // This thread finds the records (inflating, splitting, hashing) and writes
-    // what the worker makes of them; the two run side by side.
+    // This thread finds the records (inflating, splitting, hashing, decoding) and
+    // writes what the worker makes of them; the two run side by side.
     const sending = (async () => {
       for await (const chunk of bytes) {
         // A large chunk (a whole body at once, from some servers) goes in slices, so batches stay small.

@@ -1,6 +1,7 @@
 import { createApp } from '../app.ts';
 import { startBackgroundWork } from '../background.ts';
 import { ConfigError, parseConfig, type Config } from '../config.ts';
+import { workerCheckpoints, type CheckpointWorkerLike } from '../db/checkpoint.ts';
 import type { Db } from '../db/database.ts';
 import { openDatabase } from '../db/open-database.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
@@ -19,6 +20,8 @@ export interface Runtime {
   importWorker: () => WorkerLike;
   /** The runtime's own SHA-256, where it beats Web Crypto's (see Deps). */
   sourceHash?: SourceHash;
+  /** Starts a worker that checkpoints the SQLite file (see checkpoint.ts). */
+  checkpointWorker: () => CheckpointWorkerLike;
   exit(code: number): never;
 }
 
@@ -48,7 +51,8 @@ export async function boot(runtime: Runtime) {
   }
   const deps: Deps = { db, config, clock: systemClock, random: cryptoRandom, log, importWorker: runtime.importWorker, sourceHash: runtime.sourceHash };
   const app = createApp(deps);
-  const background = startBackgroundWork(deps);
+  const checkpoints = config.databaseUrl || config.databasePath === ':memory:' ? undefined : workerCheckpoints(runtime.checkpointWorker(), config.databasePath);
+  const background = startBackgroundWork(deps, { checkpoint: checkpoints?.run });
   // Requests under way, so a shutdown can let them finish (an upload still
   // arriving included) before the database closes.
   let inFlight = 0;
@@ -80,6 +84,7 @@ export async function boot(runtime: Runtime) {
     async close(signal: string) {
       log.info('shutdown', { signal });
       await background.stop();
+      checkpoints?.stop();
       await deps.db.destroy();
     },
   };

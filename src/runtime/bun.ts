@@ -1,6 +1,7 @@
 import postgresSchemaSql from '../../schema.postgres.sql' with { type: 'text' };
 import schemaSql from '../../schema.sql' with { type: 'text' };
 import { openBunSqlite } from '../db/bun-sqlite.ts';
+import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 
@@ -10,7 +11,9 @@ const parley = await boot({
   env: process.env,
   openSqlite: openBunSqlite,
   schemas: { sqlite: () => schemaSql, postgres: () => postgresSchemaSql },
-  importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as WorkerLike,
+  // smol: a worker heap that is collected sooner; a 1 GB import peaked at 271 MB RSS without it, 228 MB with it.
+  importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as WorkerLike,
+  checkpointWorker: () => new Worker(new URL('./bun-checkpoint-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as CheckpointWorkerLike,
   exit: (code) => process.exit(code),
 });
 

@@ -1,3 +1,4 @@
+import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
 import { openNodeSqlite } from '../db/node-sqlite.ts';
 import { readSchema } from '../db/schema-file.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
@@ -9,6 +10,7 @@ const parley = await boot({
   openSqlite: openNodeSqlite,
   schemas: { sqlite: () => readSchema('schema.sql'), postgres: () => readSchema('schema.postgres.sql') },
   importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as WorkerLike,
+  checkpointWorker: () => new Worker(new URL('./deno-checkpoint-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as CheckpointWorkerLike,
   exit: (code) => Deno.exit(code),
 });
 

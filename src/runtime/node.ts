@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { openBetterSqlite3 } from '../db/better-sqlite3.ts';
 import { readSchema } from '../db/schema-file.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
-import { startNodeImportWorker } from './node-workers.ts';
+import { startNodeCheckpointWorker, startNodeImportWorker } from './node-workers.ts';
 
 const parley = await boot({
   name: 'node',
@@ -12,6 +12,7 @@ const parley = await boot({
   openSqlite: openBetterSqlite3,
   schemas: { sqlite: () => readSchema('schema.sql'), postgres: () => readSchema('schema.postgres.sql') },
   importWorker: startNodeImportWorker,
+  checkpointWorker: startNodeCheckpointWorker,
   // Node's Web Crypto costs more per call than the hashing itself.
   sourceHash: (bytes) => createHash('sha256').update(bytes).digest('base64url'),
   exit: (code) => process.exit(code),
