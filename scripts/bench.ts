@@ -24,7 +24,8 @@
  * runs (the bundle of the Node entry), the binary what `npm run build:binary`
  * makes; every server has LOG_LEVEL=warn. A re-import starts 2 s + 1 s per
  * 100 MB after the import, once the server has checkpointed what the import
- * wrote (a checkpoint holds the server's thread: 0.75–1 s for 200 MB). Linux only
+ * wrote (0.75–1 s of copying and syncing for 200 MB, which would compete with
+ * the re-import for the disk and a core). Linux only
  * (memory is read from /proc/<pid>/status). Benchmarks are not tests: nothing
  * here fails on a slow machine.
  */
@@ -197,7 +198,7 @@ async function importTwice(r: Runtime, database: DatabaseName, file: string, typ
   const first = await upload(server, apiKey, file, type);
   let again: Upload | null = null;
   if (first.error === null) {
-    // Past the checkpoint of what the import wrote (about 0.5 s per 100 MB here), which holds the server's thread.
+    // Past the checkpoint of what the import wrote (about 0.5 s per 100 MB here).
     await sleep(2_000 + (statSync(file).size / MIB) * 10);
     again = await upload(server, apiKey, file, type);
   }

@@ -20,11 +20,13 @@ const CHECKPOINT_SQL = 'PRAGMA wal_checkpoint(PASSIVE)';
  * A checkpoint copies and syncs everything written since the last, and SQLite's
  * drivers are synchronous: on the server's own thread, the one after a 1 GB
  * import held up every request for 0.7 s. A worker with a connection of its own
- * does it instead. The server sends the file's path once, then asks for each
- * checkpoint and waits for the answer.
+ * does it instead. The worker says when it is listening, and only then does
+ * the server send the file's path and ask for checkpoints, waiting for each
+ * answer: a worker that never starts (a build without its file) costs skipped
+ * checkpoints, never a wait.
  */
 export type ToCheckpointer = { type: 'open'; path: string } | { type: 'checkpoint' };
-export type FromCheckpointer = { type: 'done' } | { type: 'failed'; message: string };
+export type FromCheckpointer = { type: 'ready' } | { type: 'done' } | { type: 'failed'; message: string };
 
 /** The worker's side; `open` opens the file with the runtime's driver. A file that cannot be opened fails every checkpoint, saying why. */
 export function serveCheckpoints(
@@ -50,6 +52,7 @@ export function serveCheckpoints(
       port.postMessage({ type: 'failed', message: messageOf(error) });
     }
   });
+  port.postMessage({ type: 'ready' });
 }
 
 /** The server's end of a checkpoint worker: a Web Worker, or anything shaped like one. */
@@ -61,8 +64,13 @@ export interface CheckpointWorkerLike {
   terminate(): void;
 }
 
-/** Checkpoints of the file at `path`, each done by `worker`; `stop` ends it. */
+/**
+ * Checkpoints of the file at `path`, each done by `worker`; `stop` ends it, and
+ * settles a checkpoint still awaited. One asked for before the worker is
+ * listening is skipped: the next second asks again.
+ */
 export function workerCheckpoints(worker: CheckpointWorkerLike, path: string) {
+  let ready = false;
   let pending: { resolve(): void; reject(error: Error): void } | undefined;
   const settle = (error?: Error) => {
     const waiting = pending;
@@ -70,12 +78,16 @@ export function workerCheckpoints(worker: CheckpointWorkerLike, path: string) {
     if (error) waiting?.reject(error);
     else waiting?.resolve();
   };
-  worker.onmessage = ({ data }) => settle(data.type === 'failed' ? new Error(data.message) : undefined);
+  worker.onmessage = ({ data }) => {
+    if (data.type !== 'ready') return settle(data.type === 'failed' ? new Error(data.message) : undefined);
+    ready = true;
+    worker.postMessage({ type: 'open', path });
+  };
   worker.onerror = (event) => settle(new Error(`checkpoint worker: ${event.message ?? 'failed'}`));
-  worker.postMessage({ type: 'open', path });
   return {
     /** One checkpoint; call again once it has settled. */
     run(): Promise<void> {
+      if (!ready) return Promise.resolve();
       return new Promise((resolve, reject) => {
         pending = { resolve, reject };
         worker.postMessage({ type: 'checkpoint' });

@@ -83,8 +83,9 @@ export async function boot(runtime: Runtime) {
     /** Call once the server has stopped accepting and its requests are done. */
     async close(signal: string) {
       log.info('shutdown', { signal });
-      await background.stop();
+      // First: a checkpoint under way is cut short (it is safe to), not waited for.
       checkpoints?.stop();
+      await background.stop();
       await deps.db.destroy();
     },
   };

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,10 +23,20 @@ const options: ConformanceOptions = { smoke: true, binaryPath, cwd: tmpdir() };
 
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+/** `npm run build:binary`'s arguments to bun (its entry points, workers included), writing to `binaryPath` instead. */
+function buildArguments(): string[] {
+  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts['build:binary'];
+  const [command, ...args] = script.split(/\s+/);
+  assert.equal(command, 'bun', 'build:binary runs bun');
+  const outfile = args.indexOf('--outfile');
+  args.splice(outfile, 2, '--outfile', binaryPath);
+  return args;
+}
+
 describe('the compiled binary', () => {
   test('builds with bun build --compile', { timeout: 120_000 }, async (t) => {
     const started = performance.now();
-    const { stderr } = await run(join(ROOT, 'node_modules/.bin/bun'), ['build', '--compile', '--minify', 'src/runtime/bun.ts', 'src/runtime/web-import-worker.ts', '--outfile', binaryPath], {
+    const { stderr } = await run(join(ROOT, 'node_modules/.bin/bun'), buildArguments(), {
       cwd: ROOT,
       maxBuffer: 16 * 1024 * 1024,
     }).catch((error: Error & { stdout?: string; stderr?: string }) => assert.fail(`bun build failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`));
