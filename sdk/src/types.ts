@@ -20,8 +20,10 @@ export interface ConnectionList {
   userRef: string;
 }
 
+export type Role = 'user' | 'assistant' | 'system' | 'tool';
+
 export interface Message {
-  role: 'user' | 'assistant' | 'system' | 'tool';
+  role: Role;
   /** Markdown. */
   content: string;
   /** ISO 8601 UTC, when the export says. */
@@ -33,7 +35,8 @@ export interface Conversation {
   /** The provider's id of the conversation. */
   external_id: string;
   title: string | null;
-  payload: { title: string | null; messages: Message[] };
+  /** `title` is '' where the export has none. */
+  payload: { title: string; messages: Message[] };
   /** ISO 8601 UTC, the provider's last update. */
   update_time: string | null;
 }

@@ -1,4 +1,5 @@
 import { PostgresAdapter, type Generated, type Kysely } from 'kysely';
+import type { ConnectionStatus } from '../../sdk/src/types.ts';
 
 export interface AppsTable {
   id: string;
@@ -28,7 +29,7 @@ export interface UsersTable {
   created_at: string;
 }
 
-export type ConnectionStatus = 'active' | 'needs_reauth' | 'revoked';
+export type { ConnectionStatus };
 
 export interface ConnectionsTable {
   id: string;

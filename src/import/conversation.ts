@@ -1,20 +1,14 @@
-import type { Provider } from '../../sdk/src/types.ts';
+import type { Conversation, Message, Provider, Role } from '../../sdk/src/types.ts';
 
-/** What every provider's export is normalised to. */
-export type Role = 'user' | 'assistant' | 'system' | 'tool';
-
-export interface Message {
-  role: Role;
-  content: string;
-  timestamp: string | null;
-}
+// What every provider's export is normalised to: the API's own types, as the SDK gives them.
+export type { Message, Role };
 
 export interface NormalizedConversation {
   externalId: string;
   title: string | null;
   /** ISO 8601, UTC. */
   updateTime: string | null;
-  payload: { title: string; messages: Message[] };
+  payload: Conversation['payload'];
 }
 
 /**

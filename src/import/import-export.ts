@@ -1,3 +1,4 @@
+import type { IngestResult } from '../../sdk/src/types.ts';
 import * as connections from '../db/connections.ts';
 import * as staging from '../db/import-staging.ts';
 import { writeTransaction } from '../db/transaction.ts';
@@ -22,17 +23,8 @@ export interface ImportTarget {
   connectionId?: string | undefined;
 }
 
-export interface ImportResult {
-  ok: true;
-  userRef: string;
-  connectionId: string;
-  provider: string;
-  created: number;
-  updated: number;
-  unchanged: number;
-  skipped: number;
-  conversationCount: number;
-}
+/** What an import answers: the SDK's IngestResult, so the two cannot drift apart. */
+export type ImportResult = IngestResult;
 
 /** Input is read on in slices of at most this many bytes. */
 const SLICE_BYTES = 64 * 1024;
