@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { sql } from 'kysely';
 import packageJson from '../package.json' with { type: 'json' };
 import { apiRoutes } from './api/api-routes.ts';
+import { openApiDocument } from './api/openapi.ts';
 import type { AppEnv } from './app-env.ts';
 import type { Deps } from './deps.ts';
 import { FAVICON, STYLESHEET, UPLOAD_SCRIPT } from '../pages/assets.ts';
@@ -32,6 +33,12 @@ export function createApp(deps: Deps) {
     await sql`SELECT 1`.execute(deps.db);
     return c.json({ ok: true, version: VERSION });
   });
+  let openApi: string | undefined;
+  app.get('/openapi.json', (c) =>
+    // Built on first request: most processes never serve it. Readable from
+    // anywhere, so documentation viewers on other origins can load it.
+    c.body((openApi ??= JSON.stringify(openApiDocument(VERSION))), 200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' }),
+  );
   app.route('/api', apiRoutes(deps));
   app.route('/', connectRoutes(deps));
   app.route('/', manageRoutes(deps));

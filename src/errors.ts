@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import * as v from 'valibot';
 
 /**
  * Every error a client can see, with its status and exact message as the
@@ -49,6 +50,9 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
+/** The errors whose message a short reason may follow, after ": ". */
+export const ERRORS_WITH_DETAIL: readonly ErrorCode[] = ['invalidExport'];
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: ContentfulStatusCode;
@@ -64,4 +68,16 @@ export class ApiError extends Error {
     this.headers = headers;
     this.detail = detail;
   }
+}
+
+/**
+ * Input checked against a valibot schema whose every check carries, as its
+ * message, the ErrorCode it fails with: the first failure is the answer.
+ */
+export function parseInput<Schema extends v.GenericSchema>(schema: Schema, input: unknown): v.InferOutput<Schema> {
+  const result = v.safeParse(schema, input, { abortPipeEarly: true });
+  if (result.success) return result.output;
+  const code = result.issues[0].message;
+  if (!(code in ERRORS)) throw new Error(`a schema failed without an error code: ${code}`);
+  throw new ApiError(code as ErrorCode);
 }

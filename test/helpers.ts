@@ -12,6 +12,7 @@ import { openPostgres } from '../src/db/postgres.ts';
 import { readSchema } from '../src/db/schema-file.ts';
 import { cryptoRandom, isoTime, type Clock, type Deps } from '../src/deps.ts';
 import { createLogger } from '../src/log.ts';
+import { checkingAnswers } from './openapi-check.ts';
 
 export const FIXED_NOW = Date.parse('2026-03-01T12:00:30.000Z');
 
@@ -76,6 +77,8 @@ export async function setup(
     log: createLogger('debug', (line) => logs.push(JSON.parse(line))),
   };
   const app = createParleyApp(deps);
+  // Every answer a test sees must be one /openapi.json describes.
+  app.request = checkingAnswers(app.request) as typeof app.request;
   const tenant = await onboardApp(deps, 'Test app');
   const request = async (path: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);

@@ -1,7 +1,9 @@
 /** The providers Parley imports from. */
-export type Provider = 'openai' | 'anthropic' | 'google' | 'microsoft' | 'xai' | 'deepseek';
+export const PROVIDERS = ['openai', 'anthropic', 'google', 'microsoft', 'xai', 'deepseek'] as const;
+export type Provider = (typeof PROVIDERS)[number];
 
-export type ConnectionStatus = 'active' | 'needs_reauth' | 'revoked';
+export const CONNECTION_STATUSES = ['active', 'needs_reauth', 'revoked'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
 export interface Connection {
   id: string;
@@ -20,7 +22,8 @@ export interface ConnectionList {
   userRef: string;
 }
 
-export type Role = 'user' | 'assistant' | 'system' | 'tool';
+export const ROLES = ['user', 'assistant', 'system', 'tool'] as const;
+export type Role = (typeof ROLES)[number];
 
 export interface Message {
   role: Role;
@@ -30,13 +33,20 @@ export interface Message {
   timestamp: string | null;
 }
 
+/** A conversation's messages, normalised from whichever provider's export. */
+export interface ConversationPayload {
+  /** '' where the export has none. */
+  title: string;
+  messages: Message[];
+}
+
 export interface Conversation {
   id: string;
   /** The provider's id of the conversation. */
   external_id: string;
   title: string | null;
-  /** `title` is '' where the export has none. */
-  payload: { title: string; messages: Message[] };
+  /** The interface allows null; every conversation Parley imports has one. */
+  payload: ConversationPayload | null;
   /** ISO 8601 UTC, the provider's last update. */
   update_time: string | null;
 }

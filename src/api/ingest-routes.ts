@@ -3,9 +3,12 @@ import type { Deps } from '../deps.ts';
 import { importExport } from '../import/import-export.ts';
 import { openExportUpload, type ExportUpload } from '../import/upload.ts';
 import type { AppEnv } from '../app-env.ts';
+import { parseInput } from '../errors.ts';
 import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
+import { IngestFields } from './schemas.ts';
 
-const optional = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
+/** Fields left empty (a form's untouched inputs) count as absent. */
+const presentFields = (fields: Record<string, string>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ''));
 
 /** POST /api/ingest-export: a JSON, zip or multipart upload of a provider's export. */
 export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware) {
@@ -14,9 +17,8 @@ export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware) {
     let upload: ExportUpload | undefined;
     try {
       upload = await openExportUpload(c.req.raw, deps.config.maxExportBytes, { withUserRef: true });
-      const { userRef, provider, connectionId } = upload.fields;
-      const target = { appId: c.get('caller').appId, userRef: userRef!, provider: optional(provider), connectionId: optional(connectionId) };
-      return c.json(await importExport(deps, target, upload.file));
+      const fields = parseInput(IngestFields, presentFields(upload.fields));
+      return c.json(await importExport(deps, { appId: c.get('caller').appId, ...fields }, upload.file));
     } catch (error) {
       // Refused part-way through the upload (413 while streaming, bad JSON early in
       // a large file): whatever the headers said, the rest goes with the connection.

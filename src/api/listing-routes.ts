@@ -1,23 +1,17 @@
 import { Hono, type Context } from 'hono';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, listConnections, listConversations } from '../conversations/listing.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { ApiError, parseInput } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { concatBytes } from '../bytes.ts';
-import { requireUserRef } from '../users/user-ref.ts';
 import { methodNotAllowed, rateLimit, type CallerMiddleware } from './middleware.ts';
+import { ConnectionsQuery, ConversationsQuery } from './schemas.ts';
 
 const encoder = new TextEncoder();
 const NULL_JSON = encoder.encode('null');
 
-function wholeNumber(raw: string | undefined, fallback: number, min: number, code: ErrorCode): number {
-  if (raw === undefined) return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min && value <= Number.MAX_SAFE_INTEGER)) throw new ApiError(code);
-  return value;
-}
-
-async function connectionsResponse(deps: Deps, c: Context<AppEnv>, userRef: string) {
+async function connectionsResponse(deps: Deps, c: Context<AppEnv>) {
+  const { userRef } = parseInput(ConnectionsQuery, c.req.query());
   const rows = await listConnections(deps, c.get('caller').appId, userRef);
   return c.json({
     connections: rows.map((row) => ({
@@ -32,9 +26,9 @@ async function connectionsResponse(deps: Deps, c: Context<AppEnv>, userRef: stri
   });
 }
 
-async function conversationsResponse(deps: Deps, c: Context<AppEnv>, connectionId: string) {
-  const limit = Math.min(wholeNumber(c.req.query('limit'), DEFAULT_PAGE_SIZE, 1, 'invalidLimit'), MAX_PAGE_SIZE);
-  const offset = wholeNumber(c.req.query('offset'), 0, 0, 'invalidOffset');
+async function conversationsResponse(deps: Deps, c: Context<AppEnv>) {
+  const { connectionId, limit: asked = DEFAULT_PAGE_SIZE, offset = 0 } = parseInput(ConversationsQuery, c.req.query());
+  const limit = Math.min(asked, MAX_PAGE_SIZE);
   const { rows, total } = await listConversations(deps, c.get('caller').appId, connectionId, { limit, offset });
   // Payloads are stored as the JSON we wrote; splicing their bytes in avoids
   // parsing, re-serialising and re-encoding every conversation on every page.
@@ -56,17 +50,14 @@ export function listingRoutes(deps: Deps, requireCaller: CallerMiddleware) {
   const limited = [requireCaller, rateLimit(deps)] as const;
 
   routes.get('/conversations', ...limited, (c) => {
-    const connectionId = c.req.query('connectionId');
-    const userRef = c.req.query('userRef');
-    if (connectionId) return conversationsResponse(deps, c, connectionId);
-    if (userRef) return connectionsResponse(deps, c, requireUserRef(userRef));
+    const { connectionId, userRef, limit, offset } = c.req.query();
+    if (connectionId) return conversationsResponse(deps, c);
+    if (userRef) return connectionsResponse(deps, c);
     // Neither given: paging parameters say which listing the caller meant.
-    const paging = c.req.query('limit') !== undefined || c.req.query('offset') !== undefined;
+    const paging = limit !== undefined || offset !== undefined;
     throw new ApiError(paging || connectionId !== undefined ? 'missingConnectionId' : 'missingUserRef');
   });
-  routes.get('/connections', ...limited, (c) => {
-    return connectionsResponse(deps, c, requireUserRef(c.req.query('userRef')));
-  });
+  routes.get('/connections', ...limited, (c) => connectionsResponse(deps, c));
   routes.all('/conversations', methodNotAllowed(['GET']));
   routes.all('/connections', methodNotAllowed(['GET']));
   return routes;

@@ -1,4 +1,4 @@
-import type { Conversation, Message, Provider, Role } from '../../sdk/src/types.ts';
+import type { ConversationPayload, Message, Provider, Role } from '../../sdk/src/types.ts';
 
 // What every provider's export is normalised to: the API's own types, as the SDK gives them.
 export type { Message, Role };
@@ -8,7 +8,7 @@ export interface NormalizedConversation {
   title: string | null;
   /** ISO 8601, UTC. */
   updateTime: string | null;
-  payload: Conversation['payload'];
+  payload: ConversationPayload;
 }
 
 /**

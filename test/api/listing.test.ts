@@ -222,10 +222,12 @@ describe('response shapes', () => {
 describe('ordering', () => {
   test('connections: capturedAt newest first, then id', async () => {
     const t = await setup();
+    // One open connection per provider and user: each of these is another provider's.
+    const providers: Record<string, string> = { c: 'anthropic', a: 'google', b: 'microsoft', z: 'xai', old: 'deepseek' };
     const insert = (id: string, capturedAt: number, status: 'active' | 'revoked' = 'active') =>
       t.deps.db
         .insertInto('connections')
-        .values({ id, user_id: userId, provider: `p-${id}`, status, captured_at: isoTime(capturedAt), last_sync_at: null, conversation_count: 0 })
+        .values({ id, user_id: userId, provider: providers[id]!, status, captured_at: isoTime(capturedAt), last_sync_at: null, conversation_count: 0 })
         .execute();
     const { userId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', capturedAt: FIXED_NOW - 1_000 });
     await insert('c', FIXED_NOW);

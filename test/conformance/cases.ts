@@ -30,6 +30,7 @@ import {
   providerOfFixture,
   zipFolderFiles,
 } from '../helpers.ts';
+import { checkAnswer } from '../openapi-check.ts';
 import { hiddenField } from '../pages/page-client.ts';
 import { createDatabase, NO_TEST_POSTGRES, testPostgresUrl } from '../postgres-server.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
@@ -78,7 +79,9 @@ export async function call(base: string, path: string, { method = 'GET', bearer,
   const all: Record<string, string> = { ...headers };
   if (bearer !== undefined) all.Authorization = `Bearer ${bearer}`;
   const response = await fetch(`${base}${path}`, { method, headers: all, redirect: 'manual', signal: AbortSignal.timeout(15_000), ...(body === undefined ? {} : { body }) });
-  return answer(response);
+  const got = await answer(response);
+  checkAnswer(method, path, got);
+  return got;
 }
 
 /** Asserts an API answer: the status, JSON content type, and (when given) the exact body. */

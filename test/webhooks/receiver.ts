@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkDelivery } from '../openapi-check.ts';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -9,6 +10,7 @@ export interface Received {
 /**
  * A real HTTP endpoint on loopback that records what it receives and answers
  * with the statuses it is told, in order (then 200); 'hang' never answers.
+ * Every delivery is checked against /openapi.json's webhooks.
  */
 export async function startReceiver(answers: Array<number | 'hang'> = []) {
   const received: Received[] = [];
@@ -17,7 +19,10 @@ export async function startReceiver(answers: Array<number | 'hang'> = []) {
     const chunks: Buffer[] = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      // A delivery /openapi.json does not describe fails the test that caused it.
+      const body = Buffer.concat(chunks).toString('utf8');
+      checkDelivery(request.headers, body);
+      received.push({ headers: request.headers, body });
       const answer = answers.shift() ?? 200;
       if (answer === 'hang') hanging.push(() => response.destroy());
       else response.writeHead(answer).end();

@@ -1,0 +1,129 @@
+import * as v from 'valibot';
+import { CONNECTION_STATUSES, PROVIDERS, ROLES } from '../../sdk/src/types.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../conversations/listing.ts';
+import type { ErrorCode } from '../errors.ts';
+import { userRefSchema } from '../users/user-ref.ts';
+
+// The REST API's shapes, once: the routes parse requests with these schemas,
+// and /openapi.json is generated from them. Each request check's message is
+// the ErrorCode it fails with (see parseInput).
+
+const nonEmpty = (missing: ErrorCode, description: string) => v.pipe(v.string(missing), v.nonEmpty(missing), v.description(description));
+
+/** A whole number in a query string; the document shows the number it stands for. */
+const wholeNumber = (min: number, invalid: ErrorCode, description: string, fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.string(invalid),
+      v.regex(/^\d+$/, invalid),
+      v.transform(Number),
+      v.number(),
+      v.integer(),
+      v.minValue(min, invalid),
+      v.maxValue(Number.MAX_SAFE_INTEGER, invalid),
+      v.metadata({ default: fallback }),
+      v.description(description),
+    ),
+  );
+
+const CONNECTION_ID = 'A connection id, as the listing of connections and the import answer give it.';
+
+// An object's message is what a missing required field fails with.
+export const ConnectionsQuery = v.object({ userRef: userRefSchema('missingUserRef') }, 'missingUserRef' satisfies ErrorCode);
+
+export const ConversationsQuery = v.object({
+  connectionId: nonEmpty('missingConnectionId', CONNECTION_ID),
+  limit: wholeNumber(1, 'invalidLimit', `Page size; above ${MAX_PAGE_SIZE} counts as ${MAX_PAGE_SIZE}, and the answer's limit says which.`, DEFAULT_PAGE_SIZE),
+  offset: wholeNumber(0, 'invalidOffset', 'How many conversations to skip: page by adding the answer’s limit.', 0),
+}, 'missingConnectionId' satisfies ErrorCode);
+
+const providerField = v.pipe(v.picklist(PROVIDERS, 'invalidProvider'), v.description('The provider the file is from; the file must agree. Read from the file when left out.'));
+
+/** POST /api/ingest-export's fields, from the query string or the form fields before the file; empty ones count as absent. */
+export const IngestFields = v.object({
+  userRef: userRefSchema('missingUserRef'),
+  provider: v.optional(providerField),
+  connectionId: v.optional(v.pipe(v.string(), v.description(`Import into this connection (of this user, not revoked). ${CONNECTION_ID}`))),
+}, 'missingUserRef' satisfies ErrorCode);
+
+/** The multipart form: the fields, then the file. Only the document uses it; the upload reader streams the file. */
+export const IngestForm = v.object({
+  ...IngestFields.entries,
+  file: v.pipe(v.string(), v.metadata({ contentMediaType: 'application/octet-stream' }), v.description('The export: the zip, or its conversations file.')),
+});
+
+const absent = v.optional(v.never());
+
+/** POST /api/purge: exactly one of userRef or connectionId; other keys are ignored. */
+export const PurgeBody = v.union(
+  [
+    v.looseObject({ userRef: userRefSchema('purgeTarget'), connectionId: absent }),
+    v.looseObject({ connectionId: nonEmpty('purgeTarget', CONNECTION_ID), userRef: absent }),
+  ],
+  'purgeTarget' satisfies ErrorCode,
+);
+
+// Answers and events: the SDK's types, as schemas (a test holds the two equal).
+
+const isoTime = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const provider = v.picklist(PROVIDERS);
+
+export const Connection = v.object({
+  id: v.string(),
+  provider,
+  status: v.picklist(CONNECTION_STATUSES),
+  capturedAt: isoTime('When the connection was first made.'),
+  lastSyncAt: v.nullable(isoTime('When the last import ended; null before any.')),
+  conversationCount: count,
+});
+
+export const ConnectionList = v.object({ connections: v.array(Connection), userRef: v.string() });
+
+export const Message = v.object({
+  role: v.picklist(ROLES),
+  content: v.pipe(v.string(), v.description('Markdown.')),
+  timestamp: v.nullable(isoTime('When the message was written, where the export says.')),
+});
+
+export const Conversation = v.object({
+  id: v.string(),
+  external_id: v.pipe(v.string(), v.description('The provider’s id of the conversation.')),
+  title: v.nullable(v.string()),
+  payload: v.nullable(v.object({ title: v.pipe(v.string(), v.description('Empty where the export has no title.')), messages: v.array(Message) })),
+  update_time: v.nullable(isoTime('The provider’s last update.')),
+});
+
+export const ConversationPage = v.object({ conversations: v.array(Conversation), total: count, limit: count, offset: count });
+
+const importCounts = { created: count, updated: count, unchanged: count, skipped: count, conversationCount: count };
+
+export const IngestResult = v.object({ ok: v.literal(true), userRef: v.string(), connectionId: v.string(), provider, ...importCounts });
+
+export const PurgeResult = v.object({ ok: v.literal(true), deleted: v.object({ users: count, connections: count, conversations: count }) });
+
+export const Health = v.object({ ok: v.literal(true), version: v.string() });
+
+const event = <Type extends string, Data extends v.ObjectEntries>(type: Type, description: string, data: Data) =>
+  v.pipe(
+    v.object({ type: v.literal(type), timestamp: isoTime('When the change happened.'), data: v.object({ userRef: v.string(), ...data }) }),
+    v.description(description),
+  );
+
+const connectionId = v.string();
+
+/** Every webhook, by its type. */
+export const EVENTS = {
+  'connection.created': event('connection.created', 'A connection was made: by the connect page or by an import.', { connectionId, provider }),
+  'connection.synced': event('connection.synced', 'An import finished.', { connectionId, provider, ...importCounts }),
+  'connection.needs_reauth': event('connection.needs_reauth', 'Not synced for STALE_AFTER_DAYS: the person should import again.', { connectionId }),
+  'connection.revoked': event('connection.revoked', 'The person disconnected: the connection’s conversations are deleted.', { connectionId, conversationsDeleted: count }),
+  'connection.purged': event('connection.purged', 'Your backend purged the connection.', { connectionId, conversations: count }),
+  'user.purged': event('user.purged', 'Your backend purged the user.', { users: count, connections: count, conversations: count }),
+  'conversation.deleted': event('conversation.deleted', 'The person deleted one conversation.', {
+    connectionId,
+    conversationId: v.string(),
+    externalId: v.string(),
+    conversationCount: count,
+  }),
+};
