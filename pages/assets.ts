@@ -70,15 +70,30 @@ progress{width:100%;height:1rem;accent-color:#1d4ed8}
 .pager{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin-top:1rem}
 .pager a{display:inline-flex;align-items:center;min-height:44px}
 .messages{list-style:none;padding:0;margin:0;display:grid;gap:.75rem}
-.message{border-radius:10px;padding:.6rem .85rem;border:1px solid #d6dae1;max-width:100%}
+.message{border-radius:10px;padding:.6rem .85rem;border:1px solid #d6dae1;max-width:100%;min-width:0}
 .message.user{background:#eef4ff;border-color:#b2ccff;margin-left:1.5rem}
 .message.assistant{background:#fff;margin-right:1.5rem}
 .message.tool{background:#f6f7f9;font-size:.9rem;margin-right:1.5rem}
 .message.system{background:#fffaeb;border-color:#fedf89}
 .message .meta{margin:0 0 .25rem;font-size:.85rem;color:#4a5361}
-.message .content{white-space:pre-wrap;overflow-wrap:anywhere}
-.message pre{margin:.4rem 0;padding:.5rem .7rem;background:#f6f7f9;border:1px solid #e4e7ec;border-radius:6px;font:.85rem/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre-wrap;overflow-wrap:anywhere}
+/* A message's Markdown. Code blocks and tables scroll sideways inside the message, never the page (min-width:0 above lets a message shrink below its widest line). */
+.content{overflow-wrap:anywhere}
+.content>:first-child{margin-top:0}
+.content>:last-child{margin-bottom:0}
+.content :is(p,ul,ol,blockquote,pre,table){margin:.5rem 0}
+.content :is(h2,h3,h4,h5,h6){font-size:1rem;margin:.8rem 0 .3rem}
+.content :is(ul,ol){padding-left:1.4rem}
+.content li+li{margin-top:.2rem}
+.content blockquote{padding:0 .8rem;border-left:3px solid #d6dae1;color:#4a5361}
+.content :is(pre,code){font:.85em/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.content code{background:#f1f3f6;border-radius:4px;padding:.05rem .25rem}
+.content pre{padding:.5rem .7rem;background:#f6f7f9;border:1px solid #e4e7ec;border-radius:6px;overflow-x:auto;overflow-wrap:normal}
+.content pre code{font:inherit;background:none;padding:0}
 .message.user pre{background:#fff}
+.content table{display:block;max-width:100%;overflow-x:auto;border-collapse:collapse;overflow-wrap:normal}
+.content :is(th,td){border:1px solid #d6dae1;padding:.3rem .6rem;text-align:left;vertical-align:top}
+.content .align-center{text-align:center}
+.content .align-right{text-align:right}
 .actions .button{text-align:center}
 @media (max-width:30rem){.card{padding:1rem;border-radius:10px}h1{font-size:1.3rem}.facts{grid-template-columns:1fr;gap:.25rem}.facts div{display:flex;justify-content:space-between;align-items:baseline;gap:1rem}.facts dd{text-align:right}.message.user{margin-left:.5rem}.message.assistant,.message.tool{margin-right:.5rem}}
 `;

@@ -1,4 +1,5 @@
 import { Facts, Layout, Time } from './layout.tsx';
+import { markdownRenderer } from './markdown.ts';
 import { providerName } from './providers.ts';
 
 interface ConnectionView {
@@ -150,6 +151,7 @@ export function ManageConversationPage(props: {
 }) {
   const { appName, conversation, messages } = props;
   const title = conversation.title ?? 'Untitled conversation';
+  const toHtml = markdownRenderer();
   return (
     <Layout title={title} appName={appName}>
       <p class="back">
@@ -169,7 +171,8 @@ export function ManageConversationPage(props: {
                 <p class="meta">
                   <strong>{ROLE_LABELS[message.role] ?? message.role}</strong> <Time iso={message.timestamp} />
                 </p>
-                <MessageContent content={message.content} />
+                {/* markdown-it escapes every character of the message itself: see markdown.ts. */}
+                <div class="content" dangerouslySetInnerHTML={{ __html: toHtml(message.content) }} />
               </li>
             ))}
           </ol>
@@ -182,37 +185,6 @@ export function ManageConversationPage(props: {
         </a>
       </section>
     </Layout>
-  );
-}
-
-// A fenced block (```lang … ```), as ChatGPT code cells and most assistants write code.
-const FENCE = /```[^\n`]*\n([\s\S]*?)\n?```/g;
-
-/**
- * A message's text as written, with fenced code blocks set in monospace. Plain text
- * only: nothing in a message becomes markup, whatever it contains.
- */
-function MessageContent({ content }: { content: string }) {
-  const parts: Array<{ code: boolean; text: string }> = [];
-  let last = 0;
-  for (const match of content.matchAll(FENCE)) {
-    parts.push({ code: false, text: content.slice(last, match.index) }, { code: true, text: match[1]! });
-    last = match.index + match[0].length;
-  }
-  parts.push({ code: false, text: content.slice(last) });
-  return (
-    <div class="content">
-      {parts.map((part, i) =>
-        part.code ? (
-          <pre key={i}>
-            <code>{part.text}</code>
-          </pre>
-        ) : (
-          // The newlines around a fence belong to the fence, not to the text.
-          part.text.replace(/^\n+|\n+$/g, '') || null
-        ),
-      )}
-    </div>
   );
 }
 

@@ -349,8 +349,9 @@ describeInBrowser('the hosted pages in Chromium', () => {
         ['2025-09-20 19:02 UTC', '2025-09-20 19:04 UTC', '2025-09-20 19:11 UTC', '2025-09-20 19:13 UTC'],
       );
       assert.notEqual(messages[0]!.background, messages[1]!.background, 'your messages and the assistant’s look different');
-      // The assistant's fenced SQL is set as code, without the fences.
+      // The assistant's fenced SQL is set as code with its language, without the fences.
       const code = page.locator('li.message.assistant pre').first();
+      assert.equal(await code.locator('code').getAttribute('class'), 'language-sql');
       assert.match(await code.innerText(), /^-- One index for both filters\nCREATE INDEX orders_customer_status ON orders \(customer_id, status\);/);
       assert.match(await code.evaluate((el) => getComputedStyle(el).fontFamily), /monospace/);
       assert.doesNotMatch(await page.locator('main').innerText(), /```/);

@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+import { signLink } from '../../sdk/src/sign-link.ts';
 import type { TestContext } from '../helpers.ts';
 
 /**
@@ -40,4 +42,16 @@ export function hiddenField(html: string, name: string): string {
   const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(html);
   if (!match) throw new Error(`no hidden field ${name} in page`);
   return match[1]!.replace(/&amp;/g, '&');
+}
+
+/** A browser in a page session of `purpose`, opened the way a person does: through a signed link. */
+export async function openSession(t: TestContext, purpose: 'connect' | 'manage', userRef = 'u1', appId = t.tenant.appId, secret = t.tenant.appSecret) {
+  const url = new URL(await signLink({ appId, userRef, scopes: ['conversations:read'], purpose }, secret, t.clock.now()));
+  const browser = new PageClient(t);
+  const response =
+    purpose === 'connect'
+      ? await browser.post('/start', { token: url.searchParams.get('token')! })
+      : await browser.get(url.pathname + url.search);
+  assert.equal(response.status, 303);
+  return browser;
 }

@@ -3,23 +3,12 @@ import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import { signLink } from '../../sdk/src/sign-link.ts';
-import { fixtureBytes, fixtureJson, json, postExport, rowCounts, setup, type TestContext } from '../helpers.ts';
+import { fixtureBytes, fixtureJson, json, postExport, rowCounts, setup } from '../helpers.ts';
 import { EXPORT_FORMATS } from '../../src/import/formats.ts';
 import { PROVIDER_GUIDES } from '../../pages/providers.ts';
-import { hiddenField, PageClient } from './page-client.ts';
+import { hiddenField, openSession, PageClient } from './page-client.ts';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-async function open(t: TestContext, purpose: 'connect' | 'manage', userRef = 'u1', appId = t.tenant.appId, secret = t.tenant.appSecret) {
-  const url = new URL(await signLink({ appId, userRef, scopes: ['conversations:read'], purpose }, secret, t.clock.now()));
-  const browser = new PageClient(t);
-  const response =
-    purpose === 'connect'
-      ? await browser.post('/start', { token: url.searchParams.get('token')! })
-      : await browser.get(url.pathname + url.search);
-  assert.equal(response.status, 303);
-  return browser;
-}
 
 function upload(browser: PageClient, provider: string, csrf: string | undefined, file: Uint8Array) {
   const form = new FormData();
@@ -45,7 +34,7 @@ describe('sessions', () => {
 
   test('a session ends after 30 idle minutes; activity keeps it alive', async () => {
     const t = await setup();
-    const browser = await open(t, 'manage');
+    const browser = await openSession(t, 'manage');
     t.clock.advance(29 * 60_000);
     assert.equal((await browser.get('/manage')).status, 200);
     t.clock.advance(29 * 60_000);
@@ -58,10 +47,10 @@ describe('sessions', () => {
 
   test('a connect session reaches only connect pages, a manage session only manage pages', async () => {
     const t = await setup();
-    const connect = await open(t, 'connect');
+    const connect = await openSession(t, 'connect');
     assert.equal((await connect.get('/connect')).status, 200);
     assert.equal((await connect.get('/manage/delete-all')).status, 401);
-    const manage = await open(t, 'manage');
+    const manage = await openSession(t, 'manage');
     assert.equal((await manage.get('/connect')).status, 401);
     assert.equal((await manage.get('/manage')).status, 200);
     assert.equal((await new PageClient(t).get('/connect/openai')).status, 401);
@@ -72,7 +61,7 @@ describe('sessions', () => {
 
   test('every page has the security headers and loads no inline script', async () => {
     const t = await setup();
-    const browser = await open(t, 'connect');
+    const browser = await openSession(t, 'connect');
     for (const path of ['/connect', '/connect/openai', '/connect/anthropic']) {
       const response = await browser.get(path);
       const html = await response.text();
@@ -93,7 +82,7 @@ describe('sessions', () => {
 describe('connect', () => {
   test('upload through the same import as the API; results shown after a redirect; re-upload works', async () => {
     const t = await setup();
-    const browser = await open(t, 'connect', 'carol');
+    const browser = await openSession(t, 'connect', 'carol');
     const page = await (await browser.get('/connect/anthropic')).text();
     assert.deepEqual(headings(page), ['Import from Claude']);
     const csrf = hiddenField(page, 'csrf');
@@ -111,7 +100,7 @@ describe('connect', () => {
 
   test('every provider the importer reads is offered, each with its steps and the files it takes', async () => {
     const t = await setup();
-    const browser = await open(t, 'connect');
+    const browser = await openSession(t, 'connect');
     const choose = await (await browser.get('/connect')).text();
     const offered = [...choose.matchAll(/<a class="choice" href="\/connect\/([a-z]+)">/g)].map((m) => m[1]);
     assert.deepEqual([...offered].sort(), EXPORT_FORMATS.map((format) => format.provider).sort());
@@ -128,7 +117,7 @@ describe('connect', () => {
 
   test('a failed upload explains itself and writes nothing', async () => {
     const t = await setup();
-    const browser = await open(t, 'connect');
+    const browser = await openSession(t, 'connect');
     const csrf = hiddenField(await (await browser.get('/connect/openai')).text(), 'csrf');
     const cases: Array<[Uint8Array, string]> = [
       [fixtureBytes('claude-conversations.json'), 'This file is not a ChatGPT export.'],
@@ -148,7 +137,7 @@ describe('connect', () => {
 
   test('an upload without the form token is refused and imports nothing', async () => {
     const t = await setup();
-    const browser = await open(t, 'connect');
+    const browser = await openSession(t, 'connect');
     for (const csrf of [undefined, 'forged']) {
       const response = await upload(browser, 'openai', csrf, fixtureBytes('chatgpt-branches.json'));
       assert.equal(response.status, 403);
@@ -175,7 +164,7 @@ describe('manage', () => {
 
   test('lists connections, pages conversations newest first, shows messages escaped', async () => {
     const { t, claudeConnection, conversations } = await seeded();
-    const browser = await open(t, 'manage');
+    const browser = await openSession(t, 'manage');
     const home = await (await browser.get('/manage')).text();
     assert.match(home, /<h2>Claude<\/h2>/);
     assert.match(home, /<h2>ChatGPT<\/h2>/);
@@ -195,7 +184,7 @@ describe('manage', () => {
     const t = await setup();
     const many = Array.from({ length: 45 }, (_, i) => ({ uuid: `c${i}`, name: `Chat ${i}`, updated_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), chat_messages: [] }));
     const { connectionId } = await json(await postExport(t, strToU8(JSON.stringify(many))));
-    const browser = await open(t, 'manage');
+    const browser = await openSession(t, 'manage');
     const seen: string[] = [];
     for (const page of [1, 2, 3]) {
       const html = await (await browser.get(`/manage/connections/${connectionId}?page=${page}`)).text();
@@ -207,7 +196,7 @@ describe('manage', () => {
 
   test('delete one conversation, disconnect, delete all — each behind a confirmation with a form token', async () => {
     const { t, claudeConnection, conversations } = await seeded();
-    const browser = await open(t, 'manage');
+    const browser = await openSession(t, 'manage');
     const target = conversations[1];
 
     const confirm = await (await browser.get(`/manage/conversations/${target.id}/delete`)).text();
@@ -244,8 +233,8 @@ describe('manage', () => {
     const strangerConnection = stranger.connections[0].id;
     const strangerConversation = (await json(await t.request(`/api/conversations?connectionId=${strangerConnection}`))).conversations[0].id;
     const other = await onboardApp(t.deps, 'Other app');
-    const sameRefOtherApp = await open(t, 'manage', 'someone-else', other.appId, other.appSecret);
-    const browser = await open(t, 'manage');
+    const sameRefOtherApp = await openSession(t, 'manage', 'someone-else', other.appId, other.appSecret);
+    const browser = await openSession(t, 'manage');
     const csrf = hiddenField(await (await browser.get('/manage/delete-all')).text(), 'csrf');
     for (const client of [browser, sameRefOtherApp]) {
       assert.equal((await client.get(`/manage/connections/${strangerConnection}`)).status, 404);
