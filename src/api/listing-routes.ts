@@ -4,11 +4,11 @@ import type { Deps } from '../deps.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { concatBytes } from '../bytes.ts';
+import { connectionJson, conversationsJsonParts } from './api-json.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import { methodNotAllowed, rateLimit, type CallerMiddleware } from './middleware.ts';
 
 const encoder = new TextEncoder();
-const NULL_JSON = encoder.encode('null');
 
 function wholeNumber(raw: string | undefined, fallback: number, min: number, code: ErrorCode): number {
   if (raw === undefined) return fallback;
@@ -19,34 +19,18 @@ function wholeNumber(raw: string | undefined, fallback: number, min: number, cod
 
 async function connectionsResponse(deps: Deps, c: Context<AppEnv>, userRef: string) {
   const rows = await listConnections(deps, c.get('caller').appId, userRef);
-  return c.json({
-    connections: rows.map((row) => ({
-      id: row.id,
-      provider: row.provider,
-      status: row.status,
-      capturedAt: row.captured_at,
-      lastSyncAt: row.last_sync_at,
-      conversationCount: row.conversation_count,
-    })),
-    userRef,
-  });
+  return c.json({ connections: rows.map(connectionJson), userRef });
 }
 
 async function conversationsResponse(deps: Deps, c: Context<AppEnv>, connectionId: string) {
   const limit = Math.min(wholeNumber(c.req.query('limit'), DEFAULT_PAGE_SIZE, 1, 'invalidLimit'), MAX_PAGE_SIZE);
   const offset = wholeNumber(c.req.query('offset'), 0, 0, 'invalidOffset');
   const { rows, total } = await listConversations(deps, c.get('caller').appId, connectionId, { limit, offset });
-  // Payloads are stored as the JSON we wrote; splicing their bytes in avoids
-  // parsing, re-serialising and re-encoding every conversation on every page.
-  const parts: Uint8Array[] = [encoder.encode('{"conversations":[')];
-  rows.forEach((row, i) => {
-    parts.push(
-      encoder.encode(`${i ? ',' : ''}{"id":${JSON.stringify(row.id)},"external_id":${JSON.stringify(row.external_id)},"title":${JSON.stringify(row.title)},"payload":`),
-      row.payload ?? NULL_JSON,
-      encoder.encode(`,"update_time":${JSON.stringify(row.update_time)}}`),
-    );
-  });
-  parts.push(encoder.encode(`],"total":${total},"limit":${limit},"offset":${offset}}`));
+  const parts = [
+    encoder.encode('{"conversations":['),
+    ...conversationsJsonParts(rows),
+    encoder.encode(`],"total":${total},"limit":${limit},"offset":${offset}}`),
+  ];
   return c.body(concatBytes(parts) as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json' });
 }
 
