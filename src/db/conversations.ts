@@ -26,6 +26,22 @@ export const listConversationsPage = (db: Db, connectionId: string, limit: numbe
     [connectionId, limit, offset],
   );
 
+/**
+ * Up to `limit` of a connection's conversations after `afterExternalId` (from the
+ * first without it), in `external_id` order, payloads as the UTF-8 bytes stored:
+ * keyset pages for reading all of them, however many. The key is unique in the
+ * connection, indexed, and — unlike the listing's update_time — kept when a
+ * re-import updates a conversation, so a reader paging through while an import
+ * runs sees each conversation at most once.
+ */
+export const listConversationsAfter = (db: Db, connectionId: string, afterExternalId: string | undefined, limit: number) =>
+  fixedSql<ConversationBytesRow>(
+    db,
+    `SELECT ${bytesColumns(db)} FROM conversations
+     WHERE connection_id = ?${afterExternalId === undefined ? '' : ' AND external_id > ?'} ORDER BY external_id LIMIT ?`,
+    afterExternalId === undefined ? [connectionId, limit] : [connectionId, afterExternalId, limit],
+  );
+
 /** A page of titles, for the manage page's list. */
 export const listConversationTitles = (db: Db, connectionId: string, limit: number, offset: number) =>
   fixedSql<Pick<ConversationsTable, 'id' | 'title' | 'update_time'>>(
