@@ -64,13 +64,25 @@ export function ManageHomePage({ appName, connections, notice }: { appName: stri
         )}
       </section>
       {connections.length > 0 && (
-        <section class="card danger-zone" aria-labelledby="delete-all-title">
-          <h2 id="delete-all-title">Delete everything</h2>
-          <p>Remove all your imported conversations and connections from {appName}.</p>
-          <a class="button danger" href="/manage/delete-all">
-            Delete all my data
-          </a>
-        </section>
+        <>
+          <section class="card" aria-labelledby="download-title">
+            <h2 id="download-title">Download your data</h2>
+            <p>
+              One JSON file with everything {appName} holds for you: each connection and all its conversations, every message included — to keep, or
+              to take to another service.
+            </p>
+            <a class="button" href="/manage/download" download>
+              Download my data
+            </a>
+          </section>
+          <section class="card danger-zone" aria-labelledby="delete-all-title">
+            <h2 id="delete-all-title">Delete everything</h2>
+            <p>Remove all your imported conversations and connections from {appName}.</p>
+            <a class="button danger" href="/manage/delete-all">
+              Delete all my data
+            </a>
+          </section>
+        </>
       )}
     </Layout>
   );

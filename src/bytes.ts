@@ -20,3 +20,28 @@ export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
   }
   return -1;
 }
+
+/**
+ * A byte stream read from `chunks` only as fast as its reader takes them: the
+ * next chunk is made when the last was taken, so a slow reader holds up the
+ * maker instead of letting chunks pile up. `onError` hears of a failure before
+ * the stream breaks off with it (its response already started, so nothing else
+ * can say so).
+ */
+export function streamOf(chunks: AsyncIterator<Uint8Array>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      } catch (error) {
+        onError(error);
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await chunks.return?.();
+    },
+  });
+}

@@ -4,43 +4,27 @@ import type { Deps } from '../deps.ts';
 import { ApiError, parseInput } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { concatBytes } from '../bytes.ts';
+import { connectionJson, conversationsJsonParts } from './api-json.ts';
 import { methodNotAllowed, rateLimit, type CallerMiddleware } from './middleware.ts';
 import { ConnectionsQuery, ConversationsQuery } from './schemas.ts';
 
 const encoder = new TextEncoder();
-const NULL_JSON = encoder.encode('null');
 
 async function connectionsResponse(deps: Deps, c: Context<AppEnv>) {
   const { userRef } = parseInput(ConnectionsQuery, c.req.query());
   const rows = await listConnections(deps, c.get('caller').appId, userRef);
-  return c.json({
-    connections: rows.map((row) => ({
-      id: row.id,
-      provider: row.provider,
-      status: row.status,
-      capturedAt: row.captured_at,
-      lastSyncAt: row.last_sync_at,
-      conversationCount: row.conversation_count,
-    })),
-    userRef,
-  });
+  return c.json({ connections: rows.map(connectionJson), userRef });
 }
 
 async function conversationsResponse(deps: Deps, c: Context<AppEnv>) {
   const { connectionId, limit: asked = DEFAULT_PAGE_SIZE, offset = 0 } = parseInput(ConversationsQuery, c.req.query());
   const limit = Math.min(asked, MAX_PAGE_SIZE);
   const { rows, total } = await listConversations(deps, c.get('caller').appId, connectionId, { limit, offset });
-  // Payloads are stored as the JSON we wrote; splicing their bytes in avoids
-  // parsing, re-serialising and re-encoding every conversation on every page.
-  const parts: Uint8Array[] = [encoder.encode('{"conversations":[')];
-  rows.forEach((row, i) => {
-    parts.push(
-      encoder.encode(`${i ? ',' : ''}{"id":${JSON.stringify(row.id)},"external_id":${JSON.stringify(row.external_id)},"title":${JSON.stringify(row.title)},"payload":`),
-      row.payload ?? NULL_JSON,
-      encoder.encode(`,"update_time":${JSON.stringify(row.update_time)}}`),
-    );
-  });
-  parts.push(encoder.encode(`],"total":${total},"limit":${limit},"offset":${offset}}`));
+  const parts = [
+    encoder.encode('{"conversations":['),
+    ...conversationsJsonParts(rows),
+    encoder.encode(`],"total":${total},"limit":${limit},"offset":${offset}}`),
+  ];
   return c.body(concatBytes(parts) as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json' });
 }
 

@@ -7,18 +7,39 @@ const PAGE = 'WHERE connection_id = ? ORDER BY update_time DESC NULLS LAST, id L
 
 /** The payload as UTF-8 bytes: SQLite stores it as text, PostgreSQL as bytea. */
 const payloadBytes = (db: Db) => (isPostgres(db) ? 'payload' : 'CAST(payload AS BLOB)');
+/** A conversation's columns as the API answers it, the payload as bytes. */
+const bytesColumns = (db: Db) => `id, external_id, title, ${payloadBytes(db)} AS payload, update_time`;
 /** The payload as text. */
 const payloadText = (db: Db) => (isPostgres(db) ? "convert_from(payload, 'UTF8')" : 'payload');
+
+/** A conversation as the API and the manage page's download answer it, its payload as stored bytes. */
+export type ConversationBytesRow = Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'update_time'> & { payload: Uint8Array | null };
 
 /**
  * A page for the API, payloads as the UTF-8 bytes stored: the response splices
  * them in as they are, with no decoding into a string and encoding back.
  */
 export const listConversationsPage = (db: Db, connectionId: string, limit: number, offset: number) =>
-  fixedSql<Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'update_time'> & { payload: Uint8Array | null }>(
+  fixedSql<ConversationBytesRow>(
     db,
-    `SELECT id, external_id, title, ${payloadBytes(db)} AS payload, update_time FROM conversations ${PAGE}`,
+    `SELECT ${bytesColumns(db)} FROM conversations ${PAGE}`,
     [connectionId, limit, offset],
+  );
+
+/**
+ * Up to `limit` of a connection's conversations after `afterExternalId` (from the
+ * first without it), in `external_id` order, payloads as the UTF-8 bytes stored:
+ * keyset pages for reading all of them, however many. The key is unique in the
+ * connection, indexed, and — unlike the listing's update_time — kept when a
+ * re-import updates a conversation, so a reader paging through while an import
+ * runs sees each conversation at most once.
+ */
+export const listConversationsAfter = (db: Db, connectionId: string, afterExternalId: string | undefined, limit: number) =>
+  fixedSql<ConversationBytesRow>(
+    db,
+    `SELECT ${bytesColumns(db)} FROM conversations
+     WHERE connection_id = ?${afterExternalId === undefined ? '' : ' AND external_id > ?'} ORDER BY external_id LIMIT ?`,
+    afterExternalId === undefined ? [connectionId, limit] : [connectionId, afterExternalId, limit],
   );
 
 /** A page of titles, for the manage page's list. */

@@ -2,12 +2,15 @@ import { Hono, type Context } from 'hono';
 import { ConfirmPage, ManageConnectionPage, ManageConversationPage, ManageHomePage } from '../../pages/manage-pages.tsx';
 import { providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
+import { streamOf } from '../bytes.ts';
+import { downloadOf } from '../conversations/download.ts';
 import { connectionOf, connectionsOf, conversationOf, conversationPage, deleteConversation, disconnect, type Owner } from '../conversations/manage.ts';
 import { purgeUser } from '../conversations/purge.ts';
-import type { Deps } from '../deps.ts';
+import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { verifyLink } from '../links/link-verification.ts';
 import { checkCsrf } from '../links/page-sessions.ts';
+import { downloadFile } from './download-file.ts';
 import { pageHeaders, pageSession, renderPage, sessionCookie, startPageSession } from './page-kit.tsx';
 
 const PAGE_SIZE = 20;
@@ -39,6 +42,21 @@ export function manageRoutes(deps: Deps) {
     const owner = await session(c);
     const connections = await connectionsOf(deps, owner);
     return renderPage(c, <ManageHomePage appName={owner.appName} connections={connections} notice={c.req.query('notice')} />);
+  });
+
+  // "Download my data": a read, so a GET with the session and no form token; a
+  // cross-site page can at most make the person's own browser save their file.
+  routes.get('/manage/download', async (c) => {
+    const owner = await session(c);
+    const connections = await downloadOf(deps, owner);
+    const exportedAt = isoTime(deps.clock.now());
+    const file = streamOf(downloadFile(owner.userRef, exportedAt, connections), (error) =>
+      deps.log.error('download failed', { appId: owner.appId, error: String(error), stack: (error as Error).stack }),
+    );
+    return c.body(file, 200, {
+      'Content-Type': 'application/json',
+      'Content-Disposition': `attachment; filename="parley-data-${exportedAt.slice(0, 10)}.json"`,
+    });
   });
 
   routes.get('/manage/connections/:id', async (c) => {

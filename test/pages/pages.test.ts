@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import { signLink } from '../../sdk/src/sign-link.ts';
-import { fixtureBytes, fixtureJson, json, postExport, rowCounts, setup } from '../helpers.ts';
+import { FIXED_NOW, fixtureBytes, fixtureJson, json, postExport, rowCounts, seedConnection, setup, type TestContext } from '../helpers.ts';
 import { EXPORT_FORMATS } from '../../src/import/formats.ts';
 import { PROVIDER_GUIDES } from '../../pages/providers.ts';
 import { hiddenField, openSession, PageClient } from './page-client.ts';
@@ -243,5 +243,113 @@ describe('manage', () => {
     assert.equal((await browser.post(`/manage/conversations/${strangerConversation}/delete`, { csrf })).status, 404);
     assert.equal((await browser.post(`/manage/connections/${strangerConnection}/disconnect`, { csrf })).status, 404);
     assert.equal((await json(await t.request(`/api/conversations?connectionId=${strangerConnection}`))).total, 1);
+  });
+});
+
+describe('download my data', () => {
+  /** Every conversation of a connection as the API pages them, in the API's shape. */
+  async function everyConversationOf(t: TestContext, connectionId: string) {
+    const all: any[] = [];
+    for (let offset = 0; ; offset += 100) {
+      const page = await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=100&offset=${offset}`));
+      all.push(...page.conversations);
+      if (all.length >= page.total) return all;
+    }
+  }
+  const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+  test('one JSON file with every connection and conversation of the person, across many pages, and nothing of anyone else', async () => {
+    const t = await setup();
+    const u1 = { appId: t.tenant.appId, userRef: 'u1' };
+    // 250 and 200: the reads cross pages of 200, one of them ending exactly on a page.
+    await seedConnection(t.deps, { ...u1, provider: 'openai', count: 250, capturedAt: FIXED_NOW - 3_000 });
+    await seedConnection(t.deps, { ...u1, provider: 'deepseek', count: 200, capturedAt: FIXED_NOW - 2_000 });
+    const claude = fixtureJson('claude-conversations.json');
+    claude[0].name = 'Quotes " and \\ backslashes, <b>tags</b>, emoji 🙂 and ünïcödé';
+    await postExport(t, strToU8(JSON.stringify(claude)), { query: 'userRef=u1' });
+    const { connectionId: revokedId } = await seedConnection(t.deps, { ...u1, provider: 'xai', count: 3, capturedAt: FIXED_NOW - 1_000 });
+    const strangers = [
+      await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u2', count: 3 }),
+      await seedConnection(t.deps, { appId: (await onboardApp(t.deps, 'Other app')).appId, userRef: 'u1', count: 3 }),
+    ];
+
+    const browser = await openSession(t, 'manage');
+    // Disconnecting deletes a connection's conversations and keeps it as revoked (decisions §10): so does the file.
+    const csrf = hiddenField(await (await browser.get(`/manage/connections/${revokedId}/disconnect`)).text(), 'csrf');
+    assert.equal((await browser.post(`/manage/connections/${revokedId}/disconnect`, { csrf })).status, 303);
+
+    const home = await (await browser.get('/manage')).text();
+    assert.match(home, /<h2 id="download-title">Download your data<\/h2>\s*<p>One JSON file with everything Test app holds for you/);
+    assert.match(home, /<a class="button" href="\/manage\/download" download>Download my data<\/a>/);
+
+    const response = await browser.get('/manage/download');
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/json');
+    assert.equal(response.headers.get('content-disposition'), 'attachment; filename="parley-data-2026-03-01.json"');
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+    assert.ok(response.body instanceof ReadableStream);
+    const text = await response.text();
+    const file = JSON.parse(text);
+
+    assert.deepEqual(Object.keys(file), ['userRef', 'exportedAt', 'connections']);
+    assert.equal(file.userRef, 'u1');
+    assert.equal(file.exportedAt, '2026-03-01T12:00:30.000Z');
+    // The connections as the API lists them, in its order, each with every one of its conversations as the API pages them.
+    const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
+    assert.deepEqual(
+      file.connections.map(({ conversations, ...connection }: any) => connection),
+      connections,
+    );
+    assert.deepEqual(
+      connections.map((c: any) => [c.provider, c.status, c.conversationCount]),
+      [['anthropic', 'active', 5], ['xai', 'revoked', 0], ['deepseek', 'active', 200], ['openai', 'active', 250]],
+    );
+    for (const [i, connection] of connections.entries()) {
+      const downloaded = file.connections[i].conversations;
+      assert.equal(new Set(downloaded.map((c: any) => c.id)).size, connection.conversationCount, connection.provider);
+      assert.deepEqual([...downloaded].sort(byId), (await everyConversationOf(t, connection.id)).sort(byId), connection.provider);
+    }
+    assert.deepEqual(Object.keys(file.connections[0].conversations[0]), ['id', 'external_id', 'title', 'payload', 'update_time']);
+    assert.ok(file.connections[0].conversations.some((c: any) => c.title === claude[0].name && c.payload.title === claude[0].name));
+    for (const stranger of strangers) assert.ok(!text.includes(stranger.connectionId));
+  });
+
+  test('a person with nothing imported gets a file with no connections, and the page offers no button', async () => {
+    const t = await setup();
+    await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u2', count: 3 });
+    const browser = await openSession(t, 'manage');
+    assert.doesNotMatch(await (await browser.get('/manage')).text(), /\/manage\/download/);
+    const response = await browser.get('/manage/download');
+    assert.equal(response.status, 200);
+    assert.deepEqual(await json(response), { userRef: 'u1', exportedAt: '2026-03-01T12:00:30.000Z', connections: [] });
+  });
+
+  test('only a live manage session downloads', async () => {
+    const t = await setup();
+    await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
+    const manage = await openSession(t, 'manage');
+    const refused = async (client: PageClient) => {
+      const response = await client.get('/manage/download');
+      assert.equal(response.status, 401);
+      assert.equal(response.headers.get('content-type'), 'text/html; charset=UTF-8');
+      assert.equal(response.headers.get('content-disposition'), null);
+      assert.deepEqual(headings(await response.text()), ['Session expired']);
+    };
+    await refused(new PageClient(t));
+    await refused(await openSession(t, 'connect'));
+    assert.equal((await manage.get('/manage/download')).status, 200);
+    t.clock.advance(30 * 60_000);
+    await refused(manage);
+  });
+
+  test('a download that fails half-way breaks off instead of ending as a valid file, and is logged', async () => {
+    const t = await setup();
+    await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
+    const browser = await openSession(t, 'manage');
+    const response = await browser.get('/manage/download');
+    assert.equal(response.status, 200);
+    await t.deps.db.destroy();
+    await assert.rejects(response.text());
+    assert.deepEqual(t.logs.filter((line) => line.event === 'download failed').map((line) => line.appId), [t.tenant.appId]);
   });
 });

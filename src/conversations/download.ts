@@ -1,0 +1,37 @@
+import type { ConnectionRow } from '../db/connections.ts';
+import * as conversations from '../db/conversations.ts';
+import type { Db } from '../db/database.ts';
+import type { Deps } from '../deps.ts';
+import { connectionsOf, type Owner } from './manage.ts';
+
+/** Conversations read per query: enough to keep round trips few, few enough that memory stays flat. */
+export const DOWNLOAD_PAGE_SIZE = 200;
+
+/** One connection in a download, and a way to read its conversations a page at a time. */
+export interface ConnectionDownload {
+  connection: ConnectionRow;
+  conversationPages(): AsyncIterable<conversations.ConversationBytesRow[]>;
+}
+
+/**
+ * Everything held for one user of one app, for the manage page's "Download my
+ * data" (the right to data portability): their connections in the listing's
+ * order — revoked ones too, which show their status and, their conversations
+ * deleted, none — each with its conversations to be read page by page. Nothing
+ * is read beyond the connections until the caller asks for the pages, so a
+ * download of any size holds a page or two at a time.
+ */
+export async function downloadOf(deps: Pick<Deps, 'db'>, owner: Owner): Promise<ConnectionDownload[]> {
+  const connections = await connectionsOf(deps, owner);
+  return connections.map((connection) => ({ connection, conversationPages: () => conversationPages(deps.db, connection.id) }));
+}
+
+async function* conversationPages(db: Db, connectionId: string) {
+  let after: string | undefined;
+  for (;;) {
+    const rows = await conversations.listConversationsAfter(db, connectionId, after, DOWNLOAD_PAGE_SIZE);
+    if (rows.length > 0) yield rows;
+    if (rows.length < DOWNLOAD_PAGE_SIZE) return;
+    after = rows.at(-1)!.external_id;
+  }
+}

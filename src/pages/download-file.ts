@@ -1,0 +1,27 @@
+import { connectionJson, conversationsJsonParts } from '../api/api-json.ts';
+import { concatBytes } from '../bytes.ts';
+import type { ConnectionDownload } from '../conversations/download.ts';
+
+const encoder = new TextEncoder();
+
+/**
+ * The "Download my data" file, written as it is read: `{"userRef", "exportedAt",
+ * "connections": [...]}`, each connection as the API lists it with its
+ * `conversations` as the API pages them, one chunk per page read. Nothing is
+ * parsed: the stored payloads go out as they are.
+ */
+export async function* downloadFile(userRef: string, exportedAt: string, connections: readonly ConnectionDownload[]): AsyncGenerator<Uint8Array> {
+  yield encoder.encode(`{"userRef":${JSON.stringify(userRef)},"exportedAt":${JSON.stringify(exportedAt)},"connections":[`);
+  for (const [i, { connection, conversationPages }] of connections.entries()) {
+    // The connection's object without its closing brace, so that its conversations go in last.
+    const head = JSON.stringify(connectionJson(connection)).slice(0, -1);
+    yield encoder.encode(`${i ? ',' : ''}${head},"conversations":[`);
+    let written = 0;
+    for await (const rows of conversationPages()) {
+      yield concatBytes(conversationsJsonParts(rows, written > 0));
+      written += rows.length;
+    }
+    yield encoder.encode(']}');
+  }
+  yield encoder.encode(']}');
+}
