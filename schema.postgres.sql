@@ -162,3 +162,12 @@ CREATE UNLOGGED TABLE import_records (
 ALTER TABLE conversations ADD COLUMN source_hash TEXT;
 ALTER TABLE import_staging ALTER COLUMN payload DROP NOT NULL;
 ALTER TABLE import_staging ADD COLUMN source_hash TEXT;
+
+-- version 3
+-- When Parley last stored or changed each conversation, by its own clock: a
+-- backend asks for only what changed since its last poll (`updatedSince`).
+-- Conversations from before this version count as changed when they were created.
+ALTER TABLE conversations ADD COLUMN changed_at TEXT NOT NULL DEFAULT '';
+UPDATE conversations SET changed_at = created_at;
+ALTER TABLE conversations ALTER COLUMN changed_at DROP DEFAULT;
+CREATE INDEX conversations_by_change ON conversations (connection_id, changed_at);

@@ -140,3 +140,12 @@ ALTER TABLE conversations ADD COLUMN source_hash TEXT;
 -- UNIQUE (as it is anyway) so that SQLite's planner prefers it to the
 -- (connection_id, external_id) one wherever all three columns are compared.
 CREATE UNIQUE INDEX conversations_by_source ON conversations (connection_id, external_id, source_hash);
+
+-- version 7
+-- When Parley last stored or changed each conversation, by its own clock: a
+-- backend asks for only what changed since its last poll (`updatedSince`).
+-- Conversations from before this version count as changed when they were created.
+-- (SQLite adds a NOT NULL column only with a default; every write sets it.)
+ALTER TABLE conversations ADD COLUMN changed_at TEXT NOT NULL DEFAULT '';
+UPDATE conversations SET changed_at = created_at;
+CREATE INDEX conversations_by_change ON conversations (connection_id, changed_at);

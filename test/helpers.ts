@@ -136,6 +136,7 @@ export async function seedConnection(
         payload: storedPayload(db, JSON.stringify({ title, messages: [{ role: 'user', content: `Message ${i}`, timestamp: null }] })),
         update_time: isoTime(FIXED_NOW - i * 60_000),
         created_at: now,
+        changed_at: now,
       });
     }
     await db.insertInto('conversations').values(rows).execute();

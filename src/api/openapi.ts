@@ -157,7 +157,7 @@ export function openApiDocument(version: string) {
             'With `connectionId`: a page of conversations, newest update first; the last page is reached when `offset` + the number returned ≥ `total`. With `userRef` instead: the user’s connections, as `/api/connections` answers. Counted by the rate limit.',
           query: { entries: { ...schemas.ConnectionsQuery.entries, ...schemas.ConversationsQuery.entries }, optional: ['userRef', 'connectionId'] },
           answer: v.union([schemas.ConversationPage, schemas.ConnectionList]),
-          errors: ['missingUserRef', 'invalidUserRef', 'missingConnectionId', 'invalidLimit', 'invalidOffset', 'userNotFound', 'connectionNotFound'],
+          errors: ['missingUserRef', 'invalidUserRef', 'missingConnectionId', 'invalidLimit', 'invalidOffset', 'invalidUpdatedSince', 'userNotFound', 'connectionNotFound'],
           authenticated: { rateLimited: true },
         }),
       },

@@ -26,6 +26,25 @@ const wholeNumber = (min: number, invalid: ErrorCode, description: string, fallb
     ),
   );
 
+/**
+ * An instant in ISO 8601 with its offset, made the form Parley writes its own
+ * times in (UTC, milliseconds), which compare in order as text.
+ */
+const instant = (invalid: ErrorCode, description: string) =>
+  v.optional(
+    v.pipe(
+      v.string(invalid),
+      v.isoTimestamp(invalid),
+      // Date.parse refuses some forms the pattern lets through (an offset of hours alone): NaN.
+      v.transform((text) => Date.parse(text)),
+      v.number(invalid),
+      v.transform((ms) => new Date(ms).toISOString()),
+      v.string(),
+      v.isoTimestamp(),
+      v.description(description),
+    ),
+  );
+
 const CONNECTION_ID = 'A connection id, as the listing of connections and the import answer give it.';
 
 // An object's message is what a missing required field fails with.
@@ -35,6 +54,10 @@ export const ConversationsQuery = v.object({
   connectionId: nonEmpty('missingConnectionId', CONNECTION_ID),
   limit: wholeNumber(1, 'invalidLimit', `Page size; above ${MAX_PAGE_SIZE} counts as ${MAX_PAGE_SIZE}, and the answer's limit says which.`, DEFAULT_PAGE_SIZE),
   offset: wholeNumber(0, 'invalidOffset', 'How many conversations to skip: page by adding the answer’s limit.', 0),
+  updatedSince: instant(
+    'invalidUpdatedSince',
+    'Only conversations Parley stored or changed after this instant, by its own clock (not the provider’s update_time): `2026-03-01T12:00:00Z`, or with an offset (`+` written `%2B`). Same order and paging; `total` counts only these. Deletions do not show here: the conversation.deleted, connection.revoked and purge webhooks say them.',
+  ),
 }, 'missingConnectionId' satisfies ErrorCode);
 
 const providerField = v.pipe(v.picklist(PROVIDERS, 'invalidProvider'), v.description('The provider the file is from; the file must agree. Read from the file when left out.'));

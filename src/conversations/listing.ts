@@ -26,14 +26,21 @@ export async function listConnections(deps: Pick<Deps, 'db'>, appId: string, use
   return rows;
 }
 
-/** One page of a connection's conversations, newest update first; `limit` is already capped. */
+/**
+ * One page of a connection's conversations, newest update first; `limit` is
+ * already capped. With `changedAfter` (ISO 8601, as Parley writes its times),
+ * only those stored or changed after it, and `total` counts those.
+ */
 export async function listConversations(
   deps: Pick<Deps, 'db'>,
   appId: string,
   connectionId: string,
-  page: { limit: number; offset: number },
+  page: { limit: number; offset: number; changedAfter?: string | undefined },
 ) {
   const connection = await requireConnection(deps, appId, connectionId);
-  const rows = await conversations.listConversationsPage(deps.db, connection.id, page.limit, page.offset);
-  return { rows, total: connection.conversation_count };
+  const { db } = deps;
+  const rows = await conversations.listConversationsPage(db, connection.id, page.limit, page.offset, page.changedAfter);
+  const total =
+    page.changedAfter === undefined ? connection.conversation_count : await conversations.countConversationsChangedAfter(db, connection.id, page.changedAfter);
+  return { rows, total };
 }

@@ -3,7 +3,8 @@ import { isPostgres, type ConversationsTable, type Db } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
 
 // Listing order: newest update first (those without one last), then id.
-const PAGE = 'WHERE connection_id = ? ORDER BY update_time DESC NULLS LAST, id LIMIT ? OFFSET ?';
+const ORDER_AND_PAGE = 'ORDER BY update_time DESC NULLS LAST, id LIMIT ? OFFSET ?';
+const PAGE = `WHERE connection_id = ? ${ORDER_AND_PAGE}`;
 
 /** The payload as UTF-8 bytes: SQLite stores it as text, PostgreSQL as bytea. */
 const payloadBytes = (db: Db) => (isPostgres(db) ? 'payload' : 'CAST(payload AS BLOB)');
@@ -19,12 +20,23 @@ export type ConversationBytesRow = Pick<ConversationsTable, 'id' | 'external_id'
  * A page for the API, payloads as the UTF-8 bytes stored: the response splices
  * them in as they are, with no decoding into a string and encoding back.
  */
-export const listConversationsPage = (db: Db, connectionId: string, limit: number, offset: number) =>
-  fixedSql<ConversationBytesRow>(
-    db,
-    `SELECT ${bytesColumns(db)} FROM conversations ${PAGE}`,
-    [connectionId, limit, offset],
-  );
+export const listConversationsPage = (db: Db, connectionId: string, limit: number, offset: number, changedAfter?: string) =>
+  changedAfter === undefined
+    ? fixedSql<ConversationBytesRow>(db, `SELECT ${bytesColumns(db)} FROM conversations ${PAGE}`, [connectionId, limit, offset])
+    : fixedSql<ConversationBytesRow>(
+        db,
+        `SELECT ${bytesColumns(db)} FROM conversations WHERE connection_id = ? AND changed_at > ? ${ORDER_AND_PAGE}`,
+        [connectionId, changedAfter, limit, offset],
+      );
+
+/** How many of a connection's conversations were stored or changed after an instant. */
+export async function countConversationsChangedAfter(db: Db, connectionId: string, changedAfter: string): Promise<number> {
+  const [row] = await fixedSql<{ count: number }>(db, 'SELECT count(*) AS count FROM conversations WHERE connection_id = ? AND changed_at > ?', [
+    connectionId,
+    changedAfter,
+  ]);
+  return Number(row!.count);
+}
 
 /**
  * Up to `limit` of a connection's conversations after `afterExternalId` (from the

@@ -49,6 +49,8 @@ export interface ConversationsTable {
   payload: string | null;
   update_time: string | null;
   created_at: string;
+  /** ISO 8601, Parley's clock: when the conversation was last stored or changed. */
+  changed_at: string;
   /** The SHA-256 of the conversation's bytes in the export it last came from: an unchanged one is not read again. */
   source_hash: string | null;
 }

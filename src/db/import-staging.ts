@@ -94,11 +94,12 @@ export async function mergeStaged(db: Db, importId: string, connectionId: string
   // Staged as text; PostgreSQL keeps the payload as its UTF-8 bytes.
   const payload = isPostgres(db) ? sql.raw("convert_to(payload, 'UTF8')") : sql.raw('payload');
   const result = await sql`
-    INSERT INTO conversations (id, connection_id, external_id, title, payload, update_time, created_at, source_hash)
-    SELECT conversation_id, ${connectionId}, external_id, title, ${payload}, update_time, ${now}, source_hash
+    INSERT INTO conversations (id, connection_id, external_id, title, payload, update_time, created_at, changed_at, source_hash)
+    SELECT conversation_id, ${connectionId}, external_id, title, ${payload}, update_time, ${now}, ${now}, source_hash
     FROM import_staging WHERE import_id = ${importId} AND payload IS NOT NULL
     ON CONFLICT (connection_id, external_id) DO UPDATE SET
-      title = excluded.title, payload = excluded.payload, update_time = excluded.update_time, source_hash = excluded.source_hash
+      title = excluded.title, payload = excluded.payload, update_time = excluded.update_time, source_hash = excluded.source_hash,
+      changed_at = excluded.changed_at
     WHERE conversations.title IS DISTINCT FROM excluded.title OR conversations.payload IS DISTINCT FROM excluded.payload
       OR conversations.update_time IS DISTINCT FROM excluded.update_time`.execute(db);
   await sql`

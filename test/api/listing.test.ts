@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import { refreshConversationCount } from '../../src/db/connections.ts';
 import { isoTime } from '../../src/deps.ts';
-import { FIXED_NOW, json, seedConnection, setup, storedPayload, type TestContext } from '../helpers.ts';
+import { FIXED_NOW, fixtureJson, json, postExport, seedConnection, setup, storedPayload, type TestContext } from '../helpers.ts';
 
 const UNKNOWN_CONNECTION = '00000000-0000-4000-8000-000000000000';
 
@@ -205,8 +205,8 @@ describe('response shapes', () => {
     await t.deps.db
       .insertInto('conversations')
       .values([
-        { id: 'a-null', connection_id: connectionId, external_id: 'null-one', title: null, payload: null, update_time: null, created_at: isoTime(FIXED_NOW) },
-        { id: 'b-tricky', connection_id: connectionId, external_id: tricky, title: tricky, payload: storedPayload(t.deps.db, JSON.stringify(payload)), update_time: isoTime(FIXED_NOW), created_at: isoTime(FIXED_NOW) },
+        { id: 'a-null', connection_id: connectionId, external_id: 'null-one', title: null, payload: null, update_time: null, created_at: isoTime(FIXED_NOW), changed_at: isoTime(FIXED_NOW) },
+        { id: 'b-tricky', connection_id: connectionId, external_id: tricky, title: tricky, payload: storedPayload(t.deps.db, JSON.stringify(payload)), update_time: isoTime(FIXED_NOW), created_at: isoTime(FIXED_NOW), changed_at: isoTime(FIXED_NOW) },
       ])
       .execute();
     await refreshConversationCount(t.deps.db, connectionId);
@@ -254,6 +254,7 @@ describe('ordering', () => {
       payload: null,
       update_time: updateTime,
       created_at: isoTime(FIXED_NOW),
+      changed_at: isoTime(FIXED_NOW),
     });
     await t.deps.db
       .insertInto('conversations')
@@ -412,6 +413,52 @@ describe('special cases', () => {
     for (const path of ['/api/connections?userRef=u1', '/api/conversations?userRef=u1']) {
       const res = await t.request(path);
       assert.deepEqual([res.status, await json(res)], [429, { error: 'Rate limit exceeded' }]);
+    }
+  });
+});
+
+describe('updatedSince', () => {
+  const exportOf = (conversations: unknown[]) => new TextEncoder().encode(JSON.stringify(conversations));
+  const since = (t: TestContext, connectionId: string, instant: string, paging = '') =>
+    t.request(`/api/conversations?connectionId=${connectionId}&updatedSince=${encodeURIComponent(instant)}${paging}`);
+
+  test('only what Parley stored or changed after the instant, by its own clock; same order, paging and total', async () => {
+    const t = await setup();
+    const first = fixtureJson('claude-conversations.json');
+    const { connectionId } = await json(await postExport(t, exportOf(first)));
+    const importedAt = t.clock.now();
+    t.clock.advance(60_000);
+    // One title changed (its provider update_time kept), one conversation new, the rest as they were.
+    const second = [...first.map((c: any, i: number) => (i === 1 ? { ...c, name: 'Renamed' } : c)), { ...first[2], uuid: 'new-one' }];
+    const reimport = await json(await postExport(t, exportOf(second)));
+    assert.deepEqual([reimport.created, reimport.updated, reimport.unchanged], [1, 1, 4]);
+    const secondAt = t.clock.now();
+
+    const all = await json(await t.request(`/api/conversations?connectionId=${connectionId}`));
+    const changed = all.conversations.filter((c: { external_id: string }) => [first[1].uuid, 'new-one'].includes(c.external_id));
+    assert.deepEqual(await json(await since(t, connectionId, isoTime(importedAt))), { conversations: changed, total: 2, limit: 50, offset: 0 });
+    assert.deepEqual((await json(await since(t, connectionId, isoTime(importedAt - 1)))).total, 6, 'everything, from before the first import');
+    assert.deepEqual(await json(await since(t, connectionId, isoTime(secondAt))), { conversations: [], total: 0, limit: 50, offset: 0 });
+    // The same instant with an offset, and paging through the two.
+    const offsetForm = '2026-03-01T13:00:30+01:00';
+    assert.equal(Date.parse(offsetForm), importedAt);
+    const pages = [await json(await since(t, connectionId, offsetForm, '&limit=1')), await json(await since(t, connectionId, offsetForm, '&limit=1&offset=1'))];
+    assert.deepEqual(pages.flatMap((page) => page.conversations), changed);
+    assert.deepEqual(pages.map((page) => page.total), [2, 2]);
+
+    // Re-importing the same file changes nothing, so a poll after it sees nothing.
+    t.clock.advance(60_000);
+    await postExport(t, exportOf(second));
+    assert.equal((await json(await since(t, connectionId, isoTime(secondAt)))).total, 0);
+  });
+
+  test('a bad value is 400 Invalid updatedSince parameter', async () => {
+    const t = await setup();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 1 });
+    for (const value of ['', 'yesterday', '2026-03-01', '2026-03-01T12:00:00', '2026-03-01T12:00:00+01', '2026-13-01T00:00:00Z', '1772366430000', '2026-03-01T12:00:00 01:00']) {
+      const res = await since(t, connectionId, value);
+      assert.equal(res.status, 400, value);
+      assert.deepEqual(await json(res), { error: 'Invalid updatedSince parameter' }, value);
     }
   });
 });
