@@ -31,6 +31,17 @@ export interface IngestExportOptions {
   contentType?: 'application/json' | 'application/zip' | 'text/csv';
 }
 
+/** What narrows a listing of conversations. */
+export interface ConversationsQuery {
+  /** Page size: at most 100, 50 when left out. */
+  limit?: number;
+  /** Only conversations Parley stored or changed after this instant, by its clock: a poll passes the time of its last one. */
+  updatedSince?: Date | string;
+}
+
+/** An instant as the API takes it: ISO 8601 with its offset. */
+const instant = (value: Date | string | undefined) => (value instanceof Date ? value.toISOString() : value);
+
 const EXPORT_TYPES = ['application/json', 'application/zip', 'application/x-zip-compressed', 'text/csv'];
 
 function contentTypeOf({ file, contentType }: IngestExportOptions): string {
@@ -70,9 +81,13 @@ export class ParleyClient {
     return this.request('GET', '/api/conversations', { userRef });
   }
 
-  /** One page of a connection's conversations, newest update first (`limit` at most 100, 50 by default). */
-  listConversations(connectionId: string, { limit, offset }: { limit?: number; offset?: number } = {}): Promise<ConversationPage> {
-    return this.request('GET', '/api/conversations', { connectionId, limit, offset });
+  /**
+   * One page of a connection's conversations, newest update first (`limit` at
+   * most 100, 50 by default); with `updatedSince`, only those Parley stored or
+   * changed after that instant (its clock).
+   */
+  listConversations(connectionId: string, { limit, offset, updatedSince }: ConversationsQuery & { offset?: number } = {}): Promise<ConversationPage> {
+    return this.request('GET', '/api/conversations', { connectionId, limit, offset, updatedSince: instant(updatedSince) });
   }
 
   /**
@@ -80,9 +95,9 @@ export class ParleyClient {
    * offset the last one's `limit` further on), waiting out `Retry-After` when
    * the rate limit answers 429.
    */
-  async *conversations(connectionId: string, { limit }: { limit?: number } = {}): AsyncGenerator<Conversation> {
+  async *conversations(connectionId: string, query: ConversationsQuery = {}): AsyncGenerator<Conversation> {
     for (let offset = 0; ; ) {
-      const page = await this.waitingOutRateLimit(() => this.listConversations(connectionId, { limit, offset }));
+      const page = await this.waitingOutRateLimit(() => this.listConversations(connectionId, { ...query, offset }));
       yield* page.conversations;
       if (page.conversations.length === 0 || page.offset + page.conversations.length >= page.total) return;
       offset = page.offset + page.limit;

@@ -102,14 +102,18 @@ function fakeApi(answers: Array<{ status?: number; body: unknown; headers?: Reco
 test('listConnections and listConversations: GET with the key and the parameters; the answer as it came', async () => {
   const connections = { connections: [], userRef: 'user 42' };
   const page = { conversations: [], total: 0, limit: 10, offset: 20 };
-  const { requests, client } = fakeApi([{ body: connections }, { body: page }]);
+  const { requests, client } = fakeApi([{ body: connections }, { body: page }, { body: page }, { body: page }]);
   assert.deepEqual(await client.listConnections('user 42'), connections);
   assert.deepEqual(await client.listConversations('c1', { limit: 10, offset: 20 }), page);
+  assert.deepEqual(await client.listConversations('c1', { updatedSince: new Date(Date.UTC(2026, 2, 1, 12)) }), page);
+  assert.deepEqual(await client.listConversations('c1', { updatedSince: '2026-03-01T13:00:00+01:00' }), page);
   assert.deepEqual(
     requests.map((r) => [r.method, r.url.href, r.headers.get('Authorization')]),
     [
       ['GET', 'https://parley.example/api/conversations?userRef=user+42', 'Bearer pk_test'],
       ['GET', 'https://parley.example/api/conversations?connectionId=c1&limit=10&offset=20', 'Bearer pk_test'],
+      ['GET', 'https://parley.example/api/conversations?connectionId=c1&updatedSince=2026-03-01T12%3A00%3A00.000Z', 'Bearer pk_test'],
+      ['GET', 'https://parley.example/api/conversations?connectionId=c1&updatedSince=2026-03-01T13%3A00%3A00%2B01%3A00', 'Bearer pk_test'],
     ],
   );
 });
