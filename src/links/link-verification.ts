@@ -36,6 +36,20 @@ function decode(token: string): LinkClaims {
 }
 
 /**
+ * The `locale` claim of a link, read without checking the link: it only picks the
+ * language of the pages, so even an error page about a bad link can be in it.
+ */
+export function linkLocale(token: string | undefined): string | undefined {
+  if (!token) return undefined;
+  try {
+    const { locale } = decodeJwt(token);
+    return typeof locale === 'string' ? locale : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Checks a signed link for `page` in the order decisions.md §9 gives, without
  * consuming it, and returns its claims and its app's name. Each failure is the §9 error.
  */
