@@ -143,7 +143,7 @@ describe('the pages’ language', () => {
     assert.equal(messagesFor('de').countNewestFirst({ count: 1 }), '1 Unterhaltung, neueste zuerst');
     assert.equal(messagesFor('fr').countNewestFirst({ count: 0 }), '0 conversation, la plus récente d’abord');
     assert.equal(messagesFor('en').countNewestFirst({ count: 1 }), '1 conversation, newest first');
-    assert.equal(messagesFor('fr').bytes(1024 ** 3 * 1.5), '1,5\u00a0Go');
+    assert.equal(messagesFor('fr').bytes(1024 ** 3 * 1.5), '1,5\u202fGo'); // a narrow no-break space, as French writes it
   });
 
   test('every catalogue has every key of the English one, and no empty sentence', () => {
