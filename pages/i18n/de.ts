@@ -1,15 +1,11 @@
 import type { Messages } from './en.ts';
-import { formatters } from './format.ts';
+import { formatters, localeBasics } from './format.ts';
 
 const f = formatters('de');
 const askAgain = 'Gehe zurück zur App, von der du kommst, und öffne diese Seite dort erneut: Sie gibt dir einen neuen Link.';
 
 export const de: Messages = {
-  locale: 'de',
-  dateTime: f.dateTime,
-  number: f.number,
-  bytes: f.bytes,
-  or: f.or,
+  ...localeBasics('de'),
 
   forApp: ({ app }) => `für ${app}`,
   theAppYouCameFrom: 'die App, von der du kommst',

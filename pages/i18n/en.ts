@@ -1,6 +1,6 @@
 import { ERRORS, type ErrorCode } from '../../src/errors.ts';
 import { PROVIDER_GUIDES, type ProviderId } from '../providers.ts';
-import { formatters, isoLikeDateTime } from './format.ts';
+import { formatters, isoLikeDateTime, localeBasics } from './format.ts';
 
 const f = formatters('en');
 type App = { app: string };
@@ -20,11 +20,8 @@ const askAgain = 'Go back to the app you came from and open this page again: it 
  * keys: each other language's is typed `Messages`, so a missing one does not compile.
  */
 export const en = {
-  locale: 'en',
+  ...localeBasics('en'),
   dateTime: isoLikeDateTime,
-  number: f.number,
-  bytes: f.bytes,
-  or: f.or,
 
   forApp: ({ app }: App) => `for ${app}`,
   theAppYouCameFrom: 'the app you came from',

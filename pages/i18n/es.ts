@@ -1,16 +1,12 @@
 import type { Messages } from './en.ts';
-import { formatters } from './format.ts';
+import { formatters, localeBasics } from './format.ts';
 
 const f = formatters('es');
 const askAgain = 'Vuelve a la app de la que vienes y abre esta página de nuevo: te dará un enlace nuevo.';
 const zipHere = 'Sube ese .zip aquí tal cual. También sirve el archivo conversations.json que contiene.';
 
 export const es: Messages = {
-  locale: 'es',
-  dateTime: f.dateTime,
-  number: f.number,
-  bytes: f.bytes,
-  or: f.or,
+  ...localeBasics('es'),
 
   forApp: ({ app }) => `para ${app}`,
   theAppYouCameFrom: 'la app de la que vienes',

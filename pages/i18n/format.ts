@@ -18,6 +18,12 @@ export function formatters(locale: string) {
   };
 }
 
+/** What every catalogue carries besides its sentences: its tag and how it writes times, numbers, sizes and alternatives. */
+export function localeBasics(locale: string) {
+  const { dateTime, number, bytes, or } = formatters(locale);
+  return { locale, dateTime, number, bytes, or };
+}
+
 /** `2026-03-01 12:00 UTC`: English pages keep the unambiguous form they always had. */
 export function isoLikeDateTime(date: Date): string {
   const parts = new Intl.DateTimeFormat('en', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).formatToParts(date);

@@ -1,16 +1,12 @@
 import type { Messages } from './en.ts';
-import { formatters } from './format.ts';
+import { formatters, localeBasics } from './format.ts';
 
 const f = formatters('fr');
 const askAgain = 'Retournez dans l’application d’où vous venez et rouvrez cette page : elle vous donnera un nouveau lien.';
 const zipHere = 'Importez ce .zip ici tel quel. Le fichier conversations.json qu’il contient convient aussi.';
 
 export const fr: Messages = {
-  locale: 'fr',
-  dateTime: f.dateTime,
-  number: f.number,
-  bytes: f.bytes,
-  or: f.or,
+  ...localeBasics('fr'),
 
   forApp: ({ app }) => `pour ${app}`,
   theAppYouCameFrom: 'l’application d’où vous venez',

@@ -1,16 +1,12 @@
 import type { Messages } from './en.ts';
-import { formatters } from './format.ts';
+import { formatters, localeBasics } from './format.ts';
 
 const f = formatters('ja');
 const askAgain = '元のアプリに戻って、もう一度このページを開いてください。新しいリンクが発行されます。';
 const zipHere = 'その .zip をそのままここにアップロードしてください。中の conversations.json でもかまいません。';
 
 export const ja: Messages = {
-  locale: 'ja',
-  dateTime: f.dateTime,
-  number: f.number,
-  bytes: f.bytes,
-  or: f.or,
+  ...localeBasics('ja'),
 
   forApp: ({ app }) => `${app} 用`,
   theAppYouCameFrom: '元のアプリ',

@@ -1,16 +1,12 @@
 import type { Messages } from './en.ts';
-import { formatters } from './format.ts';
+import { formatters, localeBasics } from './format.ts';
 
 const f = formatters('zh-CN');
 const askAgain = '请返回你来自的应用，从那里重新打开此页面：它会给你一个新链接。';
 const zipHere = '将该 .zip 原样上传到这里。也可以上传其中的 conversations.json 文件。';
 
 export const zhCN: Messages = {
-  locale: 'zh-CN',
-  dateTime: f.dateTime,
-  number: f.number,
-  bytes: f.bytes,
-  or: f.or,
+  ...localeBasics('zh-CN'),
 
   forApp: ({ app }) => `用于 ${app}`,
   theAppYouCameFrom: '你来自的应用',
