@@ -114,6 +114,8 @@ export const UPLOAD_SCRIPT = `
   var error = form.querySelector('[data-upload-error]');
   var button = form.querySelector('button[type=submit]');
   var maxBytes = Number(form.getAttribute('data-max-bytes'));
+  // The page's words, in the person's language.
+  function say(name) { return form.getAttribute('data-text-' + name) || ''; }
   function fail(message) {
     error.textContent = message;
     error.hidden = false;
@@ -125,14 +127,14 @@ export const UPLOAD_SCRIPT = `
     if (!file) return;
     event.preventDefault();
     error.hidden = true;
-    if (maxBytes && file.size > maxBytes) return fail('This file is too large to upload here.');
+    if (maxBytes && file.size > maxBytes) return fail(say('too-large'));
     var request = new XMLHttpRequest();
     request.open('POST', form.action);
     request.upload.addEventListener('progress', function (e) {
       if (!e.lengthComputable) return;
       var percent = Math.round((e.loaded / e.total) * 100);
       bar.value = percent;
-      text.textContent = percent < 100 ? percent + '% uploaded' : 'Uploaded. Reading your conversations…';
+      text.textContent = percent < 100 ? say('progress').replace('{percent}', String(percent)) : say('reading');
     });
     request.addEventListener('load', function () {
       // The import's outcome, good or bad, is a redirect to the result page. A
@@ -143,14 +145,14 @@ export const UPLOAD_SCRIPT = `
         var page = new DOMParser().parseFromString(request.responseText, 'text/html');
         var heading = page.querySelector('h1');
         var advice = heading && heading.parentNode.querySelector('h1 + p');
-        return fail((heading ? heading.textContent + '. ' : 'The upload was refused. ') + (advice ? advice.textContent : ''));
+        return fail((heading ? heading.textContent + '. ' : say('refused') + ' ') + (advice ? advice.textContent : ''));
       }
       window.location.assign(request.responseURL || form.action);
     });
-    request.addEventListener('error', function () { fail('The upload was interrupted. Check your connection and try again.'); });
+    request.addEventListener('error', function () { fail(say('interrupted')); });
     button.disabled = true;
     bar.value = 0;
-    text.textContent = 'Starting the upload…';
+    text.textContent = say('starting');
     progressBox.hidden = false;
     request.send(new FormData(form));
   });

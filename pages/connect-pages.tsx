@@ -1,32 +1,37 @@
+import { useMessages } from './i18n/messages-context.ts';
 import { Facts, Layout } from './layout.tsx';
 import { PROVIDER_GUIDES, providerGuide, providerName } from './providers.ts';
 
 export function ConnectStartPage({ appName, token }: { appName: string; token: string }) {
+  const t = useMessages();
   return (
-    <Layout title="Import your conversations" appName={appName}>
+    <Layout title={t.startTitle} appName={appName}>
       <section class="card" aria-labelledby="start-title">
-        <h1 id="start-title">{appName} would like to import your AI conversations</h1>
-        <p>You can bring in your chat history from {new Intl.ListFormat('en', { type: 'disjunction' }).format(PROVIDER_GUIDES.map((guide) => guide.name))}. Here is what happens:</p>
+        <h1 id="start-title">{t.startHeading({ app: appName })}</h1>
+        <p>{t.startIntro({ services: t.or(PROVIDER_GUIDES.map((guide) => guide.name)) })}</p>
         <ol class="steps">
-          <li>You pick the service and download your data export from it.</li>
-          <li>You upload that file here. Parley reads your conversations from it.</li>
-          <li>{appName} can then read those conversations. You can review and delete them at any time.</li>
+          {t.startSteps({ app: appName }).map((step) => (
+            <li key={step}>{step}</li>
+          ))}
         </ol>
         <form method="post" action="/start">
           <input type="hidden" name="token" value={token} />
-          <button type="submit" class="button">Continue</button>
+          <button type="submit" class="button">
+            {t.continue}
+          </button>
         </form>
-        <p class="muted small">This link works once and for a few minutes only.</p>
+        <p class="muted small">{t.linkWorksOnce}</p>
       </section>
     </Layout>
   );
 }
 
 export function ChooseProviderPage({ appName }: { appName: string }) {
+  const t = useMessages();
   return (
-    <Layout title="Choose a service" appName={appName}>
+    <Layout title={t.chooseTitle} appName={appName}>
       <section class="card" aria-labelledby="choose-title">
-        <h1 id="choose-title">Where are your conversations?</h1>
+        <h1 id="choose-title">{t.chooseHeading}</h1>
         <ul class="choices">
           {PROVIDER_GUIDES.map((guide) => (
             <li key={guide.id}>
@@ -43,35 +48,49 @@ export function ChooseProviderPage({ appName }: { appName: string }) {
 }
 
 export function UploadPage({ appName, provider, csrfToken, maxBytes }: { appName: string; provider: string; csrfToken: string; maxBytes: number }) {
+  const t = useMessages();
   const guide = providerGuide(provider)!;
   const name = guide.name;
   return (
-    <Layout title={`Import from ${name}`} appName={appName} withUploadScript>
+    <Layout title={t.importFrom({ provider: name })} appName={appName} withUploadScript>
       <p class="back">
-        <a href="/connect">← Choose another service</a>
+        <a href="/connect">← {t.chooseAnother}</a>
       </p>
       <section class="card" aria-labelledby="upload-title">
-        <h1 id="upload-title">Import from {name}</h1>
-        <h2>1. Get your export</h2>
+        <h1 id="upload-title">{t.importFrom({ provider: name })}</h1>
+        <h2>{t.getExport}</h2>
         <ol class="steps">
-          {guide.steps.map((step) => (
+          {t.providerSteps[guide.id].map((step) => (
             <li key={step}>{step}</li>
           ))}
         </ol>
-        <p class="muted small">
-          Waiting for the export? You can close this page: when the file is ready, start the import again from {appName}.
-        </p>
-        <h2>2. Upload it</h2>
-        <form method="post" action={`/connect/${provider}`} enctype="multipart/form-data" class="upload" data-max-bytes={String(maxBytes)}>
+        <p class="muted small">{t.waitingForExport({ app: appName })}</p>
+        <h2>{t.uploadIt}</h2>
+        {/* The upload script's words ride on the form: served as a file (no inline script), it reads them here. */}
+        <form
+          method="post"
+          action={`/connect/${provider}`}
+          enctype="multipart/form-data"
+          class="upload"
+          data-max-bytes={String(maxBytes)}
+          data-text-too-large={t.script.tooLarge}
+          data-text-progress={t.script.progress}
+          data-text-reading={t.script.reading}
+          data-text-refused={t.script.refused}
+          data-text-interrupted={t.script.interrupted}
+          data-text-starting={t.script.starting}
+        >
           <input type="hidden" name="csrf" value={csrfToken} />
-          <label for="file">Export file ({guide.files})</label>
+          <label for="file">{t.exportFile({ files: t.or(guide.extensions) })}</label>
           <p class="muted small hint" id="file-hint">
-            Up to {formatBytes(maxBytes)}.
+            {t.upTo({ size: t.bytes(maxBytes) })}
           </p>
           <input id="file" name="file" type="file" accept={guide.accept} required aria-describedby="file-hint" />
-          <button type="submit" class="button">Upload and import</button>
+          <button type="submit" class="button">
+            {t.uploadAndImport}
+          </button>
           <div class="progress" hidden>
-            <label for="upload-progress">Uploading…</label>
+            <label for="upload-progress">{t.uploading}</label>
             <progress id="upload-progress" max="100" value="0" />
             <p class="muted small" aria-live="polite" data-progress-text />
           </div>
@@ -95,22 +114,23 @@ export interface ImportOutcome {
 }
 
 export function ImportResultPage({ appName, outcome }: { appName: string; outcome: ImportOutcome }) {
+  const t = useMessages();
   const name = providerName(outcome.provider);
   if (!outcome.ok) {
     return (
-      <Layout title="Import failed" appName={appName}>
+      <Layout title={t.importFailedTitle} appName={appName}>
         <section class="card error" aria-labelledby="result-title">
-          <h1 id="result-title">The import did not work</h1>
+          <h1 id="result-title">{t.importFailedHeading}</h1>
           <p>
             <strong>{outcome.message}</strong>
           </p>
           <p>{outcome.advice}</p>
           <p class="actions">
             <a class="button" href={`/connect/${outcome.provider}`}>
-              Try again
+              {t.tryAgain}
             </a>
             <a class="button secondary" href="/connect">
-              Choose another service
+              {t.chooseAnother}
             </a>
           </p>
         </section>
@@ -119,36 +139,27 @@ export function ImportResultPage({ appName, outcome }: { appName: string; outcom
   }
   const changed = (outcome.created ?? 0) + (outcome.updated ?? 0);
   return (
-    <Layout title="Import complete" appName={appName}>
+    <Layout title={t.importCompleteTitle} appName={appName}>
       <section class="card success" aria-labelledby="result-title">
-        <h1 id="result-title">Your {name} conversations are in</h1>
-        <p class="big">
-          {outcome.conversationCount === 1 ? `1 conversation from ${name} is` : `${outcome.conversationCount} conversations from ${name} are`} now available to{' '}
-          {appName}.
-        </p>
+        <h1 id="result-title">{t.importedHeading({ provider: name })}</h1>
+        <p class="big">{t.nowAvailable({ count: outcome.conversationCount ?? 0, provider: name, app: appName })}</p>
         <Facts
           kind="counts"
           facts={[
-            ['New', outcome.created],
-            ['Updated', outcome.updated],
-            ['Unchanged', outcome.unchanged],
-            ['Skipped', outcome.skipped],
+            [t.countNew, outcome.created],
+            [t.countUpdated, outcome.updated],
+            [t.countUnchanged, outcome.unchanged],
+            [t.countSkipped, outcome.skipped],
           ]}
         />
-        {changed === 0 && <p class="muted">Nothing new in this file: everything in it was already imported.</p>}
-        <p>You can close this page now, or upload a newer export later.</p>
+        {changed === 0 && <p class="muted">{t.nothingNew}</p>}
+        <p>{t.closeOrLater}</p>
         <p>
           <a class="button secondary" href={`/connect/${outcome.provider}`}>
-            Upload another file
+            {t.uploadAnother}
           </a>
         </p>
       </section>
     </Layout>
   );
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB`;
-  if (bytes >= 1024 ** 2) return `${Math.round(bytes / 1024 ** 2)} MB`;
-  return `${Math.round(bytes / 1024)} KB`;
 }

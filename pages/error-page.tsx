@@ -1,3 +1,4 @@
+import { useMessages } from './i18n/messages-context.ts';
 import { Layout } from './layout.tsx';
 
 export interface ErrorPageProps {
@@ -9,10 +10,11 @@ export interface ErrorPageProps {
 }
 
 export function ErrorPage({ status, message, advice, appName }: ErrorPageProps) {
+  const t = useMessages();
   return (
     <Layout title={message} appName={appName}>
       <section class="card error" aria-labelledby="error-title">
-        <p class="status">Error {status}</p>
+        <p class="status">{t.errorStatus({ status })}</p>
         <h1 id="error-title">{message}</h1>
         <p>{advice}</p>
       </section>

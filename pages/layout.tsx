@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useMessages } from './i18n/messages-context.ts';
 
 export interface LayoutProps {
   title: string;
@@ -10,8 +11,9 @@ export interface LayoutProps {
 }
 
 export function Layout({ title, appName, withUploadScript, children }: LayoutProps) {
+  const t = useMessages();
   return (
-    <html lang="en">
+    <html lang={t.locale}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -24,23 +26,20 @@ export function Layout({ title, appName, withUploadScript, children }: LayoutPro
       <body>
         <header class="site">
           <span class="brand">Parley</span>
-          {appName && <span class="for-app">for {appName}</span>}
+          {appName && <span class="for-app">{t.forApp({ app: appName })}</span>}
         </header>
         <main>{children}</main>
-        <footer class="site">Your conversations are stored for {appName ?? 'the app you came from'} and only shown to you and to it.</footer>
+        <footer class="site">{t.footer({ app: appName ?? t.theAppYouCameFrom })}</footer>
       </body>
     </html>
   );
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** A time as `2026-03-01 12:00 UTC`: the same on the server for every reader. */
+/** A time in UTC, the same on the server for every reader, written the person's language's way. */
 export function Time({ iso }: { iso: string | null }) {
-  if (!iso) return <span class="muted">unknown</span>;
-  const d = new Date(iso);
-  const text = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
-  return <time dateTime={iso}>{text}</time>;
+  const t = useMessages();
+  if (!iso) return <span class="muted">{t.unknownTime}</span>;
+  return <time dateTime={iso}>{t.dateTime(new Date(iso))}</time>;
 }
 
 /** Labelled figures, as a description list of term/value pairs. */
@@ -50,9 +49,13 @@ export function Facts({ kind, facts }: { kind: 'facts' | 'counts'; facts: Array<
       {facts.map(([term, value]) => (
         <div key={term}>
           <dt>{term}</dt>
-          <dd>{value}</dd>
+          <dd>{typeof value === 'number' ? <Count n={value} /> : value}</dd>
         </div>
       ))}
     </dl>
   );
+}
+
+function Count({ n }: { n: number }) {
+  return <>{useMessages().number(n)}</>;
 }

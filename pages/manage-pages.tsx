@@ -1,3 +1,4 @@
+import { useMessages } from './i18n/messages-context.ts';
 import { Facts, Layout, Time } from './layout.tsx';
 import { markdownRenderer } from './markdown.ts';
 import { providerName } from './providers.ts';
@@ -11,17 +12,15 @@ interface ConnectionView {
   conversation_count: number;
 }
 
-const STATUS_LABELS: Record<string, string> = { active: 'Connected', needs_reauth: 'Needs a new export', revoked: 'Disconnected' };
+function StatusBadge({ status }: { status: string }) {
+  const t = useMessages();
+  return <span class={`badge ${status}`}>{t.statuses[status] ?? status}</span>;
+}
 
-/** Fixed sentences for the `notice` a redirect after an action carries: nothing from the URL is echoed. */
-const NOTICES: Record<string, string> = {
-  'conversation-deleted': 'The conversation was deleted.',
-  disconnected: 'The connection was disconnected and its conversations deleted.',
-  'all-deleted': 'All your data was deleted.',
-};
-
+/** A fixed sentence for the `notice` a redirect after an action carries: nothing from the URL is echoed. */
 function Notice({ notice }: { notice?: string | undefined }) {
-  const text = notice ? NOTICES[notice] : undefined;
+  const t = useMessages();
+  const text = notice && Object.hasOwn(t.notices, notice) ? t.notices[notice] : undefined;
   return text ? (
     <p class="notice" role="status">
       {text}
@@ -30,32 +29,33 @@ function Notice({ notice }: { notice?: string | undefined }) {
 }
 
 export function ManageHomePage({ appName, connections, notice }: { appName: string; connections: ConnectionView[]; notice?: string | undefined }) {
+  const t = useMessages();
   return (
-    <Layout title="Your imported conversations" appName={appName}>
+    <Layout title={t.manageTitle} appName={appName}>
       <Notice notice={notice} />
       <section class="card" aria-labelledby="manage-title">
-        <h1 id="manage-title">Your imported conversations</h1>
+        <h1 id="manage-title">{t.manageTitle}</h1>
         {connections.length === 0 ? (
-          <p>There is nothing here: no conversations have been imported for you.</p>
+          <p>{t.nothingImported}</p>
         ) : (
           <ul class="connections">
             {connections.map((connection) => (
               <li key={connection.id} class="connection">
                 <h2>{providerName(connection.provider)}</h2>
                 <p>
-                  <span class={`badge ${connection.status}`}>{STATUS_LABELS[connection.status] ?? connection.status}</span>
+                  <StatusBadge status={connection.status} />
                 </p>
                 <Facts
                   kind="facts"
                   facts={[
-                    ['Connected on', <Time iso={connection.captured_at} />],
-                    ['Last import', <Time iso={connection.last_sync_at} />],
-                    ['Conversations', connection.conversation_count],
+                    [t.connectedOn, <Time iso={connection.captured_at} />],
+                    [t.lastImport, <Time iso={connection.last_sync_at} />],
+                    [t.conversations, connection.conversation_count],
                   ]}
                 />
                 <p>
                   <a class="button secondary" href={`/manage/connections/${connection.id}`}>
-                    View conversations
+                    {t.viewConversations}
                   </a>
                 </p>
               </li>
@@ -66,20 +66,17 @@ export function ManageHomePage({ appName, connections, notice }: { appName: stri
       {connections.length > 0 && (
         <>
           <section class="card" aria-labelledby="download-title">
-            <h2 id="download-title">Download your data</h2>
-            <p>
-              One JSON file with everything {appName} holds for you: each connection and all its conversations, every message included — to keep, or
-              to take to another service.
-            </p>
+            <h2 id="download-title">{t.downloadHeading}</h2>
+            <p>{t.downloadText({ app: appName })}</p>
             <a class="button" href="/manage/download" download>
-              Download my data
+              {t.downloadButton}
             </a>
           </section>
           <section class="card danger-zone" aria-labelledby="delete-all-title">
-            <h2 id="delete-all-title">Delete everything</h2>
-            <p>Remove all your imported conversations and connections from {appName}.</p>
+            <h2 id="delete-all-title">{t.deleteAllHeading}</h2>
+            <p>{t.deleteAllText({ app: appName })}</p>
             <a class="button danger" href="/manage/delete-all">
-              Delete all my data
+              {t.deleteAllButton}
             </a>
           </section>
         </>
@@ -104,28 +101,28 @@ export function ManageConnectionPage(props: {
   notice?: string | undefined;
 }) {
   const { appName, connection, conversations, total, page, pageSize, notice } = props;
+  const t = useMessages();
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const name = providerName(connection.provider);
   const pageHref = (n: number) => `/manage/connections/${connection.id}?page=${n}`;
   return (
-    <Layout title={`${name} conversations`} appName={appName}>
+    <Layout title={t.providerConversations({ provider: name })} appName={appName}>
       <p class="back">
-        <a href="/manage">← All connections</a>
+        <a href="/manage">← {t.allConnections}</a>
       </p>
       <Notice notice={notice} />
       <section class="card" aria-labelledby="connection-title">
-        <h1 id="connection-title">{name} conversations</h1>
+        <h1 id="connection-title">{t.providerConversations({ provider: name })}</h1>
         <p>
-          <span class={`badge ${connection.status}`}>{STATUS_LABELS[connection.status] ?? connection.status}</span> · {total}{' '}
-          {total === 1 ? 'conversation' : 'conversations'}, newest first
+          <StatusBadge status={connection.status} /> · {t.countNewestFirst({ count: total })}
         </p>
         {conversations.length === 0 ? (
-          <p>No conversations {page > 1 ? 'on this page' : 'here'}.</p>
+          <p>{page > 1 ? t.noConversationsOnPage : t.noConversations}</p>
         ) : (
           <ul class="conversations">
             {conversations.map((conversation) => (
               <li key={conversation.id}>
-                <a href={`/manage/conversations/${conversation.id}`}>{conversation.title ?? 'Untitled conversation'}</a>
+                <a href={`/manage/conversations/${conversation.id}`}>{conversation.title ?? t.untitled}</a>
                 <span class="muted small">
                   <Time iso={conversation.update_time} />
                 </span>
@@ -134,21 +131,19 @@ export function ManageConnectionPage(props: {
           </ul>
         )}
         {pages > 1 && (
-          <nav class="pager" aria-label="Pages">
-            {page > 1 ? <a href={pageHref(page - 1)}>← Newer</a> : <span />}
-            <span>
-              Page {page} of {pages}
-            </span>
-            {page < pages ? <a href={pageHref(page + 1)}>Older →</a> : <span />}
+          <nav class="pager" aria-label={t.pages}>
+            {page > 1 ? <a href={pageHref(page - 1)}>← {t.newer}</a> : <span />}
+            <span>{t.pageOf({ page, pages })}</span>
+            {page < pages ? <a href={pageHref(page + 1)}>{t.older} →</a> : <span />}
           </nav>
         )}
       </section>
       {connection.status !== 'revoked' && (
         <section class="card danger-zone" aria-labelledby="disconnect-title">
-          <h2 id="disconnect-title">Disconnect {name}</h2>
-          <p>Deletes these conversations from {appName} and stops using this connection.</p>
+          <h2 id="disconnect-title">{t.disconnectHeading({ provider: name })}</h2>
+          <p>{t.disconnectText({ app: appName })}</p>
           <a class="button danger" href={`/manage/connections/${connection.id}/disconnect`}>
-            Disconnect
+            {t.disconnectButton}
           </a>
         </section>
       )}
@@ -162,26 +157,27 @@ export function ManageConversationPage(props: {
   messages: Array<{ role: string; content: string; timestamp: string | null }>;
 }) {
   const { appName, conversation, messages } = props;
-  const title = conversation.title ?? 'Untitled conversation';
+  const t = useMessages();
+  const title = conversation.title ?? t.untitled;
   const toHtml = markdownRenderer();
   return (
     <Layout title={title} appName={appName}>
       <p class="back">
-        <a href={`/manage/connections/${conversation.connection_id}`}>← {providerName(conversation.provider)} conversations</a>
+        <a href={`/manage/connections/${conversation.connection_id}`}>← {t.providerConversations({ provider: providerName(conversation.provider) })}</a>
       </p>
       <section class="card" aria-labelledby="conversation-title">
         <h1 id="conversation-title">{title}</h1>
         <p class="muted small">
-          Last updated <Time iso={conversation.update_time} />
+          {t.lastUpdated} <Time iso={conversation.update_time} />
         </p>
         {messages.length === 0 ? (
-          <p>This conversation has no messages.</p>
+          <p>{t.noMessages}</p>
         ) : (
           <ol class="messages">
             {messages.map((message, i) => (
               <li key={i} class={`message ${message.role}`}>
                 <p class="meta">
-                  <strong>{ROLE_LABELS[message.role] ?? message.role}</strong> <Time iso={message.timestamp} />
+                  <strong>{t.roles[message.role] ?? message.role}</strong> <Time iso={message.timestamp} />
                 </p>
                 {/* markdown-it escapes every character of the message itself: see markdown.ts. */}
                 <div class="content" dangerouslySetInnerHTML={{ __html: toHtml(message.content) }} />
@@ -191,16 +187,14 @@ export function ManageConversationPage(props: {
         )}
       </section>
       <section class="card danger-zone" aria-labelledby="delete-title">
-        <h2 id="delete-title">Delete this conversation</h2>
+        <h2 id="delete-title">{t.deleteConversationHeading}</h2>
         <a class="button danger" href={`/manage/conversations/${conversation.id}/delete`}>
-          Delete conversation
+          {t.deleteConversationButton}
         </a>
       </section>
     </Layout>
   );
 }
-
-const ROLE_LABELS: Record<string, string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' };
 
 export function ConfirmPage(props: {
   appName: string;
@@ -211,19 +205,20 @@ export function ConfirmPage(props: {
   confirmLabel: string;
   cancelHref: string;
 }) {
+  const t = useMessages();
   return (
     <Layout title={props.title} appName={props.appName}>
       <section class="card danger-zone" aria-labelledby="confirm-title">
         <h1 id="confirm-title">{props.title}</h1>
         <p>{props.explanation}</p>
-        <p>This cannot be undone.</p>
+        <p>{t.cannotBeUndone}</p>
         <form method="post" action={props.action} class="actions">
           <input type="hidden" name="csrf" value={props.csrfToken} />
           <button type="submit" class="button danger">
             {props.confirmLabel}
           </button>
           <a class="button secondary" href={props.cancelHref}>
-            Cancel
+            {t.cancel}
           </a>
         </form>
       </section>

@@ -3,16 +3,20 @@
  * how to get the export, and which files to upload. In the order offered.
  */
 export interface ProviderGuide {
-  id: string;
+  id: ProviderId;
   name: string;
   site: string;
   steps: string[];
-  /** The kinds of file to upload, as the file input's `accept` and as words. */
+  /** The kinds of file to upload: as the file input's `accept`, as extensions, and in English words. */
   accept: string;
+  extensions: readonly string[];
   files: string;
 }
 
-const ZIP_OR_JSON = { accept: '.zip,.json,application/zip,application/json', files: '.zip or .json' };
+export type ProviderId = 'openai' | 'anthropic' | 'google' | 'microsoft' | 'xai' | 'deepseek';
+
+const files = (...extensions: string[]) => ({ extensions, files: new Intl.ListFormat('en', { type: 'disjunction' }).format(extensions) });
+const ZIP_OR_JSON = { accept: '.zip,.json,application/zip,application/json', ...files('.zip', '.json') };
 
 export const PROVIDER_GUIDES: readonly ProviderGuide[] = [
   {
@@ -62,7 +66,7 @@ export const PROVIDER_GUIDES: readonly ProviderGuide[] = [
       'Upload the copilot-activity-history.csv file here, or the .zip it came in.',
     ],
     accept: '.csv,.zip,text/csv,application/zip',
-    files: '.csv or .zip',
+    ...files('.csv', '.zip'),
   },
   {
     id: 'xai',

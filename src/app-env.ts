@@ -1,3 +1,4 @@
+import type { Locale } from '../pages/i18n/locales.ts';
 import type { Caller } from './apps/authenticate.ts';
 
 /** What middleware leaves on the context for handlers, the error handler and the request log. */
@@ -5,7 +6,7 @@ export interface AppEnv {
   Variables: {
     /** The app an API request authenticated as. */
     caller: Caller;
-    /** Set on hosted-page routes: errors there are HTML pages, not JSON. */
-    page: { appName?: string | undefined };
+    /** Set on hosted-page routes: errors there are HTML pages, not JSON, in `locale`. */
+    page: { appName?: string | undefined; locale: Locale };
   };
 }

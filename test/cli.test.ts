@@ -167,6 +167,12 @@ describe('onboarding', () => {
       assert.ok(manage.url.startsWith(`${PUBLIC_URL}/manage?token=`), manage.url);
       const decoded = decodeJwt(new URL(manage.url).searchParams.get('token')!).claims;
       assert.deepEqual([decoded.userRef, decoded.purpose, decoded.exp - decoded.iat], ['u1', 'manage', 60]);
+      assert.equal('locale' in decoded, false);
+    });
+
+    test('link --locale chooses the pages\' language, carried canonicalised', async () => {
+      const { url } = await ok(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'manage', '--locale', 'zh-cn']);
+      assert.equal(decodeJwt(new URL(url).searchParams.get('token')!).claims.locale, 'zh-CN');
     });
 
     test('backup writes a consistent copy that opens and holds the app', async () => {
@@ -249,6 +255,8 @@ describe('the command error table, in-process', () => {
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'delete'], error: 'signLink: purpose must be "connect" or "manage"' },
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires', '901'], error: 'signLink: expiresInSeconds must be from 1 to 900' },
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires', 'soon'], error: 'signLink: expiresInSeconds must be a number' },
+    { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--locale'], error: 'Missing --locale' },
+    { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--locale', 'de_DE'], error: 'signLink: locale must be a BCP 47 language tag, such as "de" or "zh-CN"' },
   ];
   for (const { args, error } of cases) {
     test(`${args.join(' ').replace(/u{1024,}/, (long) => `<${long.length} characters>`) || '(nothing)'} → ${error}`, async () => {

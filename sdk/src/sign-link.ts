@@ -16,6 +16,11 @@ export interface SignLinkOptions {
   expiresInSeconds?: number;
   /** Where Parley is served; PUBLIC_URL from the environment, else http://localhost:8787. */
   baseUrl?: string;
+  /**
+   * The pages' language, a BCP 47 tag such as `de` or `zh-CN`; carried canonicalised.
+   * A language Parley has no pages in falls back to the browser's, else English.
+   */
+  locale?: string;
 }
 
 /** What a signed link's token carries. */
@@ -27,6 +32,8 @@ export interface LinkClaims {
   iat: number;
   exp: number;
   jti: string;
+  /** A canonical BCP 47 tag, when the link chose the pages' language. */
+  locale?: string;
 }
 
 /** Whether a userRef has 1 to 1,024 characters (code points, as SQL's length() counts them). */
@@ -37,6 +44,16 @@ export function isValidUserRef(value: string): boolean {
   let count = 0;
   for (const _ of value) if (++count > MAX_USER_REF_LENGTH) return false;
   return true;
+}
+
+/** `value` as a canonical BCP 47 language tag (`zh-cn` → `zh-CN`); undefined when it is not a well-formed one. */
+export function canonicalLocale(value: string): string | undefined {
+  try {
+    const [tag] = Intl.getCanonicalLocales(value);
+    return tag;
+  } catch {
+    return undefined;
+  }
 }
 
 function isAbsoluteUrl(value: string): boolean {
@@ -52,7 +69,7 @@ const nonEmptyString = (value: unknown): value is string => typeof value === 'st
 
 /** The first thing wrong with the options, as the TypeError's message says it; undefined when none is. */
 function problemWith(options: SignLinkOptions): string | undefined {
-  const { appId, userRef, scopes, purpose, expiresInSeconds, baseUrl } = (options ?? {}) as Partial<SignLinkOptions>;
+  const { appId, userRef, scopes, purpose, expiresInSeconds, baseUrl, locale } = (options ?? {}) as Partial<SignLinkOptions>;
   if (typeof appId !== 'string') return 'appId must be a string';
   if (appId === '') return 'appId must not be empty';
   if (typeof userRef !== 'string') return 'userRef must be a string';
@@ -68,6 +85,10 @@ function problemWith(options: SignLinkOptions): string | undefined {
   if (baseUrl !== undefined) {
     if (typeof baseUrl !== 'string') return 'baseUrl must be a string';
     if (!isAbsoluteUrl(baseUrl)) return 'baseUrl must be an absolute URL';
+  }
+  if (locale !== undefined) {
+    if (typeof locale !== 'string') return 'locale must be a string';
+    if (canonicalLocale(locale) === undefined) return 'locale must be a BCP 47 language tag, such as "de" or "zh-CN"';
   }
   return undefined;
 }
@@ -88,7 +109,7 @@ function defaultBaseUrl(): string {
 /**
  * Signs a link to Parley's hosted connect or manage page for one of your users:
  * `{baseUrl}/start?token=…` (connect) or `{baseUrl}/manage?token=…`, an HS256 JWT
- * valid for `expiresInSeconds` and usable once. Keep the app secret on your
+ * valid for `expiresInSeconds` and usable once, its pages in `locale` when given. Keep the app secret on your
  * server. Bad options throw a TypeError saying which. `now` (ms) is for tests.
  *
  *   const url = await signLink({ appId, userRef: 'user-42', scopes: ['conversations:read'], purpose: 'connect' }, appSecret);
@@ -97,10 +118,11 @@ export async function signLink(options: SignLinkOptions, appSecret: string, now:
   const problem = problemWith(options);
   if (problem) throw new TypeError(`signLink: ${problem}`);
   if (!nonEmptyString(appSecret)) throw new TypeError('signLink: appSecret must be a non-empty string');
-  const { appId, userRef, purpose, expiresInSeconds = MAX_LINK_LIFETIME_SECONDS, baseUrl = defaultBaseUrl() } = options;
+  const { appId, userRef, purpose, expiresInSeconds = MAX_LINK_LIFETIME_SECONDS, baseUrl = defaultBaseUrl(), locale } = options;
 
   const iat = Math.floor(now / 1000);
   const claims: LinkClaims = { appId, userRef, scopes: [LINK_SCOPE], purpose, iat, exp: iat + expiresInSeconds, jti: crypto.randomUUID() };
+  if (locale !== undefined) claims.locale = canonicalLocale(locale)!;
   const signingInput = `${base64UrlJson({ alg: 'HS256', typ: 'JWT' })}.${base64UrlJson(claims)}`;
   const key = await crypto.subtle.importKey('raw', encoder.encode(appSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(signingInput)));

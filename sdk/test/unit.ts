@@ -41,6 +41,9 @@ test('signLink: each bad option is refused with a TypeError saying which', async
     [{ expiresInSeconds: 1.5 }, 'expiresInSeconds must be a whole number'],
     [{ expiresInSeconds: 901 }, 'expiresInSeconds must be from 1 to 900'],
     [{ baseUrl: 'parley.example' }, 'baseUrl must be an absolute URL'],
+    [{ locale: 7 }, 'locale must be a string'],
+    [{ locale: 'en_US' }, 'locale must be a BCP 47 language tag, such as "de" or "zh-CN"'],
+    [{ locale: '' }, 'locale must be a BCP 47 language tag, such as "de" or "zh-CN"'],
   ];
   for (const [change, message] of cases) {
     await assert.rejects(signLink({ ...options, ...change } as SignLinkOptions, SECRET), { name: 'TypeError', message: `signLink: ${message}` });
@@ -51,6 +54,15 @@ test('signLink: each bad option is refused with a TypeError saying which', async
   // No baseUrl: PUBLIC_URL, or localhost where there is none (or, as in Deno without --allow-env, it cannot be read).
   const { baseUrl: _, ...withoutBaseUrl } = options;
   assert.match(await signLink(withoutBaseUrl, SECRET), /^https?:\/\/[^/]+\/start\?token=/);
+});
+
+test('signLink: a locale is carried as a canonical BCP 47 tag; without one there is no locale claim', async () => {
+  const claimsOf = async (url: string) => JSON.parse(new TextDecoder().decode(fromBase64Url(new URL(url).searchParams.get('token')!.split('.')[1]!)));
+  assert.equal((await claimsOf(await signLink({ ...options, locale: 'zh-cn' }, SECRET, NOW))).locale, 'zh-CN');
+  assert.equal((await claimsOf(await signLink({ ...options, locale: 'de' }, SECRET, NOW))).locale, 'de');
+  // Well-formed but not a language Parley's pages speak: carried all the same; the pages fall back.
+  assert.equal((await claimsOf(await signLink({ ...options, locale: 'pt-BR' }, SECRET, NOW))).locale, 'pt-BR');
+  assert.equal('locale' in (await claimsOf(await signLink(options, SECRET, NOW))), false);
 });
 
 const WEBHOOK_SECRET = `whsec_${base64(new Uint8Array(24).fill(7))}`;

@@ -3,7 +3,7 @@ import { copySqliteToPostgres } from '../db/copy-to-postgres.ts';
 import type { Db } from '../db/database.ts';
 import { createApp, createKey, listApps, listKeys, requireApp, revokeKey } from '../apps/apps.ts';
 import type { Deps } from '../deps.ts';
-import { LINK_SCOPE, signLink } from '../../sdk/src/sign-link.ts';
+import { LINK_SCOPE, signLink, type SignLinkOptions } from '../../sdk/src/sign-link.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../webhooks/endpoints.ts';
 
@@ -43,9 +43,12 @@ export const commands: Record<string, (deps: CommandDeps, flags: Flags, io: Comm
     const [appId, userRef] = [required(flags, 'app'), requireUserRef(required(flags, 'user'))];
     const purpose = required(flags, 'purpose') as 'connect' | 'manage';
     const expires = flags.expires === undefined ? undefined : Number(required(flags, 'expires'));
+    const locale = flags.locale === undefined ? undefined : required(flags, 'locale');
     const app = await requireApp(deps, appId);
-    const options = { appId: app.id, userRef, scopes: [LINK_SCOPE] as [typeof LINK_SCOPE], purpose, baseUrl: deps.config.publicUrl };
-    const url = await signLink(expires === undefined ? options : { ...options, expiresInSeconds: expires }, app.secret, deps.clock.now());
+    const options: SignLinkOptions = { appId: app.id, userRef, scopes: [LINK_SCOPE], purpose, baseUrl: deps.config.publicUrl };
+    if (expires !== undefined) options.expiresInSeconds = expires;
+    if (locale !== undefined) options.locale = locale;
+    const url = await signLink(options, app.secret, deps.clock.now());
     return { url };
   },
   backup: async (deps, flags, io) => {
@@ -82,7 +85,7 @@ export const USAGE = `Usage: parley <command> [flags]
   webhook set --app ID --url URL [--new-secret]
   webhook list --app ID [--status pending,delivered,failed]
   webhook retry --app ID --delivery DELIVERYID
-  link --app ID --user REF --purpose connect|manage [--expires SECONDS]
+  link --app ID --user REF --purpose connect|manage [--expires SECONDS] [--locale de|fr|es|ja|zh-CN|…]
   backup --out FILE
   migrate-to-postgres --url postgres://…`;
 

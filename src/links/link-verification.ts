@@ -5,7 +5,7 @@ import type { PagePurpose } from '../db/database.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { isValidUserRef } from '../users/user-ref.ts';
-import { LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, type LinkClaims } from '../../sdk/src/sign-link.ts';
+import { canonicalLocale, LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, type LinkClaims } from '../../sdk/src/sign-link.ts';
 
 const encoder = new TextEncoder();
 
@@ -17,7 +17,7 @@ function decode(token: string): LinkClaims {
   } catch {
     throw new ApiError('invalidLink');
   }
-  const { appId, userRef, scopes, purpose, iat, exp, jti } = claims;
+  const { appId, userRef, scopes, purpose, iat, exp, jti, locale } = claims;
   const wellFormed =
     typeof appId === 'string' &&
     typeof userRef === 'string' &&
@@ -28,9 +28,25 @@ function decode(token: string): LinkClaims {
     Number.isFinite(iat) &&
     Number.isFinite(exp) &&
     typeof jti === 'string' &&
-    jti !== '';
+    jti !== '' &&
+    // Optional; a well-formed tag Parley has no pages in is accepted (the pages fall back).
+    (locale === undefined || (typeof locale === 'string' && canonicalLocale(locale) !== undefined));
   if (!wellFormed) throw new ApiError('invalidLink');
   return claims as unknown as LinkClaims;
+}
+
+/**
+ * The `locale` claim of a link, read without checking the link: it only picks the
+ * language of the pages, so even an error page about a bad link can be in it.
+ */
+export function linkLocale(token: string | undefined): string | undefined {
+  if (!token) return undefined;
+  try {
+    const { locale } = decodeJwt(token);
+    return typeof locale === 'string' ? locale : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -3,29 +3,33 @@ import { ChooseProviderPage, ConnectStartPage, ImportResultPage, UploadPage, typ
 import { providerGuide, providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, type ErrorCode } from '../errors.ts';
+import type { Messages } from '../../pages/i18n/en.ts';
+import { ApiError } from '../errors.ts';
 import { importExport } from '../import/import-export.ts';
 import { formatFor } from '../import/formats.ts';
 import { openExportUpload, type ExportUpload } from '../import/upload.ts';
 import { verifyLink } from '../links/link-verification.ts';
 import { checkCsrf, rememberResult } from '../links/page-sessions.ts';
-import { pageHeaders, pageSession, renderPage, startPageSession } from './page-kit.tsx';
+import { messages, pageHeaders, pageSession, renderPage, startPageSession, useLinkLocale } from './page-kit.tsx';
 
-/** Why an upload failed, said for the person holding the file. */
-function importFailure(code: ErrorCode, provider: string, message: string): Pick<ImportOutcome, 'message' | 'advice'> {
+/** Why an upload failed, said for the person holding the file, in their language. */
+function importFailure(t: Messages, error: ApiError, provider: string): Pick<ImportOutcome, 'message' | 'advice'> {
   const name = providerName(provider);
-  switch (code) {
+  switch (error.code) {
     case 'invalidProvider':
-      return { message: `This file is not a ${name} export.`, advice: `Check that you chose the service the file came from, or go back and choose another.` };
+      return { message: t.notProviderExport({ provider: name }), advice: t.checkService };
     case 'unrecognizedExport':
-      return { message: 'This file is not a conversations export.', advice: `Upload the export you downloaded from ${name} (${providerGuide(provider)!.files}), as the steps on the previous page describe.` };
+      return { message: t.notAnExport, advice: t.uploadTheExport({ provider: name, files: t.or(providerGuide(provider)!.extensions) }) };
     case 'exportTooLarge':
     case 'expandedTooLarge':
-      return { message: 'This file is too large to import here.', advice: 'Contact the app’s support to raise the limit.' };
+      return { message: t.fileTooLarge, advice: t.raiseLimit };
     case 'conversationTooLarge':
-      return { message: 'One conversation in this file is too large to import.', advice: 'Contact the app’s support to raise the limit.' };
+      return { message: t.conversationTooLarge, advice: t.raiseLimit };
     default:
-      return { message: `${message}.`, advice: `The file may be damaged or incomplete. Download the export from ${name} again and upload the new file.` };
+      return {
+        message: t.failedBecause({ reason: t.errors[error.code] + (error.detail ? `: ${error.detail}` : '') }),
+        advice: t.maybeDamaged({ provider: name }),
+      };
   }
 }
 
@@ -40,8 +44,9 @@ export function connectRoutes(deps: Deps) {
   // scanner fetching the URL must not use up the person's link.
   routes.get('/start', async (c) => {
     const token = c.req.query('token');
+    useLinkLocale(c, token);
     const { appName } = await verifyLink(deps, token, 'connect');
-    c.set('page', { appName });
+    c.set('page', { ...c.get('page'), appName });
     return renderPage(c, <ConnectStartPage appName={appName} token={token!} />);
   });
 
@@ -50,6 +55,7 @@ export function connectRoutes(deps: Deps) {
   routes.post('/start', async (c) => {
     const form = await c.req.parseBody();
     const token = typeof form.token === 'string' ? form.token : undefined;
+    useLinkLocale(c, token);
     const { claims } = await verifyLink(deps, token, 'connect');
     return startPageSession(deps, c, claims, '/connect');
   });
@@ -90,7 +96,7 @@ export function connectRoutes(deps: Deps) {
       // Refused before the file was read through: the rest of it goes with the connection.
       if (!upload?.body.finished) c.header('Connection', 'close');
       if (!(error instanceof ApiError) || error.code === 'invalidCsrf' || error.code === 'unsupportedContentType') throw error;
-      outcome = { provider, ok: false, status: error.status, ...importFailure(error.code, provider, error.message) };
+      outcome = { provider, ok: false, status: error.status, ...importFailure(messages(c), error, provider) };
     }
     await rememberResult(deps, current, outcome);
     return c.redirect('/connect/result', 303);

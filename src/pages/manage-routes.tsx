@@ -11,7 +11,7 @@ import { ApiError } from '../errors.ts';
 import { verifyLink } from '../links/link-verification.ts';
 import { checkCsrf } from '../links/page-sessions.ts';
 import { downloadFile } from './download-file.ts';
-import { pageHeaders, pageSession, renderPage, sessionCookie, startPageSession } from './page-kit.tsx';
+import { messages, pageHeaders, pageSession, renderPage, sessionCookie, startPageSession, useLinkLocale } from './page-kit.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -36,6 +36,7 @@ export function manageRoutes(deps: Deps) {
   routes.get('/manage', async (c) => {
     const token = c.req.query('token');
     if (token !== undefined || sessionCookie(c, 'manage') === undefined) {
+      useLinkLocale(c, token);
       const { claims } = await verifyLink(deps, token, 'manage');
       return startPageSession(deps, c, claims, '/manage');
     }
@@ -78,15 +79,16 @@ export function manageRoutes(deps: Deps) {
   routes.get('/manage/conversations/:id/delete', async (c) => {
     const owner = await session(c);
     const conversation = await conversationOf(deps, owner, c.req.param('id'));
+    const t = messages(c);
     return renderPage(
       c,
       <ConfirmPage
         appName={owner.appName}
-        title="Delete this conversation?"
-        explanation={`“${conversation.title ?? 'Untitled conversation'}” will be deleted from ${owner.appName}.`}
+        title={t.confirmDeleteConversation}
+        explanation={t.confirmDeleteConversationText({ title: conversation.title ?? t.untitled, app: owner.appName })}
         action={`/manage/conversations/${conversation.id}/delete`}
         csrfToken={owner.csrfToken}
-        confirmLabel="Delete conversation"
+        confirmLabel={t.deleteConversationButton}
         cancelHref={`/manage/conversations/${conversation.id}`}
       />,
     );
@@ -104,15 +106,16 @@ export function manageRoutes(deps: Deps) {
     const connection = await connectionOf(deps, owner, c.req.param('id'));
     if (connection.status === 'revoked') throw new ApiError('connectionRevoked');
     const name = providerName(connection.provider);
+    const t = messages(c);
     return renderPage(
       c,
       <ConfirmPage
         appName={owner.appName}
-        title={`Disconnect ${name}?`}
-        explanation={`All ${connection.conversation_count} ${name} conversations will be deleted from ${owner.appName}, and the connection will show as disconnected.`}
+        title={t.confirmDisconnect({ provider: name })}
+        explanation={t.confirmDisconnectText({ count: connection.conversation_count, provider: name, app: owner.appName })}
         action={`/manage/connections/${connection.id}/disconnect`}
         csrfToken={owner.csrfToken}
-        confirmLabel={`Disconnect ${name}`}
+        confirmLabel={t.disconnectHeading({ provider: name })}
         cancelHref={`/manage/connections/${connection.id}`}
       />,
     );
@@ -127,15 +130,16 @@ export function manageRoutes(deps: Deps) {
 
   routes.get('/manage/delete-all', async (c) => {
     const owner = await session(c);
+    const t = messages(c);
     return renderPage(
       c,
       <ConfirmPage
         appName={owner.appName}
-        title="Delete all your data?"
-        explanation={`Every conversation and connection imported for you will be deleted from ${owner.appName}.`}
+        title={t.confirmDeleteAll}
+        explanation={t.confirmDeleteAllText({ app: owner.appName })}
         action="/manage/delete-all"
         csrfToken={owner.csrfToken}
-        confirmLabel="Delete all my data"
+        confirmLabel={t.deleteAllButton}
         cancelHref="/manage"
       />,
     );
