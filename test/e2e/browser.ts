@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -10,7 +11,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** The repository root: the server and the CLI run from here, as an operator would run them. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const SCREENSHOTS_DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));
+/** Where `capture` writes; `npm run screenshots` points it elsewhere to refresh docs/screenshots/. */
+export const SCREENSHOTS_DIR = process.env.PARLEY_SCREENSHOTS_DIR || fileURLToPath(new URL('./screenshots/', import.meta.url));
 
 const run = promisify(execFile);
 
@@ -220,15 +222,37 @@ const LAYOUT_AUDIT = `(() => {
 })()`;
 
 /**
+ * axe-core's browser build. It goes into the page through the DevTools protocol
+ * (`page.evaluate`), which the pages' Content-Security-Policy does not govern; a
+ * `<script>` tag (`page.addScriptTag`) would be refused by `script-src 'self'`
+ * and reported as a CSP violation.
+ */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+// A string for the same reason as LAYOUT_AUDIT. Every rule at axe's defaults: WCAG
+// 2.0, 2.1 and 2.2 A and AA, and its best practices.
+const AXE_RUN = `axe.run(document, { resultTypes: ['violations'] }).then((results) => results.violations.map((v) =>
+  v.id + ' (' + v.impact + '): ' + v.help + ' — ' + v.nodes.map((node) => node.target.join(' ')).join(', ')))`;
+
+/** What axe-core finds wrong on the current page, one line per rule broken, with the elements that break it. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(AXE_RUN) as Promise<string[]>;
+}
+
+/**
  * Full-page screenshots of the current page at phone and desktop size, named
- * `<name>-375.png` and `<name>-1280.png`; checks the layout at phone size and
- * returns to the phone viewport the flows run in.
+ * `<name>-375.png` and `<name>-1280.png`, with axe-core run at each size; checks
+ * the layout at phone size and returns to the phone viewport the flows run in.
+ * Returns every problem found, described.
  */
 export async function capture(page: Page, name: string): Promise<string[]> {
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
-  await page.setViewportSize(DESKTOP);
-  await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-1280.png`), fullPage: true });
-  await page.setViewportSize(PHONE);
-  await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-375.png`), fullPage: true });
-  return layoutProblems(page);
+  const problems: string[] = [];
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${viewport.width}.png`), fullPage: true });
+    problems.push(...(await accessibilityViolations(page)).map((violation) => `axe at ${viewport.width} px: ${violation}`));
+  }
+  return [...problems, ...(await layoutProblems(page))];
 }
