@@ -256,3 +256,42 @@ export async function capture(page: Page, name: string): Promise<string[]> {
   }
   return [...problems, ...(await layoutProblems(page))];
 }
+
+// What has the keyboard focus, as a string run in the page (see LAYOUT_AUDIT): its
+// name as a person reads it (a file input by its label), whether the focus shows
+// (the element matches :focus-visible and draws an outline or a shadow), and
+// whether it comes after the element focused before it on this page.
+const FOCUS_STOP = `(() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const style = getComputedStyle(el);
+  const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+  const named = el.labels && el.labels.length ? el.labels[0].innerText : el.getAttribute('aria-label') || el.innerText;
+  const previous = window.__parleyFocus;
+  window.__parleyFocus = el;
+  return {
+    name: named.replace(/\\s+/g, ' ').trim().slice(0, 60),
+    shown: el.matches(':focus-visible') && ring,
+    after: previous && previous.isConnected ? Boolean(previous.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) : undefined,
+  };
+})()`;
+
+/**
+ * Moves the focus with Tab (Shift+Tab when `backwards`) until it is on the element
+ * named `name`, as a keyboard-only person would. At every stop the focus must be
+ * visible and move in the page's order (forwards with Tab, backwards with
+ * Shift+Tab). Returns the names of the stops, the last one included.
+ */
+export async function tabTo(page: Page, name: string, { backwards = false } = {}): Promise<string[]> {
+  const stops: string[] = [];
+  while (stops.length < 40) {
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+    const stop = (await page.evaluate(FOCUS_STOP)) as { name: string; shown: boolean; after: boolean | undefined } | null;
+    assert.ok(stop, `${backwards ? 'Shift+Tab' : 'Tab'} after ${JSON.stringify(stops)} left the page's elements before reaching "${name}"`);
+    stops.push(stop.name);
+    assert.ok(stop.shown, `the focus on "${stop.name}" does not show`);
+    if (stop.after !== undefined) assert.equal(stop.after, !backwards, `the focus went ${backwards ? 'forwards' : 'backwards'} to "${stop.name}" (stops: ${JSON.stringify(stops)})`);
+    if (stop.name === name) return stops;
+  }
+  assert.fail(`"${name}" not reached in 40 presses: ${JSON.stringify(stops)}`);
+}

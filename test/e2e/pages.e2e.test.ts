@@ -15,7 +15,7 @@ import { zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { signLink } from '../../sdk/src/sign-link.ts';
 import { FIXTURES_DIR, zipFolderFiles } from '../helpers.ts';
-import { accessibilityViolations, capture, cli, describeInBrowser, launchChromium, PHONE, SCREENSHOTS_DIR, sleep, startServer, watchPage, type RunningServer } from './browser.ts';
+import { accessibilityViolations, capture, cli, describeInBrowser, launchChromium, PHONE, SCREENSHOTS_DIR, sleep, startServer, tabTo, watchPage, type RunningServer } from './browser.ts';
 
 /** Two ChatGPT conversations; five Claude ones (see test/fixtures/README.md). */
 const CHATGPT_EXPORT = fileURLToPath(new URL('chatgpt-browsing.json', FIXTURES_DIR));
@@ -453,6 +453,71 @@ describeInBrowser('the hosted pages in Chromium', () => {
       ]);
       assert.equal(await page.locator('li.message.assistant pre code').getAttribute('class'), 'language-sql');
       await shoot(page, 'manage-conversation-markdown');
+    });
+  });
+
+  test('keyboard only: connect, from the link to the result, with Tab, Shift+Tab, Enter and Space', async () => {
+    await inBrowser(async (page) => {
+      await page.goto(await link('connect', 'keyboard-connect-user'));
+      assert.deepEqual(await tabTo(page, 'Continue'), ['Continue']);
+      await page.keyboard.press('Space');
+      await page.waitForURL(`${base()}/connect`);
+
+      assert.deepEqual(await tabTo(page, 'Claude claude.ai'), ['ChatGPT chatgpt.com', 'Claude claude.ai']);
+      assert.deepEqual(await tabTo(page, 'ChatGPT chatgpt.com', { backwards: true }), ['ChatGPT chatgpt.com']);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${base()}/connect/openai`);
+
+      assert.deepEqual(await tabTo(page, 'Export file (.zip or .json)'), ['← Choose another service', 'Export file (.zip or .json)']);
+      // Space on the file input opens the system's file dialog; Playwright answers it.
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+      await chooser.setFiles(CHATGPT_EXPORT);
+      assert.deepEqual(await tabTo(page, 'Upload and import'), ['Upload and import']);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${base()}/connect/result`);
+      assert.equal(await heading(page), 'Your ChatGPT conversations are in');
+      assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
+      assert.deepEqual(await tabTo(page, 'Upload another file'), ['Upload another file']);
+    });
+  });
+
+  test('keyboard only: manage, into a conversation and back, then delete it through its confirmation', async () => {
+    const { connectionId } = await ingest('keyboard-manage-user', JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8')));
+    await inBrowser(async (page) => {
+      await page.goto(await link('manage', 'keyboard-manage-user'));
+      assert.deepEqual(await tabTo(page, 'View conversations'), ['View conversations']);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${base()}/manage/connections/${connectionId}`);
+
+      const toPostgres = ['← All connections', 'Planning a two-week rail trip through Portugal and Spain, wi', 'Untitled conversation', 'Kilometres in a marathon', 'Speeding up a slow Postgres query'];
+      assert.deepEqual(await tabTo(page, 'Speeding up a slow Postgres query'), toPostgres);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/manage\/conversations\/[\w-]+$/);
+      const conversationUrl = page.url();
+      assert.equal(await heading(page), 'Speeding up a slow Postgres query');
+
+      // Back to the list by its link, and into the conversation again.
+      assert.deepEqual(await tabTo(page, '← Claude conversations'), ['← Claude conversations']);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${base()}/manage/connections/${connectionId}`);
+      assert.deepEqual(await tabTo(page, 'Speeding up a slow Postgres query'), toPostgres);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(conversationUrl);
+
+      // The two SQL blocks scroll sideways on a phone: Tab stops on each, to scroll them with the arrow keys.
+      const stops = await tabTo(page, 'Delete conversation');
+      assert.equal(stops.length, 4, JSON.stringify(stops));
+      assert.deepEqual([stops[0], stops[3]], ['← Claude conversations', 'Delete conversation']);
+      assert.match(stops[1]!, /^-- One index for both filters/);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${conversationUrl}/delete`);
+
+      assert.deepEqual(await tabTo(page, 'Cancel'), ['Delete conversation', 'Cancel']);
+      assert.deepEqual(await tabTo(page, 'Delete conversation', { backwards: true }), ['Delete conversation']);
+      await page.keyboard.press('Space');
+      await page.waitForURL(`${base()}/manage/connections/${connectionId}?notice=conversation-deleted`);
+      assert.equal(await page.getByRole('status').innerText(), 'The conversation was deleted.');
+      assert.equal((await conversationTitles(page)).length, 4);
     });
   });
 
