@@ -15,7 +15,8 @@ footer.site{color:#4a5361;font-size:.85rem;padding-bottom:2rem}
 h1{font-size:1.5rem;line-height:1.25;margin:.2rem 0 .8rem}
 h2{font-size:1.15rem;margin:1.2rem 0 .5rem}
 a{color:#1d4ed8}
-a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+/* Whatever takes the focus shows it: links, buttons, the file input, and code and tables that scroll. */
+:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 .card{background:#fff;border:1px solid #d6dae1;border-radius:12px;padding:1.25rem;margin:0 0 1rem}
 .card>:first-child{margin-top:0}
 .card>:last-child{margin-bottom:0}

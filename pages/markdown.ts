@@ -56,15 +56,27 @@ export function markdownRenderer(): (markdown: string) => string {
   rules.th_open = alignedCell;
   rules.td_open = alignedCell;
 
+  // Code and tables scroll sideways inside the message when wider than it (see the
+  // stylesheet): tabindex puts them in the tab order, so a keyboard can reach and
+  // scroll them too (WCAG 2.1.1; axe's scrollable-region-focusable).
+  const focusable = (render: RendererRule): RendererRule => (...args) => render(...args).replace(/^<(pre|table)>/, '<$1 tabindex="0">');
+  rules.fence = focusable(rules.fence!);
+  rules.code_block = focusable(rules.code_block!);
+  rules.table_open = focusable((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+
   // The conversation's title is the page's one h1: a message's `# Heading` sits a
-  // level below it, so the page's outline stays the page's.
-  const nestedHeading: RendererRule = (tokens, idx, options, _env, self) => {
-    const token = tokens[idx]!;
-    token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + 1)}`;
+  // level below it, so the page's outline stays the page's. A level is never more
+  // than one below the heading before it, as a screen reader's outline needs (axe's
+  // heading-order): a message that opens with `###`, as models' answers often do,
+  // gets an h2, and its headings below follow from there.
+  rules.heading_open = (tokens, idx, options, env, self) => {
+    const outline = env as { level: number };
+    const level = Math.min(6, Number(tokens[idx]!.tag.slice(1)) + 1, outline.level + 1);
+    outline.level = level;
+    // heading_open, its inline content, heading_close: the pair gets the same tag.
+    tokens[idx]!.tag = tokens[idx + 2]!.tag = `h${level}`;
     return self.renderToken(tokens, idx, options);
   };
-  rules.heading_open = nestedHeading;
-  rules.heading_close = nestedHeading;
 
-  return (markdown) => md.render(markdown);
+  return (markdown) => md.render(markdown, { level: 1 });
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -10,7 +11,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** The repository root: the server and the CLI run from here, as an operator would run them. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const SCREENSHOTS_DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));
+/** Where `capture` writes; `npm run screenshots` points it elsewhere to refresh docs/screenshots/. */
+export const SCREENSHOTS_DIR = process.env.PARLEY_SCREENSHOTS_DIR || fileURLToPath(new URL('./screenshots/', import.meta.url));
 
 const run = promisify(execFile);
 
@@ -220,15 +222,76 @@ const LAYOUT_AUDIT = `(() => {
 })()`;
 
 /**
+ * axe-core's browser build. It goes into the page through the DevTools protocol
+ * (`page.evaluate`), which the pages' Content-Security-Policy does not govern; a
+ * `<script>` tag (`page.addScriptTag`) would be refused by `script-src 'self'`
+ * and reported as a CSP violation.
+ */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+// A string for the same reason as LAYOUT_AUDIT. Every rule at axe's defaults: WCAG
+// 2.0, 2.1 and 2.2 A and AA, and its best practices.
+const AXE_RUN = `axe.run(document, { resultTypes: ['violations'] }).then((results) => results.violations.map((v) =>
+  v.id + ' (' + v.impact + '): ' + v.help + ' — ' + v.nodes.map((node) => node.target.join(' ')).join(', ')))`;
+
+/** What axe-core finds wrong on the current page, one line per rule broken, with the elements that break it. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(AXE_RUN) as Promise<string[]>;
+}
+
+/**
  * Full-page screenshots of the current page at phone and desktop size, named
- * `<name>-375.png` and `<name>-1280.png`; checks the layout at phone size and
- * returns to the phone viewport the flows run in.
+ * `<name>-375.png` and `<name>-1280.png`, with axe-core run at each size; checks
+ * the layout at phone size and returns to the phone viewport the flows run in.
+ * Returns every problem found, described.
  */
 export async function capture(page: Page, name: string): Promise<string[]> {
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
-  await page.setViewportSize(DESKTOP);
-  await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-1280.png`), fullPage: true });
-  await page.setViewportSize(PHONE);
-  await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-375.png`), fullPage: true });
-  return layoutProblems(page);
+  const problems: string[] = [];
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${viewport.width}.png`), fullPage: true });
+    problems.push(...(await accessibilityViolations(page)).map((violation) => `axe at ${viewport.width} px: ${violation}`));
+  }
+  return [...problems, ...(await layoutProblems(page))];
+}
+
+// What has the keyboard focus, as a string run in the page (see LAYOUT_AUDIT): its
+// name as a person reads it (a file input by its label), whether the focus shows
+// (the element matches :focus-visible and draws an outline or a shadow), and
+// whether it comes after the element focused before it on this page.
+const FOCUS_STOP = `(() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const style = getComputedStyle(el);
+  const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+  const named = el.labels && el.labels.length ? el.labels[0].innerText : el.getAttribute('aria-label') || el.innerText;
+  const previous = window.__parleyFocus;
+  window.__parleyFocus = el;
+  return {
+    name: named.replace(/\\s+/g, ' ').trim().slice(0, 60),
+    shown: el.matches(':focus-visible') && ring,
+    after: previous && previous.isConnected ? Boolean(previous.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) : undefined,
+  };
+})()`;
+
+/**
+ * Moves the focus with Tab (Shift+Tab when `backwards`) until it is on the element
+ * named `name`, as a keyboard-only person would. At every stop the focus must be
+ * visible and move in the page's order (forwards with Tab, backwards with
+ * Shift+Tab). Returns the names of the stops, the last one included.
+ */
+export async function tabTo(page: Page, name: string, { backwards = false } = {}): Promise<string[]> {
+  const stops: string[] = [];
+  while (stops.length < 40) {
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+    const stop = (await page.evaluate(FOCUS_STOP)) as { name: string; shown: boolean; after: boolean | undefined } | null;
+    assert.ok(stop, `${backwards ? 'Shift+Tab' : 'Tab'} after ${JSON.stringify(stops)} left the page's elements before reaching "${name}"`);
+    stops.push(stop.name);
+    assert.ok(stop.shown, `the focus on "${stop.name}" does not show`);
+    if (stop.after !== undefined) assert.equal(stop.after, !backwards, `the focus went ${backwards ? 'forwards' : 'backwards'} to "${stop.name}" (stops: ${JSON.stringify(stops)})`);
+    if (stop.name === name) return stops;
+  }
+  assert.fail(`"${name}" not reached in 40 presses: ${JSON.stringify(stops)}`);
 }

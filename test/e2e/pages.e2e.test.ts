@@ -15,7 +15,7 @@ import { zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { signLink } from '../../sdk/src/sign-link.ts';
 import { FIXTURES_DIR, zipFolderFiles } from '../helpers.ts';
-import { capture, cli, describeInBrowser, launchChromium, PHONE, SCREENSHOTS_DIR, sleep, startServer, watchPage, type RunningServer } from './browser.ts';
+import { accessibilityViolations, capture, cli, describeInBrowser, launchChromium, PHONE, SCREENSHOTS_DIR, sleep, startServer, tabTo, watchPage, type RunningServer } from './browser.ts';
 
 /** Two ChatGPT conversations; five Claude ones (see test/fixtures/README.md). */
 const CHATGPT_EXPORT = fileURLToPath(new URL('chatgpt-browsing.json', FIXTURES_DIR));
@@ -76,9 +76,12 @@ async function inBrowser(flow: (page: Page) => Promise<void>, { expectedStatuses
 
 const heading = (page: Page) => page.locator('h1').innerText();
 
-/** Screenshots at both sizes; at 375 px nothing may be too wide, too small to tap or too faint. */
+/**
+ * Screenshots at both sizes, and no axe-core violation at either; at 375 px
+ * nothing may be too wide, too small to tap or too faint.
+ */
 async function shoot(page: Page, name: string) {
-  assert.deepEqual(await capture(page, name), [], `layout problems on ${name}`);
+  assert.deepEqual(await capture(page, name), [], `accessibility or layout problems on ${name}`);
 }
 
 /** The New / Updated / Unchanged / Skipped counts of a result page. */
@@ -187,6 +190,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.equal(await page.getByRole('button', { name: 'Upload and import' }).isDisabled(), true);
         assert.equal(await page.locator('[data-progress-text]').innerText(), 'Starting the upload…');
         await page.screenshot({ path: join(SCREENSHOTS_DIR, 'connect-uploading-375.png'), fullPage: true });
+        assert.deepEqual(await accessibilityViolations(page), [], 'axe on the upload in progress');
         release();
         await page.waitForURL(`${base()}/connect/result`);
         await page.unroute(`${base()}/connect/openai`);
@@ -229,6 +233,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.match(await refusal.innerText(), /^Session expired\. Your session ended after 30 minutes without activity\./);
         assert.equal(page.url(), `${base()}/connect/openai`);
         assert.equal(await page.getByRole('button', { name: 'Upload and import' }).isEnabled(), true);
+        assert.deepEqual(await accessibilityViolations(page), [], 'axe on the refusal beside the form');
       },
       { expectedStatuses: [400, 401] },
     );
@@ -265,13 +270,17 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.waitForURL(`${base()}/connect`);
       assert.deepEqual(await page.locator('a.choice strong').allInnerTexts(), ['ChatGPT', 'Claude', 'Gemini', 'Microsoft Copilot', 'Grok', 'DeepSeek']);
+      // Every service's guide and upload form, screenshots and axe included.
+      for (const id of await page.locator('a.choice').evaluateAll((links) => links.map((a) => a.getAttribute('href')!.split('/').pop()!))) {
+        assert.equal((await page.goto(`${base()}/connect/${id}`))!.status(), 200);
+        await shoot(page, `connect-upload-${id}`);
+      }
       for (const { name, id, step, file, counts } of uploads) {
         await page.goto(`${base()}/connect`);
         await page.getByRole('link', { name: new RegExp(`^${name}`) }).click();
         await page.waitForURL(`${base()}/connect/${id}`);
         assert.equal(await heading(page), `Import from ${name}`);
         assert.ok(await page.getByText(step).isVisible(), step);
-        if (id === 'google') await shoot(page, 'connect-upload-gemini');
         assert.equal(await uploadExport(page, file), 200);
         assert.equal(await heading(page), `Your ${name} conversations are in`);
         assert.deepEqual(await resultCounts(page), counts);
@@ -362,7 +371,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.waitForURL(`${conversationUrl}/delete`);
       assert.equal(await heading(page), 'Delete this conversation?');
       assert.ok(await page.getByText('“Speeding up a slow Postgres query” will be deleted from Acme Notes.').isVisible());
-      await shoot(page, 'manage-confirm');
+      await shoot(page, 'manage-confirm-delete-conversation');
       await page.getByRole('link', { name: 'Cancel' }).click();
       await page.waitForURL(conversationUrl);
       assert.equal(await heading(page), 'Speeding up a slow Postgres query');
@@ -387,6 +396,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.getByRole('link', { name: 'Disconnect' }).click();
       assert.equal(await heading(page), 'Disconnect Claude?');
       assert.ok(await page.getByText('All 4 Claude conversations will be deleted from Acme Notes, and the connection will show as disconnected.').isVisible());
+      await shoot(page, 'manage-confirm-disconnect');
       await page.getByRole('button', { name: 'Disconnect Claude' }).click();
       await page.waitForURL(`${base()}/manage?notice=disconnected`);
       assert.equal(await page.getByRole('status').innerText(), 'The connection was disconnected and its conversations deleted.');
@@ -399,6 +409,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
       // Delete everything.
       await page.getByRole('link', { name: 'Delete all my data' }).click();
       assert.equal(await heading(page), 'Delete all your data?');
+      await shoot(page, 'manage-confirm-delete-all');
       await page.getByRole('button', { name: 'Delete all my data' }).click();
       await page.waitForURL(`${base()}/manage?notice=all-deleted`);
       assert.equal(await page.getByRole('status').innerText(), 'All your data was deleted.');
@@ -406,6 +417,107 @@ describeInBrowser('the hosted pages in Chromium', () => {
       assert.equal(await page.locator('li.connection').count(), 0);
       assert.deepEqual(await api('/api/conversations?userRef=manage-user'), { status: 404, body: { error: 'User not found' } });
       await shoot(page, 'manage-home-empty');
+    });
+  });
+
+  test('manage: a conversation in Markdown: a table, a list, a quote and code wider than a phone', async () => {
+    const [sample] = JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8'));
+    const message = (uuid: string, sender: string, text: string) => ({ uuid, text, content: [{ type: 'text', text }], sender, created_at: '2025-10-02T09:30:00Z', updated_at: '2025-10-02T09:30:00Z', attachments: [], files: [] });
+    await ingest('markdown-user', [
+      {
+        ...sample,
+        uuid: 'markdown-0001',
+        name: 'Comparing the query plans',
+        chat_messages: [
+          message('md-1', 'human', 'Can you put the three plans side by side?\n\n- no index\n- `customer_id` only\n- both columns'),
+          message(
+            'md-2',
+            'assistant',
+            '## The three plans\n\n| Index | Rows read | Time |\n| :-- | --: | --: |\n| none | 2,000,000 | 8.1 s |\n| (customer_id) | 1,204 | 12 ms |\n| (customer_id, status) | 37 | 3 ms |\n\n' +
+              '> Build it **concurrently** on a live table:\n\n```sql\nCREATE INDEX CONCURRENTLY orders_customer_status ON orders (customer_id, status) INCLUDE (total, created_at, shipping_address_id);\n```\n\n' +
+              'See https://www.postgresql.org/docs/current/indexes-multicolumn.html for the column order.',
+          ),
+        ],
+      },
+    ]);
+    await inBrowser(async (page) => {
+      await page.goto(await link('manage', 'markdown-user'));
+      await page.getByRole('link', { name: 'View conversations' }).click();
+      await page.getByRole('link', { name: 'Comparing the query plans' }).click();
+      assert.equal(await heading(page), 'Comparing the query plans');
+      assert.deepEqual(await page.locator('li.message.assistant table tr').allInnerTexts(), [
+        'Index\tRows read\tTime',
+        'none\t2,000,000\t8.1 s',
+        '(customer_id)\t1,204\t12 ms',
+        '(customer_id, status)\t37\t3 ms',
+      ]);
+      assert.equal(await page.locator('li.message.assistant pre code').getAttribute('class'), 'language-sql');
+      await shoot(page, 'manage-conversation-markdown');
+    });
+  });
+
+  test('keyboard only: connect, from the link to the result, with Tab, Shift+Tab, Enter and Space', async () => {
+    await inBrowser(async (page) => {
+      await page.goto(await link('connect', 'keyboard-connect-user'));
+      assert.deepEqual(await tabTo(page, 'Continue'), ['Continue']);
+      await page.keyboard.press('Space');
+      await page.waitForURL(`${base()}/connect`);
+
+      assert.deepEqual(await tabTo(page, 'Claude claude.ai'), ['ChatGPT chatgpt.com', 'Claude claude.ai']);
+      assert.deepEqual(await tabTo(page, 'ChatGPT chatgpt.com', { backwards: true }), ['ChatGPT chatgpt.com']);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${base()}/connect/openai`);
+
+      assert.deepEqual(await tabTo(page, 'Export file (.zip or .json)'), ['← Choose another service', 'Export file (.zip or .json)']);
+      // Space on the file input opens the system's file dialog; Playwright answers it.
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+      await chooser.setFiles(CHATGPT_EXPORT);
+      assert.deepEqual(await tabTo(page, 'Upload and import'), ['Upload and import']);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${base()}/connect/result`);
+      assert.equal(await heading(page), 'Your ChatGPT conversations are in');
+      assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
+      assert.deepEqual(await tabTo(page, 'Upload another file'), ['Upload another file']);
+    });
+  });
+
+  test('keyboard only: manage, into a conversation and back, then delete it through its confirmation', async () => {
+    const { connectionId } = await ingest('keyboard-manage-user', JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8')));
+    await inBrowser(async (page) => {
+      await page.goto(await link('manage', 'keyboard-manage-user'));
+      assert.deepEqual(await tabTo(page, 'View conversations'), ['View conversations']);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${base()}/manage/connections/${connectionId}`);
+
+      const toPostgres = ['← All connections', 'Planning a two-week rail trip through Portugal and Spain, wi', 'Untitled conversation', 'Kilometres in a marathon', 'Speeding up a slow Postgres query'];
+      assert.deepEqual(await tabTo(page, 'Speeding up a slow Postgres query'), toPostgres);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/manage\/conversations\/[\w-]+$/);
+      const conversationUrl = page.url();
+      assert.equal(await heading(page), 'Speeding up a slow Postgres query');
+
+      // Back to the list by its link, and into the conversation again.
+      assert.deepEqual(await tabTo(page, '← Claude conversations'), ['← Claude conversations']);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${base()}/manage/connections/${connectionId}`);
+      assert.deepEqual(await tabTo(page, 'Speeding up a slow Postgres query'), toPostgres);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(conversationUrl);
+
+      // The two SQL blocks scroll sideways on a phone: Tab stops on each, to scroll them with the arrow keys.
+      const stops = await tabTo(page, 'Delete conversation');
+      assert.equal(stops.length, 4, JSON.stringify(stops));
+      assert.deepEqual([stops[0], stops[3]], ['← Claude conversations', 'Delete conversation']);
+      assert.match(stops[1]!, /^-- One index for both filters/);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${conversationUrl}/delete`);
+
+      assert.deepEqual(await tabTo(page, 'Cancel'), ['Delete conversation', 'Cancel']);
+      assert.deepEqual(await tabTo(page, 'Delete conversation', { backwards: true }), ['Delete conversation']);
+      await page.keyboard.press('Space');
+      await page.waitForURL(`${base()}/manage/connections/${connectionId}?notice=conversation-deleted`);
+      assert.equal(await page.getByRole('status').innerText(), 'The conversation was deleted.');
+      assert.equal((await conversationTitles(page)).length, 4);
     });
   });
 
@@ -425,6 +537,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.equal((await page.goto(manage))!.status(), 403);
         assert.equal(await heading(page), 'Link already used');
         assert.ok(await page.getByText('Each link works once, and this one was already used. Go back to the app you came from', { exact: false }).isVisible());
+        await shoot(page, 'error-link-used');
       },
       { expectedStatuses: [403] },
     );

@@ -47,20 +47,28 @@ describe('messages render as Markdown', () => {
     );
   });
 
-  test('a table, its columns aligned by class (the CSP refuses style attributes)', async () => {
+  test('heading levels follow the page: never more than one below the heading before them, each message starting under the title', async () => {
+    const contents = await renderedMessages('### Steps\n\n##### Detail\n\n## Back up\n\n# Top', '## Next message');
+    assert.deepEqual(
+      contents.map((content) => [...content.matchAll(/<(h\d)>([^<]*)</g)].map((m) => `${m[1]} ${m[2]}`)),
+      [['h2 Steps', 'h3 Detail', 'h3 Back up', 'h2 Top'], ['h2 Next message']],
+    );
+  });
+
+  test('a table, its columns aligned by class (the CSP refuses style attributes), reachable by Tab as it may scroll', async () => {
     const [content] = await renderedMessages('| Name | Count |\n|:-----|------:|\n| tea | 2 |');
     assert.equal(
       content,
-      '<table>\n<thead>\n<tr>\n<th class="align-left">Name</th>\n<th class="align-right">Count</th>\n</tr>\n</thead>\n' +
+      '<table tabindex="0">\n<thead>\n<tr>\n<th class="align-left">Name</th>\n<th class="align-right">Count</th>\n</tr>\n</thead>\n' +
         '<tbody>\n<tr>\n<td class="align-left">tea</td>\n<td class="align-right">2</td>\n</tr>\n</tbody>\n</table>\n',
     );
   });
 
-  test('fenced code keeps its language as a class, and its text escaped', async () => {
+  test('fenced code keeps its language as a class, and its text escaped; reachable by Tab as it may scroll', async () => {
     const [content] = await renderedMessages('Try:\n\n```ts\nconst ok: boolean = 1 < 2 && "a" !== \'b\';\n```\n\nand `inline` code.');
     assert.equal(
       content,
-      '<p>Try:</p>\n<pre><code class="language-ts">const ok: boolean = 1 &lt; 2 &amp;&amp; &quot;a&quot; !== \'b\';\n</code></pre>\n<p>and <code>inline</code> code.</p>\n',
+      '<p>Try:</p>\n<pre tabindex="0"><code class="language-ts">const ok: boolean = 1 &lt; 2 &amp;&amp; &quot;a&quot; !== \'b\';\n</code></pre>\n<p>and <code>inline</code> code.</p>\n',
     );
   });
 
