@@ -29,10 +29,83 @@ function Notice({ notice }: { notice?: string | undefined }) {
   ) : null;
 }
 
-export function ManageHomePage({ appName, connections, notice }: { appName: string; connections: ConnectionView[]; notice?: string | undefined }) {
+interface SearchView {
+  q: string;
+  page: number;
+  total: number;
+  results: Array<{ id: string; title: string | null; update_time: string | null; provider: string; snippet: Array<{ text: string; marked: boolean }> }>;
+}
+
+/** Previous and next links for a list in pages of `pageSize`. */
+function Pager(props: { page: number; total: number; pageSize: number; href: (page: number) => string; previous: string; next: string }) {
+  const { page, total, pageSize, href } = props;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  return pages > 1 ? (
+    <nav class="pager" aria-label="Pages">
+      {page > 1 ? <a href={href(page - 1)}>{props.previous}</a> : <span />}
+      <span>
+        Page {page} of {pages}
+      </span>
+      {page < pages ? <a href={href(page + 1)}>{props.next}</a> : <span />}
+    </nav>
+  ) : null;
+}
+
+/** The search box (a plain GET form) and, after a search, its results: best match first, the matching words marked. */
+function Search({ search, pageSize, maxLength }: { search: SearchView | undefined; pageSize: number; maxLength: number }) {
+  const href = (page: number) => `/manage?${new URLSearchParams({ q: search?.q ?? '', page: String(page) })}`;
   return (
-    <Layout title="Your imported conversations" appName={appName}>
+    <section class="card" aria-labelledby="search-title">
+      <h2 id="search-title">Search your conversations</h2>
+      <form method="get" action="/manage" role="search" class="search">
+        <label for="search-q">Words to find in titles and messages</label>
+        <span class="search-row">
+          <input id="search-q" type="search" name="q" value={search?.q ?? ''} maxLength={maxLength} autocomplete="off" />
+          <button type="submit" class="button">
+            Search
+          </button>
+        </span>
+      </form>
+      {search &&
+        (search.results.length === 0 ? (
+          <p role="status">{search.page > 1 ? 'No more conversations match.' : 'No conversations match.'}</p>
+        ) : (
+          <>
+            <p role="status">
+              {search.total} {search.total === 1 ? 'conversation matches' : 'conversations match'}, best match first
+            </p>
+            <ul class="conversations results">
+              {search.results.map((result) => (
+                <li key={result.id}>
+                  <a href={`/manage/conversations/${result.id}`}>{result.title ?? 'Untitled conversation'}</a>
+                  <span class="muted small">
+                    {providerName(result.provider)} · <Time iso={result.update_time} />
+                  </span>
+                  {result.snippet.length > 0 && <p class="snippet">{result.snippet.map((part) => (part.marked ? <mark>{part.text}</mark> : part.text))}</p>}
+                </li>
+              ))}
+            </ul>
+            <Pager page={search.page} total={search.total} pageSize={pageSize} href={href} previous="← Better matches" next="More matches →" />
+          </>
+        ))}
+    </section>
+  );
+}
+
+export function ManageHomePage(props: {
+  appName: string;
+  connections: ConnectionView[];
+  search?: SearchView | undefined;
+  /** The search's page size, and how long a search may be. */
+  pageSize: number;
+  queryMaxLength: number;
+  notice?: string | undefined;
+}) {
+  const { appName, connections, search, pageSize, notice } = props;
+  return (
+    <Layout title={search ? `“${search.q}”: your conversations` : 'Your imported conversations'} appName={appName}>
       <Notice notice={notice} />
+      {(connections.length > 0 || search) && <Search search={search} pageSize={pageSize} maxLength={props.queryMaxLength} />}
       <section class="card" aria-labelledby="manage-title">
         <h1 id="manage-title">Your imported conversations</h1>
         {connections.length === 0 ? (
@@ -104,7 +177,6 @@ export function ManageConnectionPage(props: {
   notice?: string | undefined;
 }) {
   const { appName, connection, conversations, total, page, pageSize, notice } = props;
-  const pages = Math.max(1, Math.ceil(total / pageSize));
   const name = providerName(connection.provider);
   const pageHref = (n: number) => `/manage/connections/${connection.id}?page=${n}`;
   return (
@@ -133,15 +205,7 @@ export function ManageConnectionPage(props: {
             ))}
           </ul>
         )}
-        {pages > 1 && (
-          <nav class="pager" aria-label="Pages">
-            {page > 1 ? <a href={pageHref(page - 1)}>← Newer</a> : <span />}
-            <span>
-              Page {page} of {pages}
-            </span>
-            {page < pages ? <a href={pageHref(page + 1)}>Older →</a> : <span />}
-          </nav>
-        )}
+        <Pager page={page} total={total} pageSize={pageSize} href={pageHref} previous="← Newer" next="Older →" />
       </section>
       {connection.status !== 'revoked' && (
         <section class="card danger-zone" aria-labelledby="disconnect-title">
