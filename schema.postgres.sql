@@ -187,11 +187,17 @@ CREATE FUNCTION parley_search_fold(text) RETURNS text
 -- weighs more than the messages (ts_rank's 'A' over 'D'). A tsvector holds at
 -- most 1 MB: the first 1,000 characters of the title and 200,000 of the
 -- messages stay well below it whatever the text (SQLite indexes the same).
+-- ASCII punctuation becomes space first: the parser would otherwise drop what
+-- looks like an HTML tag and keep an e-mail address or URL as one word, where a
+-- search's words (and SQLite) split them.
+CREATE FUNCTION parley_search_words(text) RETURNS text
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  AS $$ SELECT parley_search_fold(regexp_replace($1, '[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]', ' ', 'g')) $$;
 CREATE FUNCTION parley_search_document(title text, payload bytea) RETURNS tsvector
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT
-    setweight(to_tsvector('simple', coalesce(parley_search_fold(left(title, 1000)), '')), 'A')
-    || setweight(to_tsvector('simple', coalesce(parley_search_fold(left((
+    setweight(to_tsvector('simple', coalesce(parley_search_words(left(title, 1000)), '')), 'A')
+    || setweight(to_tsvector('simple', coalesce(parley_search_words(left((
          SELECT string_agg(m #>> '{}', E'\n') FROM jsonb_path_query(convert_from(payload, 'UTF8')::jsonb, '$.messages[*].content') AS m
        ), 200000)), '')), 'D') $$;
 ALTER TABLE conversations ADD COLUMN search tsvector GENERATED ALWAYS AS (parley_search_document(title, payload)) STORED;

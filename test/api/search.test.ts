@@ -221,3 +221,32 @@ async function indexedWith(t: TestContext, word: string): Promise<number> {
     : sql<{ n: number }>`SELECT count(*) AS n FROM conversation_search WHERE conversation_search MATCH ${word}`;
   return Number((await query.execute(db)).rows[0]!.n);
 }
+
+describe('the manage page’s search', () => {
+  test('the person’s own conversations across connections, best first, words marked, message HTML escaped', async () => {
+    const t = await setup();
+    await imported(t);
+    await postExport(t, claudeExport([{ id: 'other-app-user', title: 'Tomato elsewhere', updated: '2026-01-01T00:00:00Z', texts: ['tomato'] }]), {
+      query: 'userRef=u2&provider=anthropic',
+    });
+    const browser = await openSession(t, 'manage');
+    const home = await (await browser.get('/manage')).text();
+    assert.match(home, /<form method="get" action="\/manage" role="search" class="search"><label for="search-q">[^<]+<\/label>/);
+    assert.match(home, /<input id="search-q" type="search" name="q" value(="")? maxlength="200"/);
+
+    const page = await (await browser.get('/manage?q=TOMATO+script')).text();
+    assert.match(page, /1 conversation matches/);
+    assert.match(page, /<a href="\/manage\/conversations\/[^"]+">Markup question<\/a>/);
+    // The message's own markup shows as text; <mark> is the only markup added.
+    assert.match(page, /What does &lt;<mark>script<\/mark>>alert\(&quot;x&quot;\)&lt;\/<mark>script<\/mark>> do in a <mark>tomato<\/mark> page\?/);
+    assert.doesNotMatch(page, /elsewhere/);
+
+    const ranked = await (await browser.get('/manage?q=tomato')).text();
+    const titles = [...ranked.matchAll(/<a href="\/manage\/conversations\/[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
+    assert.deepEqual(titles, ['Tomato garden plans', 'Soup for dinner', 'Markup question']);
+    assert.match(ranked, /Plant <mark>tomato<\/mark> seedlings|<mark>tomato<\/mark> seedlings go/);
+
+    const none = await (await browser.get('/manage?q=zebra')).text();
+    assert.match(none, /No conversations match\./);
+  });
+});
