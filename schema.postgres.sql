@@ -171,3 +171,34 @@ ALTER TABLE conversations ADD COLUMN changed_at TEXT NOT NULL DEFAULT '';
 UPDATE conversations SET changed_at = created_at;
 ALTER TABLE conversations ALTER COLUMN changed_at DROP DEFAULT;
 CREATE INDEX conversations_by_change ON conversations (connection_id, changed_at);
+
+-- version 4
+-- Full-text search over each conversation's title and message text (decisions
+-- §15's `q`): a generated column, so every write and delete keeps it in step, and
+-- this version builds it for the conversations already stored.
+-- 'simple' stems nothing and drops no stop words: the same in every language.
+-- Case and diacritics are folded (NFD, combining marks dropped) on both sides,
+-- as SQLite's unicode61 does; the unaccent extension is not needed.
+CREATE FUNCTION parley_search_fold(text) RETURNS text
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  AS $$ SELECT normalize(regexp_replace(normalize($1, NFD), '[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]', '', 'g'), NFC) $$;
+-- convert_from is only STABLE (it depends on the database's encoding, which
+-- never changes), so a generated column needs this IMMUTABLE wrapper. The title
+-- weighs more than the messages (ts_rank's 'A' over 'D'). A tsvector holds at
+-- most 1 MB: the first 1,000 characters of the title and 200,000 of the
+-- messages stay well below it whatever the text (SQLite indexes the same).
+-- ASCII punctuation becomes space first: the parser would otherwise drop what
+-- looks like an HTML tag and keep an e-mail address or URL as one word, where a
+-- search's words (and SQLite) split them.
+CREATE FUNCTION parley_search_words(text) RETURNS text
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  AS $$ SELECT parley_search_fold(regexp_replace($1, '[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]', ' ', 'g')) $$;
+CREATE FUNCTION parley_search_document(title text, payload bytea) RETURNS tsvector
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT
+    setweight(to_tsvector('simple', coalesce(parley_search_words(left(title, 1000)), '')), 'A')
+    || setweight(to_tsvector('simple', coalesce(parley_search_words(left((
+         SELECT string_agg(m #>> '{}', E'\n') FROM jsonb_path_query(convert_from(payload, 'UTF8')::jsonb, '$.messages[*].content') AS m
+       ), 200000)), '')), 'D') $$;
+ALTER TABLE conversations ADD COLUMN search tsvector GENERATED ALWAYS AS (parley_search_document(title, payload)) STORED;
+CREATE INDEX conversations_search ON conversations USING GIN (search);

@@ -149,3 +149,64 @@ CREATE UNIQUE INDEX conversations_by_source ON conversations (connection_id, ext
 ALTER TABLE conversations ADD COLUMN changed_at TEXT NOT NULL DEFAULT '';
 UPDATE conversations SET changed_at = created_at;
 CREATE INDEX conversations_by_change ON conversations (connection_id, changed_at);
+
+-- version 8
+-- Full-text search over each conversation's title and message text (decisions
+-- §15's `q`). Triggers on `conversations` keep the index in step with every write
+-- and delete, cascades from connections and users included, in the same
+-- transaction: no code path can forget it.
+--
+-- The index is keyed by an integer of its own: `conversations` has a TEXT primary
+-- key, so its rowid is not stable (VACUUM, and so backups by VACUUM INTO, may
+-- renumber it). `key` is an INTEGER PRIMARY KEY, which VACUUM keeps, and
+-- AUTOINCREMENT never hands out a deleted conversation's key again.
+CREATE TABLE conversation_search_keys (
+  key INTEGER PRIMARY KEY AUTOINCREMENT,
+  conversation_id TEXT NOT NULL UNIQUE
+) STRICT;
+-- Contentless: the text is already in `conversations`; the index holds only
+-- tokens. contentless_delete (SQLite 3.43) deletes by key without the old text,
+-- and secure-delete (3.44) removes a deleted conversation's tokens from the index
+-- itself, as secure_delete does for the rows: purged words leave no trace.
+-- unicode61 folds case and diacritics (remove_diacritics 2 also folds those
+-- unicode61's first version missed) in every alphabet. Scripts written without
+-- spaces (Chinese, Japanese) are indexed by their runs between punctuation, so
+-- a word inside a run is found only by the run's start (the last word is
+-- matched as a prefix): trigram would find it, but costs an index several times
+-- the text and matches no term under three characters.
+CREATE VIRTUAL TABLE conversation_search USING fts5 (
+  title, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
+);
+INSERT INTO conversation_search (conversation_search, rank) VALUES ('secure-delete', 1);
+
+-- What is indexed of each conversation, once for the triggers and the build
+-- below: the first 1,000 characters of its title, 200,000 of its messages.
+CREATE VIEW conversation_search_text AS
+  SELECT id, substr(title, 1, 1000) AS title,
+    substr((SELECT group_concat(m.value ->> 'content', char(10)) FROM json_each(payload, '$.messages') AS m), 1, 200000) AS body
+  FROM conversations;
+
+CREATE TRIGGER conversations_search_insert AFTER INSERT ON conversations BEGIN
+  INSERT INTO conversation_search_keys (conversation_id) VALUES (new.id);
+  INSERT INTO conversation_search (rowid, title, body)
+    SELECT k.key, t.title, t.body FROM conversation_search_keys k JOIN conversation_search_text t ON t.id = k.conversation_id
+    WHERE k.conversation_id = new.id;
+END;
+-- Not on source_hash or changed_at alone: only new text is indexed anew.
+CREATE TRIGGER conversations_search_update AFTER UPDATE OF title, payload ON conversations
+  WHEN old.title IS NOT new.title OR old.payload IS NOT new.payload BEGIN
+  DELETE FROM conversation_search WHERE rowid = (SELECT key FROM conversation_search_keys WHERE conversation_id = old.id);
+  INSERT INTO conversation_search (rowid, title, body)
+    SELECT k.key, t.title, t.body FROM conversation_search_keys k JOIN conversation_search_text t ON t.id = k.conversation_id
+    WHERE k.conversation_id = new.id;
+END;
+-- Foreign-key cascades (a connection's or user's deletion) fire this too.
+CREATE TRIGGER conversations_search_delete AFTER DELETE ON conversations BEGIN
+  DELETE FROM conversation_search WHERE rowid = (SELECT key FROM conversation_search_keys WHERE conversation_id = old.id);
+  DELETE FROM conversation_search_keys WHERE conversation_id = old.id;
+END;
+
+-- The conversations already stored, indexed.
+INSERT INTO conversation_search_keys (conversation_id) SELECT id FROM conversations ORDER BY rowid;
+INSERT INTO conversation_search (rowid, title, body)
+  SELECT k.key, t.title, t.body FROM conversation_search_keys k JOIN conversation_search_text t ON t.id = k.conversation_id;

@@ -68,6 +68,11 @@ progress{width:100%;height:1rem;accent-color:#1d4ed8}
 .conversations a{display:block;font-weight:600;overflow-wrap:anywhere}
 .conversations a::after{content:"";position:absolute;inset:0}
 .conversations time{display:block}
+.search label{display:block;margin-bottom:.35rem}
+.search-row{display:flex;gap:.5rem}
+.search-row input{flex:1;min-width:0;min-height:44px;padding:.5rem .7rem;border:1px solid #8a94a6;border-radius:8px;font:inherit}
+.snippet{margin:.25rem 0 0;color:#4a5361;overflow-wrap:anywhere}
+mark{background:#fef08a;color:inherit;border-radius:2px}
 .pager{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin-top:1rem}
 .pager a{display:inline-flex;align-items:center;min-height:44px}
 .messages{list-style:none;padding:0;margin:0;display:grid;gap:.75rem}

@@ -28,11 +28,82 @@ function Notice({ notice }: { notice?: string | undefined }) {
   ) : null;
 }
 
-export function ManageHomePage({ appName, connections, notice }: { appName: string; connections: ConnectionView[]; notice?: string | undefined }) {
+interface SearchView {
+  q: string;
+  page: number;
+  total: number;
+  results: Array<{ id: string; title: string | null; update_time: string | null; provider: string; snippet: Array<{ text: string; marked: boolean }> }>;
+}
+
+/** Previous and next links for a list in pages of `pageSize`. */
+function Pager(props: { page: number; total: number; pageSize: number; href: (page: number) => string; previous: string; next: string }) {
+  const { page, total, pageSize, href } = props;
+  const t = useMessages();
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  return pages > 1 ? (
+    <nav class="pager" aria-label={t.pages}>
+      {page > 1 ? <a href={href(page - 1)}>{props.previous}</a> : <span />}
+      <span>{t.pageOf({ page, pages })}</span>
+      {page < pages ? <a href={href(page + 1)}>{props.next}</a> : <span />}
+    </nav>
+  ) : null;
+}
+
+/** The search box (a plain GET form) and, after a search, its results: best match first, the matching words marked. */
+function Search({ search, pageSize, maxLength }: { search: SearchView | undefined; pageSize: number; maxLength: number }) {
+  const t = useMessages();
+  const href = (page: number) => `/manage?${new URLSearchParams({ q: search?.q ?? '', page: String(page) })}`;
+  return (
+    <section class="card" aria-labelledby="search-title">
+      <h2 id="search-title">{t.searchTitle}</h2>
+      <form method="get" action="/manage" role="search" class="search">
+        <label for="search-q">{t.searchLabel}</label>
+        <span class="search-row">
+          <input id="search-q" type="search" name="q" value={search?.q ?? ''} maxLength={maxLength} autocomplete="off" />
+          <button type="submit" class="button">
+            {t.searchButton}
+          </button>
+        </span>
+      </form>
+      {search &&
+        (search.results.length === 0 ? (
+          <p role="status">{search.page > 1 ? t.searchNoMore : t.searchNone}</p>
+        ) : (
+          <>
+            <p role="status">{t.searchMatches({ count: search.total })}</p>
+            <ul class="conversations results">
+              {search.results.map((result) => (
+                <li key={result.id}>
+                  <a href={`/manage/conversations/${result.id}`}>{result.title ?? t.untitled}</a>
+                  <span class="muted small">
+                    {providerName(result.provider)} · <Time iso={result.update_time} />
+                  </span>
+                  {result.snippet.length > 0 && <p class="snippet">{result.snippet.map((part) => (part.marked ? <mark>{part.text}</mark> : part.text))}</p>}
+                </li>
+              ))}
+            </ul>
+            <Pager page={search.page} total={search.total} pageSize={pageSize} href={href} previous={`← ${t.betterMatches}`} next={`${t.moreMatches} →`} />
+          </>
+        ))}
+    </section>
+  );
+}
+
+export function ManageHomePage(props: {
+  appName: string;
+  connections: ConnectionView[];
+  search?: SearchView | undefined;
+  /** The search's page size, and how long a search may be. */
+  pageSize: number;
+  queryMaxLength: number;
+  notice?: string | undefined;
+}) {
+  const { appName, connections, search, pageSize, notice } = props;
   const t = useMessages();
   return (
-    <Layout title={t.manageTitle} appName={appName}>
+    <Layout title={search ? t.searchPageTitle({ q: search.q }) : t.manageTitle} appName={appName}>
       <Notice notice={notice} />
+      {(connections.length > 0 || search) && <Search search={search} pageSize={pageSize} maxLength={props.queryMaxLength} />}
       <section class="card" aria-labelledby="manage-title">
         <h1 id="manage-title">{t.manageTitle}</h1>
         {connections.length === 0 ? (
@@ -102,7 +173,6 @@ export function ManageConnectionPage(props: {
 }) {
   const { appName, connection, conversations, total, page, pageSize, notice } = props;
   const t = useMessages();
-  const pages = Math.max(1, Math.ceil(total / pageSize));
   const name = providerName(connection.provider);
   const pageHref = (n: number) => `/manage/connections/${connection.id}?page=${n}`;
   return (
@@ -130,13 +200,7 @@ export function ManageConnectionPage(props: {
             ))}
           </ul>
         )}
-        {pages > 1 && (
-          <nav class="pager" aria-label={t.pages}>
-            {page > 1 ? <a href={pageHref(page - 1)}>← {t.newer}</a> : <span />}
-            <span>{t.pageOf({ page, pages })}</span>
-            {page < pages ? <a href={pageHref(page + 1)}>{t.older} →</a> : <span />}
-          </nav>
-        )}
+        <Pager page={page} total={total} pageSize={pageSize} href={pageHref} previous={`← ${t.newer}`} next={`${t.older} →`} />
       </section>
       {connection.status !== 'revoked' && (
         <section class="card danger-zone" aria-labelledby="disconnect-title">

@@ -15,6 +15,7 @@ export const ERRORS = {
   invalidLimit: [400, 'Invalid limit parameter'],
   invalidOffset: [400, 'Invalid offset parameter'],
   invalidUpdatedSince: [400, 'Invalid updatedSince parameter'],
+  invalidQ: [400, 'Invalid q parameter'],
   invalidJsonBody: [400, 'Invalid JSON body'],
   purgeTarget: [400, 'Provide exactly one of userRef or connectionId'],
   unrecognizedExport: [400, 'Unrecognized export format'],

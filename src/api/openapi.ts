@@ -154,10 +154,10 @@ export function openApiDocument(version: string) {
           operationId: 'listConversations',
           summary: 'List a connection’s conversations, or (with userRef) a user’s connections',
           description:
-            'With `connectionId`: a page of conversations, newest update first; the last page is reached when `offset` + the number returned ≥ `total`. With `userRef` instead: the user’s connections, as `/api/connections` answers. Counted by the rate limit.',
+            'With `connectionId`: a page of conversations, newest update first (with `q`, best match first); the last page is reached when `offset` + the number returned ≥ `total`. With `userRef` instead: the user’s connections, as `/api/connections` answers. Counted by the rate limit.',
           query: { entries: { ...schemas.ConnectionsQuery.entries, ...schemas.ConversationsQuery.entries }, optional: ['userRef', 'connectionId'] },
           answer: v.union([schemas.ConversationPage, schemas.ConnectionList]),
-          errors: ['missingUserRef', 'invalidUserRef', 'missingConnectionId', 'invalidLimit', 'invalidOffset', 'invalidUpdatedSince', 'userNotFound', 'connectionNotFound'],
+          errors: ['missingUserRef', 'invalidUserRef', 'missingConnectionId', 'invalidLimit', 'invalidOffset', 'invalidUpdatedSince', 'invalidQ', 'userNotFound', 'connectionNotFound'],
           authenticated: { rateLimited: true },
         }),
       },

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { CONNECTION_STATUSES, PROVIDERS, ROLES } from '../../sdk/src/types.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../conversations/listing.ts';
+import { MAX_QUERY_LENGTH } from '../conversations/search.ts';
 import type { ErrorCode } from '../errors.ts';
 import { userRefSchema } from '../users/user-ref.ts';
 
@@ -57,6 +58,15 @@ export const ConversationsQuery = v.object({
   updatedSince: instant(
     'invalidUpdatedSince',
     'Only conversations Parley stored or changed after this instant, by its own clock (not the provider’s update_time): `2026-03-01T12:00:00Z`, or with an offset (`+` written `%2B`). Same order and paging; `total` counts only these. Deletions do not show here: the conversation.deleted, connection.revoked and purge webhooks say them.',
+  ),
+  q: v.optional(
+    v.pipe(
+      v.string('invalidQ'),
+      v.maxLength(MAX_QUERY_LENGTH, 'invalidQ'),
+      v.description(
+        'Search the conversations’ titles and message text: plain words, each of which must match (case and accents aside), the last one also as the start of a longer word; quotes, operators and punctuation only separate words. Best match first (a match in the title counts more), ties in the usual order; `total` counts the matches. Empty: no search. Combines with `updatedSince`.',
+      ),
+    ),
   ),
 }, 'missingConnectionId' satisfies ErrorCode);
 

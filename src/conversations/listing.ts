@@ -1,8 +1,10 @@
 import * as connections from '../db/connections.ts';
+import * as search from '../db/conversation-search.ts';
 import * as conversations from '../db/conversations.ts';
 import * as users from '../db/users.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
+import { isSearch, searchWords } from './search.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -29,18 +31,25 @@ export async function listConnections(deps: Pick<Deps, 'db'>, appId: string, use
 /**
  * One page of a connection's conversations, newest update first; `limit` is
  * already capped. With `changedAfter` (ISO 8601, as Parley writes its times),
- * only those stored or changed after it, and `total` counts those.
+ * only those stored or changed after it; with a search `q` (see searchWords),
+ * only those that match, best match first. `total` counts what is kept.
  */
 export async function listConversations(
   deps: Pick<Deps, 'db'>,
   appId: string,
   connectionId: string,
-  page: { limit: number; offset: number; changedAfter?: string | undefined },
+  page: { limit: number; offset: number; changedAfter?: string | undefined; q?: string | undefined },
 ) {
   const connection = await requireConnection(deps, appId, connectionId);
   const { db } = deps;
-  const rows = await conversations.listConversationsPage(db, connection.id, page.limit, page.offset, page.changedAfter);
-  const total =
-    page.changedAfter === undefined ? connection.conversation_count : await conversations.countConversationsChangedAfter(db, connection.id, page.changedAfter);
+  const { limit, offset, changedAfter, q } = page;
+  if (isSearch(q)) {
+    const words = searchWords(q);
+    if (words.length === 0) return { rows: [], total: 0 };
+    const rows = await search.searchConnectionPage(db, connection.id, words, limit, offset, changedAfter);
+    return { rows, total: await search.countConnectionMatches(db, connection.id, words, changedAfter) };
+  }
+  const rows = await conversations.listConversationsPage(db, connection.id, limit, offset, changedAfter);
+  const total = changedAfter === undefined ? connection.conversation_count : await conversations.countConversationsChangedAfter(db, connection.id, changedAfter);
   return { rows, total };
 }

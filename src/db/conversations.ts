@@ -3,15 +3,17 @@ import { isPostgres, type ConversationsTable, type Db } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
 
 // Listing order: newest update first (those without one last), then id.
-const ORDER_AND_PAGE = 'ORDER BY update_time DESC NULLS LAST, id LIMIT ? OFFSET ?';
+export const listingOrder = (table = '') => `${table}update_time DESC NULLS LAST, ${table}id`;
+const ORDER_AND_PAGE = `ORDER BY ${listingOrder()} LIMIT ? OFFSET ?`;
 const PAGE = `WHERE connection_id = ? ${ORDER_AND_PAGE}`;
 
 /** The payload as UTF-8 bytes: SQLite stores it as text, PostgreSQL as bytea. */
-const payloadBytes = (db: Db) => (isPostgres(db) ? 'payload' : 'CAST(payload AS BLOB)');
-/** A conversation's columns as the API answers it, the payload as bytes. */
-const bytesColumns = (db: Db) => `id, external_id, title, ${payloadBytes(db)} AS payload, update_time`;
+const payloadBytes = (db: Db, table: string) => (isPostgres(db) ? `${table}payload` : `CAST(${table}payload AS BLOB)`);
+/** A conversation's columns as the API answers it, the payload as bytes; `table` qualifies them (`c.`) in a join. */
+export const bytesColumns = (db: Db, table = '') =>
+  `${table}id, ${table}external_id, ${table}title, ${payloadBytes(db, table)} AS payload, ${table}update_time`;
 /** The payload as text. */
-const payloadText = (db: Db) => (isPostgres(db) ? "convert_from(payload, 'UTF8')" : 'payload');
+export const payloadText = (db: Db, table = '') => (isPostgres(db) ? `convert_from(${table}payload, 'UTF8')` : `${table}payload`);
 
 /** A conversation as the API and the manage page's download answer it, its payload as stored bytes. */
 export type ConversationBytesRow = Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'update_time'> & { payload: Uint8Array | null };

@@ -6,6 +6,7 @@ import { streamOf } from '../bytes.ts';
 import { downloadOf } from '../conversations/download.ts';
 import { connectionOf, connectionsOf, conversationOf, conversationPage, deleteConversation, disconnect, type Owner } from '../conversations/manage.ts';
 import { purgeUser } from '../conversations/purge.ts';
+import { MAX_QUERY_LENGTH, isSearch, searchOwn } from '../conversations/search.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { verifyLink } from '../links/link-verification.ts';
@@ -14,6 +15,8 @@ import { downloadFile } from './download-file.ts';
 import { messages, pageHeaders, pageSession, renderPage, sessionCookie, startPageSession, useLinkLocale } from './page-kit.tsx';
 
 const PAGE_SIZE = 20;
+
+const pageNumber = (c: Context<AppEnv>) => Math.max(1, Number.parseInt(c.req.query('page') ?? '1', 10) || 1);
 
 /** The manage flow: /manage and below, for one user of one app. */
 export function manageRoutes(deps: Deps) {
@@ -42,7 +45,14 @@ export function manageRoutes(deps: Deps) {
     }
     const owner = await session(c);
     const connections = await connectionsOf(deps, owner);
-    return renderPage(c, <ManageHomePage appName={owner.appName} connections={connections} notice={c.req.query('notice')} />);
+    // The box holds MAX_QUERY_LENGTH characters; a longer q from an edited URL is cut, not refused.
+    const q = c.req.query('q')?.slice(0, MAX_QUERY_LENGTH);
+    const page = pageNumber(c);
+    const search = isSearch(q) ? { q, page, ...(await searchOwn(deps, owner, q, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })) } : undefined;
+    return renderPage(
+      c,
+      <ManageHomePage appName={owner.appName} connections={connections} search={search} pageSize={PAGE_SIZE} queryMaxLength={MAX_QUERY_LENGTH} notice={c.req.query('notice')} />,
+    );
   });
 
   // "Download my data": a read, so a GET with the session and no form token; a
@@ -62,7 +72,7 @@ export function manageRoutes(deps: Deps) {
 
   routes.get('/manage/connections/:id', async (c) => {
     const owner = await session(c);
-    const page = Math.max(1, Number.parseInt(c.req.query('page') ?? '1', 10) || 1);
+    const page = pageNumber(c);
     const { connection, rows, total } = await conversationPage(deps, owner, c.req.param('id'), { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
     return renderPage(
       c,

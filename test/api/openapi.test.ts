@@ -61,7 +61,7 @@ describe('GET /openapi.json', () => {
     const paths = OPENAPI.paths as Record<string, Record<string, any>>;
     assert.deepEqual(Object.keys(paths).sort(), ['/api/connections', '/api/conversations', '/api/ingest-export', '/api/purge', '/healthz', '/openapi.json']);
     const listing = paths['/api/conversations']!.get;
-    assert.deepEqual(listing.parameters.map((p: { name: string }) => p.name), ['userRef', 'connectionId', 'limit', 'offset', 'updatedSince']);
+    assert.deepEqual(listing.parameters.map((p: { name: string }) => p.name), ['userRef', 'connectionId', 'limit', 'offset', 'updatedSince', 'q']);
     assert.deepEqual(Object.keys(listing.responses['429'].headers), ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
     assert.deepEqual(listing.responses['400'].content['application/json'].schema.properties.error.anyOf.map((s: { const: string }) => s.const), [
       'Missing userRef parameter',
@@ -70,6 +70,7 @@ describe('GET /openapi.json', () => {
       'Invalid limit parameter',
       'Invalid offset parameter',
       'Invalid updatedSince parameter',
+      'Invalid q parameter',
     ]);
     const ingest = paths['/api/ingest-export']!.post;
     assert.deepEqual(Object.keys(ingest.responses), ['200', '400', '401', '404', '409', '413', '415', '500']);

@@ -1,0 +1,91 @@
+import { isPostgres, type Db } from './database.ts';
+import { fixedSql } from './fixed-sql.ts';
+import { bytesColumns, listingOrder, payloadText, type ConversationBytesRow } from './conversations.ts';
+
+/**
+ * Full-text search over conversations (schema.sql and schema.postgres.sql: the
+ * index and how it is kept in step). `words` are plain words — letters, digits
+ * and their marks, as searchWords gives them — each of which must match; the
+ * last also as the start of a longer word, so results come as a word is typed.
+ * Best match first (the title weighs more than the messages), then the listing's
+ * order.
+ */
+
+/** The words as the database's query language. Quoted although they hold no operator characters, so no word (AND, NEAR) reads as one. */
+function searchQuery(db: Db, words: readonly string[]): string {
+  const last = words.length - 1;
+  return isPostgres(db)
+    ? words.map((word, i) => `'${word}'${i === last ? ':*' : ''}`).join(' & ')
+    : words.map((word, i) => `"${word}"${i === last ? '*' : ''}`).join(' ');
+}
+
+/**
+ * The FROM and WHERE that find the matches, as `c`, with the query as the first
+ * parameter, and the ORDER BY that ranks them. The FTS5 table is joined to its
+ * conversations through its stable keys; PostgreSQL's GIN index is on the row.
+ */
+function matches(db: Db, scope: string) {
+  return isPostgres(db)
+    ? {
+        from: `conversations c CROSS JOIN to_tsquery('simple', parley_search_fold(?)) AS query WHERE c.search @@ query AND ${scope}`,
+        order: `ts_rank(c.search, query) DESC, ${listingOrder('c.')}`,
+      }
+    : {
+        from: `conversation_search JOIN conversation_search_keys k ON k.key = conversation_search.rowid
+               JOIN conversations c ON c.id = k.conversation_id WHERE conversation_search MATCH ? AND ${scope}`,
+        order: `bm25(conversation_search, 4.0, 1.0), ${listingOrder('c.')}`,
+      };
+}
+
+const inConnection = (changedAfter: string | undefined) => `c.connection_id = ?${changedAfter === undefined ? '' : ' AND c.changed_at > ?'}`;
+const connectionParameters = (connectionId: string, changedAfter: string | undefined) =>
+  changedAfter === undefined ? [connectionId] : [connectionId, changedAfter];
+
+/** A page of a connection's conversations that match, best first, payloads as stored bytes (see listConversationsPage). */
+export function searchConnectionPage(db: Db, connectionId: string, words: readonly string[], limit: number, offset: number, changedAfter?: string) {
+  const { from, order } = matches(db, inConnection(changedAfter));
+  return fixedSql<ConversationBytesRow>(db, `SELECT ${bytesColumns(db, 'c.')} FROM ${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+    searchQuery(db, words),
+    ...connectionParameters(connectionId, changedAfter),
+    limit,
+    offset,
+  ]);
+}
+
+/** How many of a connection's conversations match. */
+export async function countConnectionMatches(db: Db, connectionId: string, words: readonly string[], changedAfter?: string): Promise<number> {
+  const { from } = matches(db, inConnection(changedAfter));
+  const [row] = await fixedSql<{ count: number }>(db, `SELECT count(*) AS count FROM ${from}`, [
+    searchQuery(db, words),
+    ...connectionParameters(connectionId, changedAfter),
+  ]);
+  return Number(row!.count);
+}
+
+const OF_USER = `c.connection_id IN (SELECT cn.id FROM connections cn JOIN users u ON u.id = cn.user_id WHERE u.app_id = ? AND u.user_ref = ?)`;
+
+export interface UserMatchRow {
+  id: string;
+  title: string | null;
+  update_time: string | null;
+  provider: string;
+  payload: string | null;
+}
+
+/** A page of the conversations of one user of one app, across their connections, that match: the manage page's search. */
+export function searchUserPage(db: Db, appId: string, userRef: string, words: readonly string[], limit: number, offset: number) {
+  const { from, order } = matches(db, OF_USER);
+  return fixedSql<UserMatchRow>(
+    db,
+    `SELECT c.id, c.title, c.update_time, ${payloadText(db, 'c.')} AS payload,
+       (SELECT provider FROM connections WHERE id = c.connection_id) AS provider
+     FROM ${from} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    [searchQuery(db, words), appId, userRef, limit, offset],
+  );
+}
+
+export async function countUserMatches(db: Db, appId: string, userRef: string, words: readonly string[]): Promise<number> {
+  const { from } = matches(db, OF_USER);
+  const [row] = await fixedSql<{ count: number }>(db, `SELECT count(*) AS count FROM ${from}`, [searchQuery(db, words), appId, userRef]);
+  return Number(row!.count);
+}
