@@ -103,7 +103,6 @@ export function ManageHomePage(props: {
   return (
     <Layout title={search ? t.searchPageTitle({ q: search.q }) : t.manageTitle} appName={appName}>
       <Notice notice={notice} />
-      {(connections.length > 0 || search) && <Search search={search} pageSize={pageSize} maxLength={props.queryMaxLength} />}
       <section class="card" aria-labelledby="manage-title">
         <h1 id="manage-title">{t.manageTitle}</h1>
         {connections.length === 0 ? (
@@ -134,6 +133,8 @@ export function ManageHomePage(props: {
           </ul>
         )}
       </section>
+      {/* After the page's h1, so the outline starts with the page's own title. */}
+      {(connections.length > 0 || search) && <Search search={search} pageSize={pageSize} maxLength={props.queryMaxLength} />}
       {connections.length > 0 && (
         <>
           <section class="card" aria-labelledby="download-title">
