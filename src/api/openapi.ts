@@ -228,5 +228,3 @@ export function openApiDocument(version: string) {
     webhooks: Object.fromEntries(Object.entries(schemas.EVENTS).map(([type, event]) => [type, webhook(type, event)])),
   };
 }
-
-export type OpenApiDocument = ReturnType<typeof openApiDocument>;

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { CONNECTION_STATUSES, PROVIDERS, ROLES } from '../../sdk/src/types.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../conversations/listing.ts';
 import { MAX_QUERY_LENGTH } from '../conversations/search.ts';
+import { isoTime } from '../deps.ts';
 import type { ErrorCode } from '../errors.ts';
 import { userRefSchema } from '../users/user-ref.ts';
 
@@ -39,7 +40,7 @@ const instant = (invalid: ErrorCode, description: string) =>
       // Date.parse refuses some forms the pattern lets through (an offset of hours alone): NaN.
       v.transform((text) => Date.parse(text)),
       v.number(invalid),
-      v.transform((ms) => new Date(ms).toISOString()),
+      v.transform(isoTime),
       v.string(),
       v.isoTimestamp(),
       v.description(description),
@@ -98,7 +99,7 @@ export const PurgeBody = v.union(
 
 // Answers and events: the SDK's types, as schemas (a test holds the two equal).
 
-const isoTime = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
+const timestamp = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const provider = v.picklist(PROVIDERS);
 
@@ -106,8 +107,8 @@ export const Connection = v.object({
   id: v.string(),
   provider,
   status: v.picklist(CONNECTION_STATUSES),
-  capturedAt: isoTime('When the connection was first made.'),
-  lastSyncAt: v.nullable(isoTime('When the last import ended; null before any.')),
+  capturedAt: timestamp('When the connection was first made.'),
+  lastSyncAt: v.nullable(timestamp('When the last import ended; null before any.')),
   conversationCount: count,
 });
 
@@ -116,7 +117,7 @@ export const ConnectionList = v.object({ connections: v.array(Connection), userR
 export const Message = v.object({
   role: v.picklist(ROLES),
   content: v.pipe(v.string(), v.description('Markdown.')),
-  timestamp: v.nullable(isoTime('When the message was written, where the export says.')),
+  timestamp: v.nullable(timestamp('When the message was written, where the export says.')),
 });
 
 export const Conversation = v.object({
@@ -124,7 +125,7 @@ export const Conversation = v.object({
   external_id: v.pipe(v.string(), v.description('The provider’s id of the conversation.')),
   title: v.nullable(v.string()),
   payload: v.nullable(v.object({ title: v.pipe(v.string(), v.description('Empty where the export has no title.')), messages: v.array(Message) })),
-  update_time: v.nullable(isoTime('The provider’s last update.')),
+  update_time: v.nullable(timestamp('The provider’s last update.')),
 });
 
 export const ConversationPage = v.object({ conversations: v.array(Conversation), total: count, limit: count, offset: count });
@@ -139,7 +140,7 @@ export const Health = v.object({ ok: v.literal(true), version: v.string() });
 
 const event = <Type extends string, Data extends v.ObjectEntries>(type: Type, description: string, data: Data) =>
   v.pipe(
-    v.object({ type: v.literal(type), timestamp: isoTime('When the change happened.'), data: v.object({ userRef: v.string(), ...data }) }),
+    v.object({ type: v.literal(type), timestamp: timestamp('When the change happened.'), data: v.object({ userRef: v.string(), ...data }) }),
     v.description(description),
   );
 

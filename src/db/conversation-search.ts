@@ -1,6 +1,6 @@
 import { isPostgres, type Db } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
-import { bytesColumns, listingOrder, payloadText, type ConversationBytesRow } from './conversations.ts';
+import { bytesColumns, listingOrder, ofConnection, payloadText, type ConversationBytesRow } from './conversations.ts';
 
 /**
  * Full-text search over conversations (schema.sql and schema.postgres.sql: the
@@ -37,16 +37,14 @@ function matches(db: Db, scope: string) {
       };
 }
 
-const inConnection = (changedAfter: string | undefined) => `c.connection_id = ?${changedAfter === undefined ? '' : ' AND c.changed_at > ?'}`;
-const connectionParameters = (connectionId: string, changedAfter: string | undefined) =>
-  changedAfter === undefined ? [connectionId] : [connectionId, changedAfter];
 
 /** A page of a connection's conversations that match, best first, payloads as stored bytes (see listConversationsPage). */
 export function searchConnectionPage(db: Db, connectionId: string, words: readonly string[], limit: number, offset: number, changedAfter?: string) {
-  const { from, order } = matches(db, inConnection(changedAfter));
+  const scope = ofConnection(connectionId, changedAfter, 'c.');
+  const { from, order } = matches(db, scope.where);
   return fixedSql<ConversationBytesRow>(db, `SELECT ${bytesColumns(db, 'c.')} FROM ${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [
     searchQuery(db, words),
-    ...connectionParameters(connectionId, changedAfter),
+    ...scope.parameters,
     limit,
     offset,
   ]);
@@ -54,11 +52,9 @@ export function searchConnectionPage(db: Db, connectionId: string, words: readon
 
 /** How many of a connection's conversations match. */
 export async function countConnectionMatches(db: Db, connectionId: string, words: readonly string[], changedAfter?: string): Promise<number> {
-  const { from } = matches(db, inConnection(changedAfter));
-  const [row] = await fixedSql<{ count: number }>(db, `SELECT count(*) AS count FROM ${from}`, [
-    searchQuery(db, words),
-    ...connectionParameters(connectionId, changedAfter),
-  ]);
+  const scope = ofConnection(connectionId, changedAfter, 'c.');
+  const { from } = matches(db, scope.where);
+  const [row] = await fixedSql<{ count: number }>(db, `SELECT count(*) AS count FROM ${from}`, [searchQuery(db, words), ...scope.parameters]);
   return Number(row!.count);
 }
 

@@ -19,24 +19,28 @@ export const payloadText = (db: Db, table = '') => (isPostgres(db) ? `convert_fr
 export type ConversationBytesRow = Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'update_time'> & { payload: Uint8Array | null };
 
 /**
+ * A connection's conversations, or with `changedAfter` only those stored or
+ * changed after it: the WHERE condition (columns qualified by `table`) and its
+ * parameters. The listing, its count and the search share it.
+ */
+export const ofConnection = (connectionId: string, changedAfter: string | undefined, table = '') =>
+  changedAfter === undefined
+    ? { where: `${table}connection_id = ?`, parameters: [connectionId] }
+    : { where: `${table}connection_id = ? AND ${table}changed_at > ?`, parameters: [connectionId, changedAfter] };
+
+/**
  * A page for the API, payloads as the UTF-8 bytes stored: the response splices
  * them in as they are, with no decoding into a string and encoding back.
  */
-export const listConversationsPage = (db: Db, connectionId: string, limit: number, offset: number, changedAfter?: string) =>
-  changedAfter === undefined
-    ? fixedSql<ConversationBytesRow>(db, `SELECT ${bytesColumns(db)} FROM conversations ${PAGE}`, [connectionId, limit, offset])
-    : fixedSql<ConversationBytesRow>(
-        db,
-        `SELECT ${bytesColumns(db)} FROM conversations WHERE connection_id = ? AND changed_at > ? ${ORDER_AND_PAGE}`,
-        [connectionId, changedAfter, limit, offset],
-      );
+export function listConversationsPage(db: Db, connectionId: string, limit: number, offset: number, changedAfter?: string) {
+  const { where, parameters } = ofConnection(connectionId, changedAfter);
+  return fixedSql<ConversationBytesRow>(db, `SELECT ${bytesColumns(db)} FROM conversations WHERE ${where} ${ORDER_AND_PAGE}`, [...parameters, limit, offset]);
+}
 
 /** How many of a connection's conversations were stored or changed after an instant. */
 export async function countConversationsChangedAfter(db: Db, connectionId: string, changedAfter: string): Promise<number> {
-  const [row] = await fixedSql<{ count: number }>(db, 'SELECT count(*) AS count FROM conversations WHERE connection_id = ? AND changed_at > ?', [
-    connectionId,
-    changedAfter,
-  ]);
+  const { where, parameters } = ofConnection(connectionId, changedAfter);
+  const [row] = await fixedSql<{ count: number }>(db, `SELECT count(*) AS count FROM conversations WHERE ${where}`, parameters);
   return Number(row!.count);
 }
 

@@ -10,7 +10,7 @@ import { formatFor } from '../import/formats.ts';
 import { openExportUpload, type ExportUpload } from '../import/upload.ts';
 import { verifyLink } from '../links/link-verification.ts';
 import { checkCsrf, rememberResult } from '../links/page-sessions.ts';
-import { messages, pageHeaders, pageSession, renderPage, startPageSession, useLinkLocale } from './page-kit.tsx';
+import { errorMessage, messages, pageHeaders, pageSession, renderPage, startPageSession, useLinkLocale } from './page-kit.tsx';
 
 /** Why an upload failed, said for the person holding the file, in their language. */
 function importFailure(t: Messages, error: ApiError, provider: string): Pick<ImportOutcome, 'message' | 'advice'> {
@@ -27,7 +27,7 @@ function importFailure(t: Messages, error: ApiError, provider: string): Pick<Imp
       return { message: t.conversationTooLarge, advice: t.raiseLimit };
     default:
       return {
-        message: t.failedBecause({ reason: t.errors[error.code] + (error.detail ? `: ${error.detail}` : '') }),
+        message: t.failedBecause({ reason: errorMessage(t, error) }),
         advice: t.maybeDamaged({ provider: name }),
       };
   }

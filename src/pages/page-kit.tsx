@@ -37,11 +37,14 @@ export function renderPage(c: Context<AppEnv>, page: VNode, status: 200 | 400 | 
   return c.html(`<!doctype html>${renderToString(<MessagesContext.Provider value={messages(c)}>{page}</MessagesContext.Provider>)}`, status);
 }
 
+/** An error's message in the person's language; a reason after it (the parser's, in English) as ApiError puts it. */
+export const errorMessage = (t: Messages, error: ApiError) => t.errors[error.code] + (error.detail ? `: ${error.detail}` : '');
+
 /** The error as a page: its message and what to do, in the person's language (the API's JSON stays English). */
 export function pageErrorResponse(c: Context<AppEnv>, error: ApiError) {
   const t = messages(c);
   const advice = (t.advice as Partial<Record<ErrorCode, string>>)[error.code] ?? t.askAgain;
-  const message = t.errors[error.code] + (error.detail ? `: ${error.detail}` : '');
+  const message = errorMessage(t, error);
   return renderPage(c, <ErrorPage status={error.status} message={message} advice={advice} appName={c.get('page').appName} />, error.status as 400);
 }
 
