@@ -75,14 +75,24 @@ describe('re-importing unchanged bytes', () => {
       },
       { highWaterMark: 0 },
     );
-    const upload = t.request('/api/ingest-export?userRef=u1', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit);
-    await askedForMore;
-    conversations[0].name = 'Renamed meanwhile';
-    const meanwhile = await json(await postExport(t, strToU8(JSON.stringify(conversations))));
-    assert.equal(meanwhile.updated, 1);
-    release();
-    await expectRefused(t, () => upload, 409, 'Import conflict: the connection changed while the file was uploading; send it again');
-    assert.equal(await titleOf(t, meanwhile.connectionId, conversations[0].uuid), 'Renamed meanwhile');
+    let meanwhile: { updated: number; connectionId: string } | undefined;
+    // The whole race inside the refused request: its "nothing written" is
+    // measured from before the upload began, not from while it was staging.
+    await expectRefused(
+      t,
+      async () => {
+        const upload = t.request('/api/ingest-export?userRef=u1', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+        await askedForMore;
+        conversations[0].name = 'Renamed meanwhile';
+        meanwhile = await json(await postExport(t, strToU8(JSON.stringify(conversations))));
+        release();
+        return upload;
+      },
+      409,
+      'Import conflict: the connection changed while the file was uploading; send it again',
+    );
+    assert.equal(meanwhile!.updated, 1);
+    assert.equal(await titleOf(t, meanwhile!.connectionId, conversations[0].uuid), 'Renamed meanwhile');
   });
 });
 
