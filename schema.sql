@@ -210,3 +210,25 @@ END;
 INSERT INTO conversation_search_keys (conversation_id) SELECT id FROM conversations ORDER BY rowid;
 INSERT INTO conversation_search (rowid, title, body)
   SELECT k.key, t.title, t.body FROM conversation_search_keys k JOIN conversation_search_text t ON t.id = k.conversation_id;
+
+-- version 9
+-- An import's new conversations are indexed just after it commits, not in its
+-- final transaction: that transaction holds the write lock and the caller waits
+-- on it, and indexing 200 MB of export took 1.2–1.5 s of it. The insert trigger
+-- now only notes the connection as having conversations to index; the server
+-- indexes each noted connection in the background within a second, and a search
+-- indexes its connections' first if they are still noted, so it never misses a
+-- stored conversation. Changes and deletions stay in the triggers above: changed
+-- text is indexed anew, and gone text is out of the index, in the same transaction.
+CREATE TABLE conversation_search_pending (
+  connection_id TEXT PRIMARY KEY REFERENCES connections (id) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
+DROP TRIGGER conversations_search_insert;
+CREATE TRIGGER conversations_search_pending AFTER INSERT ON conversations BEGIN
+  INSERT OR IGNORE INTO conversation_search_pending (connection_id) VALUES (new.connection_id);
+END;
+-- FTS5 holds the tokens a transaction adds in memory and writes them out as a
+-- new segment, to be merged later, each time they pass `hashsize` (1 MB unless
+-- set). At 16 MB a 200 MB import's conversations make a few segments instead of
+-- some sixty: 0.3 s less, for at most 16 MB more memory while it is indexed.
+INSERT INTO conversation_search (conversation_search, rank) VALUES ('hashsize', 16777216);

@@ -1,3 +1,4 @@
+import { indexPending } from './conversations/search.ts';
 import { markStaleConnections } from './conversations/staleness.ts';
 import { checkpoint } from './db/checkpoint.ts';
 import { discardAbandonedStaging } from './db/import-staging.ts';
@@ -9,6 +10,7 @@ import { createDeliveryWorker, type DeliveryWorkerOptions } from './webhooks/del
 
 const HOUR_MS = 3_600_000;
 const CHECKPOINT_MS = 1_000;
+const SEARCH_INDEX_MS = 1_000;
 
 /** What an import that died (with its process) left staged is removed after this long. */
 const ABANDONED_STAGING_MS = 24 * HOUR_MS;
@@ -26,8 +28,27 @@ async function runMaintenance(deps: Deps, holder: string, periodMs: number): Pro
 }
 
 /**
+ * Runs `work` every `ms`, one run at a time: a tick that finds one still under
+ * way (a large import's) lets it be. stop() returns the run under way, if any.
+ */
+function everyMs(ms: number, work: () => Promise<void>, onError: (error: unknown) => void) {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    running ??= work()
+      .catch(onError)
+      .finally(() => (running = undefined));
+  }, ms);
+  return {
+    stop() {
+      clearInterval(timer);
+      return running;
+    },
+  };
+}
+
+/**
  * The work a server process does besides answering requests: webhook delivery,
- * hourly maintenance and SQLite's checkpoints. The same on every runtime: timers
+ * hourly maintenance, indexing what imports stored for search, and SQLite's checkpoints. The same on every runtime: timers
  * and fetch only.
  */
 export interface BackgroundOptions extends DeliveryWorkerOptions {
@@ -44,20 +65,13 @@ export function startBackgroundWork(deps: Deps, options: BackgroundOptions = {})
   // One run at a time, and stop() waits for the one under way: the database closes after.
   let running = maintain();
   const timer = setInterval(() => (running = running.then(maintain)), periodMs);
-  const makeCheckpoint = options.checkpoint ?? (() => checkpoint(deps.db));
-  // One at a time: a tick that finds one still under way (a large import's) lets it be.
-  let checkpointing: Promise<void> | undefined;
-  const checkpointTimer = setInterval(() => {
-    checkpointing ??= makeCheckpoint()
-      .catch((error) => deps.log.error('checkpoint', { error: String(error) }))
-      .finally(() => (checkpointing = undefined));
-  }, CHECKPOINT_MS);
+  const checkpoints = everyMs(CHECKPOINT_MS, options.checkpoint ?? (() => checkpoint(deps.db)), (error) => deps.log.error('checkpoint', { error: String(error) }));
+  const indexing = everyMs(SEARCH_INDEX_MS, () => indexPending(deps), (error) => deps.log.error('search index', { error: String(error) }));
   worker.start();
   return {
     async stop() {
       clearInterval(timer);
-      clearInterval(checkpointTimer);
-      await Promise.all([running, checkpointing]);
+      await Promise.all([running, checkpoints.stop(), indexing.stop()]);
       await worker.stop();
     },
   };

@@ -73,11 +73,22 @@ export function snippetOf(messages: ReadonlyArray<Pick<Message, 'content'>>, wor
   return parts;
 }
 
+/**
+ * Indexes the conversations of the connections in scope (every one without a
+ * scope) that imports stored but that are not indexed yet: the server's
+ * background work does it just after each import, and a search first, so that
+ * it finds everything stored.
+ */
+export async function indexPending(deps: Pick<Deps, 'db'>, scope?: search.IndexScope): Promise<void> {
+  for (const connectionId of await search.connectionsToIndex(deps.db, scope)) await search.indexConnection(deps.db, connectionId);
+}
+
 /** One page of the person's own conversations that match `q`, across their connections, best first, each with a snippet. */
 export async function searchOwn(deps: Pick<Deps, 'db'>, owner: Owner, q: string, page: { limit: number; offset: number }) {
   const words = searchWords(q);
   if (words.length === 0) return { results: [], total: 0 };
   const { db } = deps;
+  await indexPending(deps, owner);
   const rows = await search.searchUserPage(db, owner.appId, owner.userRef, words, page.limit, page.offset);
   const total = await search.countUserMatches(db, owner.appId, owner.userRef, words);
   const results = rows.map(({ payload, ...row }) => {

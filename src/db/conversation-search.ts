@@ -1,5 +1,6 @@
 import { isPostgres, type Db } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
+import { writeTransaction } from './transaction.ts';
 import { bytesColumns, listingOrder, ofConnection, payloadText, type ConversationBytesRow } from './conversations.ts';
 
 /**
@@ -58,7 +59,8 @@ export async function countConnectionMatches(db: Db, connectionId: string, words
   return Number(row!.count);
 }
 
-const OF_USER = `c.connection_id IN (SELECT cn.id FROM connections cn JOIN users u ON u.id = cn.user_id WHERE u.app_id = ? AND u.user_ref = ?)`;
+/** `column` (a connection id) is one of the connections of a user of an app: the app id and userRef follow as parameters. */
+const ofUser = (column: string) => `${column} IN (SELECT cn.id FROM connections cn JOIN users u ON u.id = cn.user_id WHERE u.app_id = ? AND u.user_ref = ?)`;
 
 export interface UserMatchRow {
   id: string;
@@ -70,7 +72,7 @@ export interface UserMatchRow {
 
 /** A page of the conversations of one user of one app, across their connections, that match: the manage page's search. */
 export function searchUserPage(db: Db, appId: string, userRef: string, words: readonly string[], limit: number, offset: number) {
-  const { from, order } = matches(db, OF_USER);
+  const { from, order } = matches(db, ofUser('c.connection_id'));
   return fixedSql<UserMatchRow>(
     db,
     `SELECT c.id, c.title, c.update_time, ${payloadText(db, 'c.')} AS payload,
@@ -81,7 +83,54 @@ export function searchUserPage(db: Db, appId: string, userRef: string, words: re
 }
 
 export async function countUserMatches(db: Db, appId: string, userRef: string, words: readonly string[]): Promise<number> {
-  const { from } = matches(db, OF_USER);
+  const { from } = matches(db, ofUser('c.connection_id'));
   const [row] = await fixedSql<{ count: number }>(db, `SELECT count(*) AS count FROM ${from}`, [searchQuery(db, words), appId, userRef]);
   return Number(row!.count);
+}
+
+/** Which connections `connectionsToIndex` looks at: one, one user's of one app, or every one. */
+export type IndexScope = { connectionId: string } | { appId: string; userRef: string } | undefined;
+
+/**
+ * The connections with conversations still to index: on SQLite an import's
+ * new conversations are indexed after it commits (schema.sql, version 9). None
+ * on PostgreSQL, whose index is a column of the row, written with it.
+ */
+export async function connectionsToIndex(db: Db, scope: IndexScope): Promise<string[]> {
+  if (isPostgres(db)) return [];
+  const [where, parameters] =
+    scope === undefined
+      ? ['', []]
+      : 'connectionId' in scope
+        ? ['WHERE p.connection_id = ?', [scope.connectionId]]
+        : [`WHERE ${ofUser('p.connection_id')}`, [scope.appId, scope.userRef]];
+  const rows = await fixedSql<{ connection_id: string }>(db, `SELECT p.connection_id FROM conversation_search_pending p ${where}`, parameters);
+  return rows.map((row) => row.connection_id);
+}
+
+/**
+ * Indexes the connection's conversations that are not yet, and takes it off
+ * the list, in one transaction: all its conversations are found once it commits.
+ * New keys are handed out above every earlier one (AUTOINCREMENT), so the
+ * conversations just keyed are those past the highest key before.
+ */
+export function indexConnection(db: Db, connectionId: string): Promise<void> {
+  return writeTransaction(db, async (trx) => {
+    const [keys] = await fixedSql<{ last: number }>(trx, 'SELECT coalesce(max(key), 0) AS last FROM conversation_search_keys', []);
+    await fixedSql(
+      trx,
+      `INSERT INTO conversation_search_keys (conversation_id)
+       SELECT c.id FROM conversations c WHERE c.connection_id = ?
+         AND NOT EXISTS (SELECT 1 FROM conversation_search_keys k WHERE k.conversation_id = c.id)`,
+      [connectionId],
+    );
+    await fixedSql(
+      trx,
+      `INSERT INTO conversation_search (rowid, title, body)
+       SELECT k.key, t.title, t.body FROM conversation_search_keys k JOIN conversation_search_text t ON t.id = k.conversation_id
+       WHERE k.key > ?`,
+      [keys!.last],
+    );
+    await fixedSql(trx, 'DELETE FROM conversation_search_pending WHERE connection_id = ?', [connectionId]);
+  });
 }

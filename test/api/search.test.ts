@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
-import { countConnectionMatches } from '../../src/db/conversation-search.ts';
+import { startBackgroundWork } from '../../src/background.ts';
+import { connectionsToIndex, countConnectionMatches } from '../../src/db/conversation-search.ts';
 import { isPostgres } from '../../src/db/database.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
@@ -164,6 +165,43 @@ describe('the search index follows every change', () => {
     assert.deepEqual(ids(await find(t, again, 'lentils')), ['soup']);
   });
 
+  test('an import’s conversations are indexed after it answers: by the background work, or by a search first', async () => {
+    const t = await setup();
+    const first = await imported(t);
+    const second = await imported(t, CORPUS, 'u2');
+    if (!isPostgres(t.deps.db)) {
+      // SQLite: noted, not yet indexed (PostgreSQL indexes the row as it is written).
+      assert.deepEqual((await pendingConnections(t)).sort(), [first, second].sort());
+      assert.equal(await indexedWith(t, 'tomato'), 0);
+    }
+    // A search indexes its connection first; the other one stays noted.
+    assert.deepEqual(ids(await find(t, first, 'tomato')), ['garden', 'soup', 'html']);
+    if (!isPostgres(t.deps.db)) assert.deepEqual(await pendingConnections(t), [second]);
+    // The background work indexes the rest without a search.
+    const background = startBackgroundWork(t.deps, { pollMs: 60_000, maintenanceMs: 3_600_000 });
+    try {
+      for (let waited = 0; (await pendingConnections(t)).length > 0 && waited < 5_000; waited += 100) await sleep(100);
+    } finally {
+      await background.stop();
+    }
+    assert.deepEqual(await pendingConnections(t), []);
+    assert.equal(await indexedWith(t, 'tomato'), 2 * 3);
+    assert.deepEqual(ids(await find(t, second, 'lentils')), ['soup']);
+  });
+
+  test('a conversation deleted or changed before it is indexed is found as it is now', async () => {
+    const t = await setup();
+    const connectionId = await imported(t);
+    const browser = await openSession(t, 'manage');
+    const soup = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`))).conversations.find((c: { external_id: string }) => c.external_id === 'soup');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await (await browser.get(`/manage/conversations/${soup.id}/delete`)).text())![1]!;
+    assert.equal((await browser.post(`/manage/conversations/${soup.id}/delete`, { csrf })).status, 303);
+    await imported(t, [{ ...CORPUS[0]!, texts: ['Cucumbers instead.'], updated: '2026-02-01T00:00:00Z' }]);
+    assert.equal((await find(t, connectionId, 'lentils')).total, 0);
+    assert.deepEqual(ids(await find(t, connectionId, 'tomato')), ['garden', 'html']);
+    assert.deepEqual(ids(await find(t, connectionId, 'cucumbers')), ['garden']);
+  });
+
   for (const target of ['connection', 'user'] as const) {
     test(`purging a ${target}`, async () => {
       const t = await setup();
@@ -212,6 +250,10 @@ async function openPostgresSchema(name: string, schemaSql: string) {
   url.searchParams.set('options', `-c search_path=${name}`);
   return openPostgres(url.href, schemaSql, { poolSize: 2, allowExitOnIdle: true });
 }
+
+/** The connections SQLite has yet to index (none ever on PostgreSQL). */
+const pendingConnections = (t: TestContext) => connectionsToIndex(t.deps.db, undefined);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How many conversations the index itself holds a word for, whatever their connection: gone ones must not linger. */
 async function indexedWith(t: TestContext, word: string): Promise<number> {
