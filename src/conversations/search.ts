@@ -73,14 +73,21 @@ export function snippetOf(messages: ReadonlyArray<Pick<Message, 'content'>>, wor
   return parts;
 }
 
+/** Conversations indexed per transaction: other requests get their turn between two. */
+const INDEX_BATCH = 500;
+
+const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 /**
  * Indexes the conversations of the connections in scope (every one without a
  * scope) that imports stored but that are not indexed yet: the server's
  * background work does it just after each import, and a search first, so that
  * it finds everything stored.
  */
-export async function indexPending(deps: Pick<Deps, 'db'>, scope?: search.IndexScope): Promise<void> {
-  for (const connectionId of await search.connectionsToIndex(deps.db, scope)) await search.indexConnection(deps.db, connectionId);
+export async function indexPending(deps: Pick<Deps, 'db'>, scope?: search.IndexScope, batch = INDEX_BATCH): Promise<void> {
+  for (const connectionId of await search.connectionsToIndex(deps.db, scope)) {
+    while (!(await search.indexConversations(deps.db, connectionId, batch))) await nextTurn();
+  }
 }
 
 /** One page of the person's own conversations that match `q`, across their connections, best first, each with a snippet. */

@@ -109,28 +109,33 @@ export async function connectionsToIndex(db: Db, scope: IndexScope): Promise<str
 }
 
 /**
- * Indexes the connection's conversations that are not yet, and takes it off
- * the list, in one transaction: all its conversations are found once it commits.
- * New keys are handed out above every earlier one (AUTOINCREMENT), so the
- * conversations just keyed are those past the highest key before.
+ * Indexes up to `limit` of the connection's conversations that are not yet, in
+ * one transaction, and takes the connection off the list once none is left;
+ * returns whether none is. New keys are handed out above every earlier one
+ * (AUTOINCREMENT), so the conversations just keyed are those past the highest
+ * key before.
  */
-export function indexConnection(db: Db, connectionId: string): Promise<void> {
+export function indexConversations(db: Db, connectionId: string, limit: number): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
-    const [keys] = await fixedSql<{ last: number }>(trx, 'SELECT coalesce(max(key), 0) AS last FROM conversation_search_keys', []);
+    const [before] = await fixedSql<{ last: number }>(trx, 'SELECT coalesce(max(key), 0) AS last FROM conversation_search_keys', []);
     await fixedSql(
       trx,
       `INSERT INTO conversation_search_keys (conversation_id)
        SELECT c.id FROM conversations c WHERE c.connection_id = ?
-         AND NOT EXISTS (SELECT 1 FROM conversation_search_keys k WHERE k.conversation_id = c.id)`,
-      [connectionId],
+         AND NOT EXISTS (SELECT 1 FROM conversation_search_keys k WHERE k.conversation_id = c.id)
+       LIMIT ?`,
+      [connectionId, limit],
     );
     await fixedSql(
       trx,
       `INSERT INTO conversation_search (rowid, title, body)
        SELECT k.key, t.title, t.body FROM conversation_search_keys k JOIN conversation_search_text t ON t.id = k.conversation_id
        WHERE k.key > ?`,
-      [keys!.last],
+      [before!.last],
     );
+    const [keyed] = await fixedSql<{ count: number }>(trx, 'SELECT count(*) AS count FROM conversation_search_keys WHERE key > ?', [before!.last]);
+    if (keyed!.count === limit) return false;
     await fixedSql(trx, 'DELETE FROM conversation_search_pending WHERE connection_id = ?', [connectionId]);
+    return true;
   });
 }
