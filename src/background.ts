@@ -48,8 +48,8 @@ function everyMs(ms: number, work: () => Promise<void>, onError: (error: unknown
 
 /**
  * The work a server process does besides answering requests: webhook delivery,
- * hourly maintenance, indexing what imports stored for search, and SQLite's checkpoints. The same on every runtime: timers
- * and fetch only.
+ * hourly maintenance, indexing for search what imports stored, and SQLite's
+ * checkpoints. The same on every runtime: timers and fetch only.
  */
 export interface BackgroundOptions extends DeliveryWorkerOptions {
   maintenanceMs?: number;
