@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -269,7 +270,6 @@ async function openPostgresSchema(name: string, schemaSql: string) {
 
 /** The connections SQLite has yet to index (none ever on PostgreSQL). */
 const pendingConnections = (t: TestContext) => connectionsToIndex(t.deps.db, undefined);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How many conversations the index itself holds a word for, whatever their connection: gone ones must not linger. */
 async function indexedWith(t: TestContext, word: string): Promise<number> {
