@@ -10,12 +10,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { signLink } from '../../sdk/src/sign-link.ts';
 import { FIXTURES_DIR, zipFolderFiles } from '../helpers.ts';
-import { accessibilityViolations, capture, cli, describeInBrowser, launchChromium, PHONE, SCREENSHOTS_DIR, sleep, startServer, tabTo, watchPage, type RunningServer } from './browser.ts';
+import { accessibilityViolations, capture, cli, describeInBrowser, launchChromium, PHONE, SCREENSHOTS_DIR, startServer, tabTo, watchPage, type RunningServer } from './browser.ts';
 
 /** Two ChatGPT conversations; five Claude ones (see test/fixtures/README.md). */
 const CHATGPT_EXPORT = fileURLToPath(new URL('chatgpt-browsing.json', FIXTURES_DIR));
@@ -468,10 +469,13 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.keyboard.press('Enter');
       await page.waitForURL(`${base()}/connect/openai`);
 
-      assert.deepEqual(await tabTo(page, 'Export file (.zip or .json)'), ['← Choose another service', 'Export file (.zip or .json)']);
       // Space on the file input opens the system's file dialog; Playwright answers it.
-      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
-      await chooser.setFiles(CHATGPT_EXPORT);
+      // It catches the dialog only once asked to, and sets that up without waiting:
+      // asked together with the key press, it missed the dialog now and then.
+      const chooser = page.waitForEvent('filechooser');
+      assert.deepEqual(await tabTo(page, 'Export file (.zip or .json)'), ['← Choose another service', 'Export file (.zip or .json)']);
+      await page.keyboard.press('Space');
+      await (await chooser).setFiles(CHATGPT_EXPORT);
       assert.deepEqual(await tabTo(page, 'Upload and import'), ['Upload and import']);
       await page.keyboard.press('Enter');
       await page.waitForURL(`${base()}/connect/result`);
