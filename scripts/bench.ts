@@ -34,6 +34,7 @@ import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSyn
 import { request as httpRequest } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs, promisify } from 'node:util';
 import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
@@ -90,7 +91,6 @@ function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { startBackgroundWork } from '../src/background.ts';
 import { checkpoint, workerCheckpoints } from '../src/db/checkpoint.ts';
@@ -12,7 +13,6 @@ import { startNodeCheckpointWorker } from '../src/runtime/node-workers.ts';
 import { setup } from './helpers.ts';
 
 const PAGE = 4096;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The frames in the log (checkpointing them, which changes nothing a test looks at after). */
 async function logFrames(db: Db): Promise<number> {

@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { strToU8, zipSync } from 'fflate';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
@@ -294,7 +295,6 @@ export interface ConformanceOptions {
   postgres?: boolean;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor<T>(what: string, ms: number, check: () => T | undefined): Promise<T> {
   const deadline = Date.now() + ms;

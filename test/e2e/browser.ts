@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -98,7 +99,6 @@ export async function cli(server: RunningServer, ...args: string[]): Promise<any
   return JSON.parse(stdout);
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The Chromium the browser tests drive: CHROMIUM_PATH, or Debian's package (playwright-core downloads none). */
 export const chromiumPath = (): string => process.env.CHROMIUM_PATH || '/usr/bin/chromium';

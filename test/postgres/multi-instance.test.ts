@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import type { Db } from '../../src/db/database.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
@@ -25,7 +26,6 @@ import { startReceiver } from '../webhooks/receiver.ts';
 
 const INSTANCES = 3;
 const DAY_MS = 86_400_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('three instances on one PostgreSQL database', { skip: testPostgresUrl() ? false : NO_TEST_POSTGRES, timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-instances-'));
