@@ -295,7 +295,6 @@ export interface ConformanceOptions {
   postgres?: boolean;
 }
 
-
 async function waitFor<T>(what: string, ms: number, check: () => T | undefined): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {

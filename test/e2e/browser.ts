@@ -99,7 +99,6 @@ export async function cli(server: RunningServer, ...args: string[]): Promise<any
   return JSON.parse(stdout);
 }
 
-
 /** The Chromium the browser tests drive: CHROMIUM_PATH, or Debian's package (playwright-core downloads none). */
 export const chromiumPath = (): string => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
