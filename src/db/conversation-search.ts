@@ -1,5 +1,5 @@
 import { isPostgres, type Db } from './database.ts';
-import { fixedSql } from './fixed-sql.ts';
+import { countRows, fixedSql } from './fixed-sql.ts';
 import { writeTransaction } from './transaction.ts';
 import { bytesColumns, listingOrder, ofConnection, payloadText, type ConversationBytesRow } from './conversations.ts';
 
@@ -38,7 +38,6 @@ function matches(db: Db, scope: string) {
       };
 }
 
-
 /** A page of a connection's conversations that match, best first, payloads as stored bytes (see listConversationsPage). */
 export function searchConnectionPage(db: Db, connectionId: string, words: readonly string[], limit: number, offset: number, changedAfter?: string) {
   const scope = ofConnection(connectionId, changedAfter, 'c.');
@@ -52,11 +51,9 @@ export function searchConnectionPage(db: Db, connectionId: string, words: readon
 }
 
 /** How many of a connection's conversations match. */
-export async function countConnectionMatches(db: Db, connectionId: string, words: readonly string[], changedAfter?: string): Promise<number> {
+export function countConnectionMatches(db: Db, connectionId: string, words: readonly string[], changedAfter?: string): Promise<number> {
   const scope = ofConnection(connectionId, changedAfter, 'c.');
-  const { from } = matches(db, scope.where);
-  const [row] = await fixedSql<{ count: number }>(db, `SELECT count(*) AS count FROM ${from}`, [searchQuery(db, words), ...scope.parameters]);
-  return Number(row!.count);
+  return countRows(db, matches(db, scope.where).from, [searchQuery(db, words), ...scope.parameters]);
 }
 
 /** `column` (a connection id) is one of the connections of a user of an app: the app id and userRef follow as parameters. */
@@ -82,10 +79,8 @@ export function searchUserPage(db: Db, appId: string, userRef: string, words: re
   );
 }
 
-export async function countUserMatches(db: Db, appId: string, userRef: string, words: readonly string[]): Promise<number> {
-  const { from } = matches(db, ofUser('c.connection_id'));
-  const [row] = await fixedSql<{ count: number }>(db, `SELECT count(*) AS count FROM ${from}`, [searchQuery(db, words), appId, userRef]);
-  return Number(row!.count);
+export function countUserMatches(db: Db, appId: string, userRef: string, words: readonly string[]): Promise<number> {
+  return countRows(db, matches(db, ofUser('c.connection_id')).from, [searchQuery(db, words), appId, userRef]);
 }
 
 /** Which connections `connectionsToIndex` looks at: one, one user's of one app, or every one. */
@@ -133,8 +128,7 @@ export function indexConversations(db: Db, connectionId: string, limit: number):
        WHERE k.key > ?`,
       [before!.last],
     );
-    const [keyed] = await fixedSql<{ count: number }>(trx, 'SELECT count(*) AS count FROM conversation_search_keys WHERE key > ?', [before!.last]);
-    if (keyed!.count === limit) return false;
+    if ((await countRows(trx, 'conversation_search_keys WHERE key > ?', [before!.last])) === limit) return false;
     await fixedSql(trx, 'DELETE FROM conversation_search_pending WHERE connection_id = ?', [connectionId]);
     return true;
   });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { isPostgres, type ConversationsTable, type Db } from './database.ts';
-import { fixedSql } from './fixed-sql.ts';
+import { countRows, fixedSql } from './fixed-sql.ts';
 
 // Listing order: newest update first (those without one last), then id.
 export const listingOrder = (table = '') => `${table}update_time DESC NULLS LAST, ${table}id`;
@@ -40,8 +40,7 @@ export function listConversationsPage(db: Db, connectionId: string, limit: numbe
 /** How many of a connection's conversations were stored or changed after an instant. */
 export async function countConversationsChangedAfter(db: Db, connectionId: string, changedAfter: string): Promise<number> {
   const { where, parameters } = ofConnection(connectionId, changedAfter);
-  const [row] = await fixedSql<{ count: number }>(db, `SELECT count(*) AS count FROM conversations WHERE ${where}`, parameters);
-  return Number(row!.count);
+  return countRows(db, `conversations WHERE ${where}`, parameters);
 }
 
 /**

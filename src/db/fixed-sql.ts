@@ -12,3 +12,9 @@ export async function fixedSql<Row>(db: Db, sql: string, parameters: readonly un
   const text = isPostgres(db) ? sql.replace(/\?/g, () => `$${++n}`) : sql;
   return (await db.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]))).rows;
 }
+
+/** How many rows `SELECT … FROM <from>` (a FROM and WHERE) finds; PostgreSQL answers count(*) as text. */
+export async function countRows(db: Db, from: string, parameters: readonly unknown[]): Promise<number> {
+  const [row] = await fixedSql<{ count: number | string }>(db, `SELECT count(*) AS count FROM ${from}`, parameters);
+  return Number(row!.count);
+}
