@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.ts';
 import { invalidExport, unrecognizedExport } from './import-errors.ts';
+import { NestedScanner } from './nested-scanner.ts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -30,8 +31,8 @@ const MAX_KEY_BYTES = 64;
  *
  * Why not a streaming JSON parser: those run several times slower than the
  * built-in JSON.parse. Only the element boundaries are found here — tracking
- * strings, escapes and nesting, with the native indexOf skipping string bodies —
- * and JSON.parse does the rest, so memory is bounded by the largest element —
+ * strings, escapes and nesting, inside elements with NestedScanner's
+ * WebAssembly, 64 bytes at a time — and JSON.parse does the rest, so memory is bounded by the largest element —
  * which may be no longer than `maxElementBytes`.
  */
 export class JsonElementSplitter {
@@ -61,6 +62,7 @@ export class JsonElementSplitter {
   private key: Uint8Array | null = null;
   private afterKey: 'none' | 'string' | 'container-colon' = 'none';
   private readonly containerKey: Uint8Array;
+  private readonly scanner = new NestedScanner();
 
   constructor(
     private readonly onElement: (bytes: Uint8Array) => void,
@@ -71,6 +73,7 @@ export class JsonElementSplitter {
   }
 
   push(chunk: Uint8Array): void {
+    this.scanner.forget();
     let start = this.collecting() ? 0 : -1;
     let i = 0;
     const n = chunk.length;
@@ -180,28 +183,15 @@ export class JsonElementSplitter {
   /**
    * Skips through nested values, strings included, until the depth falls back to
    * `floor` (returning the index after the closing bracket) or the chunk ends.
-   * Nearly every byte of an export passes here, so the state is kept in locals.
+   * Nearly every byte of an export passes here, so it is WebAssembly's.
    */
   private skipNested(chunk: Uint8Array, from: number, floor: number): number {
-    const n = chunk.length;
-    let depth = this.depth;
-    let i = from;
-    while (i < n) {
-      const byte = chunk[i++]!;
-      if (byte === QUOTE) {
-        const end = stringEnd(chunk, i);
-        if (end < 0) {
-          this.inString = true;
-          this.escapePending = end === UNPAIRED_BACKSLASH;
-          i = n;
-          break;
-        }
-        i = end;
-      } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
-      else if ((byte === CLOSE_BRACE || byte === CLOSE_BRACKET) && --depth === floor) break;
-    }
-    this.depth = depth;
-    return i;
+    const end = this.scanner.skipNested(chunk, from, floor, this.depth);
+    this.depth = this.scanner.depth;
+    if (end !== -1) return end;
+    this.inString = this.scanner.inString;
+    this.escapePending = this.scanner.escapePending;
+    return chunk.length;
   }
 
   /** Call once the input has ended; a document cut short is an invalid export. */
@@ -305,23 +295,14 @@ export function parseElement(text: string): unknown {
 const UNPAIRED_BACKSLASH = -2;
 const CHUNK_ENDED = -1;
 
-/** Strings shorter than this (most keys and values) are read byte by byte; a call to indexOf costs more. */
-const SHORT_STRING = 32;
-
 /**
  * Where a string's body starting at `from` ends: the index after its closing
  * quote, or — when the chunk ends first — CHUNK_ENDED or UNPAIRED_BACKSLASH.
+ * The native indexOf finds each quote; an odd run of backslashes before it escapes it.
  */
 function stringEnd(chunk: Uint8Array, from: number): number {
   const n = chunk.length;
-  let i = from;
-  for (const shortEnd = Math.min(n, from + SHORT_STRING); i < shortEnd; ) {
-    const byte = chunk[i++];
-    if (byte === QUOTE) return i;
-    if (byte === BACKSLASH && i++ === n) return UNPAIRED_BACKSLASH;
-  }
-  // A long string: the native indexOf finds each quote; an odd run of backslashes before it escapes it.
-  while (i < n) {
+  for (let i = from; i < n; ) {
     const quote = chunk.indexOf(QUOTE, i);
     if (quote === -1) return trailingBackslashesOdd(chunk, i, n) ? UNPAIRED_BACKSLASH : CHUNK_ENDED;
     if (!trailingBackslashesOdd(chunk, i, quote)) return quote + 1;
