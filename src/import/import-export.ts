@@ -6,11 +6,10 @@ import * as users from '../db/users.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { ExportFormat } from './conversation.ts';
-import { ExportReader } from './export-reader.ts';
-import { EXPORT_FORMATS, formatFor } from './formats.ts';
+import { formatFor } from './formats.ts';
 import { localImportWorker } from './import-worker.ts';
 import { ReaderChannel } from './reader-channel.ts';
-import { BatchMaker } from './record-batch.ts';
+import { UploadReader, type UploadOptions } from './record-batch.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { StagedImport } from './staged-import.ts';
 
@@ -40,9 +39,9 @@ async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
 
 /**
  * Imports an export (a provider's zip, or its JSON or CSV file) for a user: all
- * or nothing. This thread finds the conversations as the upload arrives and a
- * reader — in a worker of its own where the runtime gives one — parses and
- * normalises them; this thread stages what the reader makes of them out of
+ * or nothing. The conversations are found as the upload arrives and a reader —
+ * in a worker of its own where the runtime gives one — parses and normalises
+ * them; this thread stages what the reader makes of them out of
  * sight in small transactions, and one final transaction moves them into the
  * connection, so a failure at any point — bad JSON at the end of a 1 GB file, a
  * lost connection — leaves no trace.
@@ -53,19 +52,30 @@ export async function importExport(deps: ImportDeps, target: ImportTarget, bytes
   if (target.provider !== undefined && !formatFor(target.provider)) throw new ApiError('invalidProvider');
   const named = target.connectionId === undefined ? undefined : await requireTargetConnection(deps.db, target);
   const expectedProvider = target.provider ?? named?.provider;
-  const records = new ExportReader(deps.config, EXPORT_FORMATS);
-  const batches = new BatchMaker(await staging.knownSources(deps.db, { ...target, provider: expectedProvider }), deps.sourceHash);
+  const { maxConversationBytes, maxExpandedBytes } = deps.config;
+  const upload: UploadOptions = {
+    limits: { maxConversationBytes, maxExpandedBytes },
+    known: await staging.knownSources(deps.db, { ...target, provider: expectedProvider }),
+  };
+  // Who finds the records (inflating, splitting, hashing, decoding), so that the
+  // two threads share the work. With conversations of this user's already stored,
+  // the upload is most likely a newer export of them — mostly unchanged, nothing
+  // to parse — and the worker, idle otherwise, reads its bytes itself. Otherwise
+  // the worker parses every record, and this thread finds them for it. Either
+  // way this thread writes.
+  const here = upload.known.length === 0 ? new UploadReader(upload, deps.sourceHash) : undefined;
   const staged = new StagedImport(deps, deps.random.uuid());
-  const channel = new ReaderChannel((deps.importWorker ?? localImportWorker)(), { expectedProvider });
+  const channel = new ReaderChannel((deps.importWorker ?? localImportWorker)(), { expectedProvider }, here ? undefined : upload);
   try {
-    // This thread finds the records (inflating, splitting, hashing, decoding) and
-    // writes what the worker makes of them; the two run side by side.
     const sending = (async () => {
       for await (const chunk of bytes) {
         // A large chunk (a whole body at once, from some servers) goes in slices, so batches stay small.
-        for (let at = 0; at < chunk.length; at += SLICE_BYTES) await channel.write(await batches.batch(await records.push(chunk.subarray(at, at + SLICE_BYTES))));
+        for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
+          const slice = chunk.subarray(at, at + SLICE_BYTES);
+          await (here ? channel.write(await here.push(slice)) : channel.writeBytes(slice));
+        }
       }
-      await channel.write(await batches.batch(await records.end()));
+      if (here) await channel.write(await here.end());
       channel.end();
     })();
     // A failed upload or an unreadable file ends the reading with its error too.

@@ -1,13 +1,19 @@
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { ImportReader, type ImportItem, type ImportReaderOptions } from './import-reader.ts';
-import type { RecordBatch } from './record-batch.ts';
+import { UploadReader, type RecordBatch, type SourceHash, type UploadOptions } from './record-batch.ts';
 
 /**
  * An import's reading runs in a worker: the thread that receives the upload and
  * writes the database hands it the bytes and gets items back, so reading,
- * parsing and writing overlap on two cores. These are the messages between them.
+ * parsing and writing overlap on two cores. These are the messages between them:
+ * batches of records the writer found in the upload — or, when `start` says how
+ * to read it (`upload`), the upload's bytes themselves.
  */
-export type ToReader = { type: 'start'; options: ImportReaderOptions } | { type: 'batch'; batch: RecordBatch } | { type: 'end' };
+export type ToReader =
+  | { type: 'start'; options: ImportReaderOptions; upload?: UploadOptions }
+  | { type: 'batch'; batch: RecordBatch }
+  | { type: 'bytes'; bytes: Uint8Array }
+  | { type: 'end' };
 export type FromReader =
   /** The items of one batch (or the end). */
   | { type: 'items'; items: ImportItem[]; last: boolean }
@@ -22,25 +28,38 @@ export interface ReaderPort {
 
 /** The writer's end: a Web Worker, or anything shaped like one. */
 export interface WorkerLike {
-  postMessage(message: ToReader): void;
+  /** `transfer`: buffers moved to the worker, not copied. */
+  postMessage(message: ToReader, transfer?: ArrayBuffer[]): void;
   onmessage: ((event: { data: FromReader }) => void) | null;
   terminate(): void;
 }
 
 /**
  * Serves one import on `port`: messages are handled in order, and every batch
- * is answered with its items — which is also how the writer knows it may send
- * more. After a failure, the rest is ignored.
+ * (or slice of bytes) is answered with its items — which is also how the writer
+ * knows it may send more. After a failure, the rest is ignored. `hash` hashes
+ * the records of an upload read here.
  */
-export function serveImport(port: ReaderPort): void {
+export function serveImport(port: ReaderPort, hash?: SourceHash): void {
   let reader: ImportReader | undefined;
+  let upload: UploadReader | undefined;
   let failed = false;
-  port.onMessage((message) => {
+  const answer = (items: ImportItem[], last = false) => port.postMessage({ type: 'items', items, last });
+  const handle = async (message: ToReader) => {
     if (failed) return;
     try {
-      if (message.type === 'start') reader = new ImportReader(message.options);
-      else if (message.type === 'batch') port.postMessage({ type: 'items', items: reader!.read(message.batch), last: false });
-      else port.postMessage({ type: 'items', items: reader!.end(), last: true });
+      switch (message.type) {
+        case 'start':
+          reader = new ImportReader(message.options);
+          if (message.upload) upload = new UploadReader(message.upload, hash);
+          return;
+        case 'batch':
+          return answer(reader!.read(message.batch));
+        case 'bytes':
+          return answer(reader!.read(await upload!.push(message.bytes)));
+        case 'end':
+          return answer([...(upload ? reader!.read(await upload.end()) : []), ...reader!.end()], true);
+      }
     } catch (error) {
       failed = true;
       port.postMessage(
@@ -49,6 +68,11 @@ export function serveImport(port: ReaderPort): void {
           : { type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
       );
     }
+  };
+  // Reading an upload's bytes waits on hashing and inflating: one message at a time, in order.
+  let handled = Promise.resolve();
+  port.onMessage((message) => {
+    handled = handled.then(() => handle(message));
   });
 }
 
@@ -57,7 +81,7 @@ export function localImportWorker(): WorkerLike {
   const { port1, port2 } = new MessageChannel();
   serveImport({ postMessage: (message) => port2.postMessage(message), onMessage: (handler) => (port2.onmessage = (event) => handler(event.data)) });
   const worker: WorkerLike = {
-    postMessage: (message) => port1.postMessage(message),
+    postMessage: (message, transfer = []) => port1.postMessage(message, transfer),
     onmessage: null,
     terminate: () => {
       port1.close();

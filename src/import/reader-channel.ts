@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.ts';
 import type { FromReader, WorkerLike } from './import-worker.ts';
 import type { ImportItem, ImportReaderOptions } from './import-reader.ts';
-import type { RecordBatch } from './record-batch.ts';
+import type { RecordBatch, UploadOptions } from './record-batch.ts';
 
 /**
  * Batches that may be with the reader, or read but not yet written, at once: the
@@ -12,8 +12,8 @@ const IN_FLIGHT = 32;
 
 /**
  * The writing side of an import's reader (import-worker.ts): batches of records
- * go in as the upload arrives, batches of items come out in order. Each batch is
- * answered by one batch of items, and counts as in flight until the writer asks
+ * (or slices of the upload's bytes) go in as the upload arrives, batches of items
+ * come out in order. Each batch is answered by one batch of items, and counts as in flight until the writer asks
  * for the next — that is, until it has written its items.
  */
 export class ReaderChannel {
@@ -23,24 +23,31 @@ export class ReaderChannel {
   /** The writer and the reader of batches, when waiting: both may at once. */
   private waiters: Array<() => void> = [];
 
+  /** With `upload`, the reader reads the upload's bytes (writeBytes) rather than batches of its records. */
   constructor(
     private readonly worker: WorkerLike,
     options: ImportReaderOptions,
+    upload?: UploadOptions,
   ) {
     worker.onmessage = ({ data }: { data: FromReader }) => {
       if (data.type === 'items') this.batches.push(data);
       else this.failure = data.code ? new ApiError(data.code, { detail: data.detail }) : new Error(`import reader: ${data.message}`);
       this.notify();
     };
-    worker.postMessage({ type: 'start', options });
+    worker.postMessage({ type: 'start', options, ...(upload && { upload }) });
   }
 
   /** Hands the reader the next batch, once fewer than IN_FLIGHT are in flight. */
   async write(batch: RecordBatch): Promise<void> {
-    while (this.inFlight >= IN_FLIGHT && !this.failure) await this.changed();
-    if (this.failure) throw this.failure;
-    this.inFlight++;
+    await this.slot();
     this.worker.postMessage({ type: 'batch', batch });
+  }
+
+  /** Hands the reader the next slice of the upload (a copy, moved to it), once fewer than IN_FLIGHT are in flight. */
+  async writeBytes(slice: Uint8Array): Promise<void> {
+    await this.slot();
+    const bytes = slice.slice();
+    this.worker.postMessage({ type: 'bytes', bytes }, [bytes.buffer]);
   }
 
   end(): void {
@@ -71,6 +78,12 @@ export class ReaderChannel {
   fail(error: Error): void {
     this.failure ??= error;
     this.notify();
+  }
+
+  private async slot(): Promise<void> {
+    while (this.inFlight >= IN_FLIGHT && !this.failure) await this.changed();
+    if (this.failure) throw this.failure;
+    this.inFlight++;
   }
 
   private changed(): Promise<void> {

@@ -1,5 +1,6 @@
 import { base64Url } from '../crypto.ts';
-import type { SourcedRecord } from './export-reader.ts';
+import { ExportReader, type ReadLimits, type SourcedRecord } from './export-reader.ts';
+import { EXPORT_FORMATS } from './formats.ts';
 
 /** A conversation already stored, known by its source bytes' hash: it need not be read again. */
 export interface KnownSource {
@@ -27,12 +28,13 @@ export interface RecordBatch {
 /**
  * Makes batches of the records an ExportReader finds: each JSON element is
  * hashed, and one whose hash is that of a stored conversation goes as
- * `unchanged`, without its text — a re-import sends the reader almost nothing.
- * The others are decoded here: parsing keeps the reader the busier of the two
- * threads, and a string crosses to it for a fraction of what decoding costs
- * (Node: 0.25 s less of the reader's 2.2 s on a 200 MB export).
+ * `unchanged`, without its text: a re-import parses almost nothing. The others
+ * are decoded here — on the receiving thread in a first import, where parsing
+ * keeps the reader the busier of the two threads and a string crosses to it for
+ * a fraction of what decoding costs (Node: 0.25 s less of the reader's 2.2 s on
+ * a 200 MB export).
  */
-export class BatchMaker {
+class BatchMaker {
   private seq = 0;
   private readonly known: Map<string, KnownSource>;
   private readonly decoder = new TextDecoder();
@@ -54,6 +56,33 @@ export class BatchMaker {
       return known ? { ...place, unchanged: known } : { ...place, text: this.decoder.decode(record.bytes), hash };
     });
     return { records: wire };
+  }
+}
+
+/** How to read an upload's bytes: the limits on what it holds, and the conversations already stored. */
+export interface UploadOptions {
+  limits: ReadLimits;
+  known: KnownSource[];
+}
+
+/** An upload's bytes in, batches of its records out: an ExportReader's records, made into batches. */
+export class UploadReader {
+  private readonly records: ExportReader;
+  private readonly batches: BatchMaker;
+
+  constructor({ limits, known }: UploadOptions, hash?: SourceHash) {
+    this.records = new ExportReader(limits, EXPORT_FORMATS);
+    this.batches = new BatchMaker(known, hash);
+  }
+
+  /** The records the chunk completed. */
+  async push(chunk: Uint8Array): Promise<RecordBatch> {
+    return this.batches.batch(await this.records.push(chunk));
+  }
+
+  /** The last records; an upload cut short is refused. */
+  async end(): Promise<RecordBatch> {
+    return this.batches.batch(await this.records.end());
   }
 }
 

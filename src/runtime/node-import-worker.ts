@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { serveImport } from '../import/import-worker.ts';
+import { nodeSourceHash } from './node-source-hash.ts';
 
 // One import's reading, in a worker thread of Node's (see node-workers.ts).
-serveImport({ postMessage: (message) => parentPort!.postMessage(message), onMessage: (handler) => parentPort!.on('message', handler) });
+serveImport({ postMessage: (message) => parentPort!.postMessage(message), onMessage: (handler) => parentPort!.on('message', handler) }, nodeSourceHash);

@@ -33,7 +33,7 @@ const READER_LIMITS = { maxYoungGenerationSizeMb: 4 };
 /** An import reader in a Node worker thread; one that fails, fails the import with its error (a 500). */
 export function startNodeImportWorker(): WorkerLike {
   const worker = nodeWorker('node-import-worker', READER_LIMITS);
-  const like: WorkerLike = { postMessage: (message) => worker.postMessage(message), onmessage: null, terminate: () => void worker.terminate() };
+  const like: WorkerLike = { postMessage: (message, transfer) => worker.postMessage(message, transfer), onmessage: null, terminate: () => void worker.terminate() };
   return webWorkerShaped(worker, (error) => like.onmessage?.({ data: { type: 'failed', message: error.stack ?? String(error) } }), like);
 }
 

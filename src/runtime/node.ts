@@ -1,9 +1,9 @@
 import { serve } from '@hono/node-server';
-import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import { openBetterSqlite3 } from '../db/better-sqlite3.ts';
 import { readSchema } from '../db/schema-file.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
+import { nodeSourceHash } from './node-source-hash.ts';
 import { startNodeCheckpointWorker, startNodeImportWorker } from './node-workers.ts';
 
 const parley = await boot({
@@ -13,8 +13,7 @@ const parley = await boot({
   schemas: { sqlite: () => readSchema('schema.sql'), postgres: () => readSchema('schema.postgres.sql') },
   importWorker: startNodeImportWorker,
   checkpointWorker: startNodeCheckpointWorker,
-  // Node's Web Crypto costs more per call than the hashing itself.
-  sourceHash: (bytes) => createHash('sha256').update(bytes).digest('base64url'),
+  sourceHash: nodeSourceHash,
   exit: (code) => process.exit(code),
 });
 

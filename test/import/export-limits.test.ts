@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import { signLink } from '../../sdk/src/sign-link.ts';
+import { startNodeImportWorker } from '../../src/runtime/node-workers.ts';
 import { expectRefused, json, postExport, rowCounts, setup, streamedZip } from '../helpers.ts';
 import { hiddenField, PageClient } from '../pages/page-client.ts';
 
@@ -45,6 +46,25 @@ describe('MAX_CONVERSATION_BYTES', () => {
     assert.ok(bomb.length < 64 * 1024, `${bomb.length} bytes`);
     await expectRefused(t, () => postExport(t, bomb, { contentType: 'application/zip' }), 413, 'Export file too large: MAX_CONVERSATION_BYTES');
   });
+});
+
+test('into a connection that holds conversations the worker reads the upload itself: the same limits, the same refusals', async () => {
+  for (const worker of ['in this thread', 'a Node worker thread']) {
+    const t = await setup({ MAX_CONVERSATION_BYTES: '1000', MAX_EXPANDED_BYTES: '3000' });
+    if (worker !== 'in this thread') t.deps.importWorker = startNodeImportWorker;
+    const stored = exportOf(conversationOfSize('a', 900), conversationOfSize('b', 900));
+    assert.equal((await json(await postExport(t, stored))).created, 2, worker);
+    const before = await rowCounts(t.deps);
+    const over = exportOf(conversationOfSize('a', 900), conversationOfSize('big', 1001));
+    const zip = (bytes: Uint8Array) => postExport(t, zipSync({ 'conversations.json': bytes }), { contentType: 'application/zip' });
+    await expectRefused(t, () => postExport(t, over), 413, 'Export file too large: MAX_CONVERSATION_BYTES');
+    await expectRefused(t, () => zip(over), 413, 'Export file too large: MAX_CONVERSATION_BYTES');
+    await expectRefused(t, () => zip(exportOf(...['a', 'b', 'c', 'd'].map((id) => conversationOfSize(id, 900)))), 413, 'Export file too large: MAX_EXPANDED_BYTES');
+    await expectRefused(t, () => postExport(t, stored.subarray(0, -1)), 400, /^Invalid export file: the file ends before/);
+    assert.deepEqual(await rowCounts(t.deps), before, `${worker}: nothing written`);
+    const again = await json(await zip(stored));
+    assert.deepEqual([again.created, again.unchanged], [0, 2], `${worker}: the zip's bytes are the stored ones`);
+  }
 });
 
 describe('MAX_EXPANDED_BYTES', () => {

@@ -108,7 +108,7 @@ describe('the import reader', () => {
         (await conversationsOf(there, b.connectionId)).map(({ id: _, ...rest }) => rest),
         (await conversationsOf(here, a.connectionId)).map(({ id: _, ...rest }) => rest),
       );
-      // Again: every element's bytes are known, and the worker is sent none of them.
+      // Again: every element's bytes are known; the worker reads the upload and parses none of it.
       const again = await json(await postExport(there, fixtureBytes(name)));
       assert.deepEqual([again.created, again.updated, again.unchanged], [0, 0, b.created], name);
     }
