@@ -43,11 +43,15 @@ export class ReaderChannel {
     this.worker.postMessage({ type: 'batch', batch });
   }
 
-  /** Hands the reader the next slice of the upload (a copy, moved to it), once fewer than IN_FLIGHT are in flight. */
+  /**
+   * Hands the reader the next slice of the upload, once fewer than IN_FLIGHT are
+   * in flight. The slice is moved to it, not copied, when it is all of its buffer
+   * (as every chunk Node's server reads is): the caller must not use it again.
+   */
   async writeBytes(slice: Uint8Array): Promise<void> {
     await this.slot();
-    const bytes = slice.slice();
-    this.worker.postMessage({ type: 'bytes', bytes }, [bytes.buffer]);
+    const bytes = slice.byteOffset === 0 && slice.byteLength === slice.buffer.byteLength ? slice : slice.slice();
+    this.worker.postMessage({ type: 'bytes', bytes }, [bytes.buffer as ArrayBuffer]);
   }
 
   end(): void {

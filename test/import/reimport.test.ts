@@ -141,6 +141,21 @@ describe('the import reader', () => {
     for await (const items of channel.items()) void items;
   };
 
+  test('a slice of the upload that is all of its buffer is moved to the reader, part of one is copied', async () => {
+    const sent: Array<{ message: ToReader; transfer: ArrayBuffer[] | undefined }> = [];
+    const worker: WorkerLike = { postMessage: (message, transfer) => void sent.push({ message, transfer }), onmessage: null, terminate: () => {} };
+    const channel = new ReaderChannel(worker, {}, { limits: { maxConversationBytes: 100, maxExpandedBytes: 100 }, known: [] });
+    const whole = new Uint8Array([1, 2, 3]);
+    const partOf = new Uint8Array([4, 5, 6, 7]);
+    await channel.writeBytes(whole);
+    await channel.writeBytes(partOf.subarray(1, 3));
+    const [start, moved, copied] = sent.map(({ message, transfer }) => ({ ...message, transfer }));
+    assert.equal(start?.type, 'start');
+    assert.ok(moved?.type === 'bytes' && moved.bytes === whole && moved.transfer?.[0] === whole.buffer);
+    assert.ok(copied?.type === 'bytes' && copied.bytes.buffer !== partOf.buffer && copied.transfer?.[0] === copied.bytes.buffer);
+    assert.deepEqual([...copied.bytes], [5, 6]);
+  });
+
   test('a refusal comes back as the ApiError it was, detail included', async () => {
     const channel = new ReaderChannel(answering({ type: 'failed', code: 'invalidExport', detail: 'bad JSON', message: 'Invalid export file: bad JSON' }), {});
     await assert.rejects(readAll(channel), (error: unknown) => error instanceof ApiError && error.code === 'invalidExport' && error.message === 'Invalid export file: bad JSON');
