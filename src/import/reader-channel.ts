@@ -13,8 +13,9 @@ const IN_FLIGHT = 32;
 /**
  * The writing side of an import's reader (import-worker.ts): batches of records
  * (or slices of the upload's bytes) go in as the upload arrives, batches of items
- * come out in order. Each batch is answered by one batch of items, and counts as in flight until the writer asks
- * for the next — that is, until it has written its items.
+ * come out in order. Each batch is answered by one batch of items, and counts as
+ * in flight until the writer asks for the next — that is, until it has written
+ * its items.
  */
 export class ReaderChannel {
   private readonly batches: Array<{ items: ImportItem[]; last: boolean }> = [];
