@@ -32,8 +32,8 @@ const MAX_KEY_BYTES = 64;
  * Why not a streaming JSON parser: those run several times slower than the
  * built-in JSON.parse. Only the element boundaries are found here — tracking
  * strings, escapes and nesting, inside elements with NestedScanner's
- * WebAssembly, 64 bytes at a time — and JSON.parse does the rest, so memory is bounded by the largest element —
- * which may be no longer than `maxElementBytes`.
+ * WebAssembly, 64 bytes at a time — and JSON.parse does the rest, so memory is
+ * bounded by the largest element — which may be no longer than `maxElementBytes`.
  */
 export class JsonElementSplitter {
   private expect: Expect = 'document';
