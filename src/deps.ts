@@ -27,8 +27,8 @@ export interface Deps {
    */
   importWorker?: () => WorkerLike;
   /**
-   * How an import hashes each conversation's bytes, where the runtime has a
-   * cheaper way than Web Crypto (Node's digest costs more per call than the
+   * How an import hashes each conversation's bytes: node:crypto on every
+   * runtime (Web Crypto's digest costs a promise per call, more than the
    * hashing itself); Web Crypto without it.
    */
   sourceHash?: SourceHash;

@@ -18,8 +18,8 @@ export interface Runtime {
   schemas: { sqlite: () => string; postgres: () => string };
   /** Starts a worker that reads one import. */
   importWorker: () => WorkerLike;
-  /** The runtime's own SHA-256, where it beats Web Crypto's (see Deps). */
-  sourceHash?: SourceHash;
+  /** SHA-256 cheaper than Web Crypto's (see Deps). */
+  sourceHash: SourceHash;
   /** Starts a worker that checkpoints the SQLite file (see checkpoint.ts). */
   checkpointWorker: () => CheckpointWorkerLike;
   exit(code: number): never;

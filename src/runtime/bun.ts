@@ -4,6 +4,7 @@ import { openBunSqlite } from '../db/bun-sqlite.ts';
 import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
+import { nodeSourceHash } from './node-source-hash.ts';
 
 // The schemas are imported as text so `bun build --compile` embeds them in the binary.
 const parley = await boot({
@@ -14,6 +15,7 @@ const parley = await boot({
   // smol: a worker heap that is collected sooner; a 1 GB import peaked at 271 MB RSS without it, 228 MB with it.
   importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as WorkerLike,
   checkpointWorker: () => new Worker(new URL('./bun-checkpoint-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as CheckpointWorkerLike,
+  sourceHash: nodeSourceHash,
   exit: (code) => process.exit(code),
 });
 

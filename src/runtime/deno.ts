@@ -3,6 +3,7 @@ import { openNodeSqlite } from '../db/node-sqlite.ts';
 import { readSchema } from '../db/schema-file.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
+import { nodeSourceHash } from './node-source-hash.ts';
 
 const parley = await boot({
   name: 'deno',
@@ -11,6 +12,7 @@ const parley = await boot({
   schemas: { sqlite: () => readSchema('schema.sql'), postgres: () => readSchema('schema.postgres.sql') },
   importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as WorkerLike,
   checkpointWorker: () => new Worker(new URL('./deno-checkpoint-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as CheckpointWorkerLike,
+  sourceHash: nodeSourceHash,
   exit: (code) => Deno.exit(code),
 });
 
