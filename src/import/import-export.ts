@@ -64,7 +64,7 @@ export async function importExport(deps: ImportDeps, target: ImportTarget, bytes
   // the worker parses every record, and this thread finds them for it. Either
   // way this thread writes.
   const here = upload.known.length === 0 ? new UploadReader(upload, deps.sourceHash) : undefined;
-  const staged = new StagedImport(deps, deps.random.uuid());
+  const staged = new StagedImport(deps, deps.random.uuid(), upload.known);
   const channel = new ReaderChannel((deps.importWorker ?? localImportWorker)(), { expectedProvider }, here ? undefined : upload);
   try {
     const sending = (async () => {

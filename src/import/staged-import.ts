@@ -2,9 +2,10 @@ import type { ImportRecordsTable, ImportStagingTable } from '../db/database.ts';
 import * as staging from '../db/import-staging.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat, type Json, type NormalizedConversation, type RecordPlacement } from './conversation.ts';
+import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat, type Json, type RecordPlacement } from './conversation.ts';
 import { formatFor } from './formats.ts';
 import { conversationItem, type ConversationItem, type ImportItem } from './import-reader.ts';
+import { webCryptoSourceHash, type KnownSource } from './record-batch.ts';
 
 /**
  * Staged rows are written in batches of about this many bytes or rows. Small
@@ -36,12 +37,16 @@ export class StagedImport {
 
   /** When the import started, on its staged rows: maintenance removes those an import that died left. */
   private readonly startedAt: number;
+  /** The conversations already stored, by source hash: an assembled one whose records hash as one of them is not normalised again. */
+  private readonly known: Map<string, KnownSource>;
 
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'random' | 'config' | 'clock'>,
+    private readonly deps: Pick<Deps, 'db' | 'random' | 'config' | 'clock' | 'sourceHash'>,
     readonly importId: string,
+    known: KnownSource[] = [],
   ) {
     this.startedAt = deps.clock.now();
+    this.known = new Map(known.map((source) => [source.hash, source]));
   }
 
   async add(item: ImportItem): Promise<void> {
@@ -106,18 +111,20 @@ export class StagedImport {
    */
   private async assemble(format: GroupedFormat): Promise<void> {
     let group: Json[] = [];
+    let texts: string[] = [];
     let groupBytes = 0;
     let previous: { key: string; time: number } | undefined;
-    // The conversations a page completes are normalised together: awaiting each
-    // in turn (Copilot hashes names with Web Crypto) left the process idle.
-    let completed: Array<Promise<NormalizedConversation>> = [];
+    // The conversations a page completes are made together: awaiting each in
+    // turn (hashing, and Copilot's names hashed with Web Crypto) left the process idle.
+    let completed: Array<Promise<ImportItem>> = [];
     const close = () => {
-      if (group.length > 0) completed.push(format.normalize(group));
+      if (group.length > 0) completed.push(this.assembled(format, group, texts, this.nextSeq++));
       group = [];
+      texts = [];
       groupBytes = 0;
     };
     const stageCompleted = async () => {
-      for (const conversation of await Promise.all(completed)) await this.addConversation(conversationItem(conversation, { seq: this.nextSeq++, source: '', hash: null }));
+      for (const item of await Promise.all(completed)) await this.add(item);
       completed = [];
     };
     for (let after: staging.RecordPosition | undefined; ; ) {
@@ -130,6 +137,7 @@ export class StagedImport {
         groupBytes += row.record.length;
         if (groupBytes > this.deps.config.maxConversationBytes) throw new ApiError('conversationTooLarge');
         group.push(record);
+        texts.push(row.record);
         previous = { key: row.group_key, time: row.time };
       }
       await stageCompleted();
@@ -138,5 +146,18 @@ export class StagedImport {
     }
     close();
     await stageCompleted();
+  }
+
+  /**
+   * One assembled conversation, hashed by its records as staged (one JSON text
+   * each, so a line apart): when a stored conversation of this provider has that
+   * hash, the same records made it, and it is only marked unchanged — a
+   * re-import normalises nothing (Gemini's answers are HTML turned into Markdown).
+   */
+  private async assembled(format: GroupedFormat, records: Json[], texts: string[], seq: number): Promise<ImportItem> {
+    const hash = await (this.deps.sourceHash ?? webCryptoSourceHash)(new TextEncoder().encode(texts.join('\n')));
+    const known = this.known.get(hash);
+    if (known?.provider === format.provider) return { kind: 'unchanged', seq, source: '', sourceHash: hash, externalId: known.externalId };
+    return conversationItem(await format.normalize(records), { seq, source: '', hash });
   }
 }

@@ -45,6 +45,29 @@ describe('re-importing unchanged bytes', () => {
     assert.equal(await titleOf(t, connectionId, conversations[0].uuid), 'tampered', 'the new bytes are now the known ones');
   });
 
+  test('a conversation assembled from unchanged records (Gemini, Copilot) is not normalised again', async () => {
+    const exports = [
+      { file: 'gemini-my-activity.json', contentType: 'application/json', change: (text: string) => text.replace('The Douro, the Tagus', 'The Douro, the Minho') },
+      { file: 'copilot-activity-history.csv', contentType: 'text/csv', change: (text: string) => text.replace('Try a watercolour robin', 'Try a watercolour wren') },
+    ];
+    for (const { file, contentType, change } of exports) {
+      const t = await setup();
+      const text = new TextDecoder().decode(fixtureBytes(file));
+      const first = await json(await postExport(t, strToU8(text), { contentType }));
+      const titles = new Map((await conversationsOf(t, first.connectionId)).map((c) => [c.external_id, c.title]));
+      await t.deps.db.updateTable('conversations').set({ title: 'tampered' }).execute();
+      const again = await json(await postExport(t, strToU8(text), { contentType }));
+      assert.deepEqual([again.created, again.updated, again.unchanged], [0, 0, first.created], file);
+      const stored = await conversationsOf(t, first.connectionId);
+      assert.ok(stored.every((c) => c.title === 'tampered'), `${file}: not normalised, so not compared`);
+      // One message changed: its conversation's records hash anew and it is read in full.
+      const changed = await json(await postExport(t, strToU8(change(text)), { contentType }));
+      assert.deepEqual([changed.created, changed.updated, changed.unchanged], [0, 1, first.created - 1], file);
+      const restored = (await conversationsOf(t, first.connectionId)).filter((c) => c.title !== 'tampered');
+      assert.deepEqual(restored.map((c) => c.title), [titles.get(restored[0]!.external_id)], file);
+    }
+  });
+
   test('only the user’s own open connections are known: another user’s import reads everything', async () => {
     const t = await setup();
     await postExport(t, fixtureBytes(FILE));
