@@ -42,6 +42,8 @@ export interface GroupedFormat extends FormatBase {
   kind: 'grouped';
   /** Where a record belongs; `ignored` records are no messages and are not counted. */
   placement(record: Json): RecordPlacement | 'ignored' | 'unreadable';
+  /** Whether a gap of GROUPING_GAP_MS or more after the previous record of the key starts a new conversation. */
+  splitsOnGap(key: string): boolean;
   normalize(records: Json[]): Promise<NormalizedConversation>;
 }
 
@@ -50,8 +52,6 @@ export interface RecordPlacement {
   key: string;
   /** Unix ms. */
   time: number;
-  /** Whether a gap of GROUPING_GAP_MS or more after the previous record of the key starts a new conversation. */
-  splitsOnGap: boolean;
 }
 
 /** conversations.json, or the conversations-000.json … split files of newer ChatGPT archives (ChatGPT, Claude, DeepSeek). */

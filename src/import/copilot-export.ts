@@ -17,8 +17,9 @@ export const copilotExport: GroupedFormat = {
   recognizes: (raw) => COPILOT_COLUMNS.every((column) => typeof raw[column] === 'string'),
   placement(raw) {
     const time = msFrom(raw.Time);
-    return time === null ? 'unreadable' : { key: raw.Conversation as string, time, splitsOnGap: true };
+    return time === null ? 'unreadable' : { key: raw.Conversation as string, time };
   },
+  splitsOnGap: () => true,
   async normalize(rows) {
     const first = rows[0]!;
     const name = asString(first.Conversation)!;

@@ -30,8 +30,10 @@ export const geminiExport: GroupedFormat = {
     const time = msFrom(raw.time);
     if (time === null) return 'unreadable';
     const id = CONVERSATION_URL.exec(asString(raw.titleUrl) ?? '')?.[1];
-    return id ? { key: id, time, splitsOnGap: false } : { key: '', time, splitsOnGap: true };
+    return { key: id ?? '', time };
   },
+  // An entry without its conversation's link is grouped by time alone.
+  splitsOnGap: (key) => key === '',
   async normalize(exchanges) {
     const first = exchanges[0]!;
     const firstTime = new Date(msFrom(first.time)!).toISOString();

@@ -82,7 +82,7 @@ export async function importExport(deps: ImportDeps, target: ImportTarget, bytes
     sending.catch((error) => channel.fail(error));
     for await (const items of channel.items()) for (const item of items) await staged.add(item);
     await sending;
-    await staged.finish();
+    await staged.finish((format, group) => channel.normalize(format, group));
     return await finish(deps, target, staged.format!, staged);
   } finally {
     channel.close();

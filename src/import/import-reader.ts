@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.ts';
-import { isObject, wellFormedPayload, type ExportFormat, type Json, type NormalizedConversation } from './conversation.ts';
+import { isObject, wellFormedPayload, type ExportFormat, type GroupedFormat, type Json, type NormalizedConversation } from './conversation.ts';
 import { EXPORT_FORMATS, formatFor } from './formats.ts';
 import { unrecognizedExport } from './import-errors.ts';
 import { parseElement } from './json-elements.ts';
@@ -37,6 +37,16 @@ export interface ConversationItem {
   title: string | null;
   payload: string;
   updateTime: string | null;
+}
+
+/**
+ * The records (as staged: one JSON text each) that make one conversation of a
+ * grouped format, its place after the upload's records, and their hash.
+ */
+export interface RecordGroup {
+  records: string[];
+  seq: number;
+  hash: string;
 }
 
 /** A record read before the provider was known. */
@@ -124,6 +134,11 @@ export class ImportReader {
     else this.unreadable++;
   }
 
+  /** One conversation of a grouped format, assembled by the writer from the records this reader read. */
+  normalizeGroup(group: RecordGroup): Promise<ConversationItem> {
+    return groupItem(this.format as GroupedFormat, group);
+  }
+
   /** The export's provider is known: checked against the caller's, and the records held so far are read. */
   private settle(chosen: ExportFormat): void {
     if (this.format) return;
@@ -139,6 +154,11 @@ export class ImportReader {
     this.items = [];
     return items;
   }
+}
+
+/** The conversation a group of records makes, as it is staged. */
+export async function groupItem(format: GroupedFormat, { records, seq, hash }: RecordGroup): Promise<ConversationItem> {
+  return conversationItem(await format.normalize(records.map((record) => JSON.parse(record) as Json)), { seq, source: '', hash });
 }
 
 /** A normalised conversation as it is staged: valid Unicode, its payload serialised. */

@@ -1,5 +1,5 @@
 import { ApiError, type ErrorCode } from '../errors.ts';
-import { ImportReader, type ImportItem, type ImportReaderOptions } from './import-reader.ts';
+import { ImportReader, type ConversationItem, type ImportItem, type ImportReaderOptions, type RecordGroup } from './import-reader.ts';
 import { UploadReader, type RecordBatch, type SourceHash, type UploadOptions } from './record-batch.ts';
 
 /**
@@ -7,16 +7,22 @@ import { UploadReader, type RecordBatch, type SourceHash, type UploadOptions } f
  * writes the database hands it the bytes and gets items back, so reading,
  * parsing and writing overlap on two cores. These are the messages between them:
  * batches of records the writer found in the upload — or, when `start` says how
- * to read it (`upload`), the upload's bytes themselves.
+ * to read it (`upload`), the upload's bytes themselves. Then, for the formats
+ * whose records make a conversation only once all are in (Gemini, Copilot), the
+ * writer sends back each group it assembled, for the reader to normalise.
  */
 export type ToReader =
   | { type: 'start'; options: ImportReaderOptions; upload?: UploadOptions }
   | { type: 'batch'; batch: RecordBatch }
   | { type: 'bytes'; bytes: Uint8Array }
-  | { type: 'end' };
+  | { type: 'end' }
+  /** After the end: a conversation of a grouped format to normalise. */
+  | { type: 'group'; group: RecordGroup };
 export type FromReader =
   /** The items of one batch (or the end). */
   | { type: 'items'; items: ImportItem[]; last: boolean }
+  /** A group, normalised; groups are answered in the order they came. */
+  | { type: 'normalized'; item: ConversationItem }
   /** Reading stopped: an ApiError's code and detail, or an unexpected error's message. */
   | { type: 'failed'; code?: ErrorCode; detail?: string; message: string };
 
@@ -59,6 +65,8 @@ export function serveImport(port: ReaderPort, hash?: SourceHash): void {
           return answer(reader!.read(await upload!.push(message.bytes)));
         case 'end':
           return answer([...(upload ? reader!.read(await upload.end()) : []), ...reader!.end()], true);
+        case 'group':
+          return port.postMessage({ type: 'normalized', item: await reader!.normalizeGroup(message.group) });
       }
     } catch (error) {
       failed = true;

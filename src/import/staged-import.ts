@@ -2,9 +2,9 @@ import type { ImportRecordsTable, ImportStagingTable } from '../db/database.ts';
 import * as staging from '../db/import-staging.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat, type Json, type RecordPlacement } from './conversation.ts';
+import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat } from './conversation.ts';
 import { formatFor } from './formats.ts';
-import { conversationItem, type ConversationItem, type ImportItem } from './import-reader.ts';
+import type { ConversationItem, ImportItem, RecordGroup } from './import-reader.ts';
 import { webCryptoSourceHash, type KnownSource } from './record-batch.ts';
 
 /**
@@ -16,6 +16,9 @@ const BATCH_BYTES = 1024 * 1024;
 const BATCH_ROWS = 100;
 /** Grouped records are read back this many at a time. */
 const RECORDS_PAGE = 500;
+
+/** Makes the conversation of a group of records. */
+export type Normalize = (format: GroupedFormat, group: RecordGroup) => Promise<ConversationItem>;
 
 /**
  * One import's items written out of sight in small batches: conversations (and
@@ -70,11 +73,14 @@ export class StagedImport {
     }
   }
 
-  /** Call once every item is in: writes what is pending and assembles grouped conversations. */
-  async finish(): Promise<void> {
+  /**
+   * Call once every item is in: writes what is pending and assembles grouped
+   * conversations, each one `normalize`d (by the import's reader, which knows the format).
+   */
+  async finish(normalize: Normalize): Promise<void> {
     await this.flush();
     if (this.format?.kind === 'grouped') {
-      await this.assemble(this.format);
+      await this.assemble(this.format, normalize);
       await this.flush();
     }
   }
@@ -109,43 +115,46 @@ export class StagedImport {
    * where a gap of 30 minutes or more lies between two of its records (for
    * formats whose key alone does not name the conversation).
    */
-  private async assemble(format: GroupedFormat): Promise<void> {
-    let group: Json[] = [];
-    let texts: string[] = [];
+  private async assemble(format: GroupedFormat, normalize: Normalize): Promise<void> {
+    let group: string[] = [];
     let groupBytes = 0;
     let previous: { key: string; time: number } | undefined;
-    // The conversations a page completes are made together: awaiting each in
-    // turn (hashing, and Copilot's names hashed with Web Crypto) left the process idle.
+    // The conversations of one page are being made (normalised by the reader, on
+    // its own thread) while the next page is read: staged a page later.
     let completed: Array<Promise<ImportItem>> = [];
+    let making: Array<Promise<ImportItem>> = [];
     const close = () => {
-      if (group.length > 0) completed.push(this.assembled(format, group, texts, this.nextSeq++));
+      if (group.length > 0) {
+        const item = this.assembled(format, group, this.nextSeq++, normalize);
+        // Awaited a page later: should the import fail before, its failure is not unhandled.
+        item.catch(() => {});
+        completed.push(item);
+      }
       group = [];
-      texts = [];
       groupBytes = 0;
     };
-    const stageCompleted = async () => {
-      for (const item of await Promise.all(completed)) await this.add(item);
+    const stageMade = async () => {
+      for (const item of await Promise.all(making)) await this.add(item);
+      making = completed;
       completed = [];
     };
     for (let after: staging.RecordPosition | undefined; ; ) {
       const page = await staging.nextRecords(this.deps.db, this.importId, after, RECORDS_PAGE);
       for (const row of page) {
-        const record = JSON.parse(row.record) as Json;
-        const placement = format.placement(record) as RecordPlacement;
         const gap = previous !== undefined && row.time - previous.time >= GROUPING_GAP_MS;
-        if (previous === undefined || previous.key !== row.group_key || (placement.splitsOnGap && gap)) close();
+        if (previous === undefined || previous.key !== row.group_key || (gap && format.splitsOnGap(row.group_key))) close();
         groupBytes += row.record.length;
         if (groupBytes > this.deps.config.maxConversationBytes) throw new ApiError('conversationTooLarge');
-        group.push(record);
-        texts.push(row.record);
+        group.push(row.record);
         previous = { key: row.group_key, time: row.time };
       }
-      await stageCompleted();
+      await stageMade();
       if (page.length < RECORDS_PAGE) break;
       after = page.at(-1);
     }
     close();
-    await stageCompleted();
+    await stageMade();
+    await stageMade();
   }
 
   /**
@@ -154,10 +163,10 @@ export class StagedImport {
    * hash, the same records made it, and it is only marked unchanged — a
    * re-import normalises nothing (Gemini's answers are HTML turned into Markdown).
    */
-  private async assembled(format: GroupedFormat, records: Json[], texts: string[], seq: number): Promise<ImportItem> {
-    const hash = await (this.deps.sourceHash ?? webCryptoSourceHash)(new TextEncoder().encode(texts.join('\n')));
+  private async assembled(format: GroupedFormat, records: string[], seq: number, normalize: Normalize): Promise<ImportItem> {
+    const hash = await (this.deps.sourceHash ?? webCryptoSourceHash)(new TextEncoder().encode(records.join('\n')));
     const known = this.known.get(hash);
     if (known?.provider === format.provider) return { kind: 'unchanged', seq, source: '', sourceHash: hash, externalId: known.externalId };
-    return conversationItem(await format.normalize(records), { seq, source: '', hash });
+    return normalize(format, { records, seq, hash });
   }
 }

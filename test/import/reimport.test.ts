@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
 import { ApiError } from '../../src/errors.ts';
-import type { FromReader, ToReader, WorkerLike } from '../../src/import/import-worker.ts';
+import { localImportWorker, type FromReader, type ToReader, type WorkerLike } from '../../src/import/import-worker.ts';
+import { copilotExport } from '../../src/import/copilot-export.ts';
+import { groupItem, type RecordGroup } from '../../src/import/import-reader.ts';
 import { ReaderChannel } from '../../src/import/reader-channel.ts';
 import { startNodeImportWorker } from '../../src/runtime/node-workers.ts';
 import { conversationsOf, expectRefused, fixtureBytes, fixtureJson, json, postExport, setup, type TestContext } from '../helpers.ts';
@@ -124,15 +126,17 @@ describe('the import reader', () => {
     const here = await setup();
     const there = await setup();
     there.deps.importWorker = startNodeImportWorker;
-    for (const name of [FILE, 'chatgpt-branches.json']) {
-      const [a, b] = [await json(await postExport(here, fixtureBytes(name))), await json(await postExport(there, fixtureBytes(name)))];
+    // Gemini's and Copilot's conversations are assembled here and normalised by both threads.
+    for (const name of [FILE, 'chatgpt-branches.json', 'gemini-my-activity.json', 'copilot-activity-history.csv']) {
+      const post = (t: TestContext) => postExport(t, fixtureBytes(name), { contentType: name.endsWith('.csv') ? 'text/csv' : 'application/json' });
+      const [a, b] = [await json(await post(here)), await json(await post(there))];
       assert.deepEqual({ ...b, connectionId: a.connectionId }, a, name);
       assert.deepEqual(
         (await conversationsOf(there, b.connectionId)).map(({ id: _, ...rest }) => rest),
         (await conversationsOf(here, a.connectionId)).map(({ id: _, ...rest }) => rest),
       );
       // Again: every element's bytes are known; the worker reads the upload and parses none of it.
-      const again = await json(await postExport(there, fixtureBytes(name)));
+      const again = await json(await post(there));
       assert.deepEqual([again.created, again.updated, again.unchanged], [0, 0, b.created], name);
     }
     // The file written anew, then with the bytes of just one conversation changed: the worker reads only that one.
@@ -177,6 +181,56 @@ describe('the import reader', () => {
     assert.ok(moved?.type === 'bytes' && moved.bytes === whole && moved.transfer?.[0] === whole.buffer);
     assert.ok(copied?.type === 'bytes' && copied.bytes.buffer !== partOf.buffer && copied.transfer?.[0] === copied.bytes.buffer);
     assert.deepEqual([...copied.bytes], [5, 6]);
+  });
+
+  /** Groups of two Copilot rows, a conversation each. */
+  const groups = Array.from({ length: 7 }, (_, i): RecordGroup => ({
+    records: [0, 1].map((row) => JSON.stringify({ Conversation: `chat ${i}`, Time: `2025-01-0${i + 1}T10:0${row}:00Z`, Author: row ? 'AI' : 'User', Message: `message ${row}` })),
+    seq: i,
+    hash: `hash ${i}`,
+  }));
+
+  test('groups to normalise after the end: three of every five go to the reader, answered in order', async () => {
+    const sentGroups: RecordGroup[] = [];
+    const worker: WorkerLike = {
+      postMessage: (message: ToReader) => {
+        if (message.type !== 'group') return;
+        sentGroups.push(message.group);
+        // Answered late, and in order, as a worker does.
+        setTimeout(async () => worker.onmessage?.({ data: { type: 'normalized', item: await groupItem(copilotExport, message.group) } }), 5);
+      },
+      onmessage: null,
+      terminate: () => {},
+    };
+    const channel = new ReaderChannel(worker, {});
+    const items = await Promise.all(groups.map((group) => channel.normalize(copilotExport, group)));
+    assert.deepEqual(items, await Promise.all(groups.map((group) => groupItem(copilotExport, group))));
+    assert.deepEqual(items.map((item) => item.seq), [0, 1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(sentGroups.map((group) => group.seq), [2, 3, 4]);
+  });
+
+  test('a reader that fails refuses the groups it was sent and any sent after', async () => {
+    const channel = new ReaderChannel(answering({ type: 'failed', message: 'TypeError: boom' }), {});
+    const made = await Promise.allSettled(groups.map((group) => channel.normalize(copilotExport, group)));
+    const boom = 'import reader: TypeError: boom';
+    // Those made here are made; the reader's share is refused with its failure.
+    assert.deepEqual(
+      made.map((result) => (result.status === 'fulfilled' ? result.value.seq : (result.reason as Error).message)),
+      [0, 1, boom, boom, boom, 5, 6],
+    );
+    await assert.rejects(channel.normalize(copilotExport, groups[0]!), { message: boom });
+  });
+
+  test('a reader that fails while normalising groups fails the import: a 500, nothing written', async () => {
+    const t = await setup();
+    t.deps.importWorker = () => {
+      const worker = localImportWorker();
+      const send = worker.postMessage;
+      worker.postMessage = (message, transfer) =>
+        message.type === 'group' ? queueMicrotask(() => worker.onmessage?.({ data: { type: 'failed', message: 'TypeError: boom' } })) : send(message, transfer);
+      return worker;
+    };
+    await expectRefused(t, () => postExport(t, fixtureBytes('gemini-my-activity.json')), 500, 'Internal server error');
   });
 
   test('a refusal comes back as the ApiError it was, detail included', async () => {
