@@ -12,11 +12,12 @@ import type { RecordBatch, UploadOptions } from './record-batch.ts';
 const IN_FLIGHT = 32;
 
 /**
- * Of every five groups of records to normalise, how many the writer makes
- * itself; it also reads the records back and writes the conversations. With two
- * here and three in the reader both threads were busy throughout (Node, a 50 MB
- * Gemini export); with all five in the reader, the writer sat two-thirds idle.
+ * Of every GROUP_ROUND groups of records to normalise, the writer makes
+ * GROUPS_MADE_HERE itself; it also reads the records back and writes the
+ * conversations. With two of five here both threads were busy throughout (Node,
+ * a 50 MB Gemini export); with all five in the reader, the writer sat two-thirds idle.
  */
+const GROUP_ROUND = 5;
 const GROUPS_MADE_HERE = 2;
 
 /**
@@ -72,12 +73,12 @@ export class ReaderChannel {
 
   /**
    * The conversation `group` makes, once the reading has ended: made by the
-   * reader, or for GROUPS_MADE_HERE of every five here, so that both threads
-   * normalise while this one also reads and writes the staged rows.
+   * reader, or here for GROUPS_MADE_HERE of every GROUP_ROUND, so that both
+   * threads normalise while this one also reads and writes the staged rows.
    */
   normalize(format: GroupedFormat, group: RecordGroup): Promise<ConversationItem> {
     if (this.failure) return Promise.reject(this.failure);
-    if (this.groups++ % 5 < GROUPS_MADE_HERE) return groupItem(format, group);
+    if (this.groups++ % GROUP_ROUND < GROUPS_MADE_HERE) return groupItem(format, group);
     return new Promise((resolve, reject) => {
       this.normalizing.push({ resolve, reject });
       this.worker.postMessage({ type: 'group', group });

@@ -75,7 +75,7 @@ export class StagedImport {
 
   /**
    * Call once every item is in: writes what is pending and assembles grouped
-   * conversations, each one `normalize`d (by the import's reader, which knows the format).
+   * conversations, each one `normalize`d (by either thread: see ReaderChannel.normalize).
    */
   async finish(normalize: Normalize): Promise<void> {
     await this.flush();
@@ -119,8 +119,8 @@ export class StagedImport {
     let group: string[] = [];
     let groupBytes = 0;
     let previous: { key: string; time: number } | undefined;
-    // The conversations of one page are being made (normalised by the reader, on
-    // its own thread) while the next page is read: staged a page later.
+    // The conversations of one page are made (partly by the reader, on its own
+    // thread) while the next page is read: they are staged a page later.
     let completed: Array<Promise<ImportItem>> = [];
     let making: Array<Promise<ImportItem>> = [];
     const close = () => {
