@@ -18,27 +18,42 @@ const wholeNumber = (min: number, invalid: ErrorCode, description: string, fallb
     v.pipe(
       v.string(invalid),
       v.regex(/^\d+$/, invalid),
-      v.transform(Number),
+      // Past what a double holds exactly, a number counts as the largest it does:
+      // a limit is capped at the page size anyway, and such an offset is past the end.
+      v.transform((digits) => Math.min(Number(digits), Number.MAX_SAFE_INTEGER)),
       v.number(),
       v.integer(),
       v.minValue(min, invalid),
-      v.maxValue(Number.MAX_SAFE_INTEGER, invalid),
       v.metadata({ default: fallback }),
       v.description(description),
     ),
   );
 
+/** ISO 8601's date, then optionally its time (minutes, seconds, fraction) and offset. */
+const ISO_8601 = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2})(:\d{2}(?:[.,]\d+)?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
 /**
- * An instant in ISO 8601 with its offset, made the form Parley writes its own
- * times in (UTC, milliseconds), which compare in order as text.
+ * The unix milliseconds of an ISO 8601 date or date-time, or NaN. A time without
+ * an offset is UTC (what `datetime.utcnow().isoformat()` writes), a date alone its
+ * first instant; an offset may be written `+01`, `+0100` or `+01:00`.
  */
+function parseIsoInstant(text: string): number {
+  const match = ISO_8601.exec(text);
+  if (!match) return Number.NaN;
+  const [, date, time = '00:00', seconds = ':00', offset = 'Z'] = match as unknown as [string, string, string?, string?, string?];
+  // Date.parse rolls a day past the month's end over into the next month.
+  const day = Date.parse(`${date}T00:00:00Z`);
+  if (Number.isNaN(day) || isoTime(day).slice(0, 10) !== date) return Number.NaN;
+  const zone = /^[Zz]$/.test(offset) ? 'Z' : `${offset.slice(0, 3)}:${offset.slice(3).replace(':', '') || '00'}`;
+  return Date.parse(`${date}T${time}${seconds.replace(',', '.')}${zone}`);
+}
+
+/** An instant in ISO 8601 (see parseIsoInstant), made the form Parley writes its own times in (UTC, milliseconds), which compare in order as text. */
 const instant = (invalid: ErrorCode, description: string) =>
   v.optional(
     v.pipe(
       v.string(invalid),
-      v.isoTimestamp(invalid),
-      // Date.parse refuses some forms the pattern lets through (an offset of hours alone): NaN.
-      v.transform((text) => Date.parse(text)),
+      v.transform(parseIsoInstant),
       v.number(invalid),
       v.transform(isoTime),
       v.string(),
