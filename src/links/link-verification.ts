@@ -69,7 +69,8 @@ export async function verifyLink(
     throw new ApiError('invalidLink');
   }
   const now = deps.clock.now() / 1000;
-  if (now >= claims.exp) throw new ApiError('linkExpired');
+  // Expired once more than its lifetime has passed (the interface's words): exp itself still counts.
+  if (now > claims.exp) throw new ApiError('linkExpired');
   if (claims.exp - claims.iat > MAX_LINK_LIFETIME_SECONDS) throw new ApiError('invalidLinkLifetime');
   if (claims.purpose !== page) throw new ApiError('wrongLinkPurpose');
   const allowed = app.allowed_scopes.split(' ');

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import { signLink, type SignLinkOptions } from '../../sdk/src/sign-link.ts';
+import * as atDecidedPath from '../../src/sdk/sign-link.ts';
 import { setup, type TestContext } from '../helpers.ts';
 import { hiddenField, PageClient } from './page-client.ts';
 
@@ -37,6 +38,11 @@ async function expectErrorPage(response: Response, status: number, heading: stri
 }
 
 describe('signLink', () => {
+  test('is exported at the path decisions §9 names, src/sdk/sign-link.ts: the SDK’s own', () => {
+    assert.equal(atDecidedPath.signLink, signLink);
+    assert.equal(atDecidedPath.MAX_LINK_LIFETIME_SECONDS, 900);
+  });
+
   test('returns the page URL with an HS256 JWT carrying the claims', async () => {
     const t = await setup({ PUBLIC_URL: 'https://parley.example/' });
     const { url, token } = await link(t, { baseUrl: 'https://parley.example/', expiresInSeconds: 60 });
@@ -99,10 +105,10 @@ describe('link verification, in the order of decisions §9', () => {
     }
   });
 
-  test('expiry: valid until exp, then Link expired', async () => {
+  test('expiry: valid through exp, Link expired once more than the lifetime has passed', async () => {
     const t = await setup();
     const { path } = await link(t, { expiresInSeconds: 60 });
-    t.clock.advance(59_999);
+    t.clock.advance(60_000);
     assert.equal((await t.app.request(path)).status, 200);
     t.clock.advance(1);
     await expectErrorPage(await t.app.request(path), 403, 'Link expired');
