@@ -7,6 +7,6 @@ export interface AppEnv {
     /** The app an API request authenticated as. */
     caller: Caller;
     /** Set on hosted-page routes: errors there are HTML pages, not JSON, in `locale`. */
-    page: { appName?: string | undefined; locale: Locale };
+    page: { appName?: string | undefined; appId?: string | undefined; locale: Locale };
   };
 }

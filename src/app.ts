@@ -25,7 +25,7 @@ export function createApp(deps: Deps) {
       path: c.req.path,
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
-      appId: c.get('caller')?.appId,
+      appId: c.get('caller')?.appId ?? c.get('page')?.appId,
     });
   });
 

@@ -10,7 +10,7 @@ import { formatFor } from '../import/formats.ts';
 import { openExportUpload, type ExportUpload } from '../import/upload.ts';
 import { verifyLink } from '../links/link-verification.ts';
 import { checkCsrf, rememberResult } from '../links/page-sessions.ts';
-import { errorMessage, messages, pageHeaders, pageSession, renderPage, startPageSession, useLinkLocale } from './page-kit.tsx';
+import { errorMessage, messages, pageHeaders, pageSession, postedForm, renderPage, startPageSession, useLinkLocale } from './page-kit.tsx';
 
 /** Why an upload failed, said for the person holding the file, in their language. */
 function importFailure(t: Messages, error: ApiError, provider: string): Pick<ImportOutcome, 'message' | 'advice'> {
@@ -45,15 +45,15 @@ export function connectRoutes(deps: Deps) {
   routes.get('/start', async (c) => {
     const token = c.req.query('token');
     useLinkLocale(c, token);
-    const { appName } = await verifyLink(deps, token, 'connect');
-    c.set('page', { ...c.get('page'), appName });
+    const { claims, appName } = await verifyLink(deps, token, 'connect');
+    c.set('page', { ...c.get('page'), appName, appId: claims.appId });
     return renderPage(c, <ConnectStartPage appName={appName} token={token!} />);
   });
 
   // The person's click: consumes the link and opens a session. No CSRF token here:
   // there is no session yet, and the single-use signed token is the proof.
   routes.post('/start', async (c) => {
-    const form = await c.req.parseBody();
+    const form = await postedForm(c);
     const token = typeof form.token === 'string' ? form.token : undefined;
     useLinkLocale(c, token);
     const { claims } = await verifyLink(deps, token, 'connect');

@@ -12,11 +12,13 @@ import { ApiError } from '../errors.ts';
 import { verifyLink } from '../links/link-verification.ts';
 import { checkCsrf } from '../links/page-sessions.ts';
 import { downloadFile } from './download-file.ts';
-import { messages, pageHeaders, pageSession, renderPage, sessionCookie, startPageSession, useLinkLocale } from './page-kit.tsx';
+import { messages, pageHeaders, pageSession, postedForm, renderPage, sessionCookie, startPageSession, useLinkLocale } from './page-kit.tsx';
 
 const PAGE_SIZE = 20;
 
-const pageNumber = (c: Context<AppEnv>) => Math.max(1, Number.parseInt(c.req.query('page') ?? '1', 10) || 1);
+/** The `page` asked for: 1 unless a whole number above it, and at most what an offset can reach (an edited URL is answered, not refused). */
+const pageNumber = (c: Context<AppEnv>) =>
+  Math.min(Math.max(1, Number.parseInt(c.req.query('page') ?? '1', 10) || 1), Math.floor(Number.MAX_SAFE_INTEGER / PAGE_SIZE));
 
 /** The manage flow: /manage and below, for one user of one app. */
 export function manageRoutes(deps: Deps) {
@@ -26,7 +28,7 @@ export function manageRoutes(deps: Deps) {
   /** A confirmed destructive action: checks the form's CSRF token, acts, then redirects. */
   const confirmed = (action: (c: Context<AppEnv>, owner: Owner) => Promise<string>) => async (c: Context<AppEnv>) => {
     const owner = await session(c);
-    const form = await c.req.parseBody();
+    const form = await postedForm(c);
     checkCsrf(owner, typeof form.csrf === 'string' ? form.csrf : undefined);
     return c.redirect(await action(c, owner), 303);
   };

@@ -69,6 +69,7 @@ export const sessionCookie = (c: Context, purpose: PagePurpose) => getCookie(c, 
  * https) and the redirect to `to`, a URL without the token.
  */
 export async function startPageSession(deps: Deps, c: Context<AppEnv>, claims: LinkClaims, to: string) {
+  c.set('page', { ...c.get('page'), appId: claims.appId });
   await consumeLink(deps, claims);
   const token = await openPageSession(deps, { appId: claims.appId, userRef: claims.userRef, purpose: claims.purpose });
   const cookie = { httpOnly: true, sameSite: 'Lax', secure: deps.config.publicUrl.startsWith('https:'), path: '/' } as const;
@@ -80,12 +81,18 @@ export async function startPageSession(deps: Deps, c: Context<AppEnv>, claims: L
   return c.redirect(to, 303);
 }
 
+/**
+ * The posted form's fields. A body that is not a form reads as an empty one, so
+ * the checks that follow refuse it (no link, no CSRF token) instead of a 500.
+ */
+export const postedForm = (c: Context<AppEnv>) => c.req.parseBody().catch(() => ({}) as Record<string, never>);
+
 /** The live page session of `purpose`, with the name of its app, which error pages show too. */
 export async function pageSession(deps: Deps, c: Context<AppEnv>, purpose: PagePurpose) {
   const locale = supportedLocale(getCookie(c, LOCALE_COOKIE_NAMES[purpose]));
   if (locale) c.set('page', { ...c.get('page'), locale });
   const session = await resumePageSession(deps, sessionCookie(c, purpose), purpose);
   const app = await requireApp(deps, session.appId);
-  c.set('page', { ...c.get('page'), appName: app.name });
+  c.set('page', { ...c.get('page'), appName: app.name, appId: session.appId });
   return { ...session, appName: app.name };
 }

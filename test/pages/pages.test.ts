@@ -194,6 +194,46 @@ describe('manage', () => {
     assert.deepEqual(seen, many.map((c) => c.name).reverse());
   });
 
+  test('a page number from an edited URL is answered, never a 500: past the end is an empty page, nonsense is page 1', async () => {
+    const t = await setup();
+    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
+    const browser = await openSession(t, 'manage', 'u1');
+    for (const page of ['99999999999999999999', '1e300', '-5', 'abc']) {
+      const listing = await browser.get(`/manage/connections/${connectionId}?page=${page}`);
+      assert.equal(listing.status, 200, page);
+      const search = await browser.get(`/manage?q=Conversation&page=${page}`);
+      assert.equal(search.status, 200, page);
+    }
+    assert.equal(t.logs.filter((line) => line.level === 'error').length, 0);
+  });
+
+  test('a body that is not a form is refused like an empty form: no link, no form token', async () => {
+    const t = await setup();
+    const garbage = { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, body: 'garbage' };
+    const start = await t.app.request('/start', garbage);
+    assert.equal(start.status, 400);
+    assert.deepEqual(headings(await start.text()), ['Missing link']);
+    await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 2 });
+    const browser = await openSession(t, 'manage', 'u1');
+    const deleteAll = await browser.request('/manage/delete-all', garbage);
+    assert.equal(deleteAll.status, 403);
+    assert.equal((await json(await t.request('/api/conversations?userRef=u1'))).connections[0].conversationCount, 2);
+    assert.equal(t.logs.filter((line) => line.level === 'error').length, 0);
+  });
+
+  test('page requests are logged with their app once a link or session names it', async () => {
+    const t = await setup();
+    const browser = await openSession(t, 'manage');
+    await browser.get('/manage');
+    await new PageClient(t).get('/manage');
+    const requests = t.logs.filter((line) => line.event === 'request').map(({ method, path, status, appId }) => ({ method, path, status, appId }));
+    assert.deepEqual(requests, [
+      { method: 'GET', path: '/manage', status: 303, appId: t.tenant.appId },
+      { method: 'GET', path: '/manage', status: 200, appId: t.tenant.appId },
+      { method: 'GET', path: '/manage', status: 400, appId: undefined },
+    ]);
+  });
+
   test('delete one conversation, disconnect, delete all — each behind a confirmation with a form token', async () => {
     const { t, claudeConnection, conversations } = await seeded();
     const browser = await openSession(t, 'manage');
