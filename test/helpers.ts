@@ -256,11 +256,12 @@ export async function expectRefused(t: TestContext, send: () => Promise<Response
   return response;
 }
 
-/** A multipart form: the fields in order, then the file (if any) in the `file` field. */
-export function form(fields: Record<string, string>, file?: { bytes: Uint8Array; type: string; name?: string }): FormData {
+/** A multipart form: the fields in order, then the file (if any) in the `file` field, then the fields `after` it. */
+export function form(fields: Record<string, string>, file?: { bytes: Uint8Array; type: string; name?: string }, after: Record<string, string> = {}): FormData {
   const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) data.set(name, value);
-  if (file) data.set('file', new Blob([file.bytes as BlobPart], { type: file.type }), file.name ?? 'conversations.json');
+  for (const [name, value] of Object.entries(fields)) data.append(name, value);
+  if (file) data.append('file', new Blob([file.bytes as BlobPart], { type: file.type }), file.name ?? 'conversations.json');
+  for (const [name, value] of Object.entries(after)) data.append(name, value);
   return data;
 }
 

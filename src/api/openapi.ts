@@ -177,7 +177,7 @@ export function openApiDocument(version: string) {
           operationId: 'ingestExport',
           summary: 'Import a provider’s export for a user',
           description:
-            'The body is the export as the provider gives it (the zip, or its conversations file), or a form with the fields and then the file. `userRef` is required, in the query string or as a form field. All or nothing: a file that cannot be read writes nothing. Conversations already imported with the same content are counted as unchanged.',
+            'The body is the export as the provider gives it (the zip, or its conversations file), or a form with the fields beside the file (those before it are checked before it is read). `userRef` is required, in the query string or as a form field. All or nothing: a file that cannot be read writes nothing. Conversations already imported with the same content are counted as unchanged.',
           query: { entries: schemas.IngestFields.entries, optional: ['userRef'] },
           requestBody: {
             required: true,

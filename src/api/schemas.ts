@@ -88,7 +88,7 @@ export const ConversationsQuery = v.object({
 
 const providerField = v.pipe(v.picklist(PROVIDERS, 'invalidProvider'), v.description('The provider the file is from; the file must agree. Read from the file when left out.'));
 
-/** POST /api/ingest-export's fields, from the query string or the form fields before the file; empty ones count as absent. */
+/** POST /api/ingest-export's fields, from the query string or the form fields (before or after the file); empty ones count as absent. */
 export const IngestFields = v.object({
   userRef: userRefSchema('missingUserRef'),
   provider: v.optional(providerField),

@@ -45,17 +45,27 @@ async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
  * sight in small transactions, and one final transaction moves them into the
  * connection, so a failure at any point — bad JSON at the end of a 1 GB file, a
  * lost connection — leaves no trace.
+ *
+ * `target` is what the request names before the file; `completed` answers the
+ * whole target once the file is read, keeping what `target` named (a form may
+ * name fields after its file). Without a target before the file, nothing is
+ * checked or looked up until then.
  */
-export async function importExport(deps: ImportDeps, target: ImportTarget, bytes: AsyncIterable<Uint8Array>): Promise<ImportResult> {
+export async function importExport(
+  deps: ImportDeps,
+  target: ImportTarget | undefined,
+  bytes: AsyncIterable<Uint8Array>,
+  completed: () => Promise<ImportTarget>,
+): Promise<ImportResult> {
   // Checked before the first byte of the file is read: the provider id is known,
   // and a named connection is this app's and this user's, and not revoked.
-  if (target.provider !== undefined && !formatFor(target.provider)) throw new ApiError('invalidProvider');
-  const named = target.connectionId === undefined ? undefined : await requireTargetConnection(deps.db, target);
-  const expectedProvider = target.provider ?? named?.provider;
+  if (target?.provider !== undefined && !formatFor(target.provider)) throw new ApiError('invalidProvider');
+  const named = target?.connectionId === undefined ? undefined : await requireTargetConnection(deps.db, target);
+  const expectedProvider = target?.provider ?? named?.provider;
   const { maxConversationBytes, maxExpandedBytes } = deps.config;
   const upload: UploadOptions = {
     limits: { maxConversationBytes, maxExpandedBytes },
-    known: await staging.knownSources(deps.db, { ...target, provider: expectedProvider }),
+    known: target ? await staging.knownSources(deps.db, { ...target, provider: expectedProvider }) : [],
   };
   // Who finds the records (inflating, splitting, hashing, decoding), so that the
   // two threads share the work. With conversations of this user's already stored,
@@ -83,7 +93,10 @@ export async function importExport(deps: ImportDeps, target: ImportTarget, bytes
     for await (const items of channel.items()) for (const item of items) await staged.add(item);
     await sending;
     await staged.finish((format, group) => channel.normalize(format, group));
-    return await finish(deps, target, staged.format!, staged);
+    const whole = await completed();
+    // A provider named only after the file could not be held against it while it was read.
+    if (whole.provider !== undefined && whole.provider !== staged.format!.provider) throw new ApiError('invalidProvider');
+    return await finish(deps, whole, staged.format!, staged);
   } finally {
     channel.close();
     await staging.discardStaged(deps.db, staged.importId);

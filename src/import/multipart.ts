@@ -10,15 +10,21 @@ const MAX_FIELD_BYTES = 64 * 1024;
 export interface MultipartUpload {
   /** The text fields that came before the file part. */
   fields: Record<string, string>;
-  /** The bytes of the part named `file`, streamed. */
+  /** The bytes of the part named `file`, streamed; then the parts after it are read, to the end of the body. */
   file: AsyncIterable<Uint8Array>;
+  /**
+   * The text fields after the file part: those `file` read after it, or, when the
+   * file was not read to its end, those found by reading past the rest of it.
+   */
+  fieldsAfter(): Promise<Record<string, string>>;
 }
 
 /**
  * Reads a multipart/form-data body up to its `file` part and hands that part on as
- * a stream, so an upload of any size passes through in bounded memory. Fields
- * must come before the file (browsers send them in form order; so does
- * `curl -F` in argument order); parts after it are read and ignored.
+ * a stream, so an upload of any size passes through in bounded memory. Fields may
+ * come on either side of the file (browsers send them in form order, `curl -F` in
+ * argument order, a FormData in the order of its appends): those after it are
+ * known once it has been read.
  */
 export async function readMultipartUpload(body: AsyncIterable<Uint8Array>, boundary: string): Promise<MultipartUpload> {
   const reader = new BufferedReader(body[Symbol.asyncIterator]());
@@ -27,18 +33,44 @@ export async function readMultipartUpload(body: AsyncIterable<Uint8Array>, bound
   const first = await reader.skipPast(delimiter.subarray(2));
   if (!first) throw invalidExport('the form data has no parts');
   const fields: Record<string, string> = {};
-  for (;;) {
-    if (!(await reader.startsPart())) throw invalidExport('the form has no "file" field');
+  if (!(await readFields(reader, delimiter, fields, 'stop'))) throw invalidExport('the form has no "file" field');
+
+  let after: Promise<Record<string, string>> | undefined;
+  // From wherever reading the file stopped: past the rest of it, then the parts after it.
+  const readAfter = async () => {
+    if (!(await reader.skipPast(delimiter))) throw invalidExport('the upload ends before the file does');
+    const later: Record<string, string> = {};
+    await readFields(reader, delimiter, later, 'skip');
+    await reader.drain();
+    return later;
+  };
+  async function* file() {
+    yield* reader.streamUntil(delimiter);
+    await (after ??= readAfter());
+  }
+  return { fields, file: file(), fieldsAfter: () => (after ??= readAfter()) };
+}
+
+/**
+ * Reads parts from just past a delimiter, each text field into `fields`, to the
+ * end of the body (false) or, with `atFile` 'stop', to the head of the file part
+ * (true); with 'skip', files are passed over.
+ */
+async function readFields(reader: BufferedReader, delimiter: Uint8Array, fields: Record<string, string>, atFile: 'stop' | 'skip'): Promise<boolean> {
+  while (await reader.startsPart()) {
     const head = await reader.readUntil(HEADER_END, MAX_HEADER_BYTES);
     if (head === null) throw invalidExport('the form data is cut short or malformed');
     const { name, filename } = partDisposition(decoder.decode(head));
     if (name === 'file' || (name === undefined && filename !== undefined)) {
-      return { fields, file: reader.streamUntil(delimiter) };
+      if (atFile === 'stop') return true;
+      if (!(await reader.skipPast(delimiter))) throw invalidExport('the form data is cut short or malformed');
+      continue;
     }
     const value = await reader.readUntil(delimiter, MAX_FIELD_BYTES);
     if (value === null) throw invalidExport('the form data is cut short, or a field is too long');
     if (name !== undefined) fields[name] = decoder.decode(value);
   }
+  return false;
 }
 
 function partDisposition(head: string): { name?: string; filename?: string } {
@@ -84,6 +116,12 @@ class BufferedReader {
     }
   }
 
+  /** Reads the rest of the input, keeping none of it (a body's epilogue). */
+  async drain(): Promise<void> {
+    this.buffer = new Uint8Array(0);
+    while (await this.fill()) this.buffer = new Uint8Array(0);
+  }
+
   /** After a delimiter: CRLF starts another part, `--` ends the body. */
   async startsPart(): Promise<boolean> {
     while (this.buffer.length < 2) if (!(await this.fill())) return false;
@@ -105,17 +143,14 @@ class BufferedReader {
     }
   }
 
-  /**
-   * Streams the bytes before `needle`, keeping back only what could be the start
-   * of it; then reads the rest of the body to its end.
-   */
+  /** Streams the bytes before `needle`, keeping back only what could be the start of it; `needle` is left unread. */
   async *streamUntil(needle: Uint8Array): AsyncGenerator<Uint8Array> {
     for (;;) {
       const at = indexOfBytes(this.buffer, needle);
       if (at !== -1) {
-        if (at > 0) yield this.buffer.subarray(0, at);
-        this.buffer = new Uint8Array(0);
-        while (await this.fill()) this.buffer = new Uint8Array(0);
+        const before = this.buffer.subarray(0, at);
+        this.buffer = this.buffer.subarray(at);
+        if (before.length > 0) yield before;
         return;
       }
       const safe = this.buffer.length - needle.length + 1;

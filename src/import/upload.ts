@@ -67,12 +67,15 @@ export interface ExportUpload {
   /** Query parameters, then the form fields before the file (multipart). */
   fields: Record<string, string>;
   file: AsyncIterable<Uint8Array>;
+  /** A form's fields after its file (none for other uploads): see MultipartUpload.fieldsAfter. */
+  fieldsAfterFile(): Promise<Record<string, string>>;
   body: LimitedBody;
 }
 
 /**
  * Opens an export upload in the order decisions.md §5 checks it: content type
- * (415), then userRef if asked (400; for multipart once its fields are read),
+ * (415), then userRef if asked (400; for multipart once the fields before its
+ * file are read, and only if given there: a form may name it after the file),
  * then the declared size (413). A multipart body is read up to its file.
  */
 export async function openExportUpload(request: Request, maxBytes: number, { withUserRef = false } = {}): Promise<ExportUpload> {
@@ -85,12 +88,12 @@ export async function openExportUpload(request: Request, maxBytes: number, { wit
   const declared = Number(request.headers.get('Content-Length') ?? Number.NaN);
   if (declared > maxBytes) throw new ApiError('exportTooLarge');
   const body = new LimitedBody(request.body, maxBytes);
-  if (kind !== 'multipart') return { fields, file: body, body };
+  if (kind !== 'multipart') return { fields, file: body, fieldsAfterFile: async () => ({}), body };
 
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers.get('Content-Type')!);
   if (!boundary) throw new ApiError('unsupportedContentType');
   const form = await readMultipartUpload(body, boundary[1] ?? boundary[2]!);
   const merged = { ...fields, ...form.fields };
-  checkUserRef(merged);
-  return { fields: merged, file: form.file, body };
+  if (merged.userRef) checkUserRef(merged);
+  return { fields: merged, file: form.file, fieldsAfterFile: form.fieldsAfter, body };
 }

@@ -90,7 +90,8 @@ export function connectRoutes(deps: Deps) {
     try {
       upload = await openExportUpload(c.req.raw, deps.config.maxExportBytes);
       checkCsrf(current, upload.fields.csrf);
-      const result = await importExport(deps, { appId: current.appId, userRef: current.userRef, provider }, upload.file);
+      const target = { appId: current.appId, userRef: current.userRef, provider };
+      const result = await importExport(deps, target, upload.file, async () => target);
       outcome = { ...result, status: 200 };
     } catch (error) {
       // Refused before the file was read through: the rest of it goes with the connection.

@@ -169,6 +169,22 @@ describe('POST /api/ingest-export', () => {
     assert.deepEqual([intoConnection.connectionId, intoConnection.created, intoConnection.conversationCount], [zipped.connectionId, 2, 3]);
   });
 
+  test('multipart uploads: fields after the file count too, a field named before it stands, a second file is passed over', async () => {
+    const t = await setup();
+    const claude = { bytes: fixtureBytes('claude-conversations.json'), type: 'application/json' };
+    const post = (body: FormData) => t.request('/api/ingest-export', { method: 'POST', body });
+    const after = await json(await post(form({}, claude, { userRef: 'carol', provider: 'anthropic' })));
+    assert.deepEqual([after.userRef, after.provider, after.created], ['carol', 'anthropic', 5]);
+    const both = await json(await post(form({ userRef: 'carol' }, claude, { userRef: 'dave', connectionId: after.connectionId })));
+    assert.deepEqual([both.userRef, both.connectionId, both.unchanged], ['carol', after.connectionId, 5]);
+    const twoFiles = form({}, claude);
+    twoFiles.append('file', new Blob(['not an export']), 'notes.txt');
+    twoFiles.append('userRef', 'erin');
+    const second = await json(await post(twoFiles));
+    assert.deepEqual([second.userRef, second.created], ['erin', 5]);
+    assert.deepEqual((await rowCounts(t.deps)).users, 2);
+  });
+
   test('a connection in needs_reauth becomes active again on a successful import', async () => {
     const t = await setup();
     const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', status: 'needs_reauth', count: 2 });
@@ -217,6 +233,21 @@ describe('POST /api/ingest-export', () => {
         400,
         'Missing userRef parameter',
       );
+    });
+
+    test('a form’s fields after its file are checked once it is read, and outrank what is wrong with the file', async () => {
+      const t = await setup();
+      const revoked = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', status: 'revoked' });
+      const claude = { bytes: fixtureBytes('claude-conversations.json'), type: 'application/json' };
+      const garbage = { bytes: strToU8('garbage'), type: 'application/json' };
+      const post = (body: FormData) => () => t.request('/api/ingest-export', { method: 'POST', body });
+      await expectRefused(t, post(form({}, claude)), 400, 'Missing userRef parameter');
+      await expectRefused(t, post(form({}, claude, { userRef: 'u1', provider: 'openai' })), 400, 'Invalid provider parameter');
+      await expectRefused(t, post(form({}, claude, { userRef: 'u1', provider: 'no-such-provider' })), 400, 'Invalid provider parameter');
+      await expectRefused(t, post(form({}, claude, { userRef: 'u1', connectionId: revoked.connectionId })), 409, 'Connection is revoked');
+      await expectRefused(t, post(form({ userRef: 'u1' }, claude, { provider: 'openai' })), 400, 'Invalid provider parameter');
+      await expectRefused(t, post(form({}, garbage)), 400, 'Missing userRef parameter');
+      await expectRefused(t, post(form({}, garbage, { userRef: 'u1' })), 400, /^Invalid export file: /);
     });
 
     test('413 by Content-Length, while streaming without one, and when it lies', async () => {
