@@ -21,17 +21,16 @@ export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware) {
       const before = presentFields(upload.fields);
       const fieldsAfter = upload.fieldsAfterFile;
       // Fields after a form's file add to those before it; a field named before stands.
-      const completed = async () => ({ appId, ...parseInput(IngestFields, { ...presentFields(await fieldsAfter()), ...before }) });
-      if (before.userRef !== undefined) {
-        return c.json(await importExport(deps, { appId, ...parseInput(IngestFields, before) }, upload.file, completed));
-      }
+      const target = (after: Record<string, string>) => ({ appId, ...parseInput(IngestFields, { ...presentFields(after), ...before }) });
+      const completed = async () => target(await fieldsAfter());
+      if (before.userRef !== undefined) return c.json(await importExport(deps, target({}), upload.file, completed));
       // A form that names its user only after the file: its fields are checked once the
       // file has been read, and outrank what was wrong with the file (decisions §5's order).
       return c.json(
         await importExport(deps, undefined, upload.file, completed).catch(async (error: unknown) => {
           // Read on past the file for the fields after it; if the rest cannot be read, the file's error stands.
           const after = await fieldsAfter().catch(() => undefined);
-          if (after) parseInput(IngestFields, { ...presentFields(after), ...before });
+          if (after) target(after);
           throw error;
         }),
       );
