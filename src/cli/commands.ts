@@ -27,74 +27,128 @@ export interface CommandIo {
   openPostgres(url: string): Promise<Db>;
 }
 
-/** The one JSON object each operator command prints, by the command's name. */
-export const commands: Record<string, (deps: CommandDeps, flags: Flags, io: CommandIo) => Promise<object>> = {
-  'app create': (deps, flags) => createApp(deps, required(flags, 'name')),
-  'app list': (deps) => listApps(deps),
-  'key create': (deps, flags) => createKey(deps, required(flags, 'app')),
-  'key list': (deps, flags) => listKeys(deps, required(flags, 'app')),
-  'key revoke': (deps, flags) => revokeKey(deps, required(flags, 'app'), required(flags, 'key')),
-  'webhook set': (deps, flags) => setWebhookEndpoint(deps, required(flags, 'app'), required(flags, 'url'), { newSecret: flags['new-secret'] === true }),
-  'webhook list': (deps, flags) =>
-    listWebhookDeliveries(deps, required(flags, 'app'), flags.status === undefined ? undefined : required(flags, 'status').split(',')),
-  'webhook retry': (deps, flags) => retryWebhookDelivery(deps, required(flags, 'app'), required(flags, 'delivery')),
-  link: async (deps, flags) => {
-    // Every flag is checked before the database is asked, as the other commands do.
-    const [appId, userRef] = [required(flags, 'app'), requireUserRef(required(flags, 'user'))];
-    const purpose = required(flags, 'purpose') as 'connect' | 'manage';
-    const expires = flags.expires === undefined ? undefined : Number(required(flags, 'expires'));
-    const locale = flags.locale === undefined ? undefined : required(flags, 'locale');
-    const app = await requireApp(deps, appId);
-    const options: SignLinkOptions = { appId: app.id, userRef, scopes: [LINK_SCOPE], purpose, baseUrl: deps.config.publicUrl };
-    if (expires !== undefined) options.expiresInSeconds = expires;
-    if (locale !== undefined) options.locale = locale;
-    const url = await signLink(options, app.secret, deps.clock.now());
-    return { url };
+/** An operator command: its flags and what it does (for help), and what it runs to make the one JSON object it prints. */
+export interface Command {
+  flags: string;
+  does: string;
+  run(deps: CommandDeps, flags: Flags, io: CommandIo): Promise<object>;
+}
+
+/** The operator commands, by name. */
+export const commands: Record<string, Command> = {
+  'app create': {
+    flags: '--name NAME',
+    does: 'Creates an app. Prints its appId, its appSecret (signs hosted-page links) and its first apiKey, shown only now.',
+    run: (deps, flags) => createApp(deps, required(flags, 'name')),
   },
-  backup: async (deps, flags, io) => {
-    const out = required(flags, 'out');
-    if (io.fileExists(out)) throw new UsageError(`${out} already exists: choose a new file for the backup`);
-    await backupTo(deps.db, out);
-    return { ok: true, bytes: io.fileSize(out) };
+  'app list': { flags: '', does: 'Lists the apps, with how many active keys each has.', run: (deps) => listApps(deps) },
+  'key create': { flags: '--app ID', does: 'Adds an API key to the app; prints it, shown only now.', run: (deps, flags) => createKey(deps, required(flags, 'app')) },
+  'key list': { flags: '--app ID', does: "Lists the app's keys: id, first characters, when made, last used and revoked.", run: (deps, flags) => listKeys(deps, required(flags, 'app')) },
+  'key revoke': { flags: '--app ID --key KEYID', does: 'Revokes a key; the API refuses it from the next request.', run: (deps, flags) => revokeKey(deps, required(flags, 'app'), required(flags, 'key')) },
+  'webhook set': {
+    flags: '--app ID --url URL [--new-secret]',
+    does: "Sets where the app's webhooks go; prints the signing secret (a new one with --new-secret).",
+    run: (deps, flags) => setWebhookEndpoint(deps, required(flags, 'app'), required(flags, 'url'), { newSecret: flags['new-secret'] === true }),
   },
-  'migrate-to-postgres': async (deps, flags, io) => {
-    const url = required(flags, 'url');
-    if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--url must be a postgres:// URL');
-    const path = deps.config.databasePath;
-    if (!io.fileExists(path)) throw new UsageError(`No SQLite file at ${path}: set DATABASE_PATH to the file to copy`);
-    const source = io.openSqlite(path);
-    try {
-      const target = await io.openPostgres(url);
+  'webhook list': {
+    flags: '--app ID [--status pending,delivered,failed]',
+    does: "Lists the app's webhook deliveries, optionally only those in the given states.",
+    run: (deps, flags) => listWebhookDeliveries(deps, required(flags, 'app'), flags.status === undefined ? undefined : required(flags, 'status').split(',')),
+  },
+  'webhook retry': {
+    flags: '--app ID --delivery DELIVERYID',
+    does: 'Sends a failed delivery again.',
+    run: (deps, flags) => retryWebhookDelivery(deps, required(flags, 'app'), required(flags, 'delivery')),
+  },
+  link: {
+    flags: '--app ID --user REF --purpose connect|manage [--expires SECONDS] [--locale de|fr|es|ja|zh-CN|…]',
+    does: 'Signs a single-use link to a hosted page for one user, at PUBLIC_URL (else http://localhost:PORT); valid 15 minutes unless --expires says less.',
+    run: async (deps, flags) => {
+      // Every flag is checked before the database is asked, as the other commands do.
+      const [appId, userRef] = [required(flags, 'app'), requireUserRef(required(flags, 'user'))];
+      const purpose = required(flags, 'purpose') as 'connect' | 'manage';
+      const expires = flags.expires === undefined ? undefined : Number(required(flags, 'expires'));
+      const locale = flags.locale === undefined ? undefined : required(flags, 'locale');
+      const app = await requireApp(deps, appId);
+      const options: SignLinkOptions = { appId: app.id, userRef, scopes: [LINK_SCOPE], purpose, baseUrl: deps.config.publicUrl };
+      if (expires !== undefined) options.expiresInSeconds = expires;
+      if (locale !== undefined) options.locale = locale;
+      const url = await signLink(options, app.secret, deps.clock.now());
+      return { url };
+    },
+  },
+  backup: {
+    flags: '--out FILE',
+    does: 'Writes a consistent copy of the SQLite database to FILE (a new file) while the server runs. On PostgreSQL, use pg_dump.',
+    run: async (deps, flags, io) => {
+      const out = required(flags, 'out');
+      if (io.fileExists(out)) throw new UsageError(`${out} already exists: choose a new file for the backup`);
+      await backupTo(deps.db, out);
+      return { ok: true, bytes: io.fileSize(out) };
+    },
+  },
+  'migrate-to-postgres': {
+    flags: '--url postgres://…',
+    does: 'Copies the SQLite database at DATABASE_PATH into an empty PostgreSQL database; resumable, verified by counts.',
+    run: async (deps, flags, io) => {
+      const url = required(flags, 'url');
+      if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--url must be a postgres:// URL');
+      const path = deps.config.databasePath;
+      if (!io.fileExists(path)) throw new UsageError(`No SQLite file at ${path}: set DATABASE_PATH to the file to copy`);
+      const source = io.openSqlite(path);
       try {
-        return { ok: true, ...(await copySqliteToPostgres(source, target, path)) };
+        const target = await io.openPostgres(url);
+        try {
+          return { ok: true, ...(await copySqliteToPostgres(source, target, path)) };
+        } finally {
+          await target.destroy();
+        }
       } finally {
-        await target.destroy();
+        await source.destroy();
       }
-    } finally {
-      await source.destroy();
-    }
+    },
   },
 };
 
-export const USAGE = `Usage: parley <command> [flags]
-  app create --name NAME
-  app list
-  key create --app ID
-  key list --app ID
-  key revoke --app ID --key KEYID
-  webhook set --app ID --url URL [--new-secret]
-  webhook list --app ID [--status pending,delivered,failed]
-  webhook retry --app ID --delivery DELIVERYID
-  link --app ID --user REF --purpose connect|manage [--expires SECONDS] [--locale de|fr|es|ja|zh-CN|…]
-  backup --out FILE
-  migrate-to-postgres --url postgres://…`;
+const SERVE: Pick<Command, 'flags' | 'does'> = {
+  flags: '',
+  does: 'Runs the server (the default, without a command), configured by environment variables: PORT, HOST, PUBLIC_URL, DATABASE_PATH or DATABASE_URL, and the rest the README lists.',
+};
 
-/** Splits argv into the command name (one or two words) and its --flags. */
-export function parseArgs(argv: string[]): { command: string; flags: Flags } {
+/** Usage for everything, or for the one command `name` (undefined if there is no such command). */
+export function usage(name?: string): string | undefined {
+  if (name !== undefined) {
+    const command = name === 'serve' ? SERVE : commands[name];
+    return command && `Usage: parley ${[name, command.flags].filter(Boolean).join(' ')}\n\n${command.does}`;
+  }
+  const lines = [['serve', SERVE.flags], ...Object.entries(commands).map(([name, { flags }]) => [name, flags])].map(([name, flags]) => `  ${[name, flags].filter(Boolean).join(' ')}`);
+  return [
+    'Usage: parley [command] [flags]',
+    '',
+    'Without a command Parley serves. The other commands work on the database the server uses',
+    '(DATABASE_URL, or DATABASE_PATH: safe while it runs) and print one JSON object on stdout,',
+    'or {"error"} on stderr with exit code 1.',
+    '',
+    ...lines,
+    '  help [command]',
+    '',
+    'parley help COMMAND (or parley COMMAND --help) says what one command does.',
+  ].join('\n');
+}
+
+/** What a command line asks for: the server, help (on one command or all), or an operator command with its flags. */
+export type Invocation = { serve: true } | { help: string | undefined } | { command: string; flags: Flags };
+
+/** Reads argv: the command name (one or two words, or none: serve) and its --flags; `help`, --help and -h ask for usage. */
+export function parseArgs(argv: string[]): Invocation {
   const words: string[] = [];
   const flags: Flags = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    if (arg === '-h') {
+      flags.help = true;
+      continue;
+    }
     if (!arg.startsWith('--')) {
       words.push(arg);
       continue;
@@ -102,12 +156,26 @@ export function parseArgs(argv: string[]): { command: string; flags: Flags } {
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
     const next = argv[i + 1];
     if (inline !== undefined) flags[name] = inline;
-    else if (next !== undefined && !next.startsWith('--')) flags[name] = argv[++i];
+    else if (name !== 'help' && next !== undefined && !next.startsWith('--')) flags[name] = argv[++i];
     else flags[name] = true;
   }
+  const asksHelp = flags.help !== undefined;
+  if (words[0] === 'help' || (asksHelp && words.length === 0)) {
+    const topic = words.slice(words[0] === 'help' ? 1 : 0).join(' ') || undefined;
+    if (topic !== undefined && usage(topic) === undefined) throw new UsageError(`Unknown command: ${topic}`);
+    return { help: topic };
+  }
+  if (argv.length === 0) return { serve: true };
   const two = words.slice(0, 2).join(' ');
   const command = two in commands ? two : words[0] ?? '';
-  if (!(command in commands)) throw new UsageError(words.length ? `Unknown command: ${words.join(' ')}` : 'Missing command');
+  if (command !== 'serve' && !(command in commands)) throw new UsageError(words.length ? `Unknown command: ${words.join(' ')}` : 'Missing command');
   if (words.length > command.split(' ').length) throw new UsageError(`Unexpected argument: ${words.at(-1)}`);
+  if (asksHelp) return { help: command };
+  // The server takes its settings from the environment only, so a flag here is a mistake.
+  if (command === 'serve') {
+    const flag = Object.keys(flags)[0];
+    if (flag !== undefined) throw new UsageError(`Unexpected argument: --${flag} (serve reads its settings from environment variables)`);
+    return { serve: true };
+  }
   return { command, flags };
 }

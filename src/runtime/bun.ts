@@ -1,41 +1,52 @@
 import postgresSchemaSql from '../../schema.postgres.sql' with { type: 'text' };
 import schemaSql from '../../schema.sql' with { type: 'text' };
+import { runCli } from '../cli/run-cli.ts';
 import { openBunSqlite } from '../db/bun-sqlite.ts';
 import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
 
+// Bun's entry, and the single binary's (`npm run build:binary`): the server, or an operator command.
+const env = process.env;
+const openSqlite = openBunSqlite;
 // The schemas are imported as text so `bun build --compile` embeds them in the binary.
-const parley = await boot({
-  name: 'bun',
-  env: process.env,
-  openSqlite: openBunSqlite,
-  schemas: { sqlite: () => schemaSql, postgres: () => postgresSchemaSql },
-  // smol: a worker heap that is collected sooner; a 1 GB import peaked at 271 MB RSS without it, 228 MB with it.
-  importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as WorkerLike,
-  checkpointWorker: () => new Worker(new URL('./bun-checkpoint-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as CheckpointWorkerLike,
-  sourceHash: nodeSourceHash,
-  exit: (code) => process.exit(code),
-});
+const schemas = { sqlite: () => schemaSql, postgres: () => postgresSchemaSql };
 
-const server = Bun.serve({
-  hostname: parley.config.host,
-  port: parley.config.port,
-  fetch: parley.fetch,
-  // Parley enforces MAX_EXPORT_BYTES itself, with its own 413; Bun's default cap is 128 MB.
-  maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-  // Bun closes a connection idle for 10 s by default; finishing a large import can take longer.
-  idleTimeout: 0,
-});
-parley.listening(server.hostname ?? parley.config.host, server.port ?? parley.config.port);
-
-for (const signal of SHUTDOWN_SIGNALS) {
-  process.once(signal, async () => {
-    // stop() stops accepting and lets requests under way finish.
-    await server.stop();
-    await parley.drain();
-    await parley.close(signal);
-    process.exit(0);
+async function serve(): Promise<void> {
+  const parley = await boot({
+    name: 'bun',
+    env,
+    openSqlite,
+    schemas,
+    // smol: a worker heap that is collected sooner, which keeps a large import's memory lower.
+    importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as WorkerLike,
+    checkpointWorker: () => new Worker(new URL('./bun-checkpoint-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as CheckpointWorkerLike,
+    sourceHash: nodeSourceHash,
+    exit: (code) => process.exit(code),
   });
+
+  const server = Bun.serve({
+    hostname: parley.config.host,
+    port: parley.config.port,
+    fetch: parley.fetch,
+    // Parley enforces MAX_EXPORT_BYTES itself, with its own 413; Bun's default cap is 128 MB.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    // Bun closes a connection idle for 10 s by default; finishing a large import can take longer.
+    idleTimeout: 0,
+  });
+  parley.listening(server.hostname ?? parley.config.host, server.port ?? parley.config.port);
+
+  for (const signal of SHUTDOWN_SIGNALS) {
+    process.once(signal, async () => {
+      // stop() stops accepting and lets requests under way finish.
+      await server.stop();
+      await parley.drain();
+      await parley.close(signal);
+      process.exit(0);
+    });
+  }
 }
+
+const exitCode = await runCli(process.argv.slice(2), { env, openSqlite, schemas, serve });
+if (exitCode !== undefined) process.exitCode = exitCode;

@@ -1,3 +1,4 @@
+import { runCli } from '../cli/run-cli.ts';
 import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
 import { openNodeSqlite } from '../db/node-sqlite.ts';
 import { readSchema } from '../db/schema-file.ts';
@@ -5,34 +6,44 @@ import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
 
-const parley = await boot({
-  name: 'deno',
-  env: Deno.env.toObject(),
-  openSqlite: openNodeSqlite,
-  schemas: { sqlite: () => readSchema('schema.sql'), postgres: () => readSchema('schema.postgres.sql') },
-  importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as WorkerLike,
-  checkpointWorker: () => new Worker(new URL('./deno-checkpoint-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as CheckpointWorkerLike,
-  sourceHash: nodeSourceHash,
-  exit: (code) => Deno.exit(code),
-});
+// Deno's entry (`npm run start:deno`): the server, or an operator command.
+const env = Deno.env.toObject();
+const openSqlite = openNodeSqlite;
+const schemas = { sqlite: () => readSchema('schema.sql'), postgres: () => readSchema('schema.postgres.sql') };
 
-const server = Deno.serve(
-  { hostname: parley.config.host, port: parley.config.port, onListen: ({ hostname, port }) => parley.listening(hostname, port) },
-  async (request) => {
-    const response = await parley.fetch(request);
-    // Deno.serve manages the connection itself, closing it when a body is left
-    // unread; a Connection header from the app would be sent twice.
-    response.headers.delete('Connection');
-    return response;
-  },
-);
-
-for (const signal of SHUTDOWN_SIGNALS) {
-  Deno.addSignalListener(signal, async () => {
-    // shutdown() cuts off request bodies still arriving: let those requests finish first.
-    await parley.drain();
-    await server.shutdown();
-    await parley.close(signal);
-    Deno.exit(0);
+async function serve(): Promise<void> {
+  const parley = await boot({
+    name: 'deno',
+    env,
+    openSqlite,
+    schemas,
+    importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as WorkerLike,
+    checkpointWorker: () => new Worker(new URL('./deno-checkpoint-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as CheckpointWorkerLike,
+    sourceHash: nodeSourceHash,
+    exit: (code) => Deno.exit(code),
   });
+
+  const server = Deno.serve(
+    { hostname: parley.config.host, port: parley.config.port, onListen: ({ hostname, port }) => parley.listening(hostname, port) },
+    async (request) => {
+      const response = await parley.fetch(request);
+      // Deno.serve manages the connection itself, closing it when a body is left
+      // unread; a Connection header from the app would be sent twice.
+      response.headers.delete('Connection');
+      return response;
+    },
+  );
+
+  for (const signal of SHUTDOWN_SIGNALS) {
+    Deno.addSignalListener(signal, async () => {
+      // shutdown() cuts off request bodies still arriving: let those requests finish first.
+      await parley.drain();
+      await server.shutdown();
+      await parley.close(signal);
+      Deno.exit(0);
+    });
+  }
 }
+
+const exitCode = await runCli(Deno.args, { env, openSqlite, schemas, serve });
+if (exitCode !== undefined) Deno.exitCode = exitCode;

@@ -20,7 +20,7 @@ describe('the real server, started with npm start, over HTTP', () => {
     // The README's command itself; its script `exec`s node, so npm passes SIGTERM on.
     server = await startServer('npm-start', { databasePath });
     // Onboard with the CLI on the same file while the server runs.
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'app', 'create', '--name', 'Black box'], {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', 'app', 'create', '--name', 'Black box'], {
       cwd: ROOT,
       env: { ...inheritedEnv(), DATABASE_PATH: databasePath, PUBLIC_URL: server.url },
       timeout: 30_000,

@@ -1,7 +1,8 @@
 /**
  * The single-file binary (`bun build --compile`): built into a temp folder, run
  * from another working directory so that nothing can be read from the checkout
- * (schema, pages and assets must be inside it), and put through the smoke cases.
+ * (schema, pages and assets must be inside it), used as the operator's command
+ * line with no Node on the PATH, and put through the smoke cases.
  *
  *   node --import tsx --test test/conformance/binary.test.ts
  */
@@ -44,6 +45,19 @@ describe('the compiled binary', () => {
     assert.ok(mode & 0o100, 'executable');
     t.diagnostic(`built in ${Math.round(performance.now() - started)} ms${stderr.trim() ? ` (${stderr.trim()})` : ''}`);
     t.diagnostic(`binary size: ${(size / 1024 / 1024).toFixed(1)} MB`);
+  });
+
+  test('onboards an app by itself: help, app create, link', async () => {
+    // Nothing on the PATH: no Node, no Bun, no shell tools.
+    const env = { PATH: join(dir, 'empty'), DATABASE_PATH: join(dir, 'onboarding.db'), PORT: '28901' };
+    const parley = async (...args: string[]) => (await run(binaryPath, args, { cwd: tmpdir(), env })).stdout;
+    assert.match(await parley('--help'), /^Usage: parley \[command\] \[flags\]\n[^]*\n  migrate-to-postgres /);
+    assert.match(await parley('help', 'backup'), /^Usage: parley backup --out FILE\n/);
+    const { appId, apiKey } = JSON.parse(await parley('app', 'create', '--name', 'Acme'));
+    assert.match(apiKey, /^parley_/);
+    const { url } = JSON.parse(await parley('link', '--app', appId, '--user', 'u1', '--purpose', 'connect'));
+    assert.ok(url.startsWith('http://localhost:28901/start?token='), url);
+    assert.equal(JSON.parse(await parley('app', 'list')).apps[0].appId, appId);
   });
 });
 

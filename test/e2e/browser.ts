@@ -95,7 +95,7 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 
 /** Runs the operator CLI against the server's database and returns the JSON it printed. */
 export async function cli(server: RunningServer, ...args: string[]): Promise<any> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...server.env } });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', ...args], { cwd: ROOT, env: { ...process.env, ...server.env } });
   return JSON.parse(stdout);
 }
 

@@ -27,7 +27,7 @@ const run = promisify(execFile);
 /** The CLI as an operator runs it, with `env` naming its database; what it printed and its exit code. */
 async function cli(env: Record<string, string>, ...args: string[]) {
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...inheritedEnv(), ...env } });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', ...args], { cwd: ROOT, env: { ...inheritedEnv(), ...env } });
     return { code: 0, out: JSON.parse(stdout) };
   } catch (error) {
     const failed = error as { code: number; stderr: string };

@@ -1,0 +1,60 @@
+import { existsSync, statSync } from 'node:fs';
+import { ConfigError, parseConfig } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { OperationRefused } from '../db/database.ts';
+import { openDatabase } from '../db/open-database.ts';
+import { openPostgres } from '../db/postgres.ts';
+import { cryptoRandom, systemClock } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import { commands, parseArgs, usage, UsageError } from './commands.ts';
+
+/** What an entry file (one per runtime) gives the command line. */
+export interface CliRuntime {
+  env: Record<string, string | undefined>;
+  /** The runtime's own SQLite driver. */
+  openSqlite(path: string, schemaSql: string): Db;
+  schemas: { sqlite: () => string; postgres: () => string };
+  /** Starts the server, which then runs until a signal stops it. */
+  serve(): Promise<void>;
+}
+
+/**
+ * The one command line of every entry (`npm run cli`, `npm start`, the single
+ * binary): serves without a command; prints usage on stdout for help; else runs
+ * an operator command on the server's database (DATABASE_URL, or DATABASE_PATH:
+ * safe while it runs, WAL), which prints one JSON object on stdout, or
+ * {"error"} on stderr. The exit code to set, or undefined while serving.
+ */
+export async function runCli(argv: string[], runtime: CliRuntime): Promise<number | undefined> {
+  let db: Db | undefined;
+  try {
+    const invocation = parseArgs(argv);
+    if ('serve' in invocation) {
+      await runtime.serve();
+      return undefined;
+    }
+    if ('help' in invocation) {
+      process.stdout.write(`${usage(invocation.help)}\n`);
+      return 0;
+    }
+    const config = parseConfig(runtime.env);
+    db = await openDatabase(config, runtime.schemas, runtime.openSqlite);
+    const result = await commands[invocation.command]!.run({ db, config, clock: systemClock, random: cryptoRandom }, invocation.flags, {
+      fileSize: (path) => statSync(path).size,
+      fileExists: (path) => existsSync(path),
+      openSqlite: (path) => runtime.openSqlite(path, runtime.schemas.sqlite()),
+      openPostgres: (url) => openPostgres(url, runtime.schemas.postgres()),
+    });
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    const known = error instanceof UsageError || error instanceof ApiError || error instanceof ConfigError || error instanceof OperationRefused || error instanceof TypeError;
+    const message = known ? (error as Error).message : `Unexpected error: ${String(error)}`;
+    process.stderr.write(`${JSON.stringify({ error: message })}\n`);
+    // stderr stays one JSON object for scripts; a person at a terminal also gets the usage.
+    if (error instanceof UsageError && process.stderr.isTTY) process.stderr.write(`${usage()}\n`);
+    return 1;
+  } finally {
+    await db?.destroy();
+  }
+}
