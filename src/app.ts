@@ -6,9 +6,10 @@ import { openApiDocument } from './api/openapi.ts';
 import type { AppEnv } from './app-env.ts';
 import type { Deps } from './deps.ts';
 import { FAVICON, STYLESHEET, UPLOAD_SCRIPT } from '../pages/assets.ts';
+import { operatorPage } from '../pages/operator-page.ts';
 import { connectRoutes } from './pages/connect-routes.tsx';
 import { manageRoutes } from './pages/manage-routes.tsx';
-import { pageErrorResponse } from './pages/page-kit.tsx';
+import { pageErrorResponse, pageHeaders } from './pages/page-kit.tsx';
 import { ApiError } from './errors.ts';
 
 export const VERSION: string = packageJson.version;
@@ -29,6 +30,7 @@ export function createApp(deps: Deps) {
     });
   });
 
+  app.get('/', pageHeaders, (c) => c.html(operatorPage(VERSION)));
   app.get('/healthz', async (c) => {
     await sql`SELECT 1`.execute(deps.db);
     return c.json({ ok: true, version: VERSION });

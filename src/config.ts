@@ -34,7 +34,6 @@ const defaults = {
   PORT: '8787',
   HOST: '127.0.0.1',
   DATABASE_PATH: './data/parley.db',
-  PUBLIC_URL: 'http://localhost:8787',
   RATE_LIMIT_PER_MINUTE: '60',
   MAX_EXPORT_BYTES: '1073741824',
   WEBHOOK_RETRY_SCHEDULE: '5,300,1800,7200,18000,36000,36000',
@@ -91,6 +90,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const input: Record<string, string | undefined> = Object.fromEntries(
     Object.entries(defaults).map(([name, fallback]) => [name, given(name) ?? fallback]),
   );
+  // Unset: where this server listens, as seen from the machine it runs on.
+  input.PUBLIC_URL = given('PUBLIC_URL') ?? `http://localhost:${input.PORT}`;
   input.MAX_EXPANDED_BYTES = given('MAX_EXPANDED_BYTES');
   input.DATABASE_URL = given('DATABASE_URL');
   const result = v.safeParse(EnvSchema, input);

@@ -31,7 +31,7 @@ interface Run {
 /** Runs the real CLI as an operator would, with the environment cleared of Parley's variables. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.includes(name)));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', ...args], {
     cwd: ROOT,
     env: { ...base, DATABASE_PATH: databasePath, PUBLIC_URL, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -170,6 +170,11 @@ describe('onboarding', () => {
       assert.equal('locale' in decoded, false);
     });
 
+    test('link without PUBLIC_URL signs links to localhost at PORT', async () => {
+      const { url } = await ok(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'connect'], { PUBLIC_URL: '', PORT: '28901' });
+      assert.ok(url.startsWith('http://localhost:28901/start?token='), url);
+    });
+
     test('link --locale chooses the pages\' language, carried canonicalised', async () => {
       const { url } = await ok(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'manage', '--locale', 'zh-cn']);
       assert.equal(decodeJwt(new URL(url).searchParams.get('token')!).claims.locale, 'zh-CN');
@@ -191,6 +196,24 @@ describe('onboarding', () => {
       }
     });
   });
+});
+
+describe('help: usage on stdout, exit 0, nothing on stderr', { concurrency: true }, () => {
+  for (const args of [['--help'], ['-h'], ['help']]) {
+    test(args.join(' '), async () => {
+      const run = await cli(args);
+      assert.deepEqual([run.code, run.stderr], [0, '']);
+      assert.match(run.stdout, /^Usage: parley \[command\] \[flags\]\n/);
+      for (const name of ['serve', ...Object.keys(commands), 'help']) assert.match(run.stdout, new RegExp(`^  ${name}\\b`, 'm'), name);
+    });
+  }
+  for (const args of [['help', 'app', 'create'], ['app', 'create', '--help']]) {
+    test(args.join(' '), async () => {
+      const run = await cli(args);
+      assert.deepEqual([run.code, run.stderr], [0, '']);
+      assert.equal(run.stdout, `Usage: parley app create --name NAME\n\n${commands['app create']!.does}\n`);
+    });
+  }
 });
 
 describe('errors: {"error"} on stderr, exit 1, nothing on stdout', { concurrency: true }, () => {
@@ -217,9 +240,11 @@ describe('the command error table, in-process', () => {
     const deps = { db: openBetterSqlite3(':memory:'), config: parseConfig({ PUBLIC_URL }), clock: systemClock, random: cryptoRandom };
     try {
       const app = await onboardApp(deps, 'Known');
-      const { command, flags } = parseArgs(argv.map((arg) => (arg === '$APP' ? app.appId : arg)));
+      const invocation = parseArgs(argv.map((arg) => (arg === '$APP' ? app.appId : arg)));
+      if ('serve' in invocation) return 'serves';
+      if ('help' in invocation) return `help on ${invocation.help ?? 'everything'}`;
       const unused = () => assert.fail('this command opens no other database');
-      await commands[command]!(deps, flags, { fileSize: () => 0, fileExists: (path) => path === 'exists.db', openSqlite: unused, openPostgres: unused });
+      await commands[invocation.command]!.run(deps, invocation.flags, { fileSize: () => 0, fileExists: (path) => path === 'exists.db', openSqlite: unused, openPostgres: unused });
       return 'no error';
     } catch (error) {
       return (error as Error).message;
@@ -229,7 +254,22 @@ describe('the command error table, in-process', () => {
   }
 
   const cases: Array<{ args: string[]; error: string }> = [
-    { args: [], error: 'Missing command' },
+    { args: [], error: 'serves' },
+    { args: ['serve'], error: 'serves' },
+    { args: ['serve', 'now'], error: 'Unexpected argument: now' },
+    { args: ['serve', '--port', '9000'], error: 'Unexpected argument: --port (serve reads its settings from environment variables)' },
+    { args: ['--name', 'x'], error: 'Missing command' },
+    { args: ['help'], error: 'help on everything' },
+    { args: ['--help'], error: 'help on everything' },
+    { args: ['-h'], error: 'help on everything' },
+    { args: ['help', 'app', 'create'], error: 'help on app create' },
+    { args: ['help', 'serve'], error: 'help on serve' },
+    { args: ['serve', '--help'], error: 'help on serve' },
+    { args: ['link', '--help'], error: 'help on link' },
+    { args: ['key', 'revoke', '-h', '--app', '$APP'], error: 'help on key revoke' },
+    { args: ['app', 'create', '--help', '--name', 'x'], error: 'help on app create' },
+    { args: ['help', 'frobnicate'], error: 'Unknown command: frobnicate' },
+    { args: ['frobnicate', '--help'], error: 'Unknown command: frobnicate' },
     { args: ['frobnicate'], error: 'Unknown command: frobnicate' },
     { args: ['app', 'delete'], error: 'Unknown command: app delete' },
     { args: ['app', 'list', 'now'], error: 'Unexpected argument: now' },

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { ConfigError, parseConfig } from '../src/config.ts';
 
 describe('parseConfig', () => {
-  test('defaults are those of decisions §2', () => {
+  test('the defaults', () => {
     assert.deepEqual(parseConfig({}), {
       port: 8787,
       host: '127.0.0.1',
@@ -19,6 +19,12 @@ describe('parseConfig', () => {
       maxExpandedBytes: 4 * 1073741824,
       databaseUrl: undefined,
     });
+  });
+
+  test('PUBLIC_URL follows PORT unless it is set', () => {
+    assert.equal(parseConfig({ PORT: '28901' }).publicUrl, 'http://localhost:28901');
+    assert.equal(parseConfig({ PORT: '28901', PUBLIC_URL: '' }).publicUrl, 'http://localhost:28901');
+    assert.equal(parseConfig({ PORT: '28901', PUBLIC_URL: 'https://parley.example.com' }).publicUrl, 'https://parley.example.com');
   });
 
   test('MAX_EXPANDED_BYTES follows MAX_EXPORT_BYTES unless it is set', () => {

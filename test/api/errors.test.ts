@@ -7,7 +7,7 @@ import { json, seedConnection, setup, type TestContext } from '../helpers.ts';
 const packageVersion: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 describe('unknown paths', () => {
-  const paths = ['/', '/api', '/api/', '/api/nope', '/api/conversation', '/api/conversations/', '/api/conversations/123', '/api/purge/all', '/healthz/extra', '/API/conversations', '/favicon.ico'];
+  const paths = ['/index.html', '/api', '/api/', '/api/nope', '/api/conversation', '/api/conversations/', '/api/conversations/123', '/api/purge/all', '/healthz/extra', '/API/conversations', '/favicon.ico'];
   for (const path of paths) {
     test(`${path} → 404 Not found`, async () => {
       const t = await setup();
