@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ERRORS, ERRORS_WITH_DETAIL } from '../src/errors.ts';
+import { ERRORS, ERRORS_WITH_DETAIL, type ErrorCode } from '../src/errors.ts';
 import { ROOT } from './conformance/server.ts';
 import { setup } from './helpers.ts';
 import { OPENAPI } from './openapi-check.ts';
@@ -34,7 +34,7 @@ function tables(markdown: string): Array<{ header: string[]; rows: string[][] }>
   return found;
 }
 
-const KNOWN = new Map(Object.entries(ERRORS).map(([code, [status, message]]) => [`${status} ${message}`, code]));
+const KNOWN = new Map(Object.entries(ERRORS).map(([code, [status, message]]) => [`${status} ${message}`, code as ErrorCode]));
 
 /** The errors a table's row names, as `status message`: one or several messages (`a` / `b`), perhaps followed by `: <reason>`. */
 function rowErrors(row: string[]): string[] {
