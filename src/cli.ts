@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { commands, parseArgs, USAGE, UsageError } from './cli/commands.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { openBetterSqlite3 } from './db/better-sqlite3.ts';
@@ -21,6 +21,7 @@ async function main(): Promise<number> {
     const result = await commands[command]!({ db, config, clock: systemClock, random: cryptoRandom }, flags, {
       fileSize: (path) => statSync(path).size,
       fileExists: (path) => existsSync(path),
+      readFile: (path) => readFileSync(path),
       openSqlite: (path) => openBetterSqlite3(path, schemas.sqlite()),
       openPostgres: (url) => openPostgres(url, schemas.postgres()),
     });
