@@ -202,3 +202,24 @@ CREATE FUNCTION parley_search_document(title text, payload bytea) RETURNS tsvect
        ), 200000)), '')), 'D') $$;
 ALTER TABLE conversations ADD COLUMN search tsvector GENERATED ALWAYS AS (parley_search_document(title, payload)) STORED;
 CREATE INDEX conversations_search ON conversations USING GIN (search);
+
+-- version 5
+-- What the hosted pages show of the app (its brand), and where a link may send
+-- the person back to: as schema.sql's version 10.
+ALTER TABLE apps ADD COLUMN display_name TEXT;
+ALTER TABLE apps ADD COLUMN accent_color TEXT;
+ALTER TABLE apps ADD COLUMN privacy_url TEXT;
+CREATE TABLE app_logos (
+  app_id TEXT PRIMARY KEY REFERENCES apps (id) ON DELETE CASCADE,
+  content_type TEXT NOT NULL,
+  bytes BYTEA NOT NULL,
+  sha256 TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE app_return_origins (
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  origin TEXT NOT NULL,
+  PRIMARY KEY (app_id, origin)
+);
+ALTER TABLE page_sessions ADD COLUMN link_jti TEXT;
+ALTER TABLE page_sessions ADD COLUMN return_url TEXT;

@@ -233,3 +233,32 @@ END;
 -- indexConversations) makes one segment instead of several; indexing all of a
 -- 200 MB import at once took 0.3 s less, for at most 16 MB more memory.
 INSERT INTO conversation_search (conversation_search, rank) VALUES ('hashsize', 16777216);
+
+-- version 10
+-- What the hosted pages show of the app (its brand), and where a link may send
+-- the person back to. Each is optional: the pages fall back to the app's name
+-- and Parley's own colours.
+ALTER TABLE apps ADD COLUMN display_name TEXT;
+ALTER TABLE apps ADD COLUMN accent_color TEXT;
+ALTER TABLE apps ADD COLUMN privacy_url TEXT;
+-- The logo, served by Parley itself (the pages' CSP allows images from 'self'
+-- only). Its own table: the app row is read on every request, the image only
+-- when a browser asks for it. `sha256` versions its URL, so browsers may cache it.
+CREATE TABLE app_logos (
+  app_id TEXT PRIMARY KEY REFERENCES apps (id) ON DELETE CASCADE,
+  content_type TEXT NOT NULL,
+  bytes BLOB NOT NULL,
+  sha256 TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+) STRICT;
+-- The origins (scheme, host, port) a link's returnUrl may point at: the pages
+-- never send anyone to an address the app did not register.
+CREATE TABLE app_return_origins (
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  origin TEXT NOT NULL,
+  PRIMARY KEY (app_id, origin)
+) STRICT, WITHOUT ROWID;
+-- The link a session was opened by (its jti, to send a browser coming back to
+-- that link to its session) and where the pages offer to return to.
+ALTER TABLE page_sessions ADD COLUMN link_jti TEXT;
+ALTER TABLE page_sessions ADD COLUMN return_url TEXT;

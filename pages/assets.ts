@@ -101,6 +101,15 @@ mark{background:#fef08a;color:inherit;border-radius:2px}
 .content .align-center{text-align:center}
 .content .align-right{text-align:right}
 .actions .button{text-align:center}
+/* The app's brand: its logo leads the header; its accent colour (at least 4.5:1 on white, app update checks) on primary buttons and links in cards. */
+:root{--accent:#1d4ed8}
+.button:not(.secondary):not(.danger){background:var(--accent)}
+.card a:not(.button){color:var(--accent)}
+header.site{align-items:center;flex-wrap:wrap}
+header.site .logo{height:2rem;width:auto;max-width:8rem;object-fit:contain}
+.return-link{display:inline-flex;align-items:center;min-height:44px;font-weight:600}
+footer.site p{margin:.25rem 0}
+footer.site .secured{font-size:.75rem}
 @media (max-width:30rem){.card{padding:1rem;border-radius:10px}h1{font-size:1.3rem}.facts{grid-template-columns:1fr;gap:.25rem}.facts div{display:flex;justify-content:space-between;align-items:baseline;gap:1rem}.facts dd{text-align:right}.message.user{margin-left:.5rem}.message.assistant,.message.tool{margin-right:.5rem}}
 `;
 
@@ -162,6 +171,40 @@ export const UPLOAD_SCRIPT = `
     progressBox.hidden = false;
     request.send(new FormData(form));
   });
+})();
+`;
+
+/**
+ * The way back to the app (pages/return-link.tsx), for a page opened with
+ * window.open(): it tells the opener `{type: 'parley', status, connectionId}`,
+ * posted to the returnUrl's origin only (an origin the app registered), when an
+ * outcome page loads and when the person clicks "Return to …" (the popup then
+ * closes itself). Without an opener the link is followed as usual.
+ */
+export const RETURN_SCRIPT = `
+(function () {
+  var opener = window.opener;
+  function tell(link) {
+    if (!opener || opener.closed) return false;
+    var message = { type: 'parley', status: link.getAttribute('data-parley-status') };
+    var connectionId = link.getAttribute('data-parley-connection-id');
+    if (connectionId) message.connectionId = connectionId;
+    opener.postMessage(message, link.getAttribute('data-parley-origin'));
+    return true;
+  }
+  var links = document.querySelectorAll('a[data-parley-status]');
+  for (var i = 0; i < links.length; i++) {
+    (function (link) {
+      if (link.hasAttribute('data-parley-announce')) tell(link);
+      link.addEventListener('click', function (event) {
+        if (!tell(link)) return;
+        event.preventDefault();
+        window.close();
+        // A window the browser will not let a script close follows the link instead.
+        if (!window.closed) window.location.assign(link.href);
+      });
+    })(links[i]);
+  }
 })();
 `;
 

@@ -1,5 +1,7 @@
 import { useMessages } from './i18n/messages-context.ts';
 import { Facts, Layout } from './layout.tsx';
+import { usePageFrame } from './page-frame.ts';
+import { ReturnLink } from './return-link.tsx';
 import { PROVIDER_GUIDES, providerGuide, providerName } from './providers.ts';
 
 export function ConnectStartPage({ appName, token }: { appName: string; token: string }) {
@@ -21,9 +23,23 @@ export function ConnectStartPage({ appName, token }: { appName: string; token: s
           </button>
         </form>
         <p class="muted small">{t.linkWorksOnce}</p>
+        <PrivacyPolicy />
       </section>
     </Layout>
   );
+}
+
+/** The app's privacy policy, when it gave one (`app update --privacy-url`). */
+function PrivacyPolicy() {
+  const t = useMessages();
+  const { brand } = usePageFrame();
+  return brand?.privacyUrl ? (
+    <p class="small">
+      <a href={brand.privacyUrl} rel="noopener noreferrer">
+        {t.privacyPolicy({ app: brand.name })}
+      </a>
+    </p>
+  ) : null;
 }
 
 export function ChooseProviderPage({ appName }: { appName: string }) {
@@ -104,6 +120,7 @@ export function UploadPage({ appName, provider, csrfToken, maxBytes }: { appName
 export interface ImportOutcome {
   provider: string;
   ok: boolean;
+  connectionId?: string;
   created?: number;
   updated?: number;
   unchanged?: number;
@@ -118,7 +135,7 @@ export function ImportResultPage({ appName, outcome }: { appName: string; outcom
   const name = providerName(outcome.provider);
   if (!outcome.ok) {
     return (
-      <Layout title={t.importFailedTitle} appName={appName}>
+      <Layout title={t.importFailedTitle} appName={appName} returnInPage>
         <section class="card error" aria-labelledby="result-title">
           <h1 id="result-title">{t.importFailedHeading}</h1>
           <p>
@@ -132,6 +149,7 @@ export function ImportResultPage({ appName, outcome }: { appName: string; outcom
             <a class="button secondary" href="/connect">
               {t.chooseAnother}
             </a>
+            <ReturnLink status="error" />
           </p>
         </section>
       </Layout>
@@ -139,7 +157,7 @@ export function ImportResultPage({ appName, outcome }: { appName: string; outcom
   }
   const changed = (outcome.created ?? 0) + (outcome.updated ?? 0);
   return (
-    <Layout title={t.importCompleteTitle} appName={appName}>
+    <Layout title={t.importCompleteTitle} appName={appName} returnInPage>
       <section class="card success" aria-labelledby="result-title">
         <h1 id="result-title">{t.importedHeading({ provider: name })}</h1>
         <p class="big">{t.nowAvailable({ count: outcome.conversationCount ?? 0, provider: name, app: appName })}</p>
@@ -154,7 +172,8 @@ export function ImportResultPage({ appName, outcome }: { appName: string; outcom
         />
         {changed === 0 && <p class="muted">{t.nothingNew}</p>}
         <p>{t.closeOrLater}</p>
-        <p>
+        <p class="actions">
+          <ReturnLink status="success" connectionId={outcome.connectionId} button announce />
           <a class="button secondary" href={`/connect/${outcome.provider}`}>
             {t.uploadAnother}
           </a>

@@ -1,17 +1,22 @@
 import type { ComponentChildren } from 'preact';
 import { useMessages } from './i18n/messages-context.ts';
+import { usePageFrame } from './page-frame.ts';
+import { ReturnLink } from './return-link.tsx';
 
 export interface LayoutProps {
   title: string;
   /** The customer's app the page acts for, when known. */
   appName?: string | undefined;
-  /** Loads the upload progress script (the only script Parley serves). */
+  /** Loads the upload progress script. */
   withUploadScript?: boolean;
+  /** The page offers the way back to the app itself (a result, an error), so the footer does not. */
+  returnInPage?: boolean;
   children: ComponentChildren;
 }
 
-export function Layout({ title, appName, withUploadScript, children }: LayoutProps) {
+export function Layout({ title, appName, withUploadScript, returnInPage, children }: LayoutProps) {
   const t = useMessages();
+  const { brand, returnUrl, returnStatus } = usePageFrame();
   return (
     <html lang={t.locale}>
       <head>
@@ -21,15 +26,27 @@ export function Layout({ title, appName, withUploadScript, children }: LayoutPro
         <title>{`${title} · Parley`}</title>
         <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/parley.css" />
+        {brand?.accentColor && <link rel="stylesheet" href={`/brand/accent/${brand.accentColor.slice(1)}.css`} />}
         {withUploadScript && <script src="/assets/upload.js" defer />}
+        {returnUrl && <script src="/assets/return.js" defer />}
       </head>
       <body>
+        {/* The app leads: people know it, not Parley. The logo is decorative beside its name. */}
         <header class="site">
-          <span class="brand">Parley</span>
-          {appName && <span class="for-app">{t.forApp({ app: appName })}</span>}
+          {brand?.logoUrl && <img class="logo" src={brand.logoUrl} alt="" />}
+          <span class="brand">{appName ?? brand?.name ?? 'Parley'}</span>
         </header>
         <main>{children}</main>
-        <footer class="site">{t.footer({ app: appName ?? t.theAppYouCameFrom })}</footer>
+        {/* After main: the first Tab still lands in the page's content. */}
+        <footer class="site">
+          {!returnInPage && returnStatus && returnUrl && (
+            <p>
+              <ReturnLink status={returnStatus} />
+            </p>
+          )}
+          <p>{t.footer({ app: appName ?? t.theAppYouCameFrom })}</p>
+          <p class="secured">{t.securedBy}</p>
+        </footer>
       </body>
     </html>
   );

@@ -261,6 +261,29 @@ export function ManageConversationPage(props: {
   );
 }
 
+/**
+ * What a manage link shows anything but a person's own navigation (a chat app's
+ * preview, a mail scanner): one button, which consumes the link by a POST.
+ */
+export function OpenManagePage({ appName, token }: { appName: string; token: string }) {
+  const t = useMessages();
+  return (
+    <Layout title={t.openTitle} appName={appName}>
+      <section class="card" aria-labelledby="open-title">
+        <h1 id="open-title">{t.openHeading({ app: appName })}</h1>
+        <p>{t.openText}</p>
+        <form method="post" action="/manage">
+          <input type="hidden" name="token" value={token} />
+          <button type="submit" class="button">
+            {t.openButton}
+          </button>
+        </form>
+        <p class="muted small">{t.linkWorksOnce}</p>
+      </section>
+    </Layout>
+  );
+}
+
 export function ConfirmPage(props: {
   appName: string;
   title: string;

@@ -1,5 +1,6 @@
 import type { Locale } from '../pages/i18n/locales.ts';
 import type { Caller } from './apps/authenticate.ts';
+import type { PageFrame } from '../pages/page-frame.ts';
 
 /** What middleware leaves on the context for handlers, the error handler and the request log. */
 export interface AppEnv {
@@ -7,6 +8,6 @@ export interface AppEnv {
     /** The app an API request authenticated as. */
     caller: Caller;
     /** Set on hosted-page routes: errors there are HTML pages, not JSON, in `locale`. */
-    page: { appName?: string | undefined; appId?: string | undefined; locale: Locale };
+    page: { appName?: string | undefined; appId?: string | undefined; locale: Locale } & PageFrame;
   };
 }

@@ -48,12 +48,22 @@ export const ERRORS = {
   linkAlreadyUsed: [403, 'Link already used'],
   sessionExpired: [401, 'Session expired'],
   invalidCsrf: [403, 'Invalid form token'],
+  // A link's way back, and what the pages show of the app (`link --return-url`, `app update`).
+  invalidReturnUrl: [400, 'Invalid returnUrl'],
+  returnUrlNotAllowed: [403, 'Invalid returnUrl'],
+  invalidReturnOrigin: [400, 'Invalid return origin: use https://host[:port], or http:// for localhost'],
+  invalidDisplayName: [400, 'Invalid display name: use 1 to 100 characters'],
+  invalidAccentColor: [400, 'Invalid accent color: use #RRGGBB'],
+  accentColorTooLight: [400, 'Accent color too light'],
+  invalidPrivacyUrl: [400, 'Invalid privacy policy URL: use an absolute http(s) URL'],
+  invalidLogo: [400, 'Invalid logo: use a PNG, JPEG or WebP image'],
+  logoTooLarge: [413, 'Logo too large: at most 256 KiB'],
 } as const satisfies Record<string, readonly [ContentfulStatusCode, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;
 
 /** The errors whose message a short reason may follow, after ": ". */
-export const ERRORS_WITH_DETAIL: readonly ErrorCode[] = ['invalidExport'];
+export const ERRORS_WITH_DETAIL: readonly ErrorCode[] = ['invalidExport', 'accentColorTooLight', 'invalidLogo'];
 
 export class ApiError extends Error {
   readonly code: ErrorCode;

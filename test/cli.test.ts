@@ -12,7 +12,7 @@ import { parseConfig } from '../src/config.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock, type Deps } from '../src/deps.ts';
 import { createLogger } from '../src/log.ts';
-import { seedConnection } from './helpers.ts';
+import { fixtureBytes, seedConnection } from './helpers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PUBLIC_URL = 'https://parley.example.com';
@@ -136,6 +136,42 @@ describe('onboarding', () => {
     }
   });
 
+  test('app update sets the brand and return origins, link --return-url takes only a registered origin', async () => {
+    const logo = join(ROOT, 'test/fixtures/logo.png');
+    const updated = await ok([
+      'app', 'update', '--app', created.appId,
+      '--display-name', 'Acme Notes', '--logo', logo, '--accent-color', '#0B5FFF', '--privacy-url', 'https://acme.example/privacy',
+      '--return-origin', 'https://acme.example', '--return-origin', 'https://staging.acme.example:8443/', '--return-origin', 'http://localhost:3000',
+    ]);
+    assert.deepEqual(updated, {
+      appId: created.appId,
+      name: 'Acme Inc',
+      displayName: 'Acme Notes',
+      accentColor: '#0b5fff',
+      privacyUrl: 'https://acme.example/privacy',
+      logo: { contentType: 'image/png', bytes: fixtureBytes('logo.png').byteLength, sha256: updated.logo.sha256 },
+      returnOrigins: ['http://localhost:3000', 'https://acme.example', 'https://staging.acme.example:8443'],
+    });
+    assert.match(updated.logo.sha256, /^[0-9a-f]{64}$/);
+
+    const { url } = await ok(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'connect', '--return-url', 'https://acme.example/settings?tab=ai']);
+    assert.equal(decodeJwt(new URL(url).searchParams.get('token')!).claims.returnUrl, 'https://acme.example/settings?tab=ai');
+    const refused = await cli(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'connect', '--return-url', 'https://evil.example/']);
+    assert.deepEqual([refused.code, JSON.parse(refused.stderr)], [1, { error: 'Invalid returnUrl' }]);
+
+    // One bad value refuses the whole update: the good one beside it is not saved either.
+    const half = await cli(['app', 'update', '--app', created.appId, '--display-name', 'Other', '--accent-color', '#ffffff']);
+    assert.equal(half.code, 1);
+    assert.equal((await ok(['app', 'update', '--app', created.appId])).displayName, 'Acme Notes');
+
+    // "" removes a setting; a flag left out keeps it.
+    const cleared = await ok(['app', 'update', '--app', created.appId, '--return-origin', '', '--logo', '', '--display-name', '']);
+    assert.deepEqual([cleared.displayName, cleared.logo, cleared.returnOrigins, cleared.accentColor], [null, null, [], '#0b5fff']);
+    const gone = await cli(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'connect', '--return-url', 'https://acme.example/settings']);
+    assert.deepEqual(JSON.parse(gone.stderr), { error: 'Invalid returnUrl' });
+    assert.deepEqual(await ok(['app', 'update', '--app', created.appId, '--accent-color', '', '--privacy-url', '']), { ...cleared, accentColor: null, privacyUrl: null });
+  });
+
   // Independent read-backs of the state left above; run side by side to save time.
   describe('reading back', { concurrency: true }, () => {
     test('app list shows the app with its count of active keys', async () => {
@@ -244,7 +280,13 @@ describe('the command error table, in-process', () => {
       if ('serve' in invocation) return 'serves';
       if ('help' in invocation) return `help on ${invocation.help ?? 'everything'}`;
       const unused = () => assert.fail('this command opens no other database');
-      await commands[invocation.command]!.run(deps, invocation.flags, { fileSize: () => 0, fileExists: (path) => path === 'exists.db', openSqlite: unused, openPostgres: unused });
+      await commands[invocation.command]!.run(deps, invocation.flags, {
+        fileSize: (path) => FILES[path]?.byteLength ?? 0,
+        fileExists: (path) => path === 'exists.db' || path in FILES,
+        readFile: (path) => FILES[path]!,
+        openSqlite: unused,
+        openPostgres: unused,
+      });
       return 'no error';
     } catch (error) {
       return (error as Error).message;
@@ -252,6 +294,18 @@ describe('the command error table, in-process', () => {
       await deps.db.destroy();
     }
   }
+
+  /** The files a command may read: logos, good and bad. */
+  const FILES: Record<string, Uint8Array> = {
+    'logo.png': fixtureBytes('logo.png'),
+    'logo.jpg': Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, ...Buffer.from('JFIF')]),
+    'logo.webp': Uint8Array.from([...Buffer.from('RIFF'), 0x1a, 0, 0, 0, ...Buffer.from('WEBPVP8 ')]),
+    'logo.svg': Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    'logo.png.txt': Buffer.from('not an image'),
+    'huge.png': new Uint8Array(256 * 1024 + 1).fill(0x89),
+  };
+  const UPDATE = ['app', 'update', '--app', '$APP'];
+  const LINK = ['link', '--app', '$APP', '--user', 'u', '--purpose', 'connect'];
 
   const cases: Array<{ args: string[]; error: string }> = [
     { args: [], error: 'serves' },
@@ -297,6 +351,40 @@ describe('the command error table, in-process', () => {
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires', 'soon'], error: 'signLink: expiresInSeconds must be a number' },
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--locale'], error: 'Missing --locale' },
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--locale', 'de_DE'], error: 'signLink: locale must be a BCP 47 language tag, such as "de" or "zh-CN"' },
+    { args: ['app', 'update'], error: 'Missing --app' },
+    { args: ['app', 'update', '--app', 'app_unknown', '--accent-color', '#000000'], error: 'App not found' },
+    { args: [...UPDATE, '--app', '$APP'], error: '--app given more than once' },
+    { args: UPDATE, error: 'no error' },
+    { args: [...UPDATE, '--display-name', 'Acme Notes'], error: 'no error' },
+    { args: [...UPDATE, '--display-name', '   '], error: 'Invalid display name: use 1 to 100 characters' },
+    { args: [...UPDATE, '--display-name', 'n'.repeat(101)], error: 'Invalid display name: use 1 to 100 characters' },
+    { args: [...UPDATE, '--display-name'], error: '--display-name needs a value ("" removes it)' },
+    { args: [...UPDATE, '--accent-color', '#767676'], error: 'no error' },
+    // #777777 is just short of AA on white (4.478:1), shown rounded down.
+    { args: [...UPDATE, '--accent-color', '#777777'], error: 'Accent color too light: #777777 has 4.47:1 against white, WCAG AA needs 4.5:1; choose a darker color' },
+    { args: [...UPDATE, '--accent-color', '#FFCC00'], error: 'Accent color too light: #ffcc00 has 1.51:1 against white, WCAG AA needs 4.5:1; choose a darker color' },
+    { args: [...UPDATE, '--accent-color', 'blue'], error: 'Invalid accent color: use #RRGGBB' },
+    { args: [...UPDATE, '--accent-color', '#12345'], error: 'Invalid accent color: use #RRGGBB' },
+    { args: [...UPDATE, '--privacy-url', 'https://acme.example/privacy'], error: 'no error' },
+    { args: [...UPDATE, '--privacy-url', 'acme.example/privacy'], error: 'Invalid privacy policy URL: use an absolute http(s) URL' },
+    { args: [...UPDATE, '--privacy-url', 'javascript:alert(1)'], error: 'Invalid privacy policy URL: use an absolute http(s) URL' },
+    { args: [...UPDATE, '--logo', 'logo.png'], error: 'no error' },
+    { args: [...UPDATE, '--logo', 'logo.jpg'], error: 'no error' },
+    { args: [...UPDATE, '--logo', 'logo.webp'], error: 'no error' },
+    { args: [...UPDATE, '--logo', 'logo.svg'], error: 'Invalid logo: use a PNG, JPEG or WebP image: SVG is not accepted; export the logo as PNG' },
+    { args: [...UPDATE, '--logo', 'logo.png.txt'], error: 'Invalid logo: use a PNG, JPEG or WebP image' },
+    { args: [...UPDATE, '--logo', 'huge.png'], error: 'Logo too large: at most 256 KiB' },
+    { args: [...UPDATE, '--logo', 'missing.png'], error: 'No file at missing.png' },
+    { args: [...UPDATE, '--return-origin', 'https://acme.example', '--return-origin', 'http://127.0.0.1:3000'], error: 'no error' },
+    { args: [...UPDATE, '--return-origin', 'https://acme.example/done'], error: 'Invalid return origin: use https://host[:port], or http:// for localhost' },
+    { args: [...UPDATE, '--return-origin', 'https://acme.example?x'], error: 'Invalid return origin: use https://host[:port], or http:// for localhost' },
+    { args: [...UPDATE, '--return-origin', 'http://acme.example'], error: 'Invalid return origin: use https://host[:port], or http:// for localhost' },
+    { args: [...UPDATE, '--return-origin', 'https://user:pw@acme.example'], error: 'Invalid return origin: use https://host[:port], or http:// for localhost' },
+    { args: [...UPDATE, '--return-origin', 'acme.example'], error: 'Invalid return origin: use https://host[:port], or http:// for localhost' },
+    { args: [...UPDATE, '--accent-color', '#ffffff'], error: 'Accent color too light: #ffffff has 1.00:1 against white, WCAG AA needs 4.5:1; choose a darker color' },
+    { args: [...LINK, '--return-url', 'https://acme.example/done'], error: 'Invalid returnUrl' },
+    { args: [...LINK, '--return-url', 'not a url'], error: 'Invalid returnUrl' },
+    { args: [...LINK, '--return-url'], error: 'Missing --return-url' },
   ];
   for (const { args, error } of cases) {
     test(`${args.join(' ').replace(/u{1024,}/, (long) => `<${long.length} characters>`) || '(nothing)'} → ${error}`, async () => {

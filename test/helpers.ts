@@ -16,6 +16,9 @@ import { checkingAnswers } from './openapi-check.ts';
 
 export const FIXED_NOW = Date.parse('2026-03-01T12:00:30.000Z');
 
+/** The Fetch Metadata headers of a person's top-level navigation: what opens a manage link. */
+export const NAVIGATION = { 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document' } as const;
+
 export interface TestClock extends Clock {
   set(ms: number): void;
   advance(ms: number): void;

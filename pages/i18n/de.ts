@@ -7,7 +7,6 @@ const askAgain = 'Gehe zurück zur App, von der du kommst, und öffne diese Seit
 export const de: Messages = {
   ...localeBasics('de'),
 
-  forApp: ({ app }) => `für ${app}`,
   theAppYouCameFrom: 'die App, von der du kommst',
   footer: ({ app }) => `Deine Unterhaltungen werden für ${app} gespeichert und nur dir und der App gezeigt.`,
   unknownTime: 'unbekannt',
@@ -55,6 +54,15 @@ export const de: Messages = {
     linkAlreadyUsed: 'Link bereits benutzt',
     sessionExpired: 'Sitzung abgelaufen',
     invalidCsrf: 'Ungültiges Formular-Token',
+    invalidReturnUrl: 'Ungültige returnUrl',
+    returnUrlNotAllowed: 'Ungültige returnUrl',
+    invalidReturnOrigin: 'Ungültiger Rückkehr-Ursprung',
+    invalidDisplayName: 'Ungültiger Anzeigename',
+    invalidAccentColor: 'Ungültige Akzentfarbe',
+    accentColorTooLight: 'Akzentfarbe zu hell',
+    invalidPrivacyUrl: 'Ungültige URL der Datenschutzerklärung',
+    invalidLogo: 'Ungültiges Logo',
+    logoTooLarge: 'Logo zu groß',
   },
   askAgain,
   advice: {
@@ -70,6 +78,7 @@ export const de: Messages = {
     invalidCsrf: 'Dieses Formular war veraltet. Gehe zurück, lade die Seite neu und versuche es noch einmal.',
     connectionNotFound: 'Diese Verbindung gibt es nicht oder sie wurde entfernt.',
     conversationNotFound: 'Diese Unterhaltung gibt es nicht oder sie wurde gelöscht.',
+    returnUrlNotAllowed: 'Dieser Link würde dich zu einer Adresse zurückschicken, die die App nicht angemeldet hat, daher wird er nicht angenommen. Wende dich an den Support der App.',
   },
 
   startTitle: 'Unterhaltungen importieren',
@@ -228,4 +237,13 @@ export const de: Messages = {
     }),
   confirmDeleteAll: 'Alle deine Daten löschen?',
   confirmDeleteAllText: ({ app }) => `Alle Unterhaltungen und Verbindungen, die für dich importiert wurden, werden aus ${app} gelöscht.`,
+
+  // The way back to the app, its brand on the pages, and a manage link opened by a preview.
+  returnTo: ({ app }) => `Zurück zu ${app}`,
+  securedBy: 'Gesichert von Parley',
+  privacyPolicy: ({ app }) => `Datenschutzerklärung von ${app}`,
+  openTitle: 'Deine Unterhaltungen öffnen',
+  openHeading: ({ app }) => `Deine mit ${app} geteilten Unterhaltungen`,
+  openText: 'Öffne die Seite, um sie anzusehen, herunterzuladen oder zu löschen.',
+  openButton: 'Öffnen',
 };

@@ -23,7 +23,6 @@ export const en = {
   ...localeBasics('en'),
   dateTime: isoLikeDateTime,
 
-  forApp: ({ app }: App) => `for ${app}`,
   theAppYouCameFrom: 'the app you came from',
   footer: ({ app }: App) => `Your conversations are stored for ${app} and only shown to you and to it.`,
   unknownTime: 'unknown',
@@ -45,6 +44,7 @@ export const en = {
     invalidCsrf: 'This form was out of date. Go back, reload the page and try again.',
     connectionNotFound: 'This connection does not exist or was removed.',
     conversationNotFound: 'This conversation does not exist or was deleted.',
+    returnUrlNotAllowed: 'This link would send you back to an address the app has not registered, so it is not accepted. Contact the app’s support.',
   } satisfies Partial<Record<ErrorCode, string>>,
 
   startTitle: 'Import your conversations',
@@ -168,6 +168,15 @@ export const en = {
     }),
   confirmDeleteAll: 'Delete all your data?',
   confirmDeleteAllText: ({ app }: App) => `Every conversation and connection imported for you will be deleted from ${app}.`,
+
+  // The way back to the app, its brand on the pages, and a manage link opened by a preview.
+  returnTo: ({ app }: App) => `Return to ${app}`,
+  securedBy: 'Secured by Parley',
+  privacyPolicy: ({ app }: App) => `${app}’s privacy policy`,
+  openTitle: 'Open your conversations',
+  openHeading: ({ app }: App) => `Your conversations shared with ${app}`,
+  openText: 'Open the page to review, download or delete them.',
+  openButton: 'Open',
 };
 
 export type Messages = typeof en;

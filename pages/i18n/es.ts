@@ -8,7 +8,6 @@ const zipHere = 'Sube ese .zip aquí tal cual. También sirve el archivo convers
 export const es: Messages = {
   ...localeBasics('es'),
 
-  forApp: ({ app }) => `para ${app}`,
   theAppYouCameFrom: 'la app de la que vienes',
   footer: ({ app }) => `Tus conversaciones se guardan para ${app} y solo se muestran a ti y a ella.`,
   unknownTime: 'desconocida',
@@ -56,6 +55,15 @@ export const es: Messages = {
     linkAlreadyUsed: 'Enlace ya usado',
     sessionExpired: 'Sesión caducada',
     invalidCsrf: 'Token de formulario no válido',
+    invalidReturnUrl: 'returnUrl no válida',
+    returnUrlNotAllowed: 'returnUrl no válida',
+    invalidReturnOrigin: 'Origen de retorno no válido',
+    invalidDisplayName: 'Nombre visible no válido',
+    invalidAccentColor: 'Color de acento no válido',
+    accentColorTooLight: 'Color de acento demasiado claro',
+    invalidPrivacyUrl: 'URL de política de privacidad no válida',
+    invalidLogo: 'Logotipo no válido',
+    logoTooLarge: 'Logotipo demasiado grande',
   },
   askAgain,
   advice: {
@@ -71,6 +79,7 @@ export const es: Messages = {
     invalidCsrf: 'Este formulario estaba desactualizado. Vuelve atrás, recarga la página e inténtalo de nuevo.',
     connectionNotFound: 'Esta conexión no existe o se eliminó.',
     conversationNotFound: 'Esta conversación no existe o se eliminó.',
+    returnUrlNotAllowed: 'Este enlace te devolvería a una dirección que la app no ha registrado, así que no se acepta. Contacta con el soporte de la app.',
   },
 
   startTitle: 'Importa tus conversaciones',
@@ -229,4 +238,13 @@ export const es: Messages = {
     }),
   confirmDeleteAll: '¿Eliminar todos tus datos?',
   confirmDeleteAllText: ({ app }) => `Todas las conversaciones y conexiones importadas para ti se eliminarán de ${app}.`,
+
+  // The way back to the app, its brand on the pages, and a manage link opened by a preview.
+  returnTo: ({ app }) => `Volver a ${app}`,
+  securedBy: 'Protegido por Parley',
+  privacyPolicy: ({ app }) => `Política de privacidad de ${app}`,
+  openTitle: 'Abrir tus conversaciones',
+  openHeading: ({ app }) => `Tus conversaciones compartidas con ${app}`,
+  openText: 'Abre la página para revisarlas, descargarlas o eliminarlas.',
+  openButton: 'Abrir',
 };

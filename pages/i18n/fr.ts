@@ -8,7 +8,6 @@ const zipHere = 'Importez ce .zip ici tel quel. Le fichier conversations.json qu
 export const fr: Messages = {
   ...localeBasics('fr'),
 
-  forApp: ({ app }) => `pour ${app}`,
   theAppYouCameFrom: 'l’application d’où vous venez',
   footer: ({ app }) => `Vos conversations sont conservées pour ${app} et ne sont montrées qu’à vous et à elle.`,
   unknownTime: 'inconnue',
@@ -56,6 +55,15 @@ export const fr: Messages = {
     linkAlreadyUsed: 'Lien déjà utilisé',
     sessionExpired: 'Session expirée',
     invalidCsrf: 'Jeton de formulaire non valide',
+    invalidReturnUrl: 'returnUrl non valide',
+    returnUrlNotAllowed: 'returnUrl non valide',
+    invalidReturnOrigin: 'Origine de retour non valide',
+    invalidDisplayName: 'Nom affiché non valide',
+    invalidAccentColor: 'Couleur d’accent non valide',
+    accentColorTooLight: 'Couleur d’accent trop claire',
+    invalidPrivacyUrl: 'URL de politique de confidentialité non valide',
+    invalidLogo: 'Logo non valide',
+    logoTooLarge: 'Logo trop volumineux',
   },
   askAgain,
   advice: {
@@ -71,6 +79,7 @@ export const fr: Messages = {
     invalidCsrf: 'Ce formulaire n’était plus à jour. Revenez en arrière, rechargez la page et réessayez.',
     connectionNotFound: 'Cette connexion n’existe pas ou a été supprimée.',
     conversationNotFound: 'Cette conversation n’existe pas ou a été supprimée.',
+    returnUrlNotAllowed: 'Ce lien vous renverrait vers une adresse que l’application n’a pas enregistrée : il n’est donc pas accepté. Contactez son support.',
   },
 
   startTitle: 'Importer vos conversations',
@@ -229,4 +238,13 @@ export const fr: Messages = {
     }),
   confirmDeleteAll: 'Supprimer toutes vos données ?',
   confirmDeleteAllText: ({ app }) => `Toutes les conversations et connexions importées pour vous seront supprimées de ${app}.`,
+
+  // The way back to the app, its brand on the pages, and a manage link opened by a preview.
+  returnTo: ({ app }) => `Revenir à ${app}`,
+  securedBy: 'Sécurisé par Parley',
+  privacyPolicy: ({ app }) => `Politique de confidentialité de ${app}`,
+  openTitle: 'Ouvrir vos conversations',
+  openHeading: ({ app }) => `Vos conversations partagées avec ${app}`,
+  openText: 'Ouvrez la page pour les consulter, les télécharger ou les supprimer.',
+  openButton: 'Ouvrir',
 };

@@ -8,7 +8,6 @@ const zipHere = 'その .zip をそのままここにアップロードしてく
 export const ja: Messages = {
   ...localeBasics('ja'),
 
-  forApp: ({ app }) => `${app} 用`,
   theAppYouCameFrom: '元のアプリ',
   footer: ({ app }) => `会話は ${app} のために保存され、あなたとそのアプリにだけ表示されます。`,
   unknownTime: '不明',
@@ -56,6 +55,15 @@ export const ja: Messages = {
     linkAlreadyUsed: 'リンクは使用済みです',
     sessionExpired: 'セッションの有効期限が切れました',
     invalidCsrf: 'フォームのトークンが無効です',
+    invalidReturnUrl: 'returnUrl が無効です',
+    returnUrlNotAllowed: 'returnUrl が無効です',
+    invalidReturnOrigin: '戻り先のオリジンが無効です',
+    invalidDisplayName: '表示名が無効です',
+    invalidAccentColor: 'アクセントカラーが無効です',
+    accentColorTooLight: 'アクセントカラーが明るすぎます',
+    invalidPrivacyUrl: 'プライバシーポリシーの URL が無効です',
+    invalidLogo: 'ロゴが無効です',
+    logoTooLarge: 'ロゴが大きすぎます',
   },
   askAgain,
   advice: {
@@ -71,6 +79,7 @@ export const ja: Messages = {
     invalidCsrf: 'このフォームは古くなっています。前のページに戻り、再読み込みしてからもう一度お試しください。',
     connectionNotFound: 'この接続は存在しないか、削除されました。',
     conversationNotFound: 'この会話は存在しないか、削除されました。',
+    returnUrlNotAllowed: 'このリンクは、アプリが登録していないアドレスに戻そうとするため受け付けられません。アプリのサポートにお問い合わせください。',
   },
 
   startTitle: '会話をインポート',
@@ -224,4 +233,13 @@ export const ja: Messages = {
     f.counted(count, { other: `${provider} の会話 # 件がすべて ${app} から削除され、接続は「接続解除」と表示されます。` }),
   confirmDeleteAll: 'すべてのデータを削除しますか？',
   confirmDeleteAllText: ({ app }) => `あなたのためにインポートされた会話と接続がすべて ${app} から削除されます。`,
+
+  // The way back to the app, its brand on the pages, and a manage link opened by a preview.
+  returnTo: ({ app }) => `${app} に戻る`,
+  securedBy: 'Parley による保護',
+  privacyPolicy: ({ app }) => `${app} のプライバシーポリシー`,
+  openTitle: '会話を開く',
+  openHeading: ({ app }) => `${app} と共有した会話`,
+  openText: 'ページを開くと、会話の確認、ダウンロード、削除ができます。',
+  openButton: '開く',
 };

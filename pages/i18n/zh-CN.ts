@@ -8,7 +8,6 @@ const zipHere = '将该 .zip 原样上传到这里。也可以上传其中的 co
 export const zhCN: Messages = {
   ...localeBasics('zh-CN'),
 
-  forApp: ({ app }) => `用于 ${app}`,
   theAppYouCameFrom: '你来自的应用',
   footer: ({ app }) => `你的对话为 ${app} 保存，只向你和该应用显示。`,
   unknownTime: '未知',
@@ -56,6 +55,15 @@ export const zhCN: Messages = {
     linkAlreadyUsed: '链接已被使用',
     sessionExpired: '会话已过期',
     invalidCsrf: '表单令牌无效',
+    invalidReturnUrl: 'returnUrl 无效',
+    returnUrlNotAllowed: 'returnUrl 无效',
+    invalidReturnOrigin: '返回来源无效',
+    invalidDisplayName: '显示名称无效',
+    invalidAccentColor: '强调色无效',
+    accentColorTooLight: '强调色太浅',
+    invalidPrivacyUrl: '隐私政策 URL 无效',
+    invalidLogo: '徽标无效',
+    logoTooLarge: '徽标过大',
   },
   askAgain,
   advice: {
@@ -71,6 +79,7 @@ export const zhCN: Messages = {
     invalidCsrf: '此表单已过时。请返回，刷新页面后重试。',
     connectionNotFound: '此连接不存在或已被移除。',
     conversationNotFound: '此对话不存在或已被删除。',
+    returnUrlNotAllowed: '此链接会把你送回该应用未登记的地址，因此不被接受。请联系该应用的客服。',
   },
 
   startTitle: '导入你的对话',
@@ -223,4 +232,13 @@ export const zhCN: Messages = {
   confirmDisconnectText: ({ count, provider, app }) => f.counted(count, { other: `全部 # 个 ${provider} 对话将从 ${app} 中删除，连接将显示为已断开。` }),
   confirmDeleteAll: '删除你的所有数据？',
   confirmDeleteAllText: ({ app }) => `为你导入的所有对话和连接都将从 ${app} 中删除。`,
+
+  // The way back to the app, its brand on the pages, and a manage link opened by a preview.
+  returnTo: ({ app }) => `返回 ${app}`,
+  securedBy: '由 Parley 提供安全保护',
+  privacyPolicy: ({ app }) => `${app} 的隐私政策`,
+  openTitle: '打开你的对话',
+  openHeading: ({ app }) => `你与 ${app} 共享的对话`,
+  openText: '打开页面即可查看、下载或删除这些对话。',
+  openButton: '打开',
 };

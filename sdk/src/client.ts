@@ -37,6 +37,8 @@ export interface ConversationsQuery {
   limit?: number;
   /** Only conversations Parley stored or changed after this instant, by its clock: a poll passes the time of its last one. */
   updatedSince?: Date | string;
+  /** Search: only conversations whose title or messages hold these words, best match first. */
+  q?: string;
 }
 
 /** An instant as the API takes it: ISO 8601 with its offset. */
@@ -84,10 +86,10 @@ export class ParleyClient {
   /**
    * One page of a connection's conversations, newest update first (`limit` at
    * most 100, 50 by default); with `updatedSince`, only those Parley stored or
-   * changed after that instant (its clock).
+   * changed after that instant (its clock); with `q`, only those matching it, best match first.
    */
-  listConversations(connectionId: string, { limit, offset, updatedSince }: ConversationsQuery & { offset?: number } = {}): Promise<ConversationPage> {
-    return this.request('GET', '/api/conversations', { connectionId, limit, offset, updatedSince: instant(updatedSince) });
+  listConversations(connectionId: string, { limit, offset, updatedSince, q }: ConversationsQuery & { offset?: number } = {}): Promise<ConversationPage> {
+    return this.request('GET', '/api/conversations', { connectionId, limit, offset, updatedSince: instant(updatedSince), q });
   }
 
   /**

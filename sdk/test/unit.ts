@@ -51,9 +51,25 @@ test('signLink: each bad option is refused with a TypeError saying which', async
   await assert.rejects(signLink(options, ''), { name: 'TypeError', message: 'signLink: appSecret must be a non-empty string' });
   // 1,024 characters counted as code points: 1,024 emoji (2,048 UTF-16 units) are fine.
   assert.match(await signLink({ ...options, userRef: '🙂'.repeat(1024) }, SECRET), /\/start\?token=/);
-  // No baseUrl: PUBLIC_URL, or localhost where there is none (or, as in Deno without --allow-env, it cannot be read).
+  // No baseUrl: refused, whatever the environment holds (a customer's PUBLIC_URL is their own address, not Parley's).
   const { baseUrl: _, ...withoutBaseUrl } = options;
-  assert.match(await signLink(withoutBaseUrl, SECRET), /^https?:\/\/[^/]+\/start\?token=/);
+  await assert.rejects(signLink(withoutBaseUrl as SignLinkOptions, SECRET), {
+    name: 'TypeError',
+    message: 'signLink: baseUrl is required: the address Parley is served at, such as "https://parley.example.com"',
+  });
+});
+
+test('signLink: a returnUrl is carried as given; one that is not an absolute http(s) URL is refused', async () => {
+  const claimsOf = async (url: string) => JSON.parse(new TextDecoder().decode(fromBase64Url(new URL(url).searchParams.get('token')!.split('.')[1]!)));
+  const returnUrl = 'https://acme.example/parley/done?from=settings';
+  assert.equal((await claimsOf(await signLink({ ...options, returnUrl }, SECRET, NOW))).returnUrl, returnUrl);
+  assert.equal('returnUrl' in (await claimsOf(await signLink(options, SECRET, NOW))), false);
+  for (const bad of ['acme.example/done', 'javascript:alert(1)', 'ftp://acme.example/', 42, `https://acme.example/${'x'.repeat(2048)}`]) {
+    await assert.rejects(signLink({ ...options, returnUrl: bad } as SignLinkOptions, SECRET), {
+      name: 'TypeError',
+      message: 'signLink: returnUrl must be an absolute http(s) URL of at most 2048 characters',
+    });
+  }
 });
 
 test('signLink: a locale is carried as a canonical BCP 47 tag; without one there is no locale claim', async () => {
@@ -114,11 +130,12 @@ function fakeApi(answers: Array<{ status?: number; body: unknown; headers?: Reco
 test('listConnections and listConversations: GET with the key and the parameters; the answer as it came', async () => {
   const connections = { connections: [], userRef: 'user 42' };
   const page = { conversations: [], total: 0, limit: 10, offset: 20 };
-  const { requests, client } = fakeApi([{ body: connections }, { body: page }, { body: page }, { body: page }]);
+  const { requests, client } = fakeApi([{ body: connections }, { body: page }, { body: page }, { body: page }, { body: page }]);
   assert.deepEqual(await client.listConnections('user 42'), connections);
   assert.deepEqual(await client.listConversations('c1', { limit: 10, offset: 20 }), page);
   assert.deepEqual(await client.listConversations('c1', { updatedSince: new Date(Date.UTC(2026, 2, 1, 12)) }), page);
   assert.deepEqual(await client.listConversations('c1', { updatedSince: '2026-03-01T13:00:00+01:00' }), page);
+  assert.deepEqual(await client.listConversations('c1', { q: 'tax return', updatedSince: '2026-03-01T12:00:00Z', limit: 5, offset: 5 }), page);
   assert.deepEqual(
     requests.map((r) => [r.method, r.url.href, r.headers.get('Authorization')]),
     [
@@ -126,6 +143,7 @@ test('listConnections and listConversations: GET with the key and the parameters
       ['GET', 'https://parley.example/api/conversations?connectionId=c1&limit=10&offset=20', 'Bearer pk_test'],
       ['GET', 'https://parley.example/api/conversations?connectionId=c1&updatedSince=2026-03-01T12%3A00%3A00.000Z', 'Bearer pk_test'],
       ['GET', 'https://parley.example/api/conversations?connectionId=c1&updatedSince=2026-03-01T13%3A00%3A00%2B01%3A00', 'Bearer pk_test'],
+      ['GET', 'https://parley.example/api/conversations?connectionId=c1&limit=5&offset=5&updatedSince=2026-03-01T12%3A00%3A00Z&q=tax+return', 'Bearer pk_test'],
     ],
   );
 });

@@ -139,7 +139,7 @@ export function openApiDocument(version: string) {
       title: 'Parley',
       version,
       description:
-        'Imports people’s conversations from ChatGPT, Claude and other assistants’ data exports, and serves them to your backend. Every answer is JSON; errors are `{"error": message}`. The API changes only additively.',
+        'Imports people’s conversations from ChatGPT, Claude and other assistants’ data exports, and serves them to your backend. Every answer is JSON; errors are `{"error": message}`. The API changes only additively. People reach the hosted pages (`/start`, `/manage`) by single-use links your backend signs (`signLink` in parley-sdk, not part of this API); a link may carry a `returnUrl` on an origin registered with `app update --return-origin`, to which the pages send the person back with `parley_status` (`success`, `cancelled` or `error`) and, after an import, `connectionId`.',
     },
     components: {
       schemas: componentRefs(toJsonSchemaDefs(COMPONENTS, CONVERSION)),

@@ -2,19 +2,41 @@ import { backupTo } from '../db/backup.ts';
 import { copySqliteToPostgres } from '../db/copy-to-postgres.ts';
 import type { Db } from '../db/database.ts';
 import { createApp, createKey, listApps, listKeys, requireApp, revokeKey } from '../apps/apps.ts';
+import { MAX_LOGO_BYTES, registeredReturnUrl, updateAppPageSettings, type AppPageChanges } from '../apps/page-settings.ts';
 import type { Deps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
 import { LINK_SCOPE, signLink, type SignLinkOptions } from '../../sdk/src/sign-link.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../webhooks/endpoints.ts';
 
 export class UsageError extends Error {}
 
-export type Flags = Record<string, string | boolean | undefined>;
+/** A flag's value; `true` for one without a value; every value of one given more than once. */
+export type Flags = Record<string, string | boolean | string[] | undefined>;
 
 function required(flags: Flags, name: string): string {
   const value = flags[name];
+  if (Array.isArray(value)) throw new UsageError(`--${name} given more than once`);
   if (typeof value !== 'string' || value === '') throw new UsageError(`Missing --${name}`);
   return value;
+}
+
+/** A flag of `app update`: undefined when left out, null when "" (remove the setting), else its value. */
+function setting(flags: Flags, name: string): string | null | undefined {
+  const value = flags[name];
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw new UsageError(`--${name} given more than once`);
+  if (typeof value !== 'string') throw new UsageError(`--${name} needs a value ("" removes it)`);
+  return value === '' ? null : value;
+}
+
+/** Every value of a repeatable flag; `--return-origin ""` alone means none. */
+function settings(flags: Flags, name: string): string[] | undefined {
+  const value = flags[name];
+  if (value === undefined) return undefined;
+  const values = Array.isArray(value) ? value : [value];
+  if (values.some((one) => typeof one !== 'string')) throw new UsageError(`--${name} needs a value ("" removes them all)`);
+  return (values as string[]).filter((one) => one !== '');
 }
 
 type CommandDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config'>;
@@ -23,6 +45,7 @@ type CommandDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config'>;
 export interface CommandIo {
   fileSize(path: string): number;
   fileExists(path: string): boolean;
+  readFile(path: string): Uint8Array;
   openSqlite(path: string): Db;
   openPostgres(url: string): Promise<Db>;
 }
@@ -42,6 +65,28 @@ export const commands: Record<string, Command> = {
     run: (deps, flags) => createApp(deps, required(flags, 'name')),
   },
   'app list': { flags: '', does: 'Lists the apps, with how many active keys each has.', run: (deps) => listApps(deps) },
+  'app update': {
+    flags: '--app ID [--display-name NAME] [--logo FILE.png|.jpg|.webp] [--accent-color #RRGGBB] [--privacy-url URL] [--return-origin https://host …]',
+    does: 'Sets how the hosted pages show the app and where they may return to; "" removes a setting, --return-origin may repeat and replaces the list.',
+    run: async (deps, flags, io) => {
+      const appId = required(flags, 'app');
+      const changes: AppPageChanges = {};
+      const [displayName, accentColor, privacyUrl, logo] = ['display-name', 'accent-color', 'privacy-url', 'logo'].map((name) => setting(flags, name));
+      if (displayName !== undefined) changes.displayName = displayName;
+      if (accentColor !== undefined) changes.accentColor = accentColor;
+      if (privacyUrl !== undefined) changes.privacyUrl = privacyUrl;
+      const returnOrigins = settings(flags, 'return-origin');
+      if (returnOrigins !== undefined) changes.returnOrigins = returnOrigins;
+      if (logo === null) changes.logo = null;
+      else if (logo !== undefined) {
+        if (!io.fileExists(logo)) throw new UsageError(`No file at ${logo}`);
+        // Refused before it is read: a wrong path to a large file costs nothing.
+        if (io.fileSize(logo) > MAX_LOGO_BYTES) throw new ApiError('logoTooLarge');
+        changes.logo = io.readFile(logo);
+      }
+      return updateAppPageSettings(deps, appId, changes);
+    },
+  },
   'key create': { flags: '--app ID', does: 'Adds an API key to the app; prints it, shown only now.', run: (deps, flags) => createKey(deps, required(flags, 'app')) },
   'key list': { flags: '--app ID', does: "Lists the app's keys: id, first characters, when made, last used and revoked.", run: (deps, flags) => listKeys(deps, required(flags, 'app')) },
   'key revoke': { flags: '--app ID --key KEYID', does: 'Revokes a key; the API refuses it from the next request.', run: (deps, flags) => revokeKey(deps, required(flags, 'app'), required(flags, 'key')) },
@@ -61,7 +106,7 @@ export const commands: Record<string, Command> = {
     run: (deps, flags) => retryWebhookDelivery(deps, required(flags, 'app'), required(flags, 'delivery')),
   },
   link: {
-    flags: '--app ID --user REF --purpose connect|manage [--expires SECONDS] [--locale de|fr|es|ja|zh-CN|…]',
+    flags: '--app ID --user REF --purpose connect|manage [--expires SECONDS] [--locale de|fr|es|ja|zh-CN|…] [--return-url URL]',
     does: 'Signs a single-use link to a hosted page for one user, at PUBLIC_URL (else http://localhost:PORT); valid 15 minutes unless --expires says less.',
     run: async (deps, flags) => {
       // Every flag is checked before the database is asked, as the other commands do.
@@ -69,10 +114,16 @@ export const commands: Record<string, Command> = {
       const purpose = required(flags, 'purpose') as 'connect' | 'manage';
       const expires = flags.expires === undefined ? undefined : Number(required(flags, 'expires'));
       const locale = flags.locale === undefined ? undefined : required(flags, 'locale');
+      const returnUrl = flags['return-url'] === undefined ? undefined : required(flags, 'return-url');
       const app = await requireApp(deps, appId);
       const options: SignLinkOptions = { appId: app.id, userRef, scopes: [LINK_SCOPE], purpose, baseUrl: deps.config.publicUrl };
       if (expires !== undefined) options.expiresInSeconds = expires;
       if (locale !== undefined) options.locale = locale;
+      if (returnUrl !== undefined) {
+        // The pages would refuse it: say so now, not when the person opens the link.
+        if ((await registeredReturnUrl(deps, app.id, returnUrl)) === undefined) throw new ApiError('invalidReturnUrl');
+        options.returnUrl = returnUrl;
+      }
       const url = await signLink(options, app.secret, deps.clock.now());
       return { url };
     },
@@ -155,9 +206,10 @@ export function parseArgs(argv: string[]): Invocation {
     }
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
     const next = argv[i + 1];
-    if (inline !== undefined) flags[name] = inline;
-    else if (name !== 'help' && next !== undefined && !next.startsWith('--')) flags[name] = argv[++i];
-    else flags[name] = true;
+    const value = inline !== undefined ? inline : name !== 'help' && next !== undefined && !next.startsWith('--') ? argv[++i]! : true;
+    const earlier = flags[name];
+    if (earlier === undefined) flags[name] = value;
+    else flags[name] = [...(Array.isArray(earlier) ? earlier : [earlier as string]), value as string];
   }
   const asksHelp = flags.help !== undefined;
   if (words[0] === 'help' || (asksHelp && words.length === 0)) {

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { ConfigError, parseConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { OperationRefused } from '../db/database.ts';
@@ -42,6 +42,7 @@ export async function runCli(argv: string[], runtime: CliRuntime): Promise<numbe
     const result = await commands[invocation.command]!.run({ db, config, clock: systemClock, random: cryptoRandom }, invocation.flags, {
       fileSize: (path) => statSync(path).size,
       fileExists: (path) => existsSync(path),
+      readFile: (path) => readFileSync(path),
       openSqlite: (path) => runtime.openSqlite(path, runtime.schemas.sqlite()),
       openPostgres: (url) => openPostgres(url, runtime.schemas.postgres()),
     });

@@ -7,6 +7,8 @@ import { OperationRefused, type Database, type Db } from './database.ts';
  */
 const TABLES: ReadonlyArray<{ table: keyof Database & string; key: string[] }> = [
   { table: 'apps', key: ['id'] },
+  { table: 'app_logos', key: ['app_id'] },
+  { table: 'app_return_origins', key: ['app_id', 'origin'] },
   { table: 'api_keys', key: ['id'] },
   { table: 'users', key: ['id'] },
   { table: 'connections', key: ['id'] },

@@ -10,6 +10,23 @@ export interface AppsTable {
   created_at: string;
   webhook_url: string | null;
   webhook_secret: string | null;
+  /** The brand the hosted pages show: the name (else `name`), #rrggbb, the privacy policy's URL. */
+  display_name: string | null;
+  accent_color: string | null;
+  privacy_url: string | null;
+}
+
+export interface AppLogosTable {
+  app_id: string;
+  content_type: string;
+  bytes: Uint8Array;
+  sha256: string;
+  updated_at: string;
+}
+
+export interface AppReturnOriginsTable {
+  app_id: string;
+  origin: string;
 }
 
 export interface ApiKeysTable {
@@ -105,6 +122,10 @@ export interface PageSessionsTable {
   last_result: string | null;
   created_at: string;
   last_seen_at: string;
+  /** The jti of the link that opened the session. */
+  link_jti: string | null;
+  /** The link's returnUrl, its origin registered when the session opened. */
+  return_url: string | null;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -125,6 +146,8 @@ export interface WebhookDeliveriesTable {
 
 export interface Database {
   apps: AppsTable;
+  app_logos: AppLogosTable;
+  app_return_origins: AppReturnOriginsTable;
   api_keys: ApiKeysTable;
   users: UsersTable;
   connections: ConnectionsTable;

@@ -5,7 +5,8 @@ import type { PagePurpose } from '../db/database.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { isValidUserRef } from '../users/user-ref.ts';
-import { canonicalLocale, LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, type LinkClaims } from '../../sdk/src/sign-link.ts';
+import { registeredReturnUrl } from '../apps/page-settings.ts';
+import { canonicalLocale, isReturnUrl, LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, type LinkClaims } from '../../sdk/src/sign-link.ts';
 
 const encoder = new TextEncoder();
 
@@ -17,7 +18,7 @@ function decode(token: string): LinkClaims {
   } catch {
     throw new ApiError('invalidLink');
   }
-  const { appId, userRef, scopes, purpose, iat, exp, jti, locale } = claims;
+  const { appId, userRef, scopes, purpose, iat, exp, jti, locale, returnUrl } = claims;
   const wellFormed =
     typeof appId === 'string' &&
     typeof userRef === 'string' &&
@@ -30,7 +31,8 @@ function decode(token: string): LinkClaims {
     typeof jti === 'string' &&
     jti !== '' &&
     // Optional; a well-formed tag Parley has no pages in is accepted (the pages fall back).
-    (locale === undefined || (typeof locale === 'string' && canonicalLocale(locale) !== undefined));
+    (locale === undefined || (typeof locale === 'string' && canonicalLocale(locale) !== undefined)) &&
+    (returnUrl === undefined || isReturnUrl(returnUrl));
   if (!wellFormed) throw new ApiError('invalidLink');
   return claims as unknown as LinkClaims;
 }
@@ -49,15 +51,20 @@ export function linkLocale(token: string | undefined): string | undefined {
   }
 }
 
+/** A link its app signed: its claims, and its returnUrl when that points at an origin the app registered. */
+export interface AuthenticLink {
+  claims: LinkClaims;
+  /** The scopes the app may grant. */
+  allowedScopes: string[];
+  returnUrl: string | undefined;
+}
+
 /**
- * Checks a signed link for `page` in the order decisions.md §9 gives, without
- * consuming it, and returns its claims and its app's name. Each failure is the §9 error.
+ * The first checks of decisions.md §9: decoded, its app exists, signed with that
+ * app's secret. From here on its claims are the app's word, so even an error
+ * page about the link may offer its way back.
  */
-export async function verifyLink(
-  deps: Pick<Deps, 'db' | 'clock'>,
-  token: string | undefined,
-  page: PagePurpose,
-): Promise<{ claims: LinkClaims; appName: string }> {
+export async function authenticateLink(deps: Pick<Deps, 'db'>, token: string | undefined): Promise<AuthenticLink> {
   if (!token) throw new ApiError('missingLink');
   const claims = decode(token);
   const app = await apps.findApp(deps.db, claims.appId);
@@ -68,17 +75,25 @@ export async function verifyLink(
   } catch {
     throw new ApiError('invalidLink');
   }
+  return { claims, allowedScopes: app.allowed_scopes.split(' '), returnUrl: await registeredReturnUrl(deps, claims.appId, claims.returnUrl) };
+}
+
+/**
+ * The rest of §9 on an authentic link for `page`, without consuming it; a
+ * returnUrl whose origin the app did not register is refused before the
+ * link's use is looked up. Each failure is the §9 error.
+ */
+export async function checkLink(deps: Pick<Deps, 'db' | 'clock'>, { claims, allowedScopes, returnUrl }: AuthenticLink, page: PagePurpose): Promise<void> {
   const now = deps.clock.now() / 1000;
   // Expired once more than its lifetime has passed (the interface's words): exp itself still counts.
   if (now > claims.exp) throw new ApiError('linkExpired');
   if (claims.exp - claims.iat > MAX_LINK_LIFETIME_SECONDS) throw new ApiError('invalidLinkLifetime');
   if (claims.purpose !== page) throw new ApiError('wrongLinkPurpose');
-  const allowed = app.allowed_scopes.split(' ');
-  if (claims.scopes.length === 0 || !claims.scopes.every((scope) => scope === LINK_SCOPE && allowed.includes(scope))) {
+  if (claims.scopes.length === 0 || !claims.scopes.every((scope) => scope === LINK_SCOPE && allowedScopes.includes(scope))) {
     throw new ApiError('forbiddenScope');
   }
+  if (claims.returnUrl !== undefined && returnUrl === undefined) throw new ApiError('returnUrlNotAllowed');
   if (await store.isLinkUsed(deps.db, claims.jti)) throw new ApiError('linkAlreadyUsed');
-  return { claims, appName: app.name };
 }
 
 /**

@@ -12,12 +12,19 @@ export interface PageSession {
   userRef: string;
   csrfToken: string;
   lastResult: string | null;
+  /** The jti of the link that opened it. */
+  linkJti: string | null;
+  /** The link's returnUrl, its origin registered when the session opened. */
+  returnUrl: string | null;
 }
 
 type SessionDeps = Pick<Deps, 'db' | 'clock' | 'random'>;
 
 /** Opens a session for a consumed link; returns the cookie value (only its hash is stored). */
-export async function openPageSession(deps: SessionDeps, { appId, userRef, purpose }: { appId: string; userRef: string; purpose: PagePurpose }) {
+export async function openPageSession(
+  deps: SessionDeps,
+  { appId, userRef, purpose, linkJti, returnUrl }: { appId: string; userRef: string; purpose: PagePurpose; linkJti: string; returnUrl: string | undefined },
+) {
   const token = base64Url(deps.random.bytes(32));
   const now = isoTime(deps.clock.now());
   await store.insertPageSession(deps.db, {
@@ -29,6 +36,8 @@ export async function openPageSession(deps: SessionDeps, { appId, userRef, purpo
     last_result: null,
     created_at: now,
     last_seen_at: now,
+    link_jti: linkJti,
+    return_url: returnUrl ?? null,
   });
   return token;
 }
@@ -52,6 +61,8 @@ export async function resumePageSession(deps: SessionDeps, token: string | undef
     userRef: row.user_ref,
     csrfToken: row.csrf_token,
     lastResult: row.last_result,
+    linkJti: row.link_jti,
+    returnUrl: row.return_url,
   };
 }
 

@@ -8,9 +8,8 @@ import { ApiError } from '../errors.ts';
 import { importExport } from '../import/import-export.ts';
 import { formatFor } from '../import/formats.ts';
 import { openExportUpload, type ExportUpload } from '../import/upload.ts';
-import { verifyLink } from '../links/link-verification.ts';
 import { checkCsrf, rememberResult } from '../links/page-sessions.ts';
-import { errorMessage, messages, pageHeaders, pageSession, postedForm, renderPage, startPageSession, useLinkLocale } from './page-kit.tsx';
+import { errorMessage, messages, pageHeaders, pageLink, pageSession, postedForm, renderPage, startPageSession } from './page-kit.tsx';
 
 /** Why an upload failed, said for the person holding the file, in their language. */
 function importFailure(t: Messages, error: ApiError, provider: string): Pick<ImportOutcome, 'message' | 'advice'> {
@@ -44,20 +43,17 @@ export function connectRoutes(deps: Deps) {
   // scanner fetching the URL must not use up the person's link.
   routes.get('/start', async (c) => {
     const token = c.req.query('token');
-    useLinkLocale(c, token);
-    const { claims, appName } = await verifyLink(deps, token, 'connect');
-    c.set('page', { ...c.get('page'), appName, appId: claims.appId });
-    return renderPage(c, <ConnectStartPage appName={appName} token={token!} />);
+    const link = await pageLink(deps, c, token, 'connect');
+    if (link instanceof Response) return link;
+    return renderPage(c, <ConnectStartPage appName={c.get('page').appName!} token={token!} />);
   });
 
   // The person's click: consumes the link and opens a session. No CSRF token here:
   // there is no session yet, and the single-use signed token is the proof.
   routes.post('/start', async (c) => {
     const form = await postedForm(c);
-    const token = typeof form.token === 'string' ? form.token : undefined;
-    useLinkLocale(c, token);
-    const { claims } = await verifyLink(deps, token, 'connect');
-    return startPageSession(deps, c, claims, '/connect');
+    const link = await pageLink(deps, c, typeof form.token === 'string' ? form.token : undefined, 'connect');
+    return link instanceof Response ? link : startPageSession(deps, c, link);
   });
 
   routes.get('/connect', async (c) => {

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { ConfirmPage, ManageConnectionPage, ManageConversationPage, ManageHomePage } from '../../pages/manage-pages.tsx';
+import { ConfirmPage, ManageConnectionPage, ManageConversationPage, ManageHomePage, OpenManagePage } from '../../pages/manage-pages.tsx';
 import { providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
 import { streamOf } from '../bytes.ts';
@@ -9,10 +9,9 @@ import { purgeUser } from '../conversations/purge.ts';
 import { MAX_QUERY_LENGTH, isSearch, searchOwn } from '../conversations/search.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { verifyLink } from '../links/link-verification.ts';
 import { checkCsrf } from '../links/page-sessions.ts';
 import { downloadFile } from './download-file.ts';
-import { messages, pageHeaders, pageSession, postedForm, renderPage, sessionCookie, startPageSession, useLinkLocale } from './page-kit.tsx';
+import { isNavigation, messages, pageHeaders, pageLink, pageSession, postedForm, renderPage, sessionCookie, startPageSession } from './page-kit.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -36,14 +35,17 @@ export function manageRoutes(deps: Deps) {
   // '/manage/*' matches /manage itself too.
   routes.use('/manage/*', pageHeaders);
 
-  // Opening the page consumes the link (decisions §9); the session then carries
-  // on at a URL without the token, so it does not linger in history or logs.
+  // A person opening the page consumes the link (decisions §16); the session then
+  // carries on at a URL without the token, so it does not linger in history or
+  // logs. Anything else fetching it (a chat app's preview, a mail scanner) gets a
+  // page whose one button consumes it, as the connect page's Continue does.
   routes.get('/manage', async (c) => {
     const token = c.req.query('token');
     if (token !== undefined || sessionCookie(c, 'manage') === undefined) {
-      useLinkLocale(c, token);
-      const { claims } = await verifyLink(deps, token, 'manage');
-      return startPageSession(deps, c, claims, '/manage');
+      const link = await pageLink(deps, c, token, 'manage');
+      if (link instanceof Response) return link;
+      if (isNavigation(c)) return startPageSession(deps, c, link);
+      return renderPage(c, <OpenManagePage appName={c.get('page').appName!} token={token!} />);
     }
     const owner = await session(c);
     const connections = await connectionsOf(deps, owner);
@@ -55,6 +57,14 @@ export function manageRoutes(deps: Deps) {
       c,
       <ManageHomePage appName={owner.appName} connections={connections} search={search} pageSize={PAGE_SIZE} queryMaxLength={MAX_QUERY_LENGTH} notice={c.req.query('notice')} />,
     );
+  });
+
+  // The Open button. No CSRF token: there is no session yet, and the single-use
+  // signed token is the proof.
+  routes.post('/manage', async (c) => {
+    const form = await postedForm(c);
+    const link = await pageLink(deps, c, typeof form.token === 'string' ? form.token : undefined, 'manage');
+    return link instanceof Response ? link : startPageSession(deps, c, link);
   });
 
   // "Download my data": a read, so a GET with the session and no form token; a

@@ -7,14 +7,14 @@ import { ErrorPage } from '../../pages/error-page.tsx';
 import { messagesFor, negotiateLocale, supportedLocale } from '../../pages/i18n/locales.ts';
 import { MessagesContext } from '../../pages/i18n/messages-context.ts';
 import type { Messages } from '../../pages/i18n/en.ts';
+import { PageFrameContext } from '../../pages/page-frame.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { PagePurpose } from '../db/database.ts';
-import type { ApiError, ErrorCode } from '../errors.ts';
-import { requireApp } from '../apps/apps.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
+import { pageBrand, registeredReturnUrl } from '../apps/page-settings.ts';
 import type { Deps } from '../deps.ts';
-import { consumeLink, linkLocale } from '../links/link-verification.ts';
+import { authenticateLink, checkLink, consumeLink, linkLocale, type AuthenticLink } from '../links/link-verification.ts';
 import { openPageSession, resumePageSession } from '../links/page-sessions.ts';
-import type { LinkClaims } from '../../sdk/src/sign-link.ts';
 
 /** The headers every hosted page is served with; also marks errors here as HTML, in the browser's language until a link or session says otherwise. */
 export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
@@ -34,7 +34,9 @@ export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
 export const messages = (c: Context<AppEnv>): Messages => messagesFor(c.get('page').locale);
 
 export function renderPage(c: Context<AppEnv>, page: VNode, status: 200 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 = 200) {
-  return c.html(`<!doctype html>${renderToString(<MessagesContext.Provider value={messages(c)}>{page}</MessagesContext.Provider>)}`, status);
+  const { brand, returnUrl, returnStatus } = c.get('page');
+  const framed = <PageFrameContext.Provider value={{ brand, returnUrl, returnStatus }}>{page}</PageFrameContext.Provider>;
+  return c.html(`<!doctype html>${renderToString(<MessagesContext.Provider value={messages(c)}>{framed}</MessagesContext.Provider>)}`, status);
 }
 
 /** An error's message in the person's language; a reason after it (the parser's, in English) as ApiError puts it. */
@@ -64,21 +66,68 @@ const LOCALE_COOKIE_NAMES: Record<PagePurpose, string> = { connect: 'parley_conn
 
 export const sessionCookie = (c: Context, purpose: PagePurpose) => getCookie(c, COOKIE_NAMES[purpose]);
 
+/** Where a session of each purpose starts, and where a browser coming back to its link is sent. */
+const SESSION_HOME: Record<PagePurpose, string> = { connect: '/connect', manage: '/manage' };
+
 /**
- * Consumes a verified link and opens its page session: the cookie (Secure behind
- * https) and the redirect to `to`, a URL without the token.
+ * What the pages of this request show of their app (its brand) and where they
+ * offer to return to: before completion the way back is "cancelled", from the
+ * manage pages (nothing to complete) "success"; result and error pages say their own.
  */
-export async function startPageSession(deps: Deps, c: Context<AppEnv>, claims: LinkClaims, to: string) {
+async function showApp(deps: Deps, c: Context<AppEnv>, appId: string, purpose: PagePurpose, returnUrl: string | undefined) {
+  const brand = await pageBrand(deps, appId);
+  const returnStatus = purpose === 'connect' ? 'cancelled' : 'success';
+  c.set('page', { ...c.get('page'), appId, appName: brand.name, brand, returnUrl, returnStatus });
+  return brand;
+}
+
+/**
+ * A signed link for `purpose`, checked (decisions §9) without consuming it; its
+ * app's brand is on the page, error pages included, once the app's signature
+ * holds. A browser coming back to the very link that opened its live session
+ * (Back, a reload) is sent on to that session rather than told the link was
+ * used, or has expired since: that redirect is returned instead of the link.
+ */
+export async function pageLink(deps: Deps, c: Context<AppEnv>, token: string | undefined, purpose: PagePurpose): Promise<AuthenticLink | Response> {
+  useLinkLocale(c, token);
+  const link = await authenticateLink(deps, token);
+  await showApp(deps, c, link.claims.appId, purpose, link.returnUrl);
+  if (await sessionOpenedBy(deps, c, purpose, link.claims.jti)) return c.redirect(SESSION_HOME[purpose], 303);
+  await checkLink(deps, link, purpose);
+  return link;
+}
+
+async function sessionOpenedBy(deps: Deps, c: Context<AppEnv>, purpose: PagePurpose, jti: string): Promise<boolean> {
+  if (sessionCookie(c, purpose) === undefined) return false;
+  try {
+    return (await resumePageSession(deps, sessionCookie(c, purpose), purpose)).linkJti === jti;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'sessionExpired') return false;
+    throw error;
+  }
+}
+
+/**
+ * Whether the request is a person's top-level navigation, as browsers mark it
+ * (Fetch Metadata). Link previews, mail scanners and `curl` send neither header.
+ */
+export const isNavigation = (c: Context) => c.req.header('Sec-Fetch-Mode') === 'navigate' && c.req.header('Sec-Fetch-Dest') === 'document';
+
+/**
+ * Consumes a checked link and opens its page session: the cookie (Secure behind
+ * https) and the redirect to its purpose's first page, a URL without the token.
+ */
+export async function startPageSession(deps: Deps, c: Context<AppEnv>, { claims, returnUrl }: AuthenticLink) {
   c.set('page', { ...c.get('page'), appId: claims.appId });
   await consumeLink(deps, claims);
-  const token = await openPageSession(deps, { appId: claims.appId, userRef: claims.userRef, purpose: claims.purpose });
+  const token = await openPageSession(deps, { appId: claims.appId, userRef: claims.userRef, purpose: claims.purpose, linkJti: claims.jti, returnUrl });
   const cookie = { httpOnly: true, sameSite: 'Lax', secure: deps.config.publicUrl.startsWith('https:'), path: '/' } as const;
   setCookie(c, COOKIE_NAMES[claims.purpose], token, cookie);
   const locale = supportedLocale(claims.locale);
   // A new session without a language of its own must not inherit an older one's.
   if (locale) setCookie(c, LOCALE_COOKIE_NAMES[claims.purpose], locale, cookie);
   else if (getCookie(c, LOCALE_COOKIE_NAMES[claims.purpose]) !== undefined) deleteCookie(c, LOCALE_COOKIE_NAMES[claims.purpose], cookie);
-  return c.redirect(to, 303);
+  return c.redirect(SESSION_HOME[claims.purpose], 303);
 }
 
 /**
@@ -87,12 +136,15 @@ export async function startPageSession(deps: Deps, c: Context<AppEnv>, claims: L
  */
 export const postedForm = (c: Context<AppEnv>) => c.req.parseBody().catch(() => ({}) as Record<string, never>);
 
-/** The live page session of `purpose`, with the name of its app, which error pages show too. */
+/**
+ * The live page session of `purpose`, with the name of its app; its brand and way
+ * back show on its pages and error pages (the way back only while its origin
+ * is still registered).
+ */
 export async function pageSession(deps: Deps, c: Context<AppEnv>, purpose: PagePurpose) {
   const locale = supportedLocale(getCookie(c, LOCALE_COOKIE_NAMES[purpose]));
   if (locale) c.set('page', { ...c.get('page'), locale });
   const session = await resumePageSession(deps, sessionCookie(c, purpose), purpose);
-  const app = await requireApp(deps, session.appId);
-  c.set('page', { ...c.get('page'), appName: app.name, appId: session.appId });
-  return { ...session, appName: app.name };
+  const brand = await showApp(deps, c, session.appId, purpose, await registeredReturnUrl(deps, session.appId, session.returnUrl));
+  return { ...session, appName: brand.name };
 }

@@ -69,7 +69,7 @@ describe('userRef length', () => {
 
   test('signed links: signLink refuses a longer userRef, and the pages refuse a link carrying one', async () => {
     const t = await setup();
-    const options = { appId: t.tenant.appId, scopes: ['conversations:read'] as ['conversations:read'], purpose: 'connect' as const };
+    const options = { appId: t.tenant.appId, scopes: ['conversations:read'] as ['conversations:read'], purpose: 'connect' as const, baseUrl: t.deps.config.publicUrl };
     await assert.rejects(signLink({ ...options, userRef: TOO_LONG }, t.tenant.appSecret), { name: 'TypeError', message: 'signLink: userRef must be at most 1024 characters' });
     assert.match(await signLink({ ...options, userRef: LONGEST_IN_EMOJI }, t.tenant.appSecret), /\/start\?token=/);
 

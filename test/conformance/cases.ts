@@ -200,6 +200,7 @@ export class Browser {
     return answer(response);
   }
 
+  /** Not a navigation to the server: fetch() sends `Sec-Fetch-Mode: cors` whatever it is asked to. */
   get(path: string) {
     return this.request(path);
   }
@@ -800,10 +801,15 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       const wrong = await sign(tenant, 'page-user', 'manage');
       expectPage(await new Browser(base).get(`/start?token=${tokenOf(wrong)}`), 400, 'Wrong link purpose', 'manage link on /start');
 
-      // Manage: loading the link consumes it and leads to /manage, which lists the connection.
+      // Manage: fetching the link is no person's navigation, so it shows the Open
+      // button and consumes nothing; the button's post consumes it and leads to
+      // /manage, which lists the connection.
       const manageLink = await sign(tenant, 'page-user', 'manage');
       const manager = new Browser(base);
-      assert.equal(redirectTarget(await manager.get(manageLink), base), '/manage');
+      const preview = await manager.get(manageLink);
+      expectPage(preview, 200, `name="token" value="${tokenOf(manageLink)}"`, 'manage link fetched');
+      assert.equal(manager.cookies.size, 0, 'no session from a fetch');
+      assert.equal(redirectTarget(await manager.post('/manage', new URLSearchParams({ token: tokenOf(manageLink) })), base), '/manage');
       assert.ok(manager.cookies.has('parley_manage'), 'a parley_manage cookie');
       secrets.push(manager.cookies.get('parley_manage')!);
       const home = await manager.get('/manage');

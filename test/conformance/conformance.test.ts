@@ -65,7 +65,7 @@ async function pagesRender(base: string, tenant: Tenant, runtime: RuntimeName, c
     signLink({ appId: tenant.appId, userRef: 'swap-fixtures', scopes: ['conversations:read'], purpose, baseUrl: base }, tenant.appSecret);
   expectPage(await new Browser(base).get(await sign('connect')), 200, 'Swap app', `${runtime}: GET /start`);
   const manager = new Browser(base);
-  assert.equal(redirectTarget(await manager.get(await sign('manage')), base), '/manage');
+  assert.equal(redirectTarget(await manager.post('/manage', new URLSearchParams({ token: new URL(await sign('manage')).searchParams.get('token')! })), base), '/manage');
   const home = await manager.get('/manage');
   expectPage(home, 200, 'Swap app', `${runtime}: GET /manage`);
   for (const id of connectionIds) assert.ok(home.text.includes(`href="/manage/connections/${id}"`), `${runtime}: /manage lists ${id}`);

@@ -123,7 +123,7 @@ async function uploadExport(page: Page, file: string): Promise<number> {
 async function openChatGptUpload(page: Page, url: string, { screenshots = false } = {}) {
   assert.equal((await page.goto(url))!.status(), 200);
   assert.equal(await heading(page), 'Acme Notes would like to import your AI conversations');
-  assert.equal(await page.locator('header .for-app').innerText(), 'for Acme Notes');
+  assert.equal(await page.locator('header .brand').innerText(), 'Acme Notes');
   if (screenshots) {
     await shoot(page, 'connect-start');
     // The first Tab lands on Continue, and the focus must be plain to see.

@@ -90,7 +90,7 @@ describe('MAX_EXPANDED_BYTES', () => {
 describe('the connect page answers the limits as the API does', () => {
   test('an archive over either limit shows why, with status 413, and imports nothing', async () => {
     const t = await setup({ MAX_CONVERSATION_BYTES: '1000', MAX_EXPANDED_BYTES: '3000' });
-    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect' }, t.tenant.appSecret, t.clock.now()));
+    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect', baseUrl: t.deps.config.publicUrl }, t.tenant.appSecret, t.clock.now()));
     const browser = new PageClient(t);
     assert.equal((await browser.post('/start', { token: url.searchParams.get('token')! })).status, 303);
     const csrf = hiddenField(await (await browser.get('/connect/openai')).text(), 'csrf');

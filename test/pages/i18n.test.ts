@@ -11,7 +11,7 @@ const headings = (html: string) => [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].m
 const lang = (html: string) => /<html lang="([^"]+)"/.exec(html)?.[1];
 
 async function link(t: TestContext, purpose: 'connect' | 'manage', locale?: string) {
-  const options = { appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'] as ['conversations:read'], purpose };
+  const options = { appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'] as ['conversations:read'], purpose, baseUrl: t.deps.config.publicUrl };
   return new URL(await signLink(locale === undefined ? options : { ...options, locale }, t.tenant.appSecret, t.clock.now()));
 }
 

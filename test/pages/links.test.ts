@@ -4,13 +4,13 @@ import { SignJWT } from 'jose';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import { signLink, type SignLinkOptions } from '../../sdk/src/sign-link.ts';
 import * as atDecidedPath from '../../src/sdk/sign-link.ts';
-import { setup, type TestContext } from '../helpers.ts';
+import { NAVIGATION, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, PageClient } from './page-client.ts';
 
 const SCOPES: ['conversations:read'] = ['conversations:read'];
 
 async function link(t: TestContext, options: Partial<SignLinkOptions> = {}, secret = t.tenant.appSecret) {
-  const url = await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: SCOPES, purpose: 'connect', ...options }, secret, t.clock.now());
+  const url = await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: SCOPES, purpose: 'connect', baseUrl: t.deps.config.publicUrl, ...options }, secret, t.clock.now());
   const parsed = new URL(url);
   return { url, path: parsed.pathname + parsed.search, token: parsed.searchParams.get('token')! };
 }
@@ -53,13 +53,13 @@ describe('signLink', () => {
     assert.equal(payload.exp - payload.iat, 60);
     const manage = await link(t, { purpose: 'manage', baseUrl: 'https://parley.example' });
     assert.match(manage.url, /^https:\/\/parley\.example\/manage\?token=/);
-    const defaults = await signLink({ appId: 'a', userRef: 'u', scopes: SCOPES, purpose: 'connect' }, 's');
+    const defaults = await signLink({ appId: 'a', userRef: 'u', scopes: SCOPES, purpose: 'connect', baseUrl: 'https://parley.example' }, 's');
     const claims = JSON.parse(Buffer.from(new URL(defaults).searchParams.get('token')!.split('.')[1]!, 'base64url').toString());
     assert.equal(claims.exp - claims.iat, 900);
   });
 
   test('refuses bad options with a clear message', async () => {
-    const good: SignLinkOptions = { appId: 'app_x', userRef: 'u', scopes: SCOPES, purpose: 'connect' };
+    const good: SignLinkOptions = { appId: 'app_x', userRef: 'u', scopes: SCOPES, purpose: 'connect', baseUrl: 'https://parley.example' };
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ scopes: ['admin'] }, 'signLink: scopes must be ["conversations:read"]'],
       [{ scopes: [] }, 'signLink: scopes must be ["conversations:read"]'],
@@ -70,6 +70,11 @@ describe('signLink', () => {
       [{ userRef: '' }, 'signLink: userRef must not be empty'],
       [{ appId: 5 }, 'signLink: appId must be a string'],
       [{ baseUrl: 'not a url' }, 'signLink: baseUrl must be an absolute URL'],
+      // Never PUBLIC_URL from the environment: that is the customer's own address, not Parley's.
+      [{ baseUrl: undefined }, 'signLink: baseUrl is required: the address Parley is served at, such as "https://parley.example.com"'],
+      [{ returnUrl: 'javascript:alert(1)' }, 'signLink: returnUrl must be an absolute http(s) URL of at most 2048 characters'],
+      [{ returnUrl: '/done' }, 'signLink: returnUrl must be an absolute http(s) URL of at most 2048 characters'],
+      [{ returnUrl: `https://acme.example/${'x'.repeat(2048)}` }, 'signLink: returnUrl must be an absolute http(s) URL of at most 2048 characters'],
     ];
     for (const [change, message] of cases) {
       await assert.rejects(signLink({ ...good, ...change } as SignLinkOptions, 'secret'), { name: 'TypeError', message });
@@ -136,7 +141,7 @@ describe('link verification, in the order of decisions §9', () => {
     const responses = await Promise.all(Array.from({ length: 20 }, () => new PageClient(t).post('/start', { token })));
     assert.deepEqual(responses.map((r) => r.status).sort(), [303, ...Array(19).fill(403)]);
     const manage = await link(t, { purpose: 'manage' });
-    const opened = await Promise.all(Array.from({ length: 20 }, () => t.app.request(manage.path)));
+    const opened = await Promise.all(Array.from({ length: 20 }, () => new PageClient(t).get(manage.path)));
     assert.deepEqual(opened.map((r) => r.status).sort(), [303, ...Array(19).fill(403)]);
   });
 
@@ -148,5 +153,119 @@ describe('link verification, in the order of decisions §9', () => {
     const logged = JSON.stringify(t.logs);
     assert.ok(!logged.includes(token.split('.')[2]!), 'signature logged');
     assert.ok(t.logs.some((line) => line.path === '/start' && line.status === 200));
+  });
+});
+
+describe('previews never use up a manage link', () => {
+  // What a chat app's unfurler, a mail scanner or curl sends: no Fetch Metadata, or not a top-level document.
+  const notNavigations: Array<[string, Record<string, string>]> = [
+    ['Slackbot', { 'User-Agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' }],
+    ['curl', { 'User-Agent': 'curl/8.5.0', Accept: '*/*' }],
+    ['a fetch() from a page', { 'Sec-Fetch-Mode': 'cors', 'Sec-Fetch-Dest': 'empty' }],
+    ['a frame', { 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'iframe' }],
+    ['a prefetch', { 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'document' }],
+  ];
+
+  test('any GET but a person’s navigation shows one Open button and consumes nothing; the button does', async () => {
+    const t = await setup();
+    const { path, token } = await link(t, { purpose: 'manage' });
+    for (const [name, headers] of notNavigations) {
+      const preview = await t.app.request(path, { headers });
+      const html = await preview.text();
+      assert.equal(preview.status, 200, name);
+      assert.equal(preview.headers.get('set-cookie'), null, name);
+      assert.match(html, /<h1 id="open-title">Your conversations shared with Test app<\/h1>/);
+      assert.equal(hiddenField(html, 'token'), token);
+      assert.deepEqual([...html.matchAll(/<button[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]), ['Open'], 'one button');
+      assert.match(html, /<form method="post" action="\/manage">/);
+    }
+    const browser = new PageClient(t);
+    const open = await browser.post('/manage', { token });
+    assert.equal(open.status, 303);
+    assert.equal(open.headers.get('location'), '/manage');
+    assert.equal((await browser.get('/manage')).status, 200);
+    // Used now, by the button: a preview or another browser learns so.
+    await expectErrorPage(await t.app.request(path), 403, 'Link already used');
+    await expectErrorPage(await new PageClient(t).post('/manage', { token }), 403, 'Link already used');
+  });
+
+  test('a person’s navigation (Sec-Fetch-Mode navigate, Sec-Fetch-Dest document) consumes and redirects at once', async () => {
+    const t = await setup();
+    const { path } = await link(t, { purpose: 'manage' });
+    const navigation = await t.app.request(path, { headers: NAVIGATION });
+    assert.equal(navigation.status, 303);
+    assert.equal(navigation.headers.get('location'), '/manage');
+    assert.match(navigation.headers.get('set-cookie')!, /^parley_manage=/);
+    await expectErrorPage(await t.app.request(path, { headers: NAVIGATION }), 403, 'Link already used');
+  });
+
+  test('the Open button checks the link as the page does, and a bad one opens nothing', async () => {
+    const t = await setup();
+    await expectErrorPage(await new PageClient(t).post('/manage', {}), 400, 'Missing link');
+    await expectErrorPage(await new PageClient(t).post('/manage', { token: (await link(t)).token }), 400, 'Wrong link purpose');
+    const { token } = await link(t, { purpose: 'manage', expiresInSeconds: 60 });
+    t.clock.advance(61_000);
+    await expectErrorPage(await new PageClient(t).post('/manage', { token }), 403, 'Link expired');
+  });
+
+  test('the connect flow is unchanged: even a navigation only shows the page, Continue consumes', async () => {
+    const t = await setup();
+    const { path, token } = await link(t);
+    for (const headers of [NAVIGATION, {}]) {
+      const page = await t.app.request(path, { headers });
+      assert.equal(page.status, 200);
+      assert.equal(page.headers.get('set-cookie'), null);
+    }
+    assert.equal((await new PageClient(t).post('/start', { token })).status, 303);
+  });
+});
+
+describe('Back is harmless', () => {
+  test('connect: the browser whose session this link opened goes back to its session; any other still gets Link already used', async () => {
+    const t = await setup();
+    const { path, token } = await link(t);
+    const browser = new PageClient(t);
+    assert.equal((await browser.post('/start', { token })).status, 303);
+    for (const again of [() => browser.get(path), () => browser.post('/start', { token })]) {
+      const back = await again();
+      assert.equal(back.status, 303);
+      assert.equal(back.headers.get('location'), '/connect');
+      assert.equal(back.headers.get('set-cookie'), null, 'the same session, not a new one');
+    }
+    assert.equal((await browser.get('/connect')).status, 200);
+    await expectErrorPage(await new PageClient(t).get(path), 403, 'Link already used');
+    // Past the link's 15 minutes, within the session's 30 idle ones: still back to the session.
+    t.clock.advance(20 * 60_000);
+    assert.equal((await browser.get(path)).headers.get('location'), '/connect');
+    await expectErrorPage(await new PageClient(t).get(path), 403, 'Link expired');
+  });
+
+  test('manage: the same, by navigation and by the Open button', async () => {
+    const t = await setup();
+    const { path, token } = await link(t, { purpose: 'manage' });
+    const browser = new PageClient(t);
+    assert.equal((await browser.get(path)).status, 303);
+    for (const back of [await browser.get(path), await browser.post('/manage', { token })]) {
+      assert.equal(back.status, 303);
+      assert.equal(back.headers.get('location'), '/manage');
+    }
+    await expectErrorPage(await new PageClient(t).get(path), 403, 'Link already used');
+  });
+
+  test('only the very link: a session opened by another link, or another purpose’s session, does not count', async () => {
+    const t = await setup();
+    const first = await link(t, { purpose: 'manage' });
+    const second = await link(t, { purpose: 'manage' });
+    const browser = new PageClient(t);
+    const other = new PageClient(t);
+    assert.equal((await browser.get(first.path)).status, 303);
+    assert.equal((await other.get(second.path)).status, 303);
+    // browser's session was opened by the first link, not the second.
+    await expectErrorPage(await browser.get(second.path), 403, 'Link already used');
+
+    const connect = await link(t);
+    assert.equal((await browser.post('/start', { token: connect.token })).status, 303);
+    // The connect session's link, shown to the manage page: its purpose is checked first.
+    await expectErrorPage(await browser.get(`/manage?token=${connect.token}`), 400, 'Wrong link purpose');
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { signLink } from '../../sdk/src/sign-link.ts';
-import type { TestContext } from '../helpers.ts';
+import { NAVIGATION, type TestContext } from '../helpers.ts';
 
 /**
  * A minimal browser over app.request: keeps cookies, follows nothing by itself,
@@ -24,8 +24,9 @@ export class PageClient {
     return response;
   }
 
+  /** A person's navigation to `path`, as a browser marks it. */
   get(path: string) {
-    return this.request(path);
+    return this.request(path, { headers: NAVIGATION });
   }
 
   post(path: string, fields: Record<string, string>) {
@@ -46,7 +47,7 @@ export function hiddenField(html: string, name: string): string {
 
 /** A browser in a page session of `purpose`, opened the way a person does: through a signed link. */
 export async function openSession(t: TestContext, purpose: 'connect' | 'manage', userRef = 'u1', appId = t.tenant.appId, secret = t.tenant.appSecret) {
-  const url = new URL(await signLink({ appId, userRef, scopes: ['conversations:read'], purpose }, secret, t.clock.now()));
+  const url = new URL(await signLink({ appId, userRef, scopes: ['conversations:read'], purpose, baseUrl: t.deps.config.publicUrl }, secret, t.clock.now()));
   const browser = new PageClient(t);
   const response =
     purpose === 'connect'

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import { signLink } from '../../sdk/src/sign-link.ts';
-import { FIXED_NOW, fixtureBytes, fixtureJson, json, postExport, rowCounts, seedConnection, setup, type TestContext } from '../helpers.ts';
+import { FIXED_NOW, NAVIGATION, fixtureBytes, fixtureJson, json, postExport, rowCounts, seedConnection, setup, type TestContext } from '../helpers.ts';
 import { EXPORT_FORMATS } from '../../src/import/formats.ts';
 import { PROVIDER_GUIDES } from '../../pages/providers.ts';
 import { hiddenField, openSession, PageClient } from './page-client.ts';
@@ -22,14 +22,14 @@ const headings = (html: string) => [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].m
 describe('sessions', () => {
   test('the cookie is HttpOnly and SameSite=Lax, Secure behind https, and the URL loses the token', async () => {
     const t = await setup();
-    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'manage' }, t.tenant.appSecret, t.clock.now()));
-    const response = await t.app.request(url.pathname + url.search);
+    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'manage', baseUrl: t.deps.config.publicUrl }, t.tenant.appSecret, t.clock.now()));
+    const response = await t.app.request(url.pathname + url.search, { headers: NAVIGATION });
     assert.equal(response.status, 303);
     assert.equal(response.headers.get('location'), '/manage');
     assert.match(response.headers.get('set-cookie')!, /^parley_manage=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
     const secure = await setup({ PUBLIC_URL: 'https://parley.example' });
-    const secureUrl = new URL(await signLink({ appId: secure.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'manage' }, secure.tenant.appSecret, secure.clock.now()));
-    assert.match((await secure.app.request(secureUrl.pathname + secureUrl.search)).headers.get('set-cookie')!, /; Secure/);
+    const secureUrl = new URL(await signLink({ appId: secure.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'manage', baseUrl: secure.deps.config.publicUrl }, secure.tenant.appSecret, secure.clock.now()));
+    assert.match((await secure.app.request(secureUrl.pathname + secureUrl.search, { headers: NAVIGATION })).headers.get('set-cookie')!, /; Secure/);
   });
 
   test('a session ends after 30 idle minutes; activity keeps it alive', async () => {

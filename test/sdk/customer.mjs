@@ -37,6 +37,9 @@ const imported = await parley.ingestExport({ userRef: 'sdk-user', file: Readable
 const { connections } = await parley.listConnections('sdk-user');
 const titles = [];
 for await (const conversation of parley.conversations(imported.connectionId, { limit: 2 })) titles.push(conversation.title);
+// Search and updatedSince reach the server: a search for "marathon", and nothing changed since the future.
+const searched = (await parley.listConversations(imported.connectionId, { q: 'marathon', limit: 5 })).conversations.map((c) => c.title);
+const unchanged = (await parley.listConversations(imported.connectionId, { updatedSince: new Date(Date.now() + 3_600_000) })).total;
 const purged = await parley.purge({ userRef: 'sdk-user' });
 let gone;
 try {
@@ -48,4 +51,4 @@ try {
 // Three events: the connection made, its sync, the purge.
 for (let waited = 0; deliveries.length < 3 && waited < 15_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
 hooks.close();
-console.log(JSON.stringify({ page: { status: page.status, connectPage: pageText.includes('would like to import your AI conversations') }, imported, connections, titles, purged, gone, deliveries }));
+console.log(JSON.stringify({ page: { status: page.status, connectPage: pageText.includes('would like to import your AI conversations') }, imported, connections, titles, searched, unchanged, purged, gone, deliveries }));

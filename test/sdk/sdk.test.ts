@@ -81,6 +81,7 @@ describe('parley-sdk', () => {
       assert.equal(result.imported.created, conversations.length);
       assert.deepEqual(result.connections.map((c: { id: string }) => c.id), [result.imported.connectionId]);
       assert.deepEqual([...result.titles].sort(), conversations.map((c) => c.name || null).sort());
+      assert.deepEqual([result.searched, result.unchanged], [['Kilometres in a marathon'], 0]);
       assert.deepEqual(result.purged, { ok: true, deleted: { users: 1, connections: 1, conversations: conversations.length } });
       assert.deepEqual(result.gone, { name: 'ParleyError', status: 404, message: 'User not found' });
       assert.deepEqual(

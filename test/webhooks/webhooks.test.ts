@@ -67,7 +67,7 @@ describe('events', () => {
     const openai = (await json(await t.request('/api/conversations?userRef=u1'))).connections.find((c: any) => c.provider === 'openai');
 
     // The manage page: delete a conversation, disconnect.
-    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'manage' }, t.tenant.appSecret, t.clock.now()));
+    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'manage', baseUrl: t.deps.config.publicUrl }, t.tenant.appSecret, t.clock.now()));
     const browser = new PageClient(t);
     await browser.get(url.pathname + url.search);
     const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${imported.connectionId}`))).conversations;
