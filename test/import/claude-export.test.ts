@@ -16,12 +16,12 @@ test('text, tool calls and tool results in the order they happened', () => {
       messages: [
         { role: 'user', content: 'How many litres are 5 US gallons?', timestamp: '2025-08-03T10:14:03.118Z' },
         { role: 'assistant', content: "I'll work it out with the calculator.", timestamp: '2025-08-03T10:14:06.540Z' },
-        { role: 'tool', content: 'Tool call: calculator\n{\n  "expression": "5 * 3.785411784"\n}', timestamp: '2025-08-03T10:14:06.540Z' },
+        { role: 'tool', content: 'Tool call: calculator\nexpression: 5 * 3.785411784', timestamp: '2025-08-03T10:14:06.540Z' },
         // A tool result in a human turn is a tool message, not the user's.
         { role: 'tool', content: '18.92705892', timestamp: '2025-08-03T10:14:06.902Z' },
         { role: 'assistant', content: '5 US gallons are about 18.93 litres.', timestamp: '2025-08-03T10:14:08.215Z' },
         { role: 'user', content: 'And 5 imperial gallons?', timestamp: '2025-08-03T10:15:40.007Z' },
-        { role: 'tool', content: 'Tool call: calculator\n{\n  "expression": "5 * 4.54609"\n}', timestamp: '2025-08-03T10:15:43.660Z' },
+        { role: 'tool', content: 'Tool call: calculator\nexpression: 5 * 4.54609', timestamp: '2025-08-03T10:15:43.660Z' },
         { role: 'tool', content: '22.73045', timestamp: '2025-08-03T10:15:44.012Z' },
         { role: 'assistant', content: '5 imperial gallons are about 22.73 litres.', timestamp: '2025-08-03T10:15:48.534Z' },
       ],
@@ -31,7 +31,7 @@ test('text, tool calls and tool results in the order they happened', () => {
   assert.deepEqual(normalize(fetch)!.payload.messages, [
     { role: 'user', content: 'Is status.example.com up right now?', timestamp: '2025-08-05T21:40:18.230Z' },
     { role: 'assistant', content: 'Let me check.', timestamp: '2025-08-05T21:40:30.876Z' },
-    { role: 'tool', content: 'Tool call: web_fetch\n{\n  "url": "https://status.example.com"\n}', timestamp: '2025-08-05T21:40:30.876Z' },
+    { role: 'tool', content: 'Tool call: web_fetch\nurl: https://status.example.com', timestamp: '2025-08-05T21:40:30.876Z' },
     { role: 'tool', content: 'Tool error: Failed to fetch https://status.example.com: the request timed out after 30 seconds', timestamp: '2025-08-05T21:40:30.876Z' },
     {
       role: 'assistant',
@@ -41,7 +41,7 @@ test('text, tool calls and tool results in the order they happened', () => {
   ]);
 });
 
-test('thinking is dropped, and a message of only thinking, or of a block type Parley does not know, disappears', () => {
+test('thinking is the reasoning of the answer it precedes; a block type Parley does not know is a placeholder naming it', () => {
   const [conversation] = fixtureJson('claude-thinking.json');
   assert.deepEqual(normalize(conversation), {
     externalId: '5b7d9f1a-3c5e-4a7c-9e1b-6d8f0a2c4e6b',
@@ -51,7 +51,19 @@ test('thinking is dropped, and a message of only thinking, or of a block type Pa
       title: 'Is 1001 prime?',
       messages: [
         { role: 'user', content: 'Is 1001 a prime number?', timestamp: '2025-07-21T14:02:09.933Z' },
-        { role: 'assistant', content: 'No. 1001 = 7 × 11 × 13, so it is not prime.', timestamp: '2025-07-21T14:02:21.417Z' },
+        {
+          role: 'assistant',
+          content: 'No. 1001 = 7 × 11 × 13, so it is not prime.',
+          timestamp: '2025-07-21T14:02:21.417Z',
+          reasoning: '1001 is odd and does not end in 5. 1001 / 7 = 143, and 143 = 11 × 13. So 1001 = 7 × 11 × 13.',
+        },
+        // The thinking-only message's thinking goes with the next answer: here the redacted one.
+        {
+          role: 'assistant',
+          content: '[redacted_thinking]',
+          timestamp: '2025-07-21T14:02:37.781Z',
+          reasoning: 'Maybe the next prime after 1001 would help too: 1009',
+        },
       ],
     },
   });
@@ -131,12 +143,15 @@ test('a single conversation object in the claude.ai web shape', () => {
             'Here it is:\n\n**Lemon drizzle cake**\n\n- 225 g butter\n- 225 g caster sugar\n- 4 eggs\n- 275 g self-raising flour\n- 1 lemon, zest and juice\n\n' +
             'Bake at 180 °C for 45 minutes, then pour the lemon juice, mixed with sugar, over the warm cake.',
           timestamp: '2025-05-17T18:04:19.845Z',
+          // The conversation's model wrote its answers.
+          model: 'claude-sonnet-4-20250514',
         },
         { role: 'user', content: 'Could you halve it?', timestamp: '2025-05-17T18:06:01.392Z' },
         {
           role: 'assistant',
           content: 'Halved: 112 g butter, 112 g caster sugar, 2 eggs, 138 g self-raising flour and half a lemon. Bake it in a smaller tin for about 30 minutes.',
           timestamp: '2025-05-17T18:06:11.880Z',
+          model: 'claude-sonnet-4-20250514',
         },
       ],
     },
