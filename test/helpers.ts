@@ -193,7 +193,7 @@ const GROUPED_CONVERSATIONS: Readonly<Record<string, number>> = {
   // A gap of exactly 30 minutes splits the first afternoon in two; the two exchanges of one
   // titleUrl id stay together 2.5 hours apart; the four other entries are not messages.
   'gemini-my-activity.json': 4,
-  // "Birthday card ideas" twice, a week apart; "Regex, quickly" twice, split by a gap of exactly 30 minutes.
+  // "Best lighting hours for photography" over four weeks and "Regex, quickly" are one each; the nameless rows two, 1 h 43 min apart.
   'copilot-activity-history.csv': 4,
 };
 
