@@ -111,6 +111,8 @@ function timesOf(messages: Json[]): number[] {
 class MessageWriter {
   private readonly out: Message[] = [];
   private reasoning: string[] = [];
+  /** Legacy artifacts' titles by id: an update names only the id. */
+  private readonly artifactTitles = new Map<string, string>();
 
   constructor(private readonly model: string | undefined) {}
 
@@ -139,7 +141,7 @@ class MessageWriter {
         const thought = thinkingText(block);
         if (thought !== '') this.reasoning.push(thought);
       } else if (type === 'tool_use') {
-        const shown = artifactText(block);
+        const shown = artifactText(block, this.artifactTitles);
         // On lines of its own, so that Markdown keeps it apart from the text around it.
         if (shown !== undefined) text.push(`\n${shown}\n`);
         else {
@@ -198,7 +200,7 @@ function blockText(block: Json, type: string): string {
       .map((citation) => (isObject(citation.details) ? citation.details : citation))
       .filter((source) => typeof source.url === 'string' && !seen.has(source.url) && seen.add(source.url))
       .map(sourceLine);
-    return [asString(block.text) ?? '', ...sources].join('\n');
+    return [asString(block.text) ?? '', sources.join('\n')].filter(Boolean).join('\n\n');
   }
   if (type === 'voice_note') return asString(block.transcript) ?? '[voice note]';
   return asString(block.text) ?? `[${type}]`;
@@ -209,7 +211,7 @@ function blockText(block: Json, type: string): string {
  * as a fenced block under its name, an edit as a diff, files shown or read as one
  * line. Undefined for any other tool.
  */
-function artifactText(block: Json): string | undefined {
+function artifactText(block: Json, artifactTitles: Map<string, string>): string | undefined {
   const input = isObject(block.input) ? block.input : {};
   switch (block.name) {
     case 'create_file': {
@@ -225,7 +227,10 @@ function artifactText(block: Json): string | undefined {
     case 'view':
       return `Viewed: ${asString(input.path) ?? ''}`;
     case 'artifacts': {
-      const name = asString(input.title) ?? asString(input.id) ?? 'artifact';
+      const id = asString(input.id) ?? '';
+      const title = asString(input.title);
+      if (title !== undefined) artifactTitles.set(id, title);
+      const name = artifactTitles.get(id) ?? (id || 'artifact');
       if (input.command === 'update') return diff(name, input);
       if (input.command === 'view') return `Viewed: ${name}`;
       const type = asString(input.type) ?? '';

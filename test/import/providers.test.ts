@@ -363,6 +363,45 @@ describe('Gemini (google)', () => {
     await imports(t, renamed, ZIP_TYPE, 'google', { created: 0, unchanged: 4, skipped: 0, conversationCount: 4 });
   });
 
+  test('the details/subtitles variant: Request (or Prompt) and Response items are exchanges; an answer without a prompt is skipped, feedback and title-only entries are not counted', async () => {
+    const t = await setup();
+    const details = fixtureBytes('gemini-details-activity.json');
+    const first = await imports(t, details, JSON_TYPE, 'google', { created: 2, skipped: 1, conversationCount: 2 });
+    assert.deepEqual((await conversationsOf(t, first.connectionId)).map(shown), [
+      {
+        // One titleUrl id: one conversation, ten hours apart; the Response values are plain text, kept as they are.
+        external_id: '5d1e9a2b7c3f',
+        title: 'How do I make quick pickled onions?',
+        update_time: '2025-11-03T19:42:10.512Z',
+        payload: {
+          title: 'How do I make quick pickled onions?',
+          messages: [
+            message('user', 'How do I make quick pickled onions?', '2025-11-03T09:15:00.000Z'),
+            message('assistant', 'Slice a red onion thinly, cover it with hot vinegar, water, sugar and salt, and wait 30 minutes.\nThey turn bright pink.', '2025-11-03T09:15:00.000Z'),
+            message('user', 'And how long do they keep in the fridge?', '2025-11-03T19:42:10.512Z'),
+            message('assistant', 'About two weeks in a sealed jar.', '2025-11-03T19:42:10.512Z'),
+          ],
+        },
+      },
+      {
+        // No titleUrl: two exchanges 6 min 48 s apart, one in `details`, one in `subtitles` named Prompt.
+        external_id: 'gemini-2025-11-02T15:58:12.000Z',
+        title: 'Give me a word that means happy',
+        update_time: '2025-11-02T16:05:00.000Z',
+        payload: {
+          title: 'Give me a word that means happy',
+          messages: [
+            message('user', 'Give me a word that means happy', '2025-11-02T15:58:12.000Z'),
+            message('assistant', 'Joyful.', '2025-11-02T15:58:12.000Z'),
+            message('user', 'What rhymes with orange?', '2025-11-02T16:05:00.000Z'),
+            message('assistant', 'Almost nothing: "door hinge" is the usual near rhyme.', '2025-11-02T16:05:00.000Z'),
+          ],
+        },
+      },
+    ]);
+    await reimportChangesNothing(t, details, JSON_TYPE, first);
+  });
+
   test('a Takeout with the activity as HTML only is refused with what to do', async () => {
     const t = await setup();
     const html = strToU8('<!DOCTYPE html><html><body><div class="outer-cell">Prompted How tall is Mont Blanc?<br>Aug 4, 2025, 4:02:11 PM CEST</div></body></html>');
