@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { zipSync } from 'fflate';
 import { claudeExport } from '../../src/import/claude-export.ts';
+import { conversationItem } from '../../src/import/import-reader.ts';
 import { fixtureBytes, fixtureJson, json, postExport, setup, zipFolderFiles } from '../helpers.ts';
 
 const normalize = (raw: unknown) => claudeExport.normalize(raw as Record<string, unknown>);
@@ -360,4 +361,10 @@ test('the 2026 category zip (conversations-000.zip: conversations.json alone, no
   assert.deepEqual([fromZip.provider, fromZip.created, fromZip.skipped], ['anthropic', 2, 0]);
   const bare = await json(await postExport(t, fixtureBytes('claude-2026-artifacts.json')));
   assert.deepEqual([bare.connectionId, bare.created, bare.unchanged], [fromZip.connectionId, 0, 2]);
+});
+
+test('a lone surrogate in thinking is stored as U+FFFD, as in the content', () => {
+  const raw = JSON.parse(String.raw`{"uuid":"c4","chat_messages":[{"sender":"assistant","content":[{"type":"thinking","thinking":"half \ud800 pair"},{"type":"text","text":"ok \udc00"}]}]}`);
+  const item = conversationItem(normalize(raw)!, { seq: 0, source: '', hash: null });
+  assert.deepEqual(JSON.parse(item.payload).messages, [{ role: 'assistant', content: 'ok \ufffd', timestamp: null, reasoning: 'half \ufffd pair' }]);
 });
