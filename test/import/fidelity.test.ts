@@ -278,14 +278,15 @@ const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
  * A visible string as the lines to look for. Line by line, whitespace collapsed,
  * because the spec changes what surrounds a line but not the line: diffs prefix
  * `-`/`+`, fenced blocks and lists wrap lines, CSV lines end in CRLF. Markup the
- * spec turns into links — ChatGPT's `【n†source】` markers and private-use
- * `\ue200…\ue201` spans, DeepSeek's `[citation:N]` — splits a line into the
- * pieces around it, each of which must be there.
+ * spec turns into links or removes — ChatGPT's `【n†source】` markers, its
+ * private-use `\ue200…\ue201` spans and lone private-use marks (`\ue203`…),
+ * DeepSeek's `[citation:N]` — splits a line into the pieces around it, each of
+ * which must be there.
  */
 function lines(visible: string): string[] {
   return visible
     .split(/\r?\n/)
-    .flatMap((line) => line.split(/【[^】]*】|\ue200[^\ue201]*\ue201|\[citation:\d+\]/))
+    .flatMap((line) => line.split(/【[^】]*】|\ue200[^\ue201]*\ue201|[\ue000-\uf8ff]|\[citation:\d+\]/))
     .map(collapse)
     .filter((line) => line !== '');
 }
