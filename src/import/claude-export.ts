@@ -111,6 +111,8 @@ function timesOf(messages: Json[]): number[] {
 class MessageWriter {
   private readonly out: Message[] = [];
   private reasoning: string[] = [];
+  /** When the last thinking held was written: the time of an answer made only of it. */
+  private reasoningTime: string | null = null;
   /** Legacy artifacts' titles by id: an update names only the id. */
   private readonly artifactTitles = new Map<string, string>();
 
@@ -124,8 +126,6 @@ class MessageWriter {
 
   private message(message: Json): void {
     const role = SENDER_ROLES[asString(message.sender) ?? ''] ?? 'assistant';
-    // Thinking shown before the person's next message belongs to the answer already given.
-    if (role === 'user') this.settleReasoning();
     const timestamp = isoFrom(message.created_at);
     let text: string[] = [];
     const flush = () => {
@@ -139,7 +139,10 @@ class MessageWriter {
       const type = asString(block.type) ?? '';
       if (type === 'thinking') {
         const thought = thinkingText(block);
-        if (thought !== '') this.reasoning.push(thought);
+        if (thought !== '') {
+          this.reasoning.push(thought);
+          this.reasoningTime = timestamp;
+        }
       } else if (type === 'tool_use') {
         const shown = artifactText(block, this.artifactTitles);
         // On lines of its own, so that Markdown keeps it apart from the text around it.
@@ -159,6 +162,8 @@ class MessageWriter {
   }
 
   private push(message: Message): void {
+    // Thinking no answer followed before the person spoke again belongs to the answer already given.
+    if (message.role === 'user') this.settleReasoning();
     if (message.role === 'assistant') {
       if (this.model !== undefined) message.model = this.model;
       if (this.reasoning.length > 0) message.reasoning = this.takeReasoning();
@@ -166,11 +171,14 @@ class MessageWriter {
     this.out.push(message);
   }
 
-  /** Thinking no answer followed goes with the last answer, or stands as an answer of its own when there is none. */
+  /**
+   * Thinking no answer followed goes with the answer given since the person last
+   * spoke, or, when there is none, stands as an (empty) answer of its own.
+   */
   private settleReasoning(): void {
     if (this.reasoning.length === 0) return;
-    const last = this.out.findLast((message) => message.role === 'assistant');
-    if (!last) return this.push({ role: 'assistant', content: '', timestamp: null });
+    const last = this.out.findLast((message) => message.role !== 'tool');
+    if (last?.role !== 'assistant') return this.push({ role: 'assistant', content: '', timestamp: this.reasoningTime });
     last.reasoning = [last.reasoning, this.takeReasoning()].filter(Boolean).join('\n\n');
   }
 

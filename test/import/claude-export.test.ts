@@ -368,3 +368,28 @@ test('a lone surrogate in thinking is stored as U+FFFD, as in the content', () =
   const item = conversationItem(normalize(raw)!, { seq: 0, source: '', hash: null });
   assert.deepEqual(JSON.parse(item.payload).messages, [{ role: 'assistant', content: 'ok \ufffd', timestamp: null, reasoning: 'half \ufffd pair' }]);
 });
+
+test('thinking before a tool call goes with the answer after its result, even when the result comes in a human turn', () => {
+  const at = (second: number) => `2025-02-01T10:00:0${second}Z`;
+  const result = normalize({
+    uuid: 'c5',
+    chat_messages: [
+      { sender: 'human', created_at: at(0), text: 'What is 2 + 2?', content: [] },
+      { sender: 'assistant', created_at: at(1), content: [{ type: 'thinking', thinking: 'Use the calculator.' }, { type: 'tool_use', name: 'calculator', input: { expression: '2 + 2' } }] },
+      { sender: 'human', created_at: at(2), content: [{ type: 'tool_result', content: [{ type: 'text', text: '4' }] }] },
+      { sender: 'assistant', created_at: at(3), content: [{ type: 'text', text: 'It is 4.' }] },
+      { sender: 'human', created_at: at(4), text: 'Thanks', content: [] },
+      { sender: 'assistant', created_at: at(5), content: [{ type: 'thinking', thinking: 'Nothing to add.' }] },
+    ],
+  })!;
+  const time = (second: number) => `2025-02-01T10:00:0${second}.000Z`;
+  assert.deepEqual(result.payload.messages, [
+    { role: 'user', content: 'What is 2 + 2?', timestamp: time(0) },
+    { role: 'tool', content: 'Tool call: calculator\nexpression: 2 + 2', timestamp: time(1) },
+    { role: 'tool', content: '4', timestamp: time(2) },
+    { role: 'assistant', content: 'It is 4.', timestamp: time(3), reasoning: 'Use the calculator.' },
+    { role: 'user', content: 'Thanks', timestamp: time(4) },
+    // Thinking that no answer follows, and no answer since the person spoke: an empty answer of its own keeps it.
+    { role: 'assistant', content: '', timestamp: time(5), reasoning: 'Nothing to add.' },
+  ]);
+});
