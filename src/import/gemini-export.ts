@@ -56,7 +56,7 @@ export const geminiExport: GroupedFormat = {
   },
 };
 
-/** The values of an entry's named items (`{name, value}` in `details` or `subtitles`) called `name`. */
+/** The value of the first of an entry's named items (`{name, value}` in `details` or `subtitles`) whose name `names` accepts. */
 function namedValue(entry: Json, names: (name: string) => boolean): string | undefined {
   for (const item of [...asArray(entry.details), ...asArray(entry.subtitles)]) {
     if (isObject(item) && typeof item.value === 'string' && names(asString(item.name) ?? '')) return item.value;
