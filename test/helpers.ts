@@ -196,7 +196,10 @@ const GROUPED_CONVERSATIONS: Readonly<Record<string, number>> = {
   // A gap of exactly 30 minutes splits the first afternoon in two; the two exchanges of one
   // titleUrl id stay together 2.5 hours apart; the four other entries are not messages.
   'gemini-my-activity.json': 4,
-  // "Birthday card ideas" twice, a week apart; "Regex, quickly" twice, split by a gap of exactly 30 minutes.
+  // Two conversations (one titleUrl id ten hours apart; two nameless exchanges 7 minutes apart) and an answer
+  // without a prompt, skipped; feedback and an entry of only a title are not counted.
+  'gemini-details-activity.json': 3,
+  // "Best lighting hours for photography" over four weeks and "Regex, quickly" are one each; the nameless rows two, 1 h 43 min apart.
   'copilot-activity-history.csv': 4,
 };
 

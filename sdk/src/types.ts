@@ -31,6 +31,10 @@ export interface Message {
   content: string;
   /** ISO 8601 UTC, when the export says. */
   timestamp: string | null;
+  /** The model that wrote an assistant message, where the export names it. */
+  model?: string;
+  /** The visible reasoning shown with an assistant answer, kept out of `content`. */
+  reasoning?: string;
 }
 
 /** A conversation's messages, normalised from whichever provider's export. */

@@ -62,10 +62,15 @@ export const GROUPING_GAP_MS = 30 * 60_000;
 
 /**
  * The payload with every lone surrogate (a `\ud800` escape in the export, say)
- * replaced by U+FFFD, so that what is stored is valid Unicode.
+ * replaced by U+FFFD, in titles, contents and reasoning, so that what is stored is valid Unicode.
  */
 export function wellFormedPayload(payload: NormalizedConversation['payload']): NormalizedConversation['payload'] {
-  return { title: payload.title.toWellFormed(), messages: payload.messages.map((message) => ({ ...message, content: message.content.toWellFormed() })) };
+  const wellFormed = (message: Message): Message => {
+    const out = { ...message, content: message.content.toWellFormed() };
+    if (message.reasoning !== undefined) out.reasoning = message.reasoning.toWellFormed();
+    return out;
+  };
+  return { title: payload.title.toWellFormed(), messages: payload.messages.map(wellFormed) };
 }
 
 export type Json = Record<string, unknown>;

@@ -1,7 +1,8 @@
 import { NodeHtmlMarkdown } from 'node-html-markdown';
 import { asArray, asString, isObject, msFrom, type GroupedFormat, type Json, type Message } from './conversation.ts';
 
-const PROMPTED = 'Prompted ';
+/** `Prompted ` (some Takeouts put a no-break space after it) opens an exchange's title; the prompt follows. */
+const PROMPTED = /^Prompted[ \u00a0]/;
 const TITLE_LENGTH = 80;
 /** …/app/<id> or …/app/c/<id>: the conversation an entry belongs to. */
 const CONVERSATION_URL = /\/app\/(?:c\/)?([\w-]+)\/?(?:[?#]|$)/;
@@ -9,12 +10,20 @@ const CONVERSATION_URL = /\/app\/(?:c\/)?([\w-]+)\/?(?:[?#]|$)/;
 /** A stateless converter: answers are HTML, stored as Markdown like every other provider's text. */
 const htmlToMarkdown = new NodeHtmlMarkdown();
 
+/** The named items (`details`, `subtitles`) that carry an exchange in Takeout's other shape. */
+const PROMPT_ITEMS = new Set(['Request', 'Prompt', 'User']);
+const ANSWER_ITEM = 'Response';
+/** Entries that record what the person did about an answer: no messages of their own. */
+const BOOKKEEPING = /^(Gave feedback|Selected preferred draft)\b/;
+
 /**
  * Gemini (`google`): Takeout's My Activity for Gemini Apps, an array of entries,
- * newest first. An entry titled `Prompted …` is one exchange; exchanges are
+ * newest first. An entry titled `Prompted …`, or one carrying the prompt and
+ * answer as named `Request`/`Response` items, is one exchange; exchanges are
  * grouped into conversations by the conversation named in `titleUrl`, or else by
- * time (less than 30 minutes apart). Other entries (feedback, draft choices) are
- * no messages.
+ * time (less than 30 minutes apart). Feedback, draft choices and entries with
+ * nothing but a title are no messages; an entry with text that is no exchange
+ * cannot be placed, and is counted as skipped.
  */
 export const geminiExport: GroupedFormat = {
   kind: 'grouped',
@@ -26,7 +35,7 @@ export const geminiExport: GroupedFormat = {
   },
   recognizes: (raw) => raw.header === 'Gemini Apps' || asArray(raw.products).includes('Gemini Apps'),
   placement(raw) {
-    if (!asString(raw.title)?.startsWith(PROMPTED)) return 'ignored';
+    if (!isExchange(raw)) return BOOKKEEPING.test(asString(raw.title) ?? '') || !holdsText(raw) ? 'ignored' : 'unreadable';
     const time = msFrom(raw.time);
     if (time === null) return 'unreadable';
     const id = CONVERSATION_URL.exec(asString(raw.titleUrl) ?? '')?.[1];
@@ -47,7 +56,26 @@ export const geminiExport: GroupedFormat = {
   },
 };
 
-const promptOf = (exchange: Json) => asString(exchange.title)!.slice(PROMPTED.length).trim();
+/** The value of the first of an entry's named items (`{name, value}` in `details` or `subtitles`) whose name `names` accepts. */
+function namedValue(entry: Json, names: (name: string) => boolean): string | undefined {
+  for (const item of [...asArray(entry.details), ...asArray(entry.subtitles)]) {
+    if (isObject(item) && typeof item.value === 'string' && names(asString(item.name) ?? '')) return item.value;
+  }
+  return undefined;
+}
+
+const namedPrompt = (entry: Json) => namedValue(entry, (name) => PROMPT_ITEMS.has(name));
+
+const isExchange = (entry: Json) => PROMPTED.test(asString(entry.title) ?? '') || namedPrompt(entry) !== undefined;
+
+/** Whether an entry carries text beyond its title: an answer, or a named item's value. */
+const holdsText = (entry: Json): boolean =>
+  asArray(entry.safeHtmlItem).some((item) => isObject(item) && asString(item.html)?.trim()) || Boolean(namedValue(entry, () => true)?.trim());
+
+const promptOf = (exchange: Json) => {
+  const title = asString(exchange.title) ?? '';
+  return (PROMPTED.test(title) ? title.replace(PROMPTED, '') : namedPrompt(exchange)!).trim();
+};
 
 /** The first prompt, cut at 80 characters on a word boundary. */
 function shortTitle(prompt: string): string | null {
@@ -71,7 +99,7 @@ function toMessages(exchange: Json): Message[] {
   const messages: Message[] = prompt === '' ? [] : [{ role: 'user', content: prompt, timestamp }];
   const answer = asArray(exchange.safeHtmlItem).filter(isObject).at(-1);
   const html = answer ? asString(answer.html) : undefined;
-  const content = html ? htmlToMarkdown.translate(html).trim() : '';
+  const content = html ? htmlToMarkdown.translate(html).trim() : (namedValue(exchange, (name) => name === ANSWER_ITEM) ?? '').trim();
   if (content !== '') messages.push({ role: 'assistant', content, timestamp });
   return messages;
 }

@@ -71,6 +71,9 @@ export class ImportReader {
   private format: ExportFormat | undefined;
   private held: HeldRecord[] = [];
   private unreadable = 0;
+  /** Records read, and those that made (or will make) a conversation: an export whose records made none is refused. */
+  private recordsRead = 0;
+  private made = 0;
   private items: ImportItem[] = [];
 
   constructor(private readonly options: ImportReaderOptions) {}
@@ -89,12 +92,16 @@ export class ImportReader {
       if (!fallback || this.held.length > 0 || this.unreadable > 0) throw unrecognizedExport();
       this.settle(fallback);
     }
+    // Recognised, but not one conversation could be read from it: not an export Parley can read.
+    if (this.recordsRead > 0 && this.made === 0) throw unrecognizedExport();
     this.items.push({ kind: 'unreadable', count: this.unreadable });
     return this.take();
   }
 
   private readRecord(record: WireRecord): void {
+    this.recordsRead++;
     if ('unchanged' in record) {
+      this.made++;
       const { hash, externalId, provider } = record.unchanged;
       this.settle(formatFor(provider)!);
       this.items.push({ kind: 'unchanged', seq: record.seq, source: record.source, sourceHash: hash, externalId });
@@ -126,12 +133,17 @@ export class ImportReader {
     if (format.kind === 'grouped') {
       const placement = format.placement(value);
       if (placement === 'unreadable') this.unreadable++;
-      else if (placement !== 'ignored') this.items.push({ kind: 'record', seq: place.seq, key: placement.key, time: placement.time, record: JSON.stringify(value) });
+      else if (placement !== 'ignored') {
+        this.made++;
+        this.items.push({ kind: 'record', seq: place.seq, key: placement.key, time: placement.time, record: JSON.stringify(value) });
+      }
       return;
     }
     const normalized = format.normalize(value);
-    if (normalized) this.items.push(conversationItem(normalized, place));
-    else this.unreadable++;
+    if (normalized) {
+      this.made++;
+      this.items.push(conversationItem(normalized, place));
+    } else this.unreadable++;
   }
 
   /** One conversation of a grouped format, assembled by the writer from the records this reader read. */

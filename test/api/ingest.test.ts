@@ -45,7 +45,7 @@ describe('POST /api/ingest-export', () => {
     );
     // Every conversation id is distinct across the fixtures; those without one are skipped
     // (one DeepSeek, one Grok).
-    assert.deepEqual(totals, { openai: 8, anthropic: 10, microsoft: 4, deepseek: 2, google: 4, xai: 2 });
+    assert.deepEqual(totals, { openai: 8, anthropic: 15, microsoft: 4, deepseek: 2, google: 6, xai: 2 });
   });
 
   test('the exact response, and the stored conversation as the API lists it', async () => {
@@ -81,11 +81,11 @@ describe('POST /api/ingest-export', () => {
     assert.deepEqual(conversation.payload.messages.map((m: any) => [m.role, m.content]), [
       ['user', 'How many litres are 5 US gallons?'],
       ['assistant', "I'll work it out with the calculator."],
-      ['tool', 'Tool call: calculator\n{\n  "expression": "5 * 3.785411784"\n}'],
+      ['tool', 'Tool call: calculator\nexpression: 5 * 3.785411784'],
       ['tool', '18.92705892'],
       ['assistant', '5 US gallons are about 18.93 litres.'],
       ['user', 'And 5 imperial gallons?'],
-      ['tool', 'Tool call: calculator\n{\n  "expression": "5 * 4.54609"\n}'],
+      ['tool', 'Tool call: calculator\nexpression: 5 * 4.54609'],
       ['tool', '22.73045'],
       ['assistant', '5 imperial gallons are about 22.73 litres.'],
     ]);

@@ -363,6 +363,45 @@ describe('Gemini (google)', () => {
     await imports(t, renamed, ZIP_TYPE, 'google', { created: 0, unchanged: 4, skipped: 0, conversationCount: 4 });
   });
 
+  test('the details/subtitles variant: Request (or Prompt) and Response items are exchanges; an answer without a prompt is skipped, feedback and title-only entries are not counted', async () => {
+    const t = await setup();
+    const details = fixtureBytes('gemini-details-activity.json');
+    const first = await imports(t, details, JSON_TYPE, 'google', { created: 2, skipped: 1, conversationCount: 2 });
+    assert.deepEqual((await conversationsOf(t, first.connectionId)).map(shown), [
+      {
+        // One titleUrl id: one conversation, ten hours apart; the Response values are plain text, kept as they are.
+        external_id: '5d1e9a2b7c3f',
+        title: 'How do I make quick pickled onions?',
+        update_time: '2025-11-03T19:42:10.512Z',
+        payload: {
+          title: 'How do I make quick pickled onions?',
+          messages: [
+            message('user', 'How do I make quick pickled onions?', '2025-11-03T09:15:00.000Z'),
+            message('assistant', 'Slice a red onion thinly, cover it with hot vinegar, water, sugar and salt, and wait 30 minutes.\nThey turn bright pink.', '2025-11-03T09:15:00.000Z'),
+            message('user', 'And how long do they keep in the fridge?', '2025-11-03T19:42:10.512Z'),
+            message('assistant', 'About two weeks in a sealed jar.', '2025-11-03T19:42:10.512Z'),
+          ],
+        },
+      },
+      {
+        // No titleUrl: two exchanges 6 min 48 s apart, one in `details`, one in `subtitles` named Prompt.
+        external_id: 'gemini-2025-11-02T15:58:12.000Z',
+        title: 'Give me a word that means happy',
+        update_time: '2025-11-02T16:05:00.000Z',
+        payload: {
+          title: 'Give me a word that means happy',
+          messages: [
+            message('user', 'Give me a word that means happy', '2025-11-02T15:58:12.000Z'),
+            message('assistant', 'Joyful.', '2025-11-02T15:58:12.000Z'),
+            message('user', 'What rhymes with orange?', '2025-11-02T16:05:00.000Z'),
+            message('assistant', 'Almost nothing: "door hinge" is the usual near rhyme.', '2025-11-02T16:05:00.000Z'),
+          ],
+        },
+      },
+    ]);
+    await reimportChangesNothing(t, details, JSON_TYPE, first);
+  });
+
   test('a Takeout with the activity as HTML only is refused with what to do', async () => {
     const t = await setup();
     const html = strToU8('<!DOCTYPE html><html><body><div class="outer-cell">Prompted How tall is Mont Blanc?<br>Aug 4, 2025, 4:02:11 PM CEST</div></body></html>');
@@ -385,62 +424,69 @@ describe('Gemini (google)', () => {
 
 describe('Microsoft Copilot (microsoft)', () => {
   const file = fixtureBytes('copilot-activity-history.csv');
+  // Newest first in the file (conversations are listed newest first too); each prompt and its answer
+  // share one second, the answer first in the file. Ids: `copilot-` + the name's SHA-256 (8 hex) + the first time.
   const CONVERSATIONS = [
     {
-      // The same name a week later is another conversation; +01:00 → UTC.
-      external_id: 'copilot-2026-01-17T18:45:00.000Z-934678e8',
-      title: 'Birthday card ideas',
-      update_time: '2026-01-17T18:45:09.000Z',
+      // One thread, four weeks long: one conversation. A `...` answer cut by Microsoft is kept as it is.
+      external_id: 'copilot-c6be3b0c-2026-01-05T07:30:12.000Z',
+      title: 'Best lighting hours for photography',
+      update_time: '2026-02-02T06:55:00.000Z',
       payload: {
-        title: 'Birthday card ideas',
+        title: 'Best lighting hours for photography',
         messages: [
-          message('user', 'Now one for my nephew.', '2026-01-17T18:45:00.000Z'),
-          message('assistant', 'A dinosaur, obviously.', '2026-01-17T18:45:09.000Z'),
+          message('user', 'When is the best light for landscape photos?', '2026-01-05T07:30:12.000Z'),
+          message('assistant', 'The golden hours: the first hour after sunrise and the last before sunset, when the light is low and warm.', '2026-01-05T07:30:12.000Z'),
+          message('user', 'And for portraits?', '2026-01-05T07:41:50.000Z'),
+          message('assistant', 'Open shade or an overcast sky, which soften faces; avoid the noon sun.', '2026-01-05T07:41:50.000Z'),
+          message('user', 'Back again: what about blue hour?', '2026-01-19T16:02:03.000Z'),
+          message('assistant', 'Blue hour is the 20 to 40 minutes after sunset, when the sky turns a deep blue and city lights come...', '2026-01-19T16:02:03.000Z'),
+          message('user', 'Thanks, it worked: sunrise at the lake was perfect.', '2026-02-02T06:55:00.000Z'),
+          message('assistant', 'Glad to hear it!', '2026-02-02T06:55:00.000Z'),
         ],
       },
     },
     {
-      // Exactly 30 minutes after the last row of the one before: a new conversation. `USER` is the user.
-      external_id: 'copilot-2026-01-12T16:00:03.000Z-e3d6233b',
-      title: 'Regex, quickly',
-      update_time: '2026-01-12T16:00:05.000Z',
-      payload: {
-        title: 'Regex, quickly',
-        messages: [
-          message('user', 'One more: ISO weeks?', '2026-01-12T16:00:03.000Z'),
-          message('assistant', '\\d{4}-W\\d{2}', '2026-01-12T16:00:05.000Z'),
-        ],
-      },
-    },
-    {
-      // -05:00 → UTC; a quoted name with a comma; 29 minutes 55 seconds between two rows keeps them together.
-      external_id: 'copilot-2026-01-12T15:00:00.000Z-e3d6233b',
+      // -05:00 and +01:00 → UTC; a quoted name with a comma; a newline (CRLF) inside a message.
+      external_id: 'copilot-e3d6233b-2026-01-12T15:00:00.000Z',
       title: 'Regex, quickly',
       update_time: '2026-01-12T15:30:03.000Z',
       payload: {
         title: 'Regex, quickly',
         messages: [
           message('user', 'How do I match a date like 2026-01-12?', '2026-01-12T15:00:00.000Z'),
-          message('assistant', 'Use \\d{4}-\\d{2}-\\d{2}, for example /^\\d{4}-\\d{2}-\\d{2}$/.test(s).', '2026-01-12T15:00:04.000Z'),
-          message('user', 'And times?', '2026-01-12T15:29:59.000Z'),
+          message('assistant', 'Use \\d{4}-\\d{2}-\\d{2}, for example:\n/^\\d{4}-\\d{2}-\\d{2}$/.test(s)', '2026-01-12T15:00:00.000Z'),
+          message('user', 'And times?', '2026-01-12T15:30:03.000Z'),
           message('assistant', 'Add T\\d{2}:\\d{2} after it.', '2026-01-12T15:30:03.000Z'),
         ],
       },
     },
     {
-      // Times without an offset are UTC. Quoted commas, doubled quotes and a newline inside a
-      // message; the last two rows come out of time order in the file; `User` is the user,
-      // `Copilot` (like `AI`) the assistant.
-      external_id: 'copilot-2026-01-10T08:00:00.000Z-934678e8',
-      title: 'Birthday card ideas',
-      update_time: '2026-01-10T08:03:31.000Z',
+      // Rows without a name are grouped by 30-minute gaps: 1 h 43 min after the upload's, another conversation.
+      // Doubled quotes inside a quoted message. Times without an offset are UTC.
+      external_id: 'copilot-e3b0c442-2026-01-10T11:00:00.000Z',
+      title: null,
+      update_time: '2026-01-10T11:00:00.000Z',
       payload: {
-        title: 'Birthday card ideas',
+        title: '',
         messages: [
-          message('user', 'Ideas for a card for my aunt, who loves birds?', '2026-01-10T08:00:00.000Z'),
-          message('assistant', 'Try a watercolour robin with "Happy birthday, bird lover!" inside.\nOr a collage of pressed feathers.', '2026-01-10T08:00:07.000Z'),
-          message('user', 'Thanks', '2026-01-10T08:03:30.000Z'),
-          message('assistant', "You're welcome!", '2026-01-10T08:03:31.000Z'),
+          message('user', 'Translate "obrigado"', '2026-01-10T11:00:00.000Z'),
+          message('assistant', '"Thank you", said by a man; a woman says "obrigada".', '2026-01-10T11:00:00.000Z'),
+        ],
+      },
+    },
+    {
+      // The person's empty row is an upload: `[file]`.
+      external_id: 'copilot-e3b0c442-2026-01-10T09:15:02.000Z',
+      title: null,
+      update_time: '2026-01-10T09:16:40.000Z',
+      payload: {
+        title: '',
+        messages: [
+          message('user', '[file]', '2026-01-10T09:15:02.000Z'),
+          message('assistant', 'It looks like a receipt from a bakery in Lisbon, dated 8 January.', '2026-01-10T09:15:02.000Z'),
+          message('user', 'What is the total?', '2026-01-10T09:16:40.000Z'),
+          message('assistant', '12.40 EUR, with 1.43 EUR of VAT.', '2026-01-10T09:16:40.000Z'),
         ],
       },
     },
@@ -454,10 +500,24 @@ describe('Microsoft Copilot (microsoft)', () => {
     await reimportChangesNothing(t, file, CSV_TYPE, first);
   });
 
-  test('the exact conversations: grouped by name and 30-minute gaps, ids from the first time and the name’s hash', async () => {
+  test('the exact conversations: Human and AI rows in time order, prompt first; threads by name, nameless rows by 30-minute gaps; uploads as [file]', async () => {
     const t = await setup();
     const { connectionId } = await imports(t, file, CSV_TYPE, 'microsoft', { created: 4, skipped: 0, conversationCount: 4 });
     assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), CONVERSATIONS);
+  });
+
+  test('authors: Human and user (any case) are the person; AI, assistant, bot, Copilot and any other value (here `Bing`) the model', async () => {
+    const t = await setup();
+    const rows = ['Human', 'AI', 'USER', 'assistant', 'user', 'Bot', 'human', 'COPILOT', 'user', 'Bing'].map(
+      (author, i) => `Authors,2026-03-01T10:00:${String(i).padStart(2, '0')},${author},row ${i}\r\n`,
+    );
+    const csv = strToU8(`Conversation,Time,Author,Message\r\n${rows.join('')}`);
+    const { connectionId } = await imports(t, csv, CSV_TYPE, 'microsoft', { created: 1, skipped: 0, conversationCount: 1 });
+    const [conversation] = await conversationsOf(t, connectionId);
+    assert.deepEqual(
+      conversation.payload.messages.map((m: any) => [m.content, m.role]),
+      ['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant'].map((role, i) => [`row ${i}`, role]),
+    );
   });
 
   test('a multipart upload, with the CSV or the zip in the file field', async () => {
@@ -498,7 +558,7 @@ describe('Microsoft Copilot (microsoft)', () => {
     await expectRefused(t, () => postExport(t, file, { contentType: CSV_TYPE, query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
     await expectRefused(t, () => postExport(t, file, { contentType: CSV_TYPE, query: 'userRef=u1&provider=google' }), 400, 'Invalid provider parameter');
     // Cut inside the quoted message that holds a newline: the quote is never closed.
-    const cut = Buffer.from(file).indexOf('Or a collage');
+    const cut = Buffer.from(file).indexOf('/^\\d{4}');
     assert.ok(cut > 0);
     await expectRefused(t, () => postExport(t, file.subarray(0, cut), { contentType: CSV_TYPE }), 400, /^Invalid export file: /);
     await expectRefused(t, () => postExport(t, truncated(zipSync(zipFolderFiles('copilot-zip'))), { contentType: ZIP_TYPE }), 400, /^Invalid export file: /);

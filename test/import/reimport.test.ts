@@ -50,7 +50,7 @@ describe('re-importing unchanged bytes', () => {
   test('a conversation assembled from unchanged records (Gemini, Copilot) is not normalised again', async () => {
     const exports = [
       { file: 'gemini-my-activity.json', contentType: 'application/json', change: (text: string) => text.replace('The Douro, the Tagus', 'The Douro, the Minho') },
-      { file: 'copilot-activity-history.csv', contentType: 'text/csv', change: (text: string) => text.replace('Try a watercolour robin', 'Try a watercolour wren') },
+      { file: 'copilot-activity-history.csv', contentType: 'text/csv', change: (text: string) => text.replace('avoid the noon sun', 'avoid the midday sun') },
     ];
     for (const { file, contentType, change } of exports) {
       const t = await setup();
