@@ -31,6 +31,10 @@ export interface Message {
   content: string;
   /** ISO 8601 UTC, when the export says. */
   timestamp: string | null;
+  /** The model that wrote an assistant message, where the export names it. */
+  model?: string;
+  /** The reasoning shown with an assistant answer (Markdown), kept out of `content`; absent where the export has none. */
+  reasoning?: string;
 }
 
 /** A conversation's messages, normalised from whichever provider's export. */

@@ -18,6 +18,7 @@ const SENDER_ROLES: Record<string, Role> = { human: 'user', user: 'user', assist
 export const claudeExport: RecordFormat = {
   kind: 'record',
   provider: 'anthropic',
+  readerVersion: 1,
   zipMembers: CONVERSATIONS_FILE,
   recognizes: (raw) => 'chat_messages' in raw,
   normalize(raw) {

@@ -19,6 +19,13 @@ export type ExportFormat = RecordFormat | GroupedFormat;
 
 interface FormatBase {
   provider: Provider;
+  /**
+   * The version of the reader: bump it whenever the reader would make something
+   * else of the same bytes. A conversation stored by an older version is read
+   * again on the next import of its bytes (and updated if it now reads
+   * differently) rather than skipped as unchanged.
+   */
+  readerVersion: number;
   /** The files of the provider's zip that hold its records (at any depth), read in name order. */
   zipMembers: RegExp;
   /** A file in the zip that means the export was made wrongly, when nothing else is readable. */

@@ -13,6 +13,7 @@ const iso = (time: unknown) => new Date(msFrom(time)!).toISOString();
 export const copilotExport: GroupedFormat = {
   kind: 'grouped',
   provider: 'microsoft',
+  readerVersion: 1,
   zipMembers: /(^|\/)copilot-activity-history\.csv$/,
   recognizes: (raw) => COPILOT_COLUMNS.every((column) => typeof raw[column] === 'string'),
   placement(raw) {

@@ -30,6 +30,7 @@ const FRAGMENT_ROLES = new Map<string, Role | null>([
 export const deepseekExport: RecordFormat = {
   kind: 'record',
   provider: 'deepseek',
+  readerVersion: 1,
   zipMembers: CONVERSATIONS_FILE,
   recognizes: (raw) =>
     'mapping' in raw && (hasFragments(raw.mapping) || (typeof raw.inserted_at === 'string' && typeof raw.create_time !== 'number')),

@@ -19,6 +19,7 @@ const htmlToMarkdown = new NodeHtmlMarkdown();
 export const geminiExport: GroupedFormat = {
   kind: 'grouped',
   provider: 'google',
+  readerVersion: 1,
   zipMembers: /(^|\/)Gemini Apps\/My ?Activity\.json$/,
   misexported: {
     zipMember: /(^|\/)Gemini Apps\/My ?Activity\.html$/,

@@ -7,6 +7,7 @@ import { asArray, asString, externalIdFrom, isObject, isoFrom, msFrom, sourceLin
 export const grokExport: RecordFormat = {
   kind: 'record',
   provider: 'xai',
+  readerVersion: 1,
   zipMembers: /(^|\/)prod-grok-backend\.json$/,
   recognizes: (raw) => isObject(raw.conversation) && Array.isArray(raw.responses),
   normalize(raw) {

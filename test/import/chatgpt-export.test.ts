@@ -21,6 +21,7 @@ test('the displayed branch of a conversation with edits and regenerations', () =
           content:
             'Once a day is the usual rhythm at room temperature: discard all but a spoonful, then feed it equal weights of flour and water. If your kitchen is warm and it peaks within a few hours, feed it twice a day.',
           timestamp: '2024-06-08T09:50:11.904Z',
+          model: 'gpt-4o',
         },
         // "What about in the fridge?" and its interrupted answer were edited away.
         { role: 'user', content: 'And if I keep it in the fridge between bakes?', timestamp: '2024-06-08T09:51:28.442Z' },
@@ -29,6 +30,7 @@ test('the displayed branch of a conversation with edits and regenerations', () =
           role: 'assistant',
           content: 'Then once a week is plenty. Take it out the night before you bake, feed it, and let it get bubbly on the counter before you use it.',
           timestamp: '2024-06-08T09:51:30.015Z',
+          model: 'gpt-4o',
         },
       ],
     },
@@ -45,7 +47,7 @@ test('browsing: code calls stay with the assistant, results become tool messages
       title: 'Lisbon to Porto by train',
       messages: [
         { role: 'user', content: 'How long is the train from Lisbon to Porto, and do I need to book ahead?', timestamp: '2024-01-15T09:44:02.665Z' },
-        { role: 'assistant', content: '```\nsearch("Lisbon to Porto train journey time booking")\n```', timestamp: '2024-01-15T09:44:11.302Z' },
+        { role: 'assistant', content: '```\nsearch("Lisbon to Porto train journey time booking")\n```', timestamp: '2024-01-15T09:44:11.302Z', model: 'gpt-4' },
         {
           role: 'tool',
           content:
@@ -53,7 +55,7 @@ test('browsing: code calls stay with the assistant, results become tool messages
             '# 【1†Booking trains in Portugal†travel.example.com】\nSeats on the faster trains often sell out on Friday evenings.',
           timestamp: '2024-01-15T09:44:11.304Z',
         },
-        { role: 'assistant', content: '```\nmclick([0, 1])\n```', timestamp: '2024-01-15T09:44:11.309Z' },
+        { role: 'assistant', content: '```\nmclick([0, 1])\n```', timestamp: '2024-01-15T09:44:11.309Z', model: 'gpt-4' },
         {
           role: 'tool',
           content: 'Lisbon – Porto timetable | Rail Example\nhttps://rail.example.org/timetable/lisboa-porto\nThe Alfa Pendular takes 2 h 49 min; the Intercidades takes about 3 h 15 min.',
@@ -69,6 +71,7 @@ test('browsing: code calls stay with the assistant, results become tool messages
           content:
             'The fastest train, the Alfa Pendular, takes about 2 hours 50 minutes; the Intercidades takes about 3¼ hours. You do not have to book, but seats on Friday evenings sell out and early tickets are cheaper, so book a few days ahead if you can.',
           timestamp: '2024-01-15T09:44:11.327Z',
+          model: 'gpt-4',
         },
       ],
     },
@@ -79,6 +82,7 @@ test('browsing: code calls stay with the assistant, results become tool messages
       role: 'assistant',
       content: 'Use `^\\d{4}-\\d{2}-\\d{2}$`. It checks the shape only, so 2024-13-40 matches too: parse the date afterwards if you need a real one.',
       timestamp: '2024-01-14T10:42:20.774Z',
+      model: 'gpt-4',
     },
   ]);
 });
@@ -101,7 +105,7 @@ test('citation markers become links to the cited page, or go when it names none'
   );
 });
 
-test('2025 export: reasoning and both editable contexts are dropped, the answers kept', () => {
+test('2025 export: editable contexts are dropped; thoughts and the recap are the reasoning of the answer after them', () => {
   const [conversation] = fixtureJson('chatgpt-reasoning-and-context.json');
   assert.deepEqual(normalize(conversation), {
     externalId: '68b9c3a4-1f2e-8007-a5d3-7c9e2b4f6a18',
@@ -111,15 +115,21 @@ test('2025 export: reasoning and both editable contexts are dropped, the answers
       title: 'Splitting a bill three ways',
       messages: [
         { role: 'user', content: 'Dinner came to €87.60 and we want to tip 10%. How much does each of the three of us pay?', timestamp: '2025-09-04T16:30:12.418Z' },
-        { role: 'assistant', content: '€32.12 each: €87.60 plus 10% is €96.36, and a third of that is €32.12.', timestamp: '2025-09-04T16:30:19.774Z' },
+        {
+          role: 'assistant',
+          content: '€32.12 each: €87.60 plus 10% is €96.36, and a third of that is €32.12.',
+          timestamp: '2025-09-04T16:30:19.774Z',
+          model: 'gpt-5-thinking',
+          reasoning: 'Adding the tip and splitting\n87.60 × 1.10 = 96.36, and 96.36 / 3 = 32.12.\n\nThought for 5s',
+        },
         { role: 'user', content: 'Round it up to whole euros.', timestamp: '2025-09-04T16:31:01.205Z' },
-        { role: 'assistant', content: '€33 each. That comes to €99, which adds €2.64 to the tip.', timestamp: '2025-09-04T16:31:08.512Z' },
+        { role: 'assistant', content: '€33 each. That comes to €99, which adds €2.64 to the tip.', timestamp: '2025-09-04T16:31:08.512Z', model: 'gpt-5-thinking' },
       ],
     },
   });
 });
 
-test('a single conversation object: image parts become placeholders, the empty message and hidden context are dropped', () => {
+test('a single conversation object: image parts become placeholders named by their attachments, the empty message and hidden context are dropped', () => {
   const conversation = fixtureJson('chatgpt-single-image.json');
   assert.ok(!Array.isArray(conversation));
   assert.deepEqual(normalize(conversation), {
@@ -129,15 +139,16 @@ test('a single conversation object: image parts become placeholders, the empty m
     payload: {
       title: 'Is this plant safe for cats?',
       messages: [
-        { role: 'user', content: '[image]\nWhat plant is this, and is it safe for my cat?', timestamp: '2025-06-14T08:35:16.047Z' },
+        { role: 'user', content: '[image: IMG_4471.jpeg]\nWhat plant is this, and is it safe for my cat?', timestamp: '2025-06-14T08:35:16.047Z' },
         {
           role: 'assistant',
           content:
             'It looks like a spider plant (Chlorophytum comosum). Spider plants are not toxic to cats, though some cats like to chew the leaves and may get a mildly upset stomach.',
           timestamp: '2025-06-14T08:35:21.285Z',
+          model: 'gpt-4o',
         },
-        { role: 'user', content: '[image]\n[image]\nAnd these two?', timestamp: '2025-06-14T08:36:27.619Z' },
-        { role: 'assistant', content: 'The first is a peace lily, which is toxic to cats: keep it out of reach. The second is a Boston fern, which is safe.', timestamp: '2025-06-14T08:36:34.803Z' },
+        { role: 'user', content: '[image: IMG_4472.jpeg]\n[image: IMG_4475.jpeg]\nAnd these two?', timestamp: '2025-06-14T08:36:27.619Z' },
+        { role: 'assistant', content: 'The first is a peace lily, which is toxic to cats: keep it out of reach. The second is a Boston fern, which is safe.', timestamp: '2025-06-14T08:36:34.803Z', model: 'gpt-4o' },
       ],
     },
   });
@@ -162,9 +173,10 @@ test('a single conversation object: code is fenced with its language, its output
           role: 'assistant',
           content: '```python\nsteps = [8412, 10230, 6051, 7788, 12004, 5320, 9511]\nsum(steps) / len(steps)\n```',
           timestamp: '2024-12-06T17:00:12.734Z',
+          model: 'gpt-4o',
         },
         { role: 'tool', content: '8473.714285714286', timestamp: '2024-12-06T17:00:13.058Z' },
-        { role: 'assistant', content: 'Your daily average was about 8,474 steps.', timestamp: '2024-12-06T17:00:14.390Z' },
+        { role: 'assistant', content: 'Your daily average was about 8,474 steps.', timestamp: '2024-12-06T17:00:14.390Z', model: 'gpt-4o' },
       ],
     },
   });
@@ -191,7 +203,7 @@ test('a current_node missing from mapping falls back to the newest leaf; cycles 
   assert.deepEqual(normalize({ id: 'y', mapping: cyclic, current_node: 'b' })!.payload.messages.map((m) => m.content), ['one', 'two']);
 });
 
-test('content types: reasoning and hidden dropped, code fenced, execution output as tool, unknown kept as text', () => {
+test('content types: hidden dropped, reasoning on the next answer, code fenced, execution output as tool, unknown parts and types named', () => {
   const steps: Array<[string, Record<string, unknown>, Record<string, unknown>?]> = [
     ['system', { content_type: 'text', parts: ['hidden prompt'] }, { metadata: { is_visually_hidden_from_conversation: true } }],
     ['user', { content_type: 'user_editable_context', user_profile: 'x' }],
@@ -200,9 +212,16 @@ test('content types: reasoning and hidden dropped, code fenced, execution output
     ['assistant', { content_type: 'reasoning_recap', content: 'Thought for 3s' }],
     ['assistant', { content_type: 'code', language: 'python', text: 'print(1)' }],
     ['tool', { content_type: 'execution_output', text: '1' }],
-    ['assistant', { content_type: 'multimodal_text', parts: [{ content_type: 'image_asset_pointer' }, { content_type: 'audio_transcription', text: 'said' }, { content_type: 'file' }] }],
+    [
+      'assistant',
+      {
+        content_type: 'multimodal_text',
+        parts: [{ content_type: 'image_asset_pointer' }, { content_type: 'audio_transcription', text: 'said' }, { content_type: 'audio_asset_pointer' }, { content_type: 'file' }],
+      },
+    ],
     ['assistant', { content_type: 'text', parts: ['   '] }],
     ['critic', { content_type: 'some_future_type', text: 'future text' }],
+    ['assistant', { content_type: 'app_pairing_content', apps: [] }],
   ];
   const mapping: Record<string, unknown> = {};
   steps.forEach(([role, content, extra], i) => {
@@ -216,10 +235,11 @@ test('content types: reasoning and hidden dropped, code fenced, execution output
     title: '',
     messages: [
       { role: 'user', content: 'Plot it\nplease', timestamp: null },
-      { role: 'assistant', content: '```python\nprint(1)\n```', timestamp: null },
+      { role: 'assistant', content: '```python\nprint(1)\n```', timestamp: null, reasoning: 'thinking\n\nThought for 3s' },
       { role: 'tool', content: '1', timestamp: null },
-      { role: 'assistant', content: '[image]\nsaid\n[file]', timestamp: null },
+      { role: 'assistant', content: '[image]\nsaid\n[audio]\n[file]', timestamp: null },
       { role: 'assistant', content: 'future text', timestamp: null },
+      { role: 'assistant', content: '[unknown content: app_pairing_content]', timestamp: null },
     ],
   });
 });
