@@ -68,17 +68,21 @@ function displayedBranch(mapping: Json, currentNode: string | undefined): Json[]
 /**
  * Without a usable `current_node`: the node no other node names as `parent`
  * whose message is newest; of equal times (or none), the last in the file.
+ * Should every node be a parent (a cycle), the newest node of all.
  */
 function latestLeaf(mapping: Json): string | undefined {
   const parents = new Set<unknown>();
   for (const node of Object.values(mapping)) if (isObject(node)) parents.add(node.parent);
-  let latest: { id: string; time: number } | undefined;
-  for (const [id, node] of Object.entries(mapping)) {
-    if (!isObject(node) || parents.has(id)) continue;
-    const time = createTime(node);
-    if (!latest || time >= latest.time) latest = { id, time };
-  }
-  return latest?.id;
+  const latest = (leavesOnly: boolean) => {
+    let found: { id: string; time: number } | undefined;
+    for (const [id, node] of Object.entries(mapping)) {
+      if (!isObject(node) || (leavesOnly && parents.has(id))) continue;
+      const time = createTime(node);
+      if (!found || time >= found.time) found = { id, time };
+    }
+    return found?.id;
+  };
+  return latest(true) ?? latest(false);
 }
 
 const createTime = (node: Json) => (isObject(node.message) && typeof node.message.create_time === 'number' ? node.message.create_time : -Infinity);

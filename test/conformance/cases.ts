@@ -429,7 +429,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
 
     fullCase('every fixture imports (JSON, and CSV as text/csv) with its provider; importing it again changes nothing', async () => {
       const { apiKey } = await onboard('Fixtures');
-      assert.equal(EXPORT_FIXTURE_NAMES.length, 15);
+      assert.equal(EXPORT_FIXTURE_NAMES.length, 18);
       const counts: Record<string, number> = {};
       for (const name of EXPORT_FIXTURE_NAMES) {
         const n = conversationsInFixture(name);
@@ -447,7 +447,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
         counts[first.provider] = first.conversationCount;
       }
       // Every conversation id is distinct across the fixtures; those without one are skipped (one DeepSeek, one Grok).
-      assert.deepEqual(counts, { openai: 8, anthropic: 10, microsoft: 4, deepseek: 2, google: 4, xai: 2 });
+      assert.deepEqual(counts, { openai: 11, anthropic: 10, microsoft: 4, deepseek: 3, google: 4, xai: 2 });
       const { connections } = expectJson(await api('/api/conversations?userRef=fixtures', apiKey), 200);
       assert.deepEqual(Object.fromEntries(connections.map((c: any) => [c.provider, c.conversationCount])), counts);
     });

@@ -255,3 +255,124 @@ test('no id means unreadable; no mapping, or one with nothing to show, means no 
     payload: { title: 'Packing list', messages: [] },
   });
 });
+
+test('2026 slim shard: the chain from current_node without children, thoughts as reasoning, private-use markup as links, a canvas, voice and named files', () => {
+  const [sourdough, plants] = fixtureJson('chatgpt-2026-shard.json');
+  assert.deepEqual(normalize(sourdough), {
+    externalId: '6a9c1409-7d10-83e8-a8d8-7f933546ba2f',
+    title: 'Sourdough schedule for a workday',
+    updateTime: '2026-08-22T14:03:11.802Z',
+    payload: {
+      title: 'Sourdough schedule for a workday',
+      messages: [
+        // An attachment with no part of its own: a line naming it.
+        {
+          role: 'user',
+          content: 'I work 9 to 6. Can you plan a sourdough bake around that? My starter notes are attached.\n[file: starter-notes.pdf]',
+          timestamp: '2026-08-22T13:55:46.635Z',
+        },
+        // The thoughts (stamped 20 ms before the question) and the recap are this answer's reasoning.
+        // The cite span is its content reference's `alt`, the url span a link, the canvas its body
+        // under its title; no private-use character is left. `auto` names no model: the message's slug.
+        {
+          role: 'assistant',
+          content:
+            'Mix the levain before work and shape in the evening; the fridge does the waiting. ([King Arthur Baking](https://www.kingarthurbaking.com/blog/cold-retard))\n\n' +
+            'Timings follow [King Arthur\'s guide to cold retarding](https://www.kingarthurbaking.com/blog/cold-retard).\n\n' +
+            '**Workday sourdough plan**\n\n- 07:00 feed the starter\n- 18:30 mix and autolyse\n- 21:30 shape, then into the fridge\n- 07:00 bake straight from the fridge\n\n' +
+            'Ask if you want it as a checklist.',
+          timestamp: '2026-08-22T13:55:59.210Z',
+          model: 'gpt-5-5-thinking',
+          reasoning:
+            'Reading the starter notes\n\nFitting the bake around work hours\nA levain built at 7:00 peaks around 13:00 at 24 °C; a cold retard fits the evening.\n\nThought for 12s',
+        },
+        { role: 'user', content: 'What if my kitchen is cold, like eighteen degrees?\n[audio]', timestamp: '2026-08-22T14:02:40.118Z' },
+        {
+          role: 'assistant',
+          content: 'Then feed it at 6:00 instead, with warm water, and give the dough an extra hour before shaping.\n[audio]',
+          timestamp: '2026-08-22T14:02:44.507Z',
+          model: 'gpt-5-5',
+        },
+        { role: 'user', content: '[image: crumb.jpg]\nHere is the crumb from last time. Too dense?', timestamp: '2026-08-22T14:03:02.944Z' },
+        // current_node, not the regenerated sibling ("It looks fine to me.").
+        { role: 'assistant', content: 'A little: the tight holes mean it was underproofed. Give it the extra hour.', timestamp: '2026-08-22T14:03:11.802Z', model: 'gpt-5-5' },
+      ],
+    },
+  });
+  // The hidden system node is dropped; an image no attachment names is `[image]`; the entity span
+  // is its name, a filecite span without a content reference goes; the conversation's default model.
+  assert.deepEqual(normalize(plants)!.payload.messages, [
+    { role: 'user', content: '[image]\nIs this one safe for cats?', timestamp: '2026-08-23T13:52:00.020Z' },
+    {
+      role: 'assistant',
+      content: 'That is a Calathea, which is safe for cats. See the [ASPCA plant list](https://www.aspca.org/pet-care/animal-poison-control/cats-plant-list)',
+      timestamp: '2026-08-23T13:52:11.903Z',
+      model: 'gpt-5-6-mini',
+    },
+  ]);
+});
+
+test('no current_node and no children: the latest leaf’s chain, all nine visible messages in chain order', () => {
+  const [conversation] = fixtureJson('chatgpt-no-current-node.json');
+  const assistant = (content: string, timestamp: string) => ({ role: 'assistant', content, timestamp, model: 'gpt-5-6' });
+  const user = (content: string, timestamp: string) => ({ role: 'user', content, timestamp });
+  assert.deepEqual(normalize(conversation), {
+    externalId: '6a7f0c12-3e45-8a91-b2c3-d4e5f6a7b8c9',
+    title: 'Learning to juggle three balls',
+    updateTime: '2026-08-06T07:46:52.500Z',
+    payload: {
+      title: 'Learning to juggle three balls',
+      messages: [
+        user('I want to learn to juggle three balls. Where do I start?', '2026-08-06T07:40:00.635Z'),
+        // Stamped before the question it answers: the chain decides the order, not the time.
+        assistant('Start with one ball: toss it from hand to hand in an arc that peaks just above eye level.', '2026-08-06T07:40:00.615Z'),
+        user('Done that for a week. Next?', '2026-08-06T07:42:00.500Z'),
+        // "Add a second ball." is an older leaf, regenerated away.
+        assistant('Two balls in one hand: throw the second when the first reaches its peak.', '2026-08-06T07:42:11.750Z'),
+        user('My throws keep drifting forward.', '2026-08-06T07:44:00.000Z'),
+        assistant('Stand facing a wall, almost touching it: the wall stops the drift and teaches a straight plane.', '2026-08-06T07:44:06.125Z'),
+        user('And the third ball?', '2026-08-06T07:45:00.000Z'),
+        assistant('Hold two in your stronger hand. Throw from it, then throw from the other hand as the first ball peaks, then again.', '2026-08-06T07:45:05.875Z'),
+        user('Got three catches in a row!', '2026-08-06T07:46:52.500Z'),
+      ],
+    },
+  });
+});
+
+test('the fallback leaf: named by no node as parent, the latest, ties to the last in the file; metadata.parent_id and children are not the tree', () => {
+  const slim = (parent: string | null, text: string, time: number, metadata: Record<string, unknown> = {}) => ({
+    parent,
+    message: msg(text.startsWith('Q') ? 'user' : 'assistant', { content_type: 'text', parts: [text] }, { create_time: time, metadata }),
+  });
+  const mapping = {
+    root: { parent: null, message: null },
+    q: slim('root', 'Q1', 10),
+    // Equally new leaves: the later in the file wins.
+    first: slim('q', 'first answer', 12, { parent_id: 'second' }),
+    second: slim('q', 'second answer', 12, { parent_id: 'missing-node' }),
+    older: slim('q', 'older answer', 11),
+  };
+  assert.deepEqual(normalize({ id: 't', mapping })!.payload.messages.map((m) => m.content), ['Q1', 'second answer']);
+  // `children` naming a node is ignored: only `parent` links count.
+  const withChildren = { ...mapping, q: { ...mapping.q, children: ['older'] } };
+  assert.deepEqual(normalize({ id: 't', mapping: withChildren, current_node: null })!.payload.messages.map((m) => m.content), ['Q1', 'second answer']);
+  // Every node a parent (a cycle): the newest node, its chain up to where it loops.
+  const cyclic = { a: slim('b', 'Q a', 1), b: slim('a', 'b', 2) };
+  assert.deepEqual(normalize({ id: 'c', mapping: cyclic })!.payload.messages.map((m) => m.content), ['Q a', 'b']);
+});
+
+test('older canvases: a create_textdoc call shows the document under its name, an update a line naming it', () => {
+  const call = (recipient: string, text: string) => msg('assistant', { content_type: 'code', language: 'json', text }, { recipient, metadata: { model_slug: 'gpt-4o' } });
+  const mapping = {
+    u: node('u', null, [], msg('user', { content_type: 'text', parts: ['Write a haiku about rain'] })),
+    c: node('c', 'u', [], call('canmore.create_textdoc', JSON.stringify({ name: 'Rain haiku', type: 'document', content: 'Soft rain on the roof\nthe kettle hums in reply\nboth of us waiting' }))),
+    r: node('r', 'c', [], msg('tool', { content_type: 'text', parts: ["Successfully created text document 'Rain haiku'"] })),
+    e: node('e', 'r', [], call('canmore.update_textdoc', JSON.stringify({ updates: [{ pattern: 'kettle', multiple: false, replacement: 'teapot' }] }))),
+  };
+  assert.deepEqual(normalize({ id: 'canvas', mapping, current_node: 'e' })!.payload.messages, [
+    { role: 'user', content: 'Write a haiku about rain', timestamp: null },
+    { role: 'assistant', content: '**Rain haiku**\n\n```\nSoft rain on the roof\nthe kettle hums in reply\nboth of us waiting\n```', timestamp: null, model: 'gpt-4o' },
+    { role: 'tool', content: "Successfully created text document 'Rain haiku'", timestamp: null },
+    { role: 'assistant', content: '[canvas edited: Rain haiku]', timestamp: null, model: 'gpt-4o' },
+  ]);
+});
