@@ -132,6 +132,32 @@ describe('DeepSeek (deepseek)', () => {
     ]);
   });
 
+  test('[citation:N] markers become links to the node’s search results (by cite_index); one naming no result stays', async () => {
+    const t = await setup();
+    const { connectionId } = await imports(t, fixtureBytes('deepseek-citations.json'), JSON_TYPE, 'deepseek', { created: 1, skipped: 0, conversationCount: 1 });
+    assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), [
+      {
+        external_id: '8c1e5f27-93ab-4d60-b7e2-4f1a9c3d5e80',
+        title: 'Tram to Belém',
+        update_time: '2025-09-20T08:03:40.870Z',
+        payload: {
+          title: 'Tram to Belém',
+          messages: [
+            message('user', 'Which tram goes from Lisbon centre to Belém, and how often?', '2025-09-20T08:02:11.120Z'),
+            message('tool', '- [Tram 15E – Carris](https://www.carris.pt/en/tram-15e)\n- [Getting to Belém](https://travel.example.com/lisbon/belem)', '2025-09-20T08:03:40.870Z'),
+            message(
+              'assistant',
+              'Take tram 15E from Praça da Figueira [1](https://www.carris.pt/en/tram-15e). It runs every 8 to 12 minutes ' +
+                '[2](https://travel.example.com/lisbon/belem)[1](https://www.carris.pt/en/tram-15e), and the ride takes about 25 minutes [citation:7].',
+              '2025-09-20T08:03:40.870Z',
+              { model: 'deepseek-reasoner', reasoning: 'They mean the tram, not the train. Check the line number and the timetable.' },
+            ),
+          ],
+        },
+      },
+    ]);
+  });
+
   test('the zip as DeepSeek ships it (conversations.json and user.json) holds the same conversations', async () => {
     const t = await setup();
     const zip = zipSync(zipFolderFiles('deepseek-zip'));
