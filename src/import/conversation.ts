@@ -69,10 +69,18 @@ export const GROUPING_GAP_MS = 30 * 60_000;
 
 /**
  * The payload with every lone surrogate (a `\ud800` escape in the export, say)
- * replaced by U+FFFD, so that what is stored is valid Unicode.
+ * replaced by U+FFFD, in every text of it, so that what is stored is valid Unicode.
  */
 export function wellFormedPayload(payload: NormalizedConversation['payload']): NormalizedConversation['payload'] {
-  return { title: payload.title.toWellFormed(), messages: payload.messages.map((message) => ({ ...message, content: message.content.toWellFormed() })) };
+  return {
+    title: payload.title.toWellFormed(),
+    messages: payload.messages.map(({ model, reasoning, ...message }) => ({
+      ...message,
+      content: message.content.toWellFormed(),
+      ...(model === undefined ? {} : { model: model.toWellFormed() }),
+      ...(reasoning === undefined ? {} : { reasoning: reasoning.toWellFormed() }),
+    })),
+  };
 }
 
 export type Json = Record<string, unknown>;
