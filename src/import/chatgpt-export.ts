@@ -151,7 +151,8 @@ function contentText(message: Json, contentType: string, content: Json, metadata
       return asString(content.result) || asString(content.summary) || '';
     default: {
       const text = asString(content.text) ?? asString(content.result) ?? partsText(content.parts, metadata);
-      return text.trim() === '' ? `[unknown content: ${contentType}]` : text;
+      // A tool's empty result is nothing to show; a type of unknown shape is named rather than lost.
+      return text.trim() === '' && !TOOL_RESULT_CONTENT.has(contentType) ? `[unknown content: ${contentType}]` : text;
     }
   }
 }
@@ -197,6 +198,7 @@ function attachmentNames(metadata: Json): Map<string, string> {
 
 /** The message's attachments that no part shows (an uploaded PDF, say): one `[file: <name>]` line each. */
 function withAttachments(text: string, content: Json, metadata: Json): string {
+  if (asArray(metadata.attachments).length === 0) return text;
   const shown = new Set(
     asArray(content.parts)
       .filter(isObject)

@@ -212,6 +212,7 @@ test('content types: hidden dropped, reasoning on the next answer, code fenced, 
     ['assistant', { content_type: 'reasoning_recap', content: 'Thought for 3s' }],
     ['assistant', { content_type: 'code', language: 'python', text: 'print(1)' }],
     ['tool', { content_type: 'execution_output', text: '1' }],
+    ['tool', { content_type: 'execution_output', text: '' }],
     [
       'assistant',
       {
