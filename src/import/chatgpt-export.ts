@@ -99,7 +99,7 @@ function branchMessages(branch: Json[], conversation: ConversationContext): Mess
     const metadata = isObject(message.metadata) ? message.metadata : {};
     if (metadata.is_visually_hidden_from_conversation === true || HIDDEN_CONTENT.has(contentType)) continue;
     if (REASONING_CONTENT.has(contentType)) {
-      const text = withoutPrivateUse(withInlineMarkup(reasoningText(content), metadata));
+      const text = withInlineMarkup(reasoningText(content), metadata);
       if (text !== '') reasoning.push(text);
       continue;
     }
@@ -127,7 +127,7 @@ function reasoningText(content: Json): string {
 }
 
 function toMessage(message: Json, contentType: string, content: Json, metadata: Json, conversation: ConversationContext): Message | null {
-  const text = withoutPrivateUse(contentText(message, contentType, content, metadata, conversation)).trim();
+  const text = withInlineMarkup(contentText(message, contentType, content, metadata, conversation), metadata).trim();
   if (text === '') return null;
   const author = isObject(message.author) ? asString(message.author.role) : undefined;
   const role: Role = TOOL_RESULT_CONTENT.has(contentType) ? 'tool' : ROLES.has(author as Role) ? (author as Role) : 'assistant';
@@ -140,9 +140,9 @@ function toMessage(message: Json, contentType: string, content: Json, metadata: 
 function contentText(message: Json, contentType: string, content: Json, metadata: Json, conversation: ConversationContext): string {
   switch (contentType) {
     case 'text':
-      return withAttachments(withCanvases(withInlineMarkup(withCitations(partsText(content.parts, metadata), metadata), metadata)), content, metadata);
+      return withAttachments(withCanvases(withCitations(partsText(content.parts, metadata), metadata)), content, metadata);
     case 'multimodal_text':
-      return withAttachments(withCanvases(withInlineMarkup(partsText(content.parts, metadata), metadata)), content, metadata);
+      return withAttachments(withCanvases(partsText(content.parts, metadata)), content, metadata);
     case 'code':
       return canvasCall(message, content, conversation) ?? fenced(asString(content.text) ?? '', asString(content.language));
     case 'tether_quote':
@@ -165,14 +165,15 @@ const fenced = (text: string, language: string | undefined) => `\`\`\`${language
  * any other part as a placeholder naming its type.
  */
 function partsText(parts: unknown, metadata: Json): string {
-  const names = attachmentNames(metadata);
+  // Most messages are one string.
+  if (Array.isArray(parts) && parts.length === 1 && typeof parts[0] === 'string') return parts[0];
   return asArray(parts)
     .map((part) => {
       if (typeof part === 'string') return part;
       if (!isObject(part)) return '';
       const type = asString(part.content_type) ?? 'unknown content';
       if (type === 'image_asset_pointer') {
-        const name = names.get(fileIdOf(part.asset_pointer) ?? '');
+        const name = attachmentName(metadata, fileIdOf(part.asset_pointer));
         return name ? `[image: ${name}]` : '[image]';
       }
       if (type === 'audio_transcription') return asString(part.text) ?? '';
@@ -186,14 +187,9 @@ function partsText(parts: unknown, metadata: Json): string {
 /** `file-service://file-abc` and `sediment://file_0123…` name the file `file-abc`, `file_0123…`. */
 const fileIdOf = (pointer: unknown) => asString(pointer)?.replace(/^[a-z-]+:\/\//, '');
 
-function attachmentNames(metadata: Json): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const attachment of asArray(metadata.attachments).filter(isObject)) {
-    const id = asString(attachment.id);
-    const name = asString(attachment.name);
-    if (id && name) names.set(id, name);
-  }
-  return names;
+function attachmentName(metadata: Json, fileId: string | undefined): string | undefined {
+  const attachment = asArray(metadata.attachments).find((candidate) => isObject(candidate) && candidate.id === fileId);
+  return isObject(attachment) ? asString(attachment.name) : undefined;
 }
 
 /** The message's attachments that no part shows (an uploaded PDF, say): one `[file: <name>]` line each. */
@@ -244,16 +240,20 @@ const PRIVATE_USE = /[\ue000-\uf8ff]/g;
  * Newer answers wrap citations and links in private-use characters. A `url`
  * span is `[title](url)`; an entity its name; any other span (`cite`,
  * `filecite`, …) the Markdown of the `content_references` entry that matched
- * it (its `alt`, else a link to its page), or nothing.
+ * it (its `alt`, else a link to its page), or nothing. In a text with this
+ * markup (a span, or a passage between `\ue203` and `\ue204`), every other
+ * private-use character is removed too. A text without it is left as it is:
+ * looking for two characters is many times cheaper than for the whole range,
+ * and a private-use character the person typed (Apple's logo, U+F8FF) is theirs.
  */
 function withInlineMarkup(text: string, metadata: Json): string {
-  if (!text.includes('\ue200')) return text;
+  if (!text.includes('\ue200') && !text.includes('\ue203')) return text;
   const references = new Map<string, Json>();
   for (const reference of asArray(metadata.content_references).filter(isObject)) {
     const matched = asString(reference.matched_text);
     if (matched) references.set(withoutPrivateUse(matched), reference);
   }
-  return text.replace(INLINE_SPAN, (span, inner: string) => {
+  const linked = text.replace(INLINE_SPAN, (span, inner: string) => {
     const [kind, ...fields] = inner.split('\ue202');
     if (kind === 'url' && fields.length > 0) {
       const url = fields.at(-1)!;
@@ -264,6 +264,7 @@ function withInlineMarkup(text: string, metadata: Json): string {
     if (kind === 'entity') return entityName(fields[0]);
     return '';
   });
+  return withoutPrivateUse(linked);
 }
 
 function referenceMarkdown(reference: Json): string {
