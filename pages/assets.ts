@@ -82,6 +82,8 @@ mark{background:#fef08a;color:inherit;border-radius:2px}
 .message.tool{background:#f6f7f9;font-size:.9rem;margin-right:1.5rem}
 .message.system{background:#fffaeb;border-color:#fedf89}
 .message .meta{margin:0 0 .25rem;font-size:.85rem;color:#4a5361}
+.reasoning{margin-top:.5rem;font-size:.9rem;color:#4a5361;border-top:1px solid #e4e7ec;padding-top:.4rem}
+.reasoning summary{cursor:pointer}
 /* A message's Markdown. Code blocks and tables scroll sideways inside the message, never the page (min-width:0 above lets a message shrink below its widest line). */
 .content{overflow-wrap:anywhere}
 .content>:first-child{margin-top:0}

@@ -219,7 +219,7 @@ export function ManageConnectionPage(props: {
 export function ManageConversationPage(props: {
   appName: string;
   conversation: { id: string; title: string | null; update_time: string | null; connection_id: string; provider: string };
-  messages: Array<{ role: string; content: string; timestamp: string | null }>;
+  messages: Array<{ role: string; content: string; timestamp: string | null; model?: string; reasoning?: string }>;
 }) {
   const { appName, conversation, messages } = props;
   const t = useMessages();
@@ -243,9 +243,17 @@ export function ManageConversationPage(props: {
               <li key={i} class={`message ${message.role}`}>
                 <p class="meta">
                   <strong>{t.roles[message.role] ?? message.role}</strong> <Time iso={message.timestamp} />
+                  {message.model ? <span class="model"> · {message.model}</span> : null}
                 </p>
                 {/* markdown-it escapes every character of the message itself: see markdown.ts. */}
                 <div class="content" dangerouslySetInnerHTML={{ __html: toHtml(message.content) }} />
+                {/* Shown with the answer but not part of it: folded away, opened without a script. */}
+                {message.reasoning ? (
+                  <details class="reasoning">
+                    <summary>{t.reasoning}</summary>
+                    <div class="content" dangerouslySetInnerHTML={{ __html: toHtml(message.reasoning) }} />
+                  </details>
+                ) : null}
               </li>
             ))}
           </ol>

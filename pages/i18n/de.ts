@@ -221,6 +221,7 @@ export const de: Messages = {
 
   lastUpdated: 'Zuletzt aktualisiert',
   noMessages: 'Diese Unterhaltung enthält keine Nachrichten.',
+  reasoning: 'Gedankengang',
   roles: { user: 'Du', assistant: 'Assistent', system: 'System', tool: 'Werkzeug' },
   deleteConversationHeading: 'Diese Unterhaltung löschen',
   deleteConversationButton: 'Unterhaltung löschen',

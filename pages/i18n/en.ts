@@ -152,6 +152,7 @@ export const en = {
 
   lastUpdated: 'Last updated',
   noMessages: 'This conversation has no messages.',
+  reasoning: 'Reasoning',
   roles: { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' } as Record<string, string>,
   deleteConversationHeading: 'Delete this conversation',
   deleteConversationButton: 'Delete conversation',

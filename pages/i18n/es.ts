@@ -222,6 +222,7 @@ export const es: Messages = {
 
   lastUpdated: 'Última actualización:',
   noMessages: 'Esta conversación no tiene mensajes.',
+  reasoning: 'Razonamiento',
   roles: { user: 'Tú', assistant: 'Asistente', system: 'Sistema', tool: 'Herramienta' },
   deleteConversationHeading: 'Eliminar esta conversación',
   deleteConversationButton: 'Eliminar conversación',

@@ -222,6 +222,7 @@ export const fr: Messages = {
 
   lastUpdated: 'Dernière mise à jour :',
   noMessages: 'Cette conversation ne contient aucun message.',
+  reasoning: 'Raisonnement',
   roles: { user: 'Vous', assistant: 'Assistant', system: 'Système', tool: 'Outil' },
   deleteConversationHeading: 'Supprimer cette conversation',
   deleteConversationButton: 'Supprimer la conversation',

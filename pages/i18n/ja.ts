@@ -220,6 +220,7 @@ export const ja: Messages = {
 
   lastUpdated: '最終更新：',
   noMessages: 'この会話にはメッセージがありません。',
+  reasoning: '推論',
   roles: { user: 'あなた', assistant: 'アシスタント', system: 'システム', tool: 'ツール' },
   deleteConversationHeading: 'この会話を削除',
   deleteConversationButton: '会話を削除',

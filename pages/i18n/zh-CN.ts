@@ -220,6 +220,7 @@ export const zhCN: Messages = {
 
   lastUpdated: '最后更新：',
   noMessages: '此对话没有消息。',
+  reasoning: '推理过程',
   roles: { user: '你', assistant: '助手', system: '系统', tool: '工具' },
   deleteConversationHeading: '删除此对话',
   deleteConversationButton: '删除对话',

@@ -4,8 +4,12 @@
  * user_editable_context node, edit and regenerate branches, code /
  * execution_output pairs, web searches, images, reasoning `thoughts`) with the
  * metadata noise of the real thing, unix-second times and a `current_node`.
- * The archive: conversations-000.json… (each at most --split-mb) + user.json +
- * chat.html.
+ * Half are in the slim 2026 shape: nodes without `children`, messages of only
+ * `author, content, create_time, id, metadata`, keys in alphabetical order,
+ * `metadata.parent_id` naming nodes not in the file, citations and links in
+ * private-use characters, canvases as `:::writing` blocks, now and then no
+ * `current_node`. The archive: conversations-000.json… (each at most
+ * --split-mb) + user.json + chat.html.
  */
 import { Rng } from './rng.ts';
 import type { Conversation, Json, Layout, Shape } from './shape.ts';
@@ -21,8 +25,14 @@ interface Node {
   id: string;
   message: Json | null;
   parent: string | null;
-  children: string[];
+  /** Not in the slim 2026 shape. */
+  children?: string[];
 }
+
+/** Private-use characters that open, separate and close inline citations and links in 2026 answers. */
+const OPEN = '\ue200';
+const SEPARATE = '\ue202';
+const CLOSE = '\ue201';
 
 class ChatGptConversation {
   private readonly mapping: Record<string, Node> = {};
@@ -30,6 +40,8 @@ class ChatGptConversation {
   private readonly reasoning: boolean;
   private readonly stopToken: number;
   private readonly clientIds: boolean;
+  /** The 2026 shape (see the top of this file). */
+  private readonly slim: boolean;
   private requestId = '';
 
   constructor(
@@ -41,6 +53,7 @@ class ChatGptConversation {
     this.reasoning = REASONING_MODELS.has(this.model);
     this.stopToken = this.model === 'gpt-4' || this.model.startsWith('text-') ? 100260 : 200002;
     this.clientIds = rng.chance(0.5);
+    this.slim = rng.chance(0.5);
   }
 
   build(): Conversation {
@@ -69,6 +82,7 @@ class ChatGptConversation {
     }
 
     const title = this.text.title();
+    if (this.slim) return this.slimConversation(id, title, createUs, current);
     const conversation = {
       title,
       create_time: unixSeconds(createUs),
@@ -105,6 +119,36 @@ class ChatGptConversation {
     return { records: [conversation], messages };
   }
 
+  /** The 2026 conversation: J1's keys, in alphabetical order, the mapping's too. */
+  private slimConversation(id: string, title: string, createUs: number, current: string): Conversation {
+    const rng = this.rng;
+    const mapping = Object.fromEntries(Object.keys(this.mapping).sort().map((key) => [key, this.mapping[key]]));
+    const conversation: Json = {
+      conversation_id: id,
+      conversation_template_id: null,
+      create_time: unixSeconds(createUs),
+      current_node: current,
+      default_model_slug: rng.chance(0.5) ? 'auto' : this.model,
+      id,
+      is_archived: rng.chance(0.03),
+      is_do_not_remember: false,
+      is_read_only: false,
+      is_starred: null,
+      is_study_mode: false,
+      mapping,
+      memory_scope: 'global_enabled',
+      pinned_time: null,
+      plugin_ids: null,
+      title,
+      update_time: unixSeconds(this.clock.advance(rng.exp(30))),
+      voice: null,
+    };
+    if (rng.chance(0.02)) delete conversation.current_node;
+    let messages = 0;
+    for (const node of Object.values(this.mapping)) if (node.message !== null) messages++;
+    return { records: [conversation], messages };
+  }
+
   /** Like ChatGPT's own: the creation time in hex, then random (unique as creation times are). */
   private conversationId(createUs: number): string {
     const seconds = Math.floor(createUs / 1e6).toString(16).padStart(8, '0');
@@ -120,9 +164,13 @@ class ChatGptConversation {
 
   private add(message: Json | null, id: string, parent?: string): string {
     if (message) message.id = id;
+    if (this.slim) {
+      this.mapping[id] = { id, message, parent: parent ?? null };
+      return id;
+    }
     const node: Node = { id, message: message === null ? null : reorderId(message), parent: parent ?? null, children: [] };
     this.mapping[id] = node;
-    if (parent !== undefined) this.mapping[parent]!.children.push(id);
+    if (parent !== undefined) this.mapping[parent]!.children!.push(id);
     return id;
   }
 
@@ -155,10 +203,16 @@ class ChatGptConversation {
   }
 
   private message(role: string, name: string | null, createUs: number | null, content: Json, fields: Json, metadata: Json): Json {
+    const createTime = createUs === null ? null : unixSeconds(createUs);
+    if (this.slim) {
+      // Older user messages of a 2026 export have no metadata at all.
+      const bare = role === 'user' && metadata.attachments === undefined && this.rng.chance(0.3);
+      return { author: { name, role }, content, create_time: createTime, id: '', ...(bare ? {} : { metadata }) };
+    }
     return {
       id: '',
       author: { role, name, metadata: {} },
-      create_time: createUs === null ? null : unixSeconds(createUs),
+      create_time: createTime,
       update_time: null,
       content,
       status: 'finished_successfully',
@@ -264,7 +318,8 @@ class ChatGptConversation {
       message_type: null,
       model_slug: this.model,
       default_model_slug: this.model,
-      parent_id: parent,
+      // In 2026 exports it often names a node the file does not hold.
+      parent_id: this.slim && this.rng.chance(0.7) ? this.rng.uuid() : parent,
       request_id: this.requestId,
       timestamp_: 'absolute',
     };
@@ -312,6 +367,7 @@ class ChatGptConversation {
       extra.client_reported_search_source = 'composer_auto';
       extra.search_result_groups = groups;
     }
+    if (this.slim) text = this.withInlineMarkup(text, extra);
     const author = options.search ? { role: 'assistant', name: null, metadata: { real_author: 'tool:web' } } : undefined;
     const message = this.message(
       'assistant',
@@ -329,13 +385,38 @@ class ChatGptConversation {
     return message;
   }
 
+  /**
+   * A 2026 answer: a link and citations spelled in private-use characters (each
+   * citation with its `content_references` entry), now and then a canvas.
+   */
+  private withInlineMarkup(text: string, extra: Json): string {
+    const rng = this.rng;
+    let out = text;
+    if (rng.chance(0.3)) out += ` See ${OPEN}url${SEPARATE}${this.text.title()}${SEPARATE}${this.text.url()}${CLOSE}.`;
+    if (rng.chance(0.3)) {
+      const references: Json[] = [];
+      for (let i = rng.int(1, 3); i > 0; i--) {
+        const span = `${OPEN}cite${SEPARATE}turn0search${rng.int(0, 9)}${CLOSE}`;
+        const url = this.text.url();
+        references.push({ alt: `([${rng.pick(SITES)}](${url}))`, matched_text: span, prompt_text: null, title: this.text.title(), type: 'grouped_webpages', url });
+        out += ` ${this.text.sentence()} ${span}`;
+      }
+      extra.content_references = references;
+    }
+    if (rng.chance(0.03)) {
+      out += `\n\n:::writing{variant="document" id="${rng.int(10000, 99999)}" title="${this.text.title()}"}\n${this.text.markdown(rng.skewed(200, 3000))}\n:::`;
+    }
+    return out;
+  }
+
   private thoughtsMessage(parent: string): Json {
     const rng = this.rng;
     const at = this.clock.advance(rng.exp(3) + 0.5);
     const thoughts: Json[] = [];
     const n = rng.int(1, 4);
     for (let i = 0; i < n; i++) {
-      thoughts.push({ summary: this.text.title(), content: this.text.markdown(rng.skewed(100, 2500)), chunks: [], finished: true });
+      // In 2026 exports only the summary survives.
+      thoughts.push({ summary: this.text.title(), content: this.slim ? '' : this.text.markdown(rng.skewed(100, 2500)), chunks: [], finished: true });
     }
     return this.message(
       'assistant',

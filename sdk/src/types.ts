@@ -33,7 +33,7 @@ export interface Message {
   timestamp: string | null;
   /** The model that wrote an assistant message, where the export names it. */
   model?: string;
-  /** The visible reasoning shown with an assistant answer, kept out of `content`. */
+  /** The reasoning shown with an assistant answer (Markdown), kept out of `content`; absent where the export has none. */
   reasoning?: string;
 }
 

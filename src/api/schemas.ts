@@ -133,6 +133,10 @@ export const Message = v.object({
   role: v.picklist(ROLES),
   content: v.pipe(v.string(), v.description('Markdown.')),
   timestamp: v.nullable(timestamp('When the message was written, where the export says.')),
+  model: v.optional(v.pipe(v.string(), v.description('The model that wrote an assistant message, where the export names it (ChatGPT, DeepSeek, Grok).'))),
+  reasoning: v.optional(
+    v.pipe(v.string(), v.description('The visible reasoning shown with an assistant answer (Markdown: ChatGPT’s thoughts, Claude’s thinking, DeepSeek’s THINK, Grok’s thinking trace), kept out of `content`. Absent where the export has none.')),
+  ),
 });
 
 export const Conversation = v.object({

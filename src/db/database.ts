@@ -68,7 +68,7 @@ export interface ConversationsTable {
   created_at: string;
   /** ISO 8601, Parley's clock: when the conversation was last stored or changed. */
   changed_at: string;
-  /** The SHA-256 of the conversation's bytes in the export it last came from: an unchanged one is not read again. */
+  /** The SHA-256 of the conversation's bytes in the export it last came from and the version of the reader that read them (`<hash>.<version>`): unchanged bytes read by the current reader are not read again. */
   source_hash: string | null;
 }
 

@@ -12,13 +12,13 @@ import {
   type Role,
 } from './conversation.ts';
 import { deepseekExport } from './deepseek-export.ts';
-import { branchTo, newestLeaf } from './mapping-tree.ts';
+import { branchTo } from './mapping-tree.ts';
 
 /** Context the user or model edits in settings, shown nowhere in the conversation. */
 const HIDDEN_CONTENT = new Set(['user_editable_context', 'model_editable_context']);
-/** The model's reasoning: not part of what was said. */
+/** The model's reasoning: shown with the answer that follows it, not as a turn of its own. */
 const REASONING_CONTENT = new Set(['thoughts', 'reasoning_recap']);
-/** Results the model was given by a tool: code output, browsing, quotes. */
+/** Results the model was given by a tool: code output, browsing, quotes, errors. */
 const TOOL_RESULT_CONTENT = new Set(['execution_output', 'tether_browsing_display', 'tether_quote', 'system_error', 'computer_output']);
 
 const ROLES = new Set<Role>(['user', 'assistant', 'system', 'tool']);
@@ -27,6 +27,7 @@ const ROLES = new Set<Role>(['user', 'assistant', 'system', 'tool']);
 export const chatgptExport: RecordFormat = {
   kind: 'record',
   provider: 'openai',
+  readerVersion: 1,
   zipMembers: CONVERSATIONS_FILE,
   // DeepSeek's conversations have a `mapping` too: never take one for ChatGPT's.
   recognizes: (raw) => 'mapping' in raw && !deepseekExport.recognizes(raw),
@@ -35,82 +36,175 @@ export const chatgptExport: RecordFormat = {
     if (externalId === null) return null;
     const title = titleFrom(raw.title);
     const mapping = isObject(raw.mapping) ? raw.mapping : {};
-    const messages = displayedBranch(mapping, asString(raw.current_node)).flatMap((node) => {
-      const message = toMessage(node);
-      return message ? [message] : [];
-    });
+    const defaultModel = asString(raw.default_model_slug);
+    const conversation: ConversationContext = { defaultModel: defaultModel === 'auto' ? undefined : defaultModel, canvas: undefined };
     return {
       externalId,
       title,
       updateTime: isoFrom(raw.update_time) ?? isoFrom(raw.create_time),
-      payload: { title: title ?? '', messages },
+      payload: { title: title ?? '', messages: branchMessages(displayedBranch(mapping, asString(raw.current_node)), conversation) },
     };
   },
 };
 
+/** What a message's reading needs from the rest of its conversation. */
+interface ConversationContext {
+  /** The model of assistant messages that name none (`auto` names none). */
+  defaultModel: string | undefined;
+  /** The canvas document created last: the one a later edit changes. */
+  canvas: string | undefined;
+}
+
 /**
  * The branch the user last saw: from `current_node` up through `parent` to the
- * root. Newer exports sometimes name a `current_node` that is missing from
- * `mapping`; then the newest leaf stands in for it.
+ * root. Nothing depends on `children` (2026 exports have none) nor on
+ * `metadata.parent_id` (it names nodes missing from the file).
  */
 function displayedBranch(mapping: Json, currentNode: string | undefined): Json[] {
-  const shown = currentNode !== undefined && isObject(mapping[currentNode]) ? currentNode : newestLeaf(mapping, createTime);
+  const shown = currentNode !== undefined && isObject(mapping[currentNode]) ? currentNode : latestLeaf(mapping);
   return branchTo(mapping, shown);
+}
+
+/**
+ * Without a usable `current_node`: the node no other node names as `parent`
+ * whose message is newest; of equal times (or none), the last in the file.
+ * Should every node be a parent (a cycle), the newest node of all.
+ */
+function latestLeaf(mapping: Json): string | undefined {
+  const parents = new Set<unknown>();
+  for (const node of Object.values(mapping)) if (isObject(node)) parents.add(node.parent);
+  const latest = (leavesOnly: boolean) => {
+    let found: { id: string; time: number } | undefined;
+    for (const [id, node] of Object.entries(mapping)) {
+      if (!isObject(node) || (leavesOnly && parents.has(id))) continue;
+      const time = createTime(node);
+      if (!found || time >= found.time) found = { id, time };
+    }
+    return found?.id;
+  };
+  return latest(true) ?? latest(false);
 }
 
 const createTime = (node: Json) => (isObject(node.message) && typeof node.message.create_time === 'number' ? node.message.create_time : -Infinity);
 
-function toMessage(node: Json): Message | null {
-  const message = node.message;
-  if (!isObject(message)) return null;
-  const content = isObject(message.content) ? message.content : {};
-  const contentType = asString(content.content_type) ?? 'text';
-  const metadata = isObject(message.metadata) ? message.metadata : {};
-  if (metadata.is_visually_hidden_from_conversation === true || HIDDEN_CONTENT.has(contentType) || REASONING_CONTENT.has(contentType)) {
-    return null;
+/** The branch's messages; reasoning is held until the assistant answer it preceded. */
+function branchMessages(branch: Json[], conversation: ConversationContext): Message[] {
+  const messages: Message[] = [];
+  let reasoning: string[] = [];
+  for (const node of branch) {
+    const message = node.message;
+    if (!isObject(message)) continue;
+    const content = isObject(message.content) ? message.content : {};
+    const contentType = asString(content.content_type) ?? 'text';
+    const metadata = isObject(message.metadata) ? message.metadata : {};
+    if (metadata.is_visually_hidden_from_conversation === true || HIDDEN_CONTENT.has(contentType)) continue;
+    if (REASONING_CONTENT.has(contentType)) {
+      const text = withInlineMarkup(reasoningText(content), metadata);
+      if (text !== '') reasoning.push(text);
+      continue;
+    }
+    const made = toMessage(message, contentType, content, metadata, conversation);
+    if (!made) continue;
+    if (made.role === 'assistant' && reasoning.length > 0) {
+      made.reasoning = reasoning.join('\n\n');
+      reasoning = [];
+    }
+    messages.push(made);
   }
-  const text = contentText(contentType, content, metadata).trim();
+  // Thoughts with no answer after them (a stopped reply) still showed: an answer of nothing but them.
+  if (reasoning.length > 0) messages.push({ role: 'assistant', content: '', timestamp: null, reasoning: reasoning.join('\n\n') });
+  return messages;
+}
+
+/** `thoughts`: each thought's summary and content; `reasoning_recap`: its line ("Thought for 8s"). */
+function reasoningText(content: Json): string {
+  if (content.content_type === 'reasoning_recap') return (asString(content.content) ?? '').trim();
+  return asArray(content.thoughts)
+    .filter(isObject)
+    .map((thought) => [asString(thought.summary), asString(thought.content)].map((text) => text?.trim() ?? '').filter((text) => text !== '').join('\n'))
+    .filter((text) => text !== '')
+    .join('\n\n');
+}
+
+function toMessage(message: Json, contentType: string, content: Json, metadata: Json, conversation: ConversationContext): Message | null {
+  const text = withInlineMarkup(contentText(message, contentType, content, metadata, conversation), metadata).trim();
   if (text === '') return null;
   const author = isObject(message.author) ? asString(message.author.role) : undefined;
   const role: Role = TOOL_RESULT_CONTENT.has(contentType) ? 'tool' : ROLES.has(author as Role) ? (author as Role) : 'assistant';
-  return { role, content: text, timestamp: isoFrom(message.create_time) };
+  const made: Message = { role, content: text, timestamp: isoFrom(message.create_time) };
+  const model = asString(metadata.model_slug) ?? conversation.defaultModel;
+  if (role === 'assistant' && model) made.model = model;
+  return made;
 }
 
-function contentText(contentType: string, content: Json, metadata: Json): string {
+function contentText(message: Json, contentType: string, content: Json, metadata: Json, conversation: ConversationContext): string {
   switch (contentType) {
     case 'text':
-      return withCitations(partsText(content.parts), metadata);
+      return withAttachments(withCanvases(withCitations(partsText(content.parts, metadata), metadata)), content, metadata);
     case 'multimodal_text':
-      return partsText(content.parts);
-    case 'code': {
-      const language = asString(content.language);
-      const fence = language && language !== 'unknown' ? language : '';
-      return `\`\`\`${fence}\n${asString(content.text) ?? ''}\n\`\`\``;
-    }
+      return withAttachments(withCanvases(partsText(content.parts, metadata)), content, metadata);
+    case 'code':
+      return canvasCall(message, content, conversation) ?? fenced(asString(content.text) ?? '', asString(content.language));
     case 'tether_quote':
       return [asString(content.title), asString(content.url), asString(content.text)].filter(Boolean).join('\n');
     case 'tether_browsing_display':
       return asString(content.result) || asString(content.summary) || '';
-    default:
-      return asString(content.text) ?? asString(content.result) ?? partsText(content.parts);
+    default: {
+      const text = asString(content.text) ?? asString(content.result) ?? partsText(content.parts, metadata);
+      // A tool's empty result is nothing to show; a type of unknown shape is named rather than lost.
+      return text.trim() === '' && !TOOL_RESULT_CONTENT.has(contentType) ? `[unknown content: ${contentType}]` : text;
+    }
   }
 }
 
-/** Text parts joined; an image, audio or file part becomes a placeholder rather than vanishing. */
-function partsText(parts: unknown): string {
+const fenced = (text: string, language: string | undefined) => `\`\`\`${language && language !== 'unknown' ? language : ''}\n${text}\n\`\`\``;
+
+/**
+ * Parts in order: text as it is, an image as `[image: <name>]` (named by the
+ * message's attachment of that file), a voice transcription as its text, and
+ * any other part as a placeholder naming its type.
+ */
+function partsText(parts: unknown, metadata: Json): string {
+  // Most messages are one string.
+  if (Array.isArray(parts) && parts.length === 1 && typeof parts[0] === 'string') return parts[0];
   return asArray(parts)
     .map((part) => {
       if (typeof part === 'string') return part;
       if (!isObject(part)) return '';
-      const type = asString(part.content_type) ?? '';
-      if (typeof part.text === 'string') return part.text;
-      if (type.startsWith('image')) return '[image]';
-      if (type.startsWith('audio')) return '[audio]';
-      if (type.startsWith('video')) return '[video]';
-      return '[file]';
+      const type = asString(part.content_type) ?? 'unknown content';
+      if (type === 'image_asset_pointer') {
+        const name = attachmentName(metadata, fileIdOf(part.asset_pointer));
+        return name ? `[image: ${name}]` : '[image]';
+      }
+      if (type === 'audio_transcription') return asString(part.text) ?? '';
+      if (type === 'audio_asset_pointer') return '[audio]';
+      return `[${type}]`;
     })
     .filter((text) => text !== '')
     .join('\n');
+}
+
+/** `file-service://file-abc` and `sediment://file_0123…` name the file `file-abc`, `file_0123…`. */
+const fileIdOf = (pointer: unknown) => asString(pointer)?.replace(/^[a-z-]+:\/\//, '');
+
+function attachmentName(metadata: Json, fileId: string | undefined): string | undefined {
+  const attachment = asArray(metadata.attachments).find((candidate) => isObject(candidate) && candidate.id === fileId);
+  return isObject(attachment) ? asString(attachment.name) : undefined;
+}
+
+/** The message's attachments that no part shows (an uploaded PDF, say): one `[file: <name>]` line each. */
+function withAttachments(text: string, content: Json, metadata: Json): string {
+  if (asArray(metadata.attachments).length === 0) return text;
+  const shown = new Set(
+    asArray(content.parts)
+      .filter(isObject)
+      .map((part) => fileIdOf(part.asset_pointer)),
+  );
+  const lines = asArray(metadata.attachments)
+    .filter(isObject)
+    .filter((attachment) => !shown.has(asString(attachment.id)))
+    .map((attachment) => `[file: ${asString(attachment.name) ?? asString(attachment.id) ?? 'file'}]`);
+  return [text, ...lines].filter((line) => line.trim() !== '').join('\n');
 }
 
 /**
@@ -136,4 +230,114 @@ function withCitations(text: string, metadata: Json): string {
     limit = start;
   }
   return out;
+}
+
+/** `\ue200kind\ue202field\ue202…\ue201`: a citation, link or entity spelled inline in private-use characters. */
+const INLINE_SPAN = /\ue200([^\ue200\ue201]*)\ue201/g;
+const PRIVATE_USE = /[\ue000-\uf8ff]/g;
+
+/**
+ * Newer answers wrap citations and links in private-use characters. A `url`
+ * span is `[title](url)`; an entity its name; any other span (`cite`,
+ * `filecite`, …) the Markdown of the `content_references` entry that matched
+ * it (its `alt`, else a link to its page), or nothing. In a text with this
+ * markup (a span, or a passage between `\ue203` and `\ue204`), every other
+ * private-use character is removed too. A text without it is left as it is:
+ * looking for two characters is many times cheaper than for the whole range,
+ * and a private-use character the person typed (Apple's logo, U+F8FF) is theirs.
+ */
+function withInlineMarkup(text: string, metadata: Json): string {
+  if (!text.includes('\ue200') && !text.includes('\ue203')) return text;
+  const references = new Map<string, Json>();
+  for (const reference of asArray(metadata.content_references).filter(isObject)) {
+    const matched = asString(reference.matched_text);
+    if (matched) references.set(withoutPrivateUse(matched), reference);
+  }
+  const linked = text.replace(INLINE_SPAN, (span, inner: string) => {
+    const [kind, ...fields] = inner.split('\ue202');
+    if (kind === 'url' && fields.length > 0) {
+      const url = fields.at(-1)!;
+      return `[${fields.length > 1 ? fields[0] : url}](${url})`;
+    }
+    const reference = references.get(withoutPrivateUse(span));
+    if (reference) return referenceMarkdown(reference);
+    if (kind === 'entity') return entityName(fields[0]);
+    return '';
+  });
+  return withoutPrivateUse(linked);
+}
+
+function referenceMarkdown(reference: Json): string {
+  const alt = asString(reference.alt);
+  if (alt) return alt;
+  const url = asString(reference.url);
+  return url ? `[${asString(reference.title) || url}](${url})` : '';
+}
+
+/** `["people","Ada Lovelace",…]`: the name the answer showed. */
+function entityName(field: string | undefined): string {
+  try {
+    const entity: unknown = JSON.parse(field ?? '');
+    return Array.isArray(entity) && typeof entity[1] === 'string' ? entity[1] : '';
+  } catch {
+    return '';
+  }
+}
+
+const withoutPrivateUse = (text: string) => text.replace(PRIVATE_USE, '');
+
+const WRITING_OPEN = /^:::writing\{(.*)\}\s*$/;
+const FENCE = /^\s*(```|~~~)/;
+
+/**
+ * A canvas inline in the answer: `:::writing{variant="document" title="…"}`,
+ * its body, then `:::` on its own line. The body stays, under its title (or
+ * variant) in bold; the directive lines go. A `:::` inside a fenced block of the
+ * body does not close it.
+ */
+function withCanvases(text: string): string {
+  if (!text.includes(':::writing{')) return text;
+  const out: string[] = [];
+  let inCanvas = false;
+  let inFence = false;
+  for (const line of text.split('\n')) {
+    const open = inCanvas ? null : WRITING_OPEN.exec(line);
+    if (open) {
+      const attributes = Object.fromEntries([...open[1]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+      const heading = attributes.title || attributes.subject || attributes.variant;
+      if (heading) out.push(`**${heading}**`, '');
+      inCanvas = true;
+      continue;
+    }
+    if (inCanvas && FENCE.test(line)) inFence = !inFence;
+    if (inCanvas && !inFence && line.trim() === ':::') {
+      inCanvas = false;
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+/**
+ * Older exports keep a canvas as the model's call to `canmore`: creating one
+ * shows the document under its name; an edit, a line naming the document edited.
+ */
+function canvasCall(message: Json, content: Json, conversation: ConversationContext): string | undefined {
+  const recipient = asString(message.recipient);
+  if (recipient !== 'canmore.create_textdoc' && recipient !== 'canmore.update_textdoc') return undefined;
+  let call: unknown;
+  try {
+    call = JSON.parse(asString(content.text) ?? '');
+  } catch {
+    return undefined;
+  }
+  if (!isObject(call)) return undefined;
+  if (recipient === 'canmore.create_textdoc') {
+    const name = asString(call.name) ?? 'canvas';
+    conversation.canvas = name;
+    const type = asString(call.type) ?? '';
+    return `**${name}**\n\n${fenced(asString(call.content) ?? '', type.startsWith('code/') ? type.slice(5) : undefined)}`;
+  }
+  return `[canvas edited: ${conversation.canvas ?? 'canvas'}]`;
 }

@@ -40,6 +40,7 @@ export const claudeExport: RecordFormat = {
   kind: 'record',
   provider: 'anthropic',
   // conversations.json of the combined zip, of the 2026 category zip conversations-000.zip, or in shards.
+  readerVersion: 1,
   zipMembers: CONVERSATIONS_FILE,
   recognizes: (raw) => 'chat_messages' in raw,
   normalize(raw) {

@@ -19,6 +19,13 @@ export type ExportFormat = RecordFormat | GroupedFormat;
 
 interface FormatBase {
   provider: Provider;
+  /**
+   * The version of the reader: bump it whenever the reader would make something
+   * else of the same bytes. A conversation stored by an older version is read
+   * again on the next import of its bytes (and updated if it now reads
+   * differently) rather than skipped as unchanged.
+   */
+  readerVersion: number;
   /** The files of the provider's zip that hold its records (at any depth), read in name order. */
   zipMembers: RegExp;
   /** A file in the zip that means the export was made wrongly, when nothing else is readable. */
@@ -62,15 +69,18 @@ export const GROUPING_GAP_MS = 30 * 60_000;
 
 /**
  * The payload with every lone surrogate (a `\ud800` escape in the export, say)
- * replaced by U+FFFD, in titles, contents and reasoning, so that what is stored is valid Unicode.
+ * replaced by U+FFFD, in every text of it, so that what is stored is valid Unicode.
  */
 export function wellFormedPayload(payload: NormalizedConversation['payload']): NormalizedConversation['payload'] {
-  const wellFormed = (message: Message): Message => {
-    const out = { ...message, content: message.content.toWellFormed() };
-    if (message.reasoning !== undefined) out.reasoning = message.reasoning.toWellFormed();
-    return out;
+  return {
+    title: payload.title.toWellFormed(),
+    messages: payload.messages.map(({ model, reasoning, ...message }) => ({
+      ...message,
+      content: message.content.toWellFormed(),
+      ...(model === undefined ? {} : { model: model.toWellFormed() }),
+      ...(reasoning === undefined ? {} : { reasoning: reasoning.toWellFormed() }),
+    })),
   };
-  return { title: payload.title.toWellFormed(), messages: payload.messages.map(wellFormed) };
 }
 
 export type Json = Record<string, unknown>;

@@ -19,6 +19,7 @@ const isUser = (row: Json) => USER_AUTHORS.has(asString(row.Author)!.toLowerCase
 export const copilotExport: GroupedFormat = {
   kind: 'grouped',
   provider: 'microsoft',
+  readerVersion: 1,
   zipMembers: /(^|\/)copilot-activity-history\.csv$/,
   recognizes: (raw) => COPILOT_COLUMNS.every((column) => typeof raw[column] === 'string'),
   placement(raw) {

@@ -15,11 +15,11 @@ import {
 } from './conversation.ts';
 import { branchTo, newestLeaf } from './mapping-tree.ts';
 
-/** The person's and the model's text; reasoning (null) is dropped; any other fragment is a tool's. */
-const FRAGMENT_ROLES = new Map<string, Role | null>([
+/** The person's and the model's text, and the model's reasoning; any other fragment is a tool's. */
+const FRAGMENT_ROLES = new Map<string, Role | 'reasoning'>([
   ['REQUEST', 'user'],
   ['RESPONSE', 'assistant'],
-  ['THINK', null],
+  ['THINK', 'reasoning'],
 ]);
 
 /**
@@ -30,6 +30,7 @@ const FRAGMENT_ROLES = new Map<string, Role | null>([
 export const deepseekExport: RecordFormat = {
   kind: 'record',
   provider: 'deepseek',
+  readerVersion: 1,
   zipMembers: CONVERSATIONS_FILE,
   recognizes: (raw) =>
     'mapping' in raw && (hasFragments(raw.mapping) || (typeof raw.inserted_at === 'string' && typeof raw.create_time !== 'number')),
@@ -61,29 +62,68 @@ function hasFragments(mapping: unknown): boolean {
  */
 const displayedBranch = (mapping: Json) => branchTo(mapping, newestLeaf(mapping, (node) => (isObject(node.message) ? (msFrom(node.message.inserted_at) ?? -Infinity) : -Infinity)));
 
-/** Each fragment with something to show is a message; the node's files are named after the last. */
+/**
+ * Each fragment with something to show is a message; reasoning goes with the
+ * answer after it, citation markers become links to the node's search results,
+ * and the node's files are named after the last message.
+ */
 function nodeMessages(node: Json): Message[] {
   const message = isObject(node.message) ? node.message : undefined;
   if (!message) return [];
   const timestamp = isoFrom(message.inserted_at);
+  const model = asString(message.model);
+  const fragments = asArray(message.fragments).filter(isObject);
+  const sources = searchResults(fragments);
   const messages: Message[] = [];
-  for (const fragment of asArray(message.fragments).filter(isObject)) {
-    const known = FRAGMENT_ROLES.get(asString(fragment.type) ?? '');
-    if (known === null) continue;
-    const role = known ?? 'tool';
-    const content = (role === 'tool' ? toolText(fragment) : (asString(fragment.content) ?? '')).trim();
-    if (content !== '') messages.push({ role, content, timestamp });
+  let reasoning: string[] = [];
+  for (const fragment of fragments) {
+    const role = FRAGMENT_ROLES.get(asString(fragment.type) ?? '') ?? 'tool';
+    const text = role === 'tool' ? toolText(fragment) : (asString(fragment.content) ?? '');
+    if (role === 'reasoning') {
+      if (text.trim() !== '') reasoning.push(text.trim());
+      continue;
+    }
+    const content = (role === 'assistant' ? withCitations(text, sources) : text).trim();
+    if (content === '') continue;
+    const made: Message = { role, content, timestamp };
+    if (role === 'assistant') {
+      if (model) made.model = model;
+      if (reasoning.length > 0) made.reasoning = reasoning.join('\n\n');
+      reasoning = [];
+    }
+    messages.push(made);
   }
+  // Reasoning with no answer after it (a stopped reply) was still shown: an answer of nothing but it.
+  if (reasoning.length > 0) messages.push({ role: 'assistant', content: '', timestamp, ...(model ? { model } : {}), reasoning: reasoning.join('\n\n') });
   const files = asArray(message.files)
     .filter(isObject)
     .map((file) => `[file: ${asString(file.file_name) ?? 'file'}]`);
   if (files.length > 0) {
     const last = messages.at(-1);
-    if (last) last.content = [last.content, ...files].join('\n');
+    if (last) last.content = [last.content, ...files].filter((line) => line !== '').join('\n');
     else messages.push({ role: 'user', content: files.join('\n'), timestamp });
   }
   return messages;
 }
+
+/** The node's search results by citation number: their `cite_index`, else their place (from 1). */
+function searchResults(fragments: Json[]): Map<string, string> {
+  const urls = new Map<string, string>();
+  for (const fragment of fragments) {
+    asArray(fragment.results)
+      .filter(isObject)
+      .forEach((result, i) => {
+        const url = asString(result.url);
+        const index = String(typeof result.cite_index === 'number' ? result.cite_index : i + 1);
+        if (url && !urls.has(index)) urls.set(index, url);
+      });
+  }
+  return urls;
+}
+
+/** `[citation:N]` → `[N](url)` to the N-th search result; a marker naming no result stays. */
+const withCitations = (text: string, sources: Map<string, string>) =>
+  sources.size === 0 ? text : text.replace(/\[citation:(\d+)\]/g, (marker, n: string) => (sources.has(n) ? `[${n}](${sources.get(n)})` : marker));
 
 /** A search or tool fragment: its text, or one line per result. */
 function toolText(fragment: Json): string {

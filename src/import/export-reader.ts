@@ -170,8 +170,16 @@ interface Inflated {
 }
 
 /**
+ * A zip at the top of an export's zip, opened in turn: the privacy portal wraps
+ * ChatGPT's export in an outer archive, Claude ships `conversations-000.zip`.
+ * Not an upload the person once attached (`file-<id>-<name>.zip`,
+ * `file_<hex>-<name>.zip`), nor a zip inside an opened one.
+ */
+const NESTED_ZIP = /^(?!file[-_])[^/]+\.zip$/i;
+
+/**
  * A provider's zip: the files some format reads (each a document, in archive
- * order), everything else skipped unread.
+ * order), and those of one nested zip; everything else skipped unread.
  */
 class ZipRecords implements RecordReader {
   private readonly unzip = new Unzip();
@@ -180,29 +188,37 @@ class ZipRecords implements RecordReader {
   private open = 0;
   /** Why the export cannot be read, if a file says it was made wrongly and nothing else is read. */
   private misexported: string | undefined;
-  /** Bytes read out of the archive, and bytes of it read in so far. */
+  /** Bytes read out of this archive, and bytes of it read in so far. */
   private expanded = 0;
   private compressed = 0;
+  /** Bytes read out of the export's zip and the zips in it: what MAX_EXPANDED_BYTES bounds. */
+  private expandedInAll = 0;
   /** The last chunks, enough to hold the end record and its comment. */
   private tail: Uint8Array[] = [];
   private tailBytes = 0;
 
-  constructor(sinkFor: (source: string) => RecordSink, limits: ReadLimits, formats: readonly ExportFormat[]) {
+  /** `outer`: the export's zip, when this one is a zip inside it. */
+  constructor(sinkFor: (source: string) => RecordSink, limits: ReadLimits, formats: readonly ExportFormat[], private readonly outer?: ZipRecords) {
+    const root = outer ?? this;
     this.unzip.register(UnzipInflate);
     this.unzip.register(UnzipPassThrough);
     this.unzip.onfile = (file) => {
-      if (!formats.some((format) => format.zipMembers.test(file.name))) {
-        this.misexported ??= formats.find((format) => format.misexported?.zipMember.test(file.name))?.misexported?.reason;
+      const nested = outer === undefined && NESTED_ZIP.test(file.name);
+      if (!nested && !formats.some((format) => format.zipMembers.test(file.name))) {
+        root.misexported ??= formats.find((format) => format.misexported?.zipMember.test(file.name))?.misexported?.reason;
         return;
       }
-      const reader = new DocumentRecords(sinkFor(file.name), limits);
-      this.filesRead++;
+      const reader = nested
+        ? new ZipRecords((source) => sinkFor(`${file.name}/${source}`), limits, formats, this)
+        : new DocumentRecords(sinkFor(file.name), limits);
+      if (!nested) root.filesRead++;
       this.open++;
       file.ondata = (error, data, final) => {
         // Our own verdicts (a limit, bad JSON) come back through fflate's callback as they are.
         if (error) throw error instanceof ApiError ? error : damaged(error);
         this.expanded += data.length;
-        if (this.expanded > limits.maxExpandedBytes) throw new ApiError('expandedTooLarge');
+        root.expandedInAll += data.length;
+        if (root.expandedInAll > limits.maxExpandedBytes) throw new ApiError('expandedTooLarge');
         this.inflated.push({ reader, data, final });
       };
       try {
@@ -235,7 +251,8 @@ class ZipRecords implements RecordReader {
     // the end: without this, garbage after a zip signature would pass as a zip
     // holding nothing.
     if (!this.endsWithEndRecord()) throw invalidExport('the zip is damaged or cut short (no end of central directory)');
-    if (this.filesRead === 0) throw this.misexported ? invalidExport(this.misexported) : unrecognizedExport();
+    // A zip inside the export's may hold nothing read: the export's zip answers for all.
+    if (this.outer === undefined && this.filesRead === 0) throw this.misexported ? invalidExport(this.misexported) : unrecognizedExport();
   }
 
   private feed(chunk: Uint8Array, final: boolean): void {

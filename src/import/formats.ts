@@ -5,8 +5,28 @@ import { copilotExport } from './copilot-export.ts';
 import { deepseekExport } from './deepseek-export.ts';
 import { geminiExport } from './gemini-export.ts';
 import { grokExport } from './grok-export.ts';
+import type { KnownSource } from './record-batch.ts';
 
 /** Every export Parley reads; each recognises only its own records. */
 export const EXPORT_FORMATS: readonly ExportFormat[] = [chatgptExport, claudeExport, deepseekExport, grokExport, geminiExport, copilotExport];
 
 export const formatFor = (provider: string): ExportFormat | undefined => EXPORT_FORMATS.find((format) => format.provider === provider);
+
+/**
+ * A conversation's `source_hash` as stored: the hash of its bytes in the export
+ * and the version of the reader that read them, `<hash>.<version>`.
+ */
+export const storedSourceHash = (format: ExportFormat, bytesHash: string) => `${bytesHash}.${format.readerVersion}`;
+
+/**
+ * Of the stored conversations, those the current reader of their provider
+ * made, known by their bytes' hash alone. Those an older reader made (or a
+ * Parley whose hashes named no reader) are left out: their bytes are read again.
+ */
+export function currentlyRead(stored: KnownSource[]): KnownSource[] {
+  return stored.flatMap((source) => {
+    const format = formatFor(source.provider);
+    const suffix = format ? `.${format.readerVersion}` : undefined;
+    return suffix && source.hash.endsWith(suffix) ? [{ ...source, hash: source.hash.slice(0, -suffix.length) }] : [];
+  });
+}

@@ -28,6 +28,7 @@ const BOOKKEEPING = /^(Gave feedback|Selected preferred draft)\b/;
 export const geminiExport: GroupedFormat = {
   kind: 'grouped',
   provider: 'google',
+  readerVersion: 1,
   zipMembers: /(^|\/)Gemini Apps\/My ?Activity\.json$/,
   misexported: {
     zipMember: /(^|\/)Gemini Apps\/My ?Activity\.html$/,

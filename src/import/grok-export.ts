@@ -7,6 +7,7 @@ import { asArray, asString, externalIdFrom, isObject, isoFrom, msFrom, sourceLin
 export const grokExport: RecordFormat = {
   kind: 'record',
   provider: 'xai',
+  readerVersion: 1,
   zipMembers: /(^|\/)prod-grok-backend\.json$/,
   recognizes: (raw) => isObject(raw.conversation) && Array.isArray(raw.responses),
   normalize(raw) {
@@ -23,7 +24,7 @@ export const grokExport: RecordFormat = {
       externalId,
       title,
       updateTime: isoFrom(mongoTime(conversation.modify_time)) ?? (Number.isFinite(latest) ? new Date(latest).toISOString() : null),
-      payload: { title: title ?? '', messages: displayedBranch(responses).flatMap(toMessage) },
+      payload: { title: title ?? '', messages: branchMessages(displayedBranch(responses)) },
     };
   },
 };
@@ -56,14 +57,40 @@ function displayedBranch(responses: TimedResponse[]): TimedResponse[] {
   return branch.reverse();
 }
 
-/** The message, its cited sources as links, and a placeholder per generated image and attached file; thinking is dropped. */
-function toMessage({ response, time }: TimedResponse): Message[] {
-  const lines = [asString(response.message)?.trim() ?? ''];
-  lines.push(...asArray(response.cited_web_search_results).filter(isObject).map(sourceLine));
-  for (const _ of asArray(response.generated_image_urls)) lines.push('[image]');
-  for (const _ of asArray(response.file_attachments)) lines.push('[file]');
-  const content = lines.filter((line) => line !== '').join('\n');
-  if (content === '') return [];
-  const sender = asString(response.sender) ?? '';
-  return [{ role: sender.toLowerCase() === 'human' ? 'user' : 'assistant', content, timestamp: time === null ? null : new Date(time).toISOString() }];
+/**
+ * Each response with something to show is a message. Thinking is the reasoning
+ * of its answer; a response of nothing but thinking hands it to the next answer.
+ */
+function branchMessages(branch: TimedResponse[]): Message[] {
+  const messages: Message[] = [];
+  let reasoning: string[] = [];
+  for (const { response, time } of branch) {
+    const user = (asString(response.sender) ?? '').toLowerCase() === 'human';
+    if (!user) reasoning.push(...thinking(response));
+    const lines = [asString(response.message)?.trim() ?? ''];
+    lines.push(...asArray(response.cited_web_search_results).filter(isObject).map(sourceLine));
+    for (const _ of asArray(response.generated_image_urls)) lines.push('[image]');
+    for (const _ of asArray(response.file_attachments)) lines.push('[file]');
+    const content = lines.filter((line) => line !== '').join('\n');
+    if (content === '') continue;
+    const message: Message = { role: user ? 'user' : 'assistant', content, timestamp: time === null ? null : new Date(time).toISOString() };
+    const model = asString(response.model);
+    if (!user) {
+      if (model) message.model = model;
+      if (reasoning.length > 0) message.reasoning = reasoning.join('\n\n');
+      reasoning = [];
+    }
+    messages.push(message);
+  }
+  // Thinking with no answer after it (a stopped reply) was still shown: an answer of nothing but it.
+  if (reasoning.length > 0) messages.push({ role: 'assistant', content: '', timestamp: null, reasoning: reasoning.join('\n\n') });
+  return messages;
+}
+
+/** `thinking_trace`, and each agent's trace of `agent_thinking_traces`. */
+function thinking(response: Json): string[] {
+  const agents = asArray(response.agent_thinking_traces)
+    .filter(isObject)
+    .map((agent) => asString(agent.thinking_trace));
+  return [asString(response.thinking_trace), ...agents].map((text) => text?.trim() ?? '').filter((text) => text !== '');
 }

@@ -6,7 +6,7 @@ import * as users from '../db/users.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { ExportFormat } from './conversation.ts';
-import { formatFor } from './formats.ts';
+import { currentlyRead, formatFor } from './formats.ts';
 import { localImportWorker } from './import-worker.ts';
 import { ReaderChannel } from './reader-channel.ts';
 import { UploadReader, type UploadOptions } from './record-batch.ts';
@@ -65,7 +65,7 @@ export async function importExport(
   const { maxConversationBytes, maxExpandedBytes } = deps.config;
   const upload: UploadOptions = {
     limits: { maxConversationBytes, maxExpandedBytes },
-    known: target ? await staging.knownSources(deps.db, { ...target, provider: expectedProvider }) : [],
+    known: target ? currentlyRead(await staging.knownSources(deps.db, { ...target, provider: expectedProvider })) : [],
   };
   // Who finds the records (inflating, splitting, hashing, decoding), so that the
   // two threads share the work. With conversations of this user's already stored,

@@ -3,7 +3,7 @@ import * as staging from '../db/import-staging.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat } from './conversation.ts';
-import { formatFor } from './formats.ts';
+import { formatFor, storedSourceHash } from './formats.ts';
 import type { ConversationItem, ImportItem, RecordGroup } from './import-reader.ts';
 import { webCryptoSourceHash, type KnownSource } from './record-batch.ts';
 
@@ -91,7 +91,9 @@ export class StagedImport {
   }
 
   private async stage(row: Pick<ImportStagingTable, 'external_id' | 'title' | 'payload' | 'update_time' | 'source' | 'source_hash' | 'seq'>, bytes: number): Promise<void> {
-    this.conversations.push({ ...row, import_id: this.importId, conversation_id: this.deps.random.uuid(), created_at: this.startedAt });
+    // Stored with the reader's version: a later reader reads these bytes again.
+    const source_hash = row.source_hash === null ? null : storedSourceHash(this.format!, row.source_hash);
+    this.conversations.push({ ...row, source_hash, import_id: this.importId, conversation_id: this.deps.random.uuid(), created_at: this.startedAt });
     this.read++;
     await this.batched(bytes);
   }

@@ -45,7 +45,7 @@ describe('POST /api/ingest-export', () => {
     );
     // Every conversation id is distinct across the fixtures; those without one are skipped
     // (one DeepSeek, one Grok).
-    assert.deepEqual(totals, { openai: 8, anthropic: 15, microsoft: 4, deepseek: 2, google: 6, xai: 2 });
+    assert.deepEqual(totals, { openai: 11, anthropic: 15, microsoft: 4, deepseek: 3, google: 6, xai: 2 });
   });
 
   test('the exact response, and the stored conversation as the API lists it', async () => {

@@ -448,7 +448,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
         counts[first.provider] = first.conversationCount;
       }
       // Every conversation id is distinct across the fixtures; those without one are skipped (one DeepSeek, one Grok).
-      assert.deepEqual(counts, { openai: 8, anthropic: 15, microsoft: 4, deepseek: 2, google: 6, xai: 2 });
+      assert.deepEqual(counts, { openai: 11, anthropic: 15, microsoft: 4, deepseek: 3, google: 6, xai: 2 });
       const { connections } = expectJson(await api('/api/conversations?userRef=fixtures', apiKey), 200);
       assert.deepEqual(Object.fromEntries(connections.map((c: any) => [c.provider, c.conversationCount])), counts);
     });

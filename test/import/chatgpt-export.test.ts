@@ -21,6 +21,7 @@ test('the displayed branch of a conversation with edits and regenerations', () =
           content:
             'Once a day is the usual rhythm at room temperature: discard all but a spoonful, then feed it equal weights of flour and water. If your kitchen is warm and it peaks within a few hours, feed it twice a day.',
           timestamp: '2024-06-08T09:50:11.904Z',
+          model: 'gpt-4o',
         },
         // "What about in the fridge?" and its interrupted answer were edited away.
         { role: 'user', content: 'And if I keep it in the fridge between bakes?', timestamp: '2024-06-08T09:51:28.442Z' },
@@ -29,6 +30,7 @@ test('the displayed branch of a conversation with edits and regenerations', () =
           role: 'assistant',
           content: 'Then once a week is plenty. Take it out the night before you bake, feed it, and let it get bubbly on the counter before you use it.',
           timestamp: '2024-06-08T09:51:30.015Z',
+          model: 'gpt-4o',
         },
       ],
     },
@@ -45,7 +47,7 @@ test('browsing: code calls stay with the assistant, results become tool messages
       title: 'Lisbon to Porto by train',
       messages: [
         { role: 'user', content: 'How long is the train from Lisbon to Porto, and do I need to book ahead?', timestamp: '2024-01-15T09:44:02.665Z' },
-        { role: 'assistant', content: '```\nsearch("Lisbon to Porto train journey time booking")\n```', timestamp: '2024-01-15T09:44:11.302Z' },
+        { role: 'assistant', content: '```\nsearch("Lisbon to Porto train journey time booking")\n```', timestamp: '2024-01-15T09:44:11.302Z', model: 'gpt-4' },
         {
           role: 'tool',
           content:
@@ -53,7 +55,7 @@ test('browsing: code calls stay with the assistant, results become tool messages
             '# 【1†Booking trains in Portugal†travel.example.com】\nSeats on the faster trains often sell out on Friday evenings.',
           timestamp: '2024-01-15T09:44:11.304Z',
         },
-        { role: 'assistant', content: '```\nmclick([0, 1])\n```', timestamp: '2024-01-15T09:44:11.309Z' },
+        { role: 'assistant', content: '```\nmclick([0, 1])\n```', timestamp: '2024-01-15T09:44:11.309Z', model: 'gpt-4' },
         {
           role: 'tool',
           content: 'Lisbon – Porto timetable | Rail Example\nhttps://rail.example.org/timetable/lisboa-porto\nThe Alfa Pendular takes 2 h 49 min; the Intercidades takes about 3 h 15 min.',
@@ -69,6 +71,7 @@ test('browsing: code calls stay with the assistant, results become tool messages
           content:
             'The fastest train, the Alfa Pendular, takes about 2 hours 50 minutes; the Intercidades takes about 3¼ hours. You do not have to book, but seats on Friday evenings sell out and early tickets are cheaper, so book a few days ahead if you can.',
           timestamp: '2024-01-15T09:44:11.327Z',
+          model: 'gpt-4',
         },
       ],
     },
@@ -79,6 +82,7 @@ test('browsing: code calls stay with the assistant, results become tool messages
       role: 'assistant',
       content: 'Use `^\\d{4}-\\d{2}-\\d{2}$`. It checks the shape only, so 2024-13-40 matches too: parse the date afterwards if you need a real one.',
       timestamp: '2024-01-14T10:42:20.774Z',
+      model: 'gpt-4',
     },
   ]);
 });
@@ -101,7 +105,7 @@ test('citation markers become links to the cited page, or go when it names none'
   );
 });
 
-test('2025 export: reasoning and both editable contexts are dropped, the answers kept', () => {
+test('2025 export: editable contexts are dropped; thoughts and the recap are the reasoning of the answer after them', () => {
   const [conversation] = fixtureJson('chatgpt-reasoning-and-context.json');
   assert.deepEqual(normalize(conversation), {
     externalId: '68b9c3a4-1f2e-8007-a5d3-7c9e2b4f6a18',
@@ -111,15 +115,21 @@ test('2025 export: reasoning and both editable contexts are dropped, the answers
       title: 'Splitting a bill three ways',
       messages: [
         { role: 'user', content: 'Dinner came to €87.60 and we want to tip 10%. How much does each of the three of us pay?', timestamp: '2025-09-04T16:30:12.418Z' },
-        { role: 'assistant', content: '€32.12 each: €87.60 plus 10% is €96.36, and a third of that is €32.12.', timestamp: '2025-09-04T16:30:19.774Z' },
+        {
+          role: 'assistant',
+          content: '€32.12 each: €87.60 plus 10% is €96.36, and a third of that is €32.12.',
+          timestamp: '2025-09-04T16:30:19.774Z',
+          model: 'gpt-5-thinking',
+          reasoning: 'Adding the tip and splitting\n87.60 × 1.10 = 96.36, and 96.36 / 3 = 32.12.\n\nThought for 5s',
+        },
         { role: 'user', content: 'Round it up to whole euros.', timestamp: '2025-09-04T16:31:01.205Z' },
-        { role: 'assistant', content: '€33 each. That comes to €99, which adds €2.64 to the tip.', timestamp: '2025-09-04T16:31:08.512Z' },
+        { role: 'assistant', content: '€33 each. That comes to €99, which adds €2.64 to the tip.', timestamp: '2025-09-04T16:31:08.512Z', model: 'gpt-5-thinking' },
       ],
     },
   });
 });
 
-test('a single conversation object: image parts become placeholders, the empty message and hidden context are dropped', () => {
+test('a single conversation object: image parts become placeholders named by their attachments, the empty message and hidden context are dropped', () => {
   const conversation = fixtureJson('chatgpt-single-image.json');
   assert.ok(!Array.isArray(conversation));
   assert.deepEqual(normalize(conversation), {
@@ -129,15 +139,16 @@ test('a single conversation object: image parts become placeholders, the empty m
     payload: {
       title: 'Is this plant safe for cats?',
       messages: [
-        { role: 'user', content: '[image]\nWhat plant is this, and is it safe for my cat?', timestamp: '2025-06-14T08:35:16.047Z' },
+        { role: 'user', content: '[image: IMG_4471.jpeg]\nWhat plant is this, and is it safe for my cat?', timestamp: '2025-06-14T08:35:16.047Z' },
         {
           role: 'assistant',
           content:
             'It looks like a spider plant (Chlorophytum comosum). Spider plants are not toxic to cats, though some cats like to chew the leaves and may get a mildly upset stomach.',
           timestamp: '2025-06-14T08:35:21.285Z',
+          model: 'gpt-4o',
         },
-        { role: 'user', content: '[image]\n[image]\nAnd these two?', timestamp: '2025-06-14T08:36:27.619Z' },
-        { role: 'assistant', content: 'The first is a peace lily, which is toxic to cats: keep it out of reach. The second is a Boston fern, which is safe.', timestamp: '2025-06-14T08:36:34.803Z' },
+        { role: 'user', content: '[image: IMG_4472.jpeg]\n[image: IMG_4475.jpeg]\nAnd these two?', timestamp: '2025-06-14T08:36:27.619Z' },
+        { role: 'assistant', content: 'The first is a peace lily, which is toxic to cats: keep it out of reach. The second is a Boston fern, which is safe.', timestamp: '2025-06-14T08:36:34.803Z', model: 'gpt-4o' },
       ],
     },
   });
@@ -162,9 +173,10 @@ test('a single conversation object: code is fenced with its language, its output
           role: 'assistant',
           content: '```python\nsteps = [8412, 10230, 6051, 7788, 12004, 5320, 9511]\nsum(steps) / len(steps)\n```',
           timestamp: '2024-12-06T17:00:12.734Z',
+          model: 'gpt-4o',
         },
         { role: 'tool', content: '8473.714285714286', timestamp: '2024-12-06T17:00:13.058Z' },
-        { role: 'assistant', content: 'Your daily average was about 8,474 steps.', timestamp: '2024-12-06T17:00:14.390Z' },
+        { role: 'assistant', content: 'Your daily average was about 8,474 steps.', timestamp: '2024-12-06T17:00:14.390Z', model: 'gpt-4o' },
       ],
     },
   });
@@ -191,7 +203,7 @@ test('a current_node missing from mapping falls back to the newest leaf; cycles 
   assert.deepEqual(normalize({ id: 'y', mapping: cyclic, current_node: 'b' })!.payload.messages.map((m) => m.content), ['one', 'two']);
 });
 
-test('content types: reasoning and hidden dropped, code fenced, execution output as tool, unknown kept as text', () => {
+test('content types: hidden dropped, reasoning on the next answer, code fenced, execution output as tool, unknown parts and types named', () => {
   const steps: Array<[string, Record<string, unknown>, Record<string, unknown>?]> = [
     ['system', { content_type: 'text', parts: ['hidden prompt'] }, { metadata: { is_visually_hidden_from_conversation: true } }],
     ['user', { content_type: 'user_editable_context', user_profile: 'x' }],
@@ -200,9 +212,17 @@ test('content types: reasoning and hidden dropped, code fenced, execution output
     ['assistant', { content_type: 'reasoning_recap', content: 'Thought for 3s' }],
     ['assistant', { content_type: 'code', language: 'python', text: 'print(1)' }],
     ['tool', { content_type: 'execution_output', text: '1' }],
-    ['assistant', { content_type: 'multimodal_text', parts: [{ content_type: 'image_asset_pointer' }, { content_type: 'audio_transcription', text: 'said' }, { content_type: 'file' }] }],
+    ['tool', { content_type: 'execution_output', text: '' }],
+    [
+      'assistant',
+      {
+        content_type: 'multimodal_text',
+        parts: [{ content_type: 'image_asset_pointer' }, { content_type: 'audio_transcription', text: 'said' }, { content_type: 'audio_asset_pointer' }, { content_type: 'file' }],
+      },
+    ],
     ['assistant', { content_type: 'text', parts: ['   '] }],
     ['critic', { content_type: 'some_future_type', text: 'future text' }],
+    ['assistant', { content_type: 'app_pairing_content', apps: [] }],
   ];
   const mapping: Record<string, unknown> = {};
   steps.forEach(([role, content, extra], i) => {
@@ -216,10 +236,11 @@ test('content types: reasoning and hidden dropped, code fenced, execution output
     title: '',
     messages: [
       { role: 'user', content: 'Plot it\nplease', timestamp: null },
-      { role: 'assistant', content: '```python\nprint(1)\n```', timestamp: null },
+      { role: 'assistant', content: '```python\nprint(1)\n```', timestamp: null, reasoning: 'thinking\n\nThought for 3s' },
       { role: 'tool', content: '1', timestamp: null },
-      { role: 'assistant', content: '[image]\nsaid\n[file]', timestamp: null },
+      { role: 'assistant', content: '[image]\nsaid\n[audio]\n[file]', timestamp: null },
       { role: 'assistant', content: 'future text', timestamp: null },
+      { role: 'assistant', content: '[unknown content: app_pairing_content]', timestamp: null },
     ],
   });
 });
@@ -234,4 +255,125 @@ test('no id means unreadable; no mapping, or one with nothing to show, means no 
     updateTime: '2025-09-05T16:35:02.447Z',
     payload: { title: 'Packing list', messages: [] },
   });
+});
+
+test('2026 slim shard: the chain from current_node without children, thoughts as reasoning, private-use markup as links, a canvas, voice and named files', () => {
+  const [sourdough, plants] = fixtureJson('chatgpt-2026-shard.json');
+  assert.deepEqual(normalize(sourdough), {
+    externalId: '6a9c1409-7d10-83e8-a8d8-7f933546ba2f',
+    title: 'Sourdough schedule for a workday',
+    updateTime: '2026-08-22T14:03:11.802Z',
+    payload: {
+      title: 'Sourdough schedule for a workday',
+      messages: [
+        // An attachment with no part of its own: a line naming it.
+        {
+          role: 'user',
+          content: 'I work 9 to 6. Can you plan a sourdough bake around that? My starter notes are attached.\n[file: starter-notes.pdf]',
+          timestamp: '2026-08-22T13:55:46.635Z',
+        },
+        // The thoughts (stamped 20 ms before the question) and the recap are this answer's reasoning.
+        // The cite span is its content reference's `alt`, the url span a link, the canvas its body
+        // under its title; no private-use character is left. `auto` names no model: the message's slug.
+        {
+          role: 'assistant',
+          content:
+            'Mix the levain before work and shape in the evening; the fridge does the waiting. ([King Arthur Baking](https://www.kingarthurbaking.com/blog/cold-retard))\n\n' +
+            'Timings follow [King Arthur\'s guide to cold retarding](https://www.kingarthurbaking.com/blog/cold-retard).\n\n' +
+            '**Workday sourdough plan**\n\n- 07:00 feed the starter\n- 18:30 mix and autolyse\n- 21:30 shape, then into the fridge\n- 07:00 bake straight from the fridge\n\n' +
+            'Ask if you want it as a checklist.',
+          timestamp: '2026-08-22T13:55:59.210Z',
+          model: 'gpt-5-5-thinking',
+          reasoning:
+            'Reading the starter notes\n\nFitting the bake around work hours\nA levain built at 7:00 peaks around 13:00 at 24 °C; a cold retard fits the evening.\n\nThought for 12s',
+        },
+        { role: 'user', content: 'What if my kitchen is cold, like eighteen degrees?\n[audio]', timestamp: '2026-08-22T14:02:40.118Z' },
+        {
+          role: 'assistant',
+          content: 'Then feed it at 6:00 instead, with warm water, and give the dough an extra hour before shaping.\n[audio]',
+          timestamp: '2026-08-22T14:02:44.507Z',
+          model: 'gpt-5-5',
+        },
+        { role: 'user', content: '[image: crumb.jpg]\nHere is the crumb from last time. Too dense?', timestamp: '2026-08-22T14:03:02.944Z' },
+        // current_node, not the regenerated sibling ("It looks fine to me.").
+        { role: 'assistant', content: 'A little: the tight holes mean it was underproofed. Give it the extra hour.', timestamp: '2026-08-22T14:03:11.802Z', model: 'gpt-5-5' },
+      ],
+    },
+  });
+  // The hidden system node is dropped; an image no attachment names is `[image]`; the entity span
+  // is its name, a filecite span without a content reference goes; the conversation's default model.
+  assert.deepEqual(normalize(plants)!.payload.messages, [
+    { role: 'user', content: '[image]\nIs this one safe for cats?', timestamp: '2026-08-23T13:52:00.020Z' },
+    {
+      role: 'assistant',
+      content: 'That is a Calathea, which is safe for cats. See the [ASPCA plant list](https://www.aspca.org/pet-care/animal-poison-control/cats-plant-list)',
+      timestamp: '2026-08-23T13:52:11.903Z',
+      model: 'gpt-5-6-mini',
+    },
+  ]);
+});
+
+test('no current_node and no children: the latest leaf’s chain, all nine visible messages in chain order', () => {
+  const [conversation] = fixtureJson('chatgpt-no-current-node.json');
+  const assistant = (content: string, timestamp: string) => ({ role: 'assistant', content, timestamp, model: 'gpt-5-6' });
+  const user = (content: string, timestamp: string) => ({ role: 'user', content, timestamp });
+  assert.deepEqual(normalize(conversation), {
+    externalId: '6a7f0c12-3e45-8a91-b2c3-d4e5f6a7b8c9',
+    title: 'Learning to juggle three balls',
+    updateTime: '2026-08-06T07:46:52.500Z',
+    payload: {
+      title: 'Learning to juggle three balls',
+      messages: [
+        user('I want to learn to juggle three balls. Where do I start?', '2026-08-06T07:40:00.635Z'),
+        // Stamped before the question it answers: the chain decides the order, not the time.
+        assistant('Start with one ball: toss it from hand to hand in an arc that peaks just above eye level.', '2026-08-06T07:40:00.615Z'),
+        user('Done that for a week. Next?', '2026-08-06T07:42:00.500Z'),
+        // "Add a second ball." is an older leaf, regenerated away.
+        assistant('Two balls in one hand: throw the second when the first reaches its peak.', '2026-08-06T07:42:11.750Z'),
+        user('My throws keep drifting forward.', '2026-08-06T07:44:00.000Z'),
+        assistant('Stand facing a wall, almost touching it: the wall stops the drift and teaches a straight plane.', '2026-08-06T07:44:06.125Z'),
+        user('And the third ball?', '2026-08-06T07:45:00.000Z'),
+        assistant('Hold two in your stronger hand. Throw from it, then throw from the other hand as the first ball peaks, then again.', '2026-08-06T07:45:05.875Z'),
+        user('Got three catches in a row!', '2026-08-06T07:46:52.500Z'),
+      ],
+    },
+  });
+});
+
+test('the fallback leaf: named by no node as parent, the latest, ties to the last in the file; metadata.parent_id and children are not the tree', () => {
+  const slim = (parent: string | null, text: string, time: number, metadata: Record<string, unknown> = {}) => ({
+    parent,
+    message: msg(text.startsWith('Q') ? 'user' : 'assistant', { content_type: 'text', parts: [text] }, { create_time: time, metadata }),
+  });
+  const mapping = {
+    root: { parent: null, message: null },
+    q: slim('root', 'Q1', 10),
+    // Equally new leaves: the later in the file wins.
+    first: slim('q', 'first answer', 12, { parent_id: 'second' }),
+    second: slim('q', 'second answer', 12, { parent_id: 'missing-node' }),
+    older: slim('q', 'older answer', 11),
+  };
+  assert.deepEqual(normalize({ id: 't', mapping })!.payload.messages.map((m) => m.content), ['Q1', 'second answer']);
+  // `children` naming a node is ignored: only `parent` links count.
+  const withChildren = { ...mapping, q: { ...mapping.q, children: ['older'] } };
+  assert.deepEqual(normalize({ id: 't', mapping: withChildren, current_node: null })!.payload.messages.map((m) => m.content), ['Q1', 'second answer']);
+  // Every node a parent (a cycle): the newest node, its chain up to where it loops.
+  const cyclic = { a: slim('b', 'Q a', 1), b: slim('a', 'b', 2) };
+  assert.deepEqual(normalize({ id: 'c', mapping: cyclic })!.payload.messages.map((m) => m.content), ['Q a', 'b']);
+});
+
+test('older canvases: a create_textdoc call shows the document under its name, an update a line naming it', () => {
+  const call = (recipient: string, text: string) => msg('assistant', { content_type: 'code', language: 'json', text }, { recipient, metadata: { model_slug: 'gpt-4o' } });
+  const mapping = {
+    u: node('u', null, [], msg('user', { content_type: 'text', parts: ['Write a haiku about rain'] })),
+    c: node('c', 'u', [], call('canmore.create_textdoc', JSON.stringify({ name: 'Rain haiku', type: 'document', content: 'Soft rain on the roof\nthe kettle hums in reply\nboth of us waiting' }))),
+    r: node('r', 'c', [], msg('tool', { content_type: 'text', parts: ["Successfully created text document 'Rain haiku'"] })),
+    e: node('e', 'r', [], call('canmore.update_textdoc', JSON.stringify({ updates: [{ pattern: 'kettle', multiple: false, replacement: 'teapot' }] }))),
+  };
+  assert.deepEqual(normalize({ id: 'canvas', mapping, current_node: 'e' })!.payload.messages, [
+    { role: 'user', content: 'Write a haiku about rain', timestamp: null },
+    { role: 'assistant', content: '**Rain haiku**\n\n```\nSoft rain on the roof\nthe kettle hums in reply\nboth of us waiting\n```', timestamp: null, model: 'gpt-4o' },
+    { role: 'tool', content: "Successfully created text document 'Rain haiku'", timestamp: null },
+    { role: 'assistant', content: '[canvas edited: Rain haiku]', timestamp: null, model: 'gpt-4o' },
+  ]);
 });

@@ -151,14 +151,17 @@ describe('unreadable archives', () => {
 });
 
 describe('lone surrogates', () => {
-  test('become U+FFFD once, the same in title, payload.title and messages', async () => {
+  test('become U+FFFD once, the same in title, payload.title and messages (their content, model and reasoning)', async () => {
     const t = await setup();
-    const file = String.raw`[{"id":"s1","title":"bad \ud800 title","mapping":{"n":{"id":"n","parent":null,"children":[],"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["lone \udc00 low and \ud83d\ude00 pair"]}}}}}]`;
+    const file = String.raw`[{"id":"s1","title":"bad \ud800 title","mapping":{"n":{"id":"n","parent":null,"children":[],"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["lone \udc00 low and \ud83d\ude00 pair"]}}},` +
+      String.raw`"r":{"id":"r","parent":"n","message":{"author":{"role":"assistant"},"content":{"content_type":"reasoning_recap","content":"thought \ud800"}}},` +
+      String.raw`"a":{"id":"a","parent":"r","message":{"author":{"role":"assistant"},"metadata":{"model_slug":"gpt \udfff"},"content":{"content_type":"text","parts":["answer"]}}}}}]`;
     const { connectionId } = await json(await postExport(t, strToU8(file)));
     const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`))).conversations;
     assert.equal(conversation.title, 'bad \ufffd title');
     assert.equal(conversation.payload.title, 'bad \ufffd title');
     assert.equal(conversation.payload.messages[0].content, 'lone \ufffd low and \u{1f600} pair');
+    assert.deepEqual(conversation.payload.messages[1], { role: 'assistant', content: 'answer', timestamp: null, model: 'gpt \ufffd', reasoning: 'thought \ufffd' });
     const stored = await t.deps.db.selectFrom('conversations').select(['title', 'payload']).executeTakeFirstOrThrow();
     assert.equal(stored.title, 'bad \ufffd title');
     const storedText = typeof stored.payload === 'string' ? stored.payload : new TextDecoder().decode(stored.payload as unknown as Uint8Array);

@@ -32,8 +32,13 @@ const CSV_TYPE = 'text/csv';
 /** What the API shows of a stored conversation, without Parley's own id. */
 const shown = ({ external_id, title, update_time, payload }: any) => ({ external_id, title, update_time, payload });
 
-/** One message as the payload holds it. */
-const message = (role: 'user' | 'assistant' | 'tool', content: string, timestamp: string) => ({ role, content, timestamp });
+/** One message as the payload holds it; `model` and `reasoning` only where the export has them. */
+const message = (role: 'user' | 'assistant' | 'tool', content: string, timestamp: string, extra: { model?: string; reasoning?: string } = {}) => ({
+  role,
+  content,
+  timestamp,
+  ...extra,
+});
 
 /** Imports `bytes`, asserts a 200 from `provider` with these counts, and returns the answer. */
 async function imports(
@@ -75,7 +80,7 @@ describe('DeepSeek (deepseek)', () => {
     await reimportChangesNothing(t, file, JSON_TYPE, first);
   });
 
-  test('the exact conversations: the newest leaf’s branch, reasoning dropped, search results and files as lines, UTC times', async () => {
+  test('the exact conversations: the newest leaf’s branch, THINK as the reasoning of its answer, model, search results and files as lines, UTC times', async () => {
     const t = await setup();
     const { connectionId } = await imports(t, file, JSON_TYPE, 'deepseek', { created: 2, skipped: 1, conversationCount: 2 });
     assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), [
@@ -92,13 +97,14 @@ describe('DeepSeek (deepseek)', () => {
             message('user', '[file: receipt-0412.png]\n[file: receipt-0413.png]', '2025-07-02T01:30:00.000Z'),
             message('tool', '- [EUR exchange rates](https://www.example.com/rates/eur)', '2025-07-02T01:30:09.000Z'),
             message('tool', 'Receipt 0412: total 12.40 EUR\nReceipt 0413: total 7.85 EUR', '2025-07-02T01:30:09.000Z'),
-            message('assistant', 'Together the receipts come to 20.25 EUR.', '2025-07-02T01:30:09.000Z'),
+            message('assistant', 'Together the receipts come to 20.25 EUR.', '2025-07-02T01:30:09.000Z', { model: 'deepseek-chat' }),
           ],
         },
       },
       {
         // The regenerated answer ("3", 21:06) is newer than the first one ("2", 21:05), but the
-        // person went on from "2": the newest leaf ("5", 21:07) is under it. THINK is dropped.
+        // person went on from "2": the newest leaf ("5", 21:07) is under it. THINK is the
+        // reasoning of the RESPONSE after it, past the SEARCH between them.
         external_id: '5a8d2c41-7e3b-4f09-9c16-2b7e0d4a9f31',
         title: 'Quick pickles',
         update_time: '2025-06-14T13:07:15.500Z',
@@ -106,14 +112,46 @@ describe('DeepSeek (deepseek)', () => {
           title: 'Quick pickles',
           messages: [
             message('user', 'How long should quick pickles rest before I eat them?\n[file: brine-notes.txt]', '2025-06-14T13:05:12.300Z'),
-            message('assistant', 'Give them at least an hour in the fridge; overnight tastes better.', '2025-06-14T13:05:20.000Z'),
+            message('assistant', 'Give them at least an hour in the fridge; overnight tastes better.', '2025-06-14T13:05:20.000Z', {
+              model: 'deepseek-reasoner',
+              reasoning: 'Their notes describe a hot vinegar brine. Thin slices pickle within an hour.',
+            }),
             message('user', 'Can you find a tested recipe?', '2025-06-14T13:07:00.000Z'),
             message(
               'tool',
               '- [Quick dill pickles](https://recipes.example.com/quick-dill-pickles)\n- [Fridge pickles in 10 minutes](https://kitchen.example.net/fridge-pickles)',
               '2025-06-14T13:07:15.500Z',
             ),
-            message('assistant', 'This quick dill pickle recipe is well tested: slice, pour hot brine over, chill for an hour.', '2025-06-14T13:07:15.500Z'),
+            message('assistant', 'This quick dill pickle recipe is well tested: slice, pour hot brine over, chill for an hour.', '2025-06-14T13:07:15.500Z', {
+              model: 'deepseek-reasoner',
+              reasoning: 'Look for a fridge pickle recipe with tested timings.',
+            }),
+          ],
+        },
+      },
+    ]);
+  });
+
+  test('[citation:N] markers become links to the node’s search results (by cite_index); one naming no result stays', async () => {
+    const t = await setup();
+    const { connectionId } = await imports(t, fixtureBytes('deepseek-citations.json'), JSON_TYPE, 'deepseek', { created: 1, skipped: 0, conversationCount: 1 });
+    assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), [
+      {
+        external_id: '8c1e5f27-93ab-4d60-b7e2-4f1a9c3d5e80',
+        title: 'Tram to Belém',
+        update_time: '2025-09-20T08:03:40.870Z',
+        payload: {
+          title: 'Tram to Belém',
+          messages: [
+            message('user', 'Which tram goes from Lisbon centre to Belém, and how often?', '2025-09-20T08:02:11.120Z'),
+            message('tool', '- [Tram 15E – Carris](https://www.carris.pt/en/tram-15e)\n- [Getting to Belém](https://travel.example.com/lisbon/belem)', '2025-09-20T08:03:40.870Z'),
+            message(
+              'assistant',
+              'Take tram 15E from Praça da Figueira [1](https://www.carris.pt/en/tram-15e). It runs every 8 to 12 minutes ' +
+                '[2](https://travel.example.com/lisbon/belem)[1](https://www.carris.pt/en/tram-15e), and the ride takes about 25 minutes [citation:7].',
+              '2025-09-20T08:03:40.870Z',
+              { model: 'deepseek-reasoner', reasoning: 'They mean the tram, not the train. Check the line number and the timetable.' },
+            ),
           ],
         },
       },
@@ -157,13 +195,13 @@ describe('Grok (xai)', () => {
     await reimportChangesNothing(t, file, JSON_TYPE, first);
   });
 
-  test('the exact conversations: the newest response’s chain, thinking dropped, citations, images and files as lines', async () => {
+  test('the exact conversations: the newest response’s chain, thinking as reasoning, model, citations, images and files as lines', async () => {
     const t = await setup();
     const { connectionId } = await imports(t, file, JSON_TYPE, 'xai', { created: 2, skipped: 1, conversationCount: 2 });
     assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), [
       {
         // No parent_response_id: create_time order. No modify_time: the latest response's time.
-        // The response with only a thinking trace is dropped.
+        // The response with only a thinking trace hands it to the next answer.
         external_id: 'e2c7a9b4-1d3f-4a6e-8b50-7c9d1e3f5a02',
         title: 'Fox logo',
         update_time: '2025-03-03T16:22:19.000Z',
@@ -173,7 +211,7 @@ describe('Grok (xai)', () => {
             message('user', 'Sketch a minimal fox logo in orange.', '2025-03-03T16:20:30.000Z'),
             message('assistant', 'Here are two takes on a fox logo.\n[image]\n[image]', '2025-03-03T16:20:41.000Z'),
             message('user', 'Make the second one rounder.', '2025-03-03T16:22:00.000Z'),
-            message('assistant', '[image]', '2025-03-03T16:22:19.000Z'),
+            message('assistant', '[image]', '2025-03-03T16:22:19.000Z', { reasoning: 'Rounder ears, a shorter snout.' }),
           ],
         },
       },
@@ -191,9 +229,13 @@ describe('Grok (xai)', () => {
               'assistant',
               'Every 150 to 300 km, and after any wet or muddy ride.\n- [Chain care basics](https://cycling.example.com/chain-care)\n- https://forum.example.org/t/how-often-chain',
               '2025-02-10T07:31:40.500Z',
+              { model: 'grok-3', reasoning: 'Road or gravel? Either way, distance and weather decide.' },
             ),
             message('user', 'What should I use to degrease it?\n[file]', '2025-02-10T07:40:00.000Z'),
-            message('assistant', 'A citrus degreaser and a stiff brush; rinse, dry, then oil the chain.', '2025-02-10T07:41:30.250Z'),
+            // agent_thinking_traces are reasoning too; no `model` field, so none (the sender names one, but it is not `model`).
+            message('assistant', 'A citrus degreaser and a stiff brush; rinse, dry, then oil the chain.', '2025-02-10T07:41:30.250Z', {
+              reasoning: 'Compare citrus and solvent degreasers.',
+            }),
           ],
         },
       },

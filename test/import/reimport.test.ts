@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
 import { ApiError } from '../../src/errors.ts';
 import { localImportWorker, type FromReader, type ToReader, type WorkerLike } from '../../src/import/import-worker.ts';
+import { claudeExport } from '../../src/import/claude-export.ts';
 import { copilotExport } from '../../src/import/copilot-export.ts';
 import { groupItem, type RecordGroup } from '../../src/import/import-reader.ts';
 import { ReaderChannel } from '../../src/import/reader-channel.ts';
@@ -68,6 +69,44 @@ describe('re-importing unchanged bytes', () => {
       const restored = (await conversationsOf(t, first.connectionId)).filter((c) => c.title !== 'tampered');
       assert.deepEqual(restored.map((c) => c.title), [titles.get(restored[0]!.external_id)], file);
     }
+  });
+
+  test('a reader of a newer version reads stored bytes again: what it now reads differently is updated', async () => {
+    const t = await setup();
+    const [first] = fixtureJson(FILE);
+    const { connectionId } = await json(await postExport(t, fixtureBytes(FILE)));
+    const hashes = async () => (await t.deps.db.selectFrom('conversations').select('source_hash').execute()).map((row) => row.source_hash);
+    assert.ok((await hashes()).every((hash) => hash?.endsWith(`.${claudeExport.readerVersion}`)), 'a stored hash names the reader that read it');
+    // As the older reader left them: a title it read otherwise.
+    await tamper(t, first.uuid);
+    const stored = claudeExport.readerVersion;
+    claudeExport.readerVersion = stored + 1;
+    try {
+      const again = await json(await postExport(t, fixtureBytes(FILE)));
+      assert.deepEqual([again.created, again.updated, again.unchanged, again.skipped], [0, 1, 4, 0]);
+      assert.equal(await titleOf(t, connectionId, first.uuid), first.name);
+      assert.ok((await hashes()).every((hash) => hash?.endsWith(`.${stored + 1}`)), 'every conversation read again takes the new version');
+      // Read once by the newer reader: the shortcut holds again.
+      await tamper(t, first.uuid);
+      const third = await json(await postExport(t, fixtureBytes(FILE)));
+      assert.deepEqual([third.updated, third.unchanged], [0, 5]);
+      assert.equal(await titleOf(t, connectionId, first.uuid), 'tampered');
+    } finally {
+      claudeExport.readerVersion = stored;
+    }
+  });
+
+  test('a hash stored before readers had versions (the bytes’ hash alone) is read again', async () => {
+    const t = await setup();
+    const [first] = fixtureJson(FILE);
+    const { connectionId } = await json(await postExport(t, fixtureBytes(FILE)));
+    for (const { id, source_hash } of await t.deps.db.selectFrom('conversations').select(['id', 'source_hash']).execute()) {
+      await t.deps.db.updateTable('conversations').set({ source_hash: source_hash!.replace(/\.\d+$/, '') }).where('id', '=', id).execute();
+    }
+    await tamper(t, first.uuid);
+    const again = await json(await postExport(t, fixtureBytes(FILE)));
+    assert.deepEqual([again.created, again.updated, again.unchanged], [0, 1, 4]);
+    assert.equal(await titleOf(t, connectionId, first.uuid), first.name);
   });
 
   test('only the user’s own open connections are known: another user’s import reads everything', async () => {

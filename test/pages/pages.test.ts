@@ -180,6 +180,22 @@ describe('manage', () => {
     assert.match(page, /<time dateTime="2025-09-14T08:20:12.307Z">2025-09-14 08:20 UTC<\/time>/i);
   });
 
+  test('an answer’s reasoning is folded under it in <details>, its model beside its time', async () => {
+    const t = await setup();
+    const { connectionId } = await json(await postExport(t, fixtureBytes('chatgpt-reasoning-and-context.json'), { query: 'userRef=u1' }));
+    const list = await json(await t.request(`/api/conversations?connectionId=${connectionId}`));
+    const bill = list.conversations.find((c: any) => c.title === 'Splitting a bill three ways');
+    const browser = await openSession(t, 'manage');
+    const page = await (await browser.get(`/manage/conversations/${bill.id}`)).text();
+    const answer = page.slice(page.indexOf('<li class="message assistant">'), page.indexOf('</li>', page.indexOf('<li class="message assistant">')));
+    assert.match(answer, /<span class="model"> · gpt-5-thinking<\/span>/);
+    assert.match(
+      answer,
+      /€32\.12 each: .*<\/p>\n?<\/div><details class="reasoning"><summary>Reasoning<\/summary><div class="content"><p>Adding the tip and splitting<br>\n87\.60 × 1\.10 = 96\.36, and 96\.36 \/ 3 = 32\.12\.<\/p>\n<p>Thought for 5s<\/p>\n?<\/div><\/details>$/s,
+    );
+    assert.equal(page.match(/<details/g)?.length, 1, 'only the answer with reasoning has it');
+  });
+
   test('pages through many conversations 20 at a time', async () => {
     const t = await setup();
     const many = Array.from({ length: 45 }, (_, i) => ({ uuid: `c${i}`, name: `Chat ${i}`, updated_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), chat_messages: [] }));

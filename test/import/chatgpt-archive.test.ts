@@ -1,0 +1,66 @@
+/**
+ * ChatGPT's archives as people download them in 2026: shards without a
+ * manifest, at any depth, and the privacy portal's outer zip around the export.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { zipSync } from 'fflate';
+import { conversationsOf, expectRefused, fixtureBytes, json, postExport, setup, zipFolderFiles } from '../helpers.ts';
+
+const ZIP = { contentType: 'application/zip' };
+const SHARD = 'chatgpt-2026-shard.json';
+
+/** What the API shows of a stored conversation, without Parley's own id. */
+const shown = ({ external_id, title, update_time, payload }: any) => ({ external_id, title, update_time, payload });
+
+async function storedFrom(bytes: Uint8Array, contentType: string) {
+  const t = await setup();
+  const response = await postExport(t, bytes, { contentType });
+  const body = await json(response);
+  assert.equal(response.status, 200, JSON.stringify(body));
+  assert.deepEqual([body.provider, body.created, body.skipped], ['openai', 2, 0]);
+  return { t, body, stored: (await conversationsOf(t, body.connectionId)).map(shown) };
+}
+
+describe('ChatGPT 2026 archives', () => {
+  test('the 2026 zip without export_manifest.json, its shard under a folder, and the same zip inside an outer one: the conversations of the bare shard', async () => {
+    const { stored } = await storedFrom(fixtureBytes(SHARD), 'application/json');
+    const files = zipFolderFiles('chatgpt-2026-zip');
+    const underFolder = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [`export/${name}`, bytes]));
+    for (const zip of [zipSync(files), zipSync(underFolder), zipSync({ 'chatgpt-export-2026-09-07.zip': zipSync(files), 'README.txt': new Uint8Array([0x68, 0x69]) })]) {
+      assert.deepEqual((await storedFrom(zip, ZIP.contentType)).stored, stored);
+    }
+  });
+
+  test('a re-import of the nested zip is all unchanged', async () => {
+    const zip = zipSync({ 'outer.zip': zipSync(zipFolderFiles('chatgpt-2026-zip')) });
+    const { t, body } = await storedFrom(zip, ZIP.contentType);
+    const again = await json(await postExport(t, zip, ZIP));
+    assert.deepEqual([again.created, again.updated, again.unchanged, again.connectionId], [0, 0, 2, body.connectionId]);
+  });
+
+  test('an upload the person once attached (file-<id>-<name>.zip) and a zip two levels down are not opened', async () => {
+    const t = await setup();
+    const inner = zipSync({ 'conversations.json': fixtureBytes(SHARD) });
+    await expectRefused(t, () => postExport(t, zipSync({ 'file-3Kq8VwYt2NpR7sLm4XcJ9b-backup.zip': inner }), ZIP), 400, 'Unrecognized export format');
+    await expectRefused(t, () => postExport(t, zipSync({ 'outer.zip': zipSync({ 'inner.zip': inner }) }), ZIP), 400, 'Unrecognized export format');
+  });
+
+  test('MAX_EXPANDED_BYTES counts what is read out of the outer zip and out of the zip inside it', async () => {
+    const files = zipFolderFiles('chatgpt-2026-zip');
+    const inner = zipSync(files);
+    const shard = files['conversations-000.json']!.length;
+    // Enough for the shard alone, not for the inner zip's bytes as well.
+    const t = await setup({ MAX_EXPANDED_BYTES: String(shard + inner.length - 1) });
+    await expectRefused(t, () => postExport(t, zipSync({ 'outer.zip': inner }), ZIP), 413, 'Export file too large: MAX_EXPANDED_BYTES');
+    const roomy = await setup({ MAX_EXPANDED_BYTES: String(shard + inner.length) });
+    assert.equal((await json(await postExport(roomy, zipSync({ 'outer.zip': inner }), ZIP))).created, 2);
+  });
+
+  test('a truncated inner zip writes nothing', async () => {
+    const t = await setup();
+    const inner = zipSync(zipFolderFiles('chatgpt-2026-zip'));
+    // expectRefused checks that no row was written.
+    await expectRefused(t, () => postExport(t, zipSync({ 'outer.zip': inner.subarray(0, Math.floor(inner.length / 2)) }), ZIP), 400, /^Invalid export file: /);
+  });
+});
