@@ -23,8 +23,8 @@ import { fixtureBytes, json, postExport, setup, zipFolderFiles, type TestContext
 type Json = Record<string, any>;
 
 const FIXTURES = new URL('../fixtures/', import.meta.url);
-/** The folder's documentation, not exports. */
-const NOT_EXPORTS = new Set(['README.md', '.gitattributes']);
+/** The folder's documentation, and the logo the brand tests upload: not exports. */
+const NOT_EXPORTS = new Set(['README.md', '.gitattributes', 'logo.png']);
 
 /** What the person saw of an export file, and how many of its records the import may count as skipped instead. */
 interface Visible {
@@ -286,6 +286,8 @@ const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 function lines(visible: string): string[] {
   return visible
     .split(/\r?\n/)
+    // A ChatGPT canvas's directive lines are markup: the app shows its title (or variant) above the body.
+    .map((line) => line.match(/^:::\w+\{.*\}$/) ? (line.match(/title="([^"]*)"/)?.[1] ?? line.match(/variant="([^"]*)"/)?.[1] ?? '') : line === ':::' ? '' : line)
     .flatMap((line) => line.split(/【[^】]*】|\ue200[^\ue201]*\ue201|[\ue000-\uf8ff]|\[citation:\d+\]/))
     .map(collapse)
     .filter((line) => line !== '');
