@@ -173,6 +173,12 @@ export async function groupItem(format: GroupedFormat, { records, seq, hash }: R
   return conversationItem(await format.normalize(records.map((record) => JSON.parse(record) as Json)), { seq, source: '', hash });
 }
 
+/**
+ * Text for a column of its own: valid Unicode, and no U+0000 (PostgreSQL's text
+ * cannot hold it; the payload, JSON, holds it escaped), each made U+FFFD.
+ */
+const storableText = (text: string) => text.toWellFormed().replaceAll('\0', '\ufffd');
+
 /** A normalised conversation as it is staged: valid Unicode, its payload serialised. */
 export function conversationItem(conversation: NormalizedConversation, { seq, source, hash }: Place): ConversationItem {
   const payload = JSON.stringify(conversation.payload);
@@ -181,8 +187,8 @@ export function conversationItem(conversation: NormalizedConversation, { seq, so
     seq,
     source,
     sourceHash: hash,
-    externalId: conversation.externalId.toWellFormed(),
-    title: conversation.title?.toWellFormed() ?? null,
+    externalId: storableText(conversation.externalId),
+    title: conversation.title === null ? null : storableText(conversation.title),
     // JSON.stringify writes a lone surrogate as a `\ud…` escape and a valid pair as
     // it is: only a payload with such an escape needs a pass over its text.
     payload: payload.includes('\\ud') ? JSON.stringify(wellFormedPayload(conversation.payload)) : payload,

@@ -169,6 +169,19 @@ describe('lone surrogates', () => {
   });
 });
 
+describe('U+0000', () => {
+  test('in an id becomes U+FFFD, on either database', async () => {
+    const t = await setup();
+    const file = String.raw`[{"id":"nul\u0000id","title":"Title","mapping":{"n":{"id":"n","parent":null,"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["text"]}}}}}]`;
+    const { connectionId } = await json(await postExport(t, strToU8(file)));
+    const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`))).conversations;
+    assert.deepEqual(
+      [conversation.external_id, conversation.title],
+      ['nul\ufffdid', 'Title'],
+    );
+  });
+});
+
 describe('limits on grouped exports', () => {
   const csv = (rows: string[][]) => strToU8(['Conversation,Time,Author,Message', ...rows.map((row) => row.join(','))].join('\r\n'));
 
