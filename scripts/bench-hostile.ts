@@ -22,7 +22,10 @@ import { Zip, ZipDeflate } from 'fflate';
 import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../src/deps.ts';
+import { openPostgres } from '../src/db/postgres.ts';
+import { readSchema } from '../src/db/schema-file.ts';
 import { ROOT, startServer, type RuntimeName } from '../test/conformance/server.ts';
+import { startPostgres, type PostgresServer } from '../test/postgres-server.ts';
 
 const MIB = 1024 * 1024;
 const { values: options } = parseArgs({ options: { runtime: { type: 'string', default: 'node-bundle' }, only: { type: 'string', default: '' } } });
@@ -98,8 +101,122 @@ const uploads: Array<[string, () => Uint8Array]> = [
   ['63 MiB conversation of 960 messages', () => zipOf('[{"id":"long","title":"Long","current_node":"n959","mapping":{', longMessages(), 1, '}}]')],
   ['63 MiB conversation, all title', () => zipOf('[{"id":"largest","mapping":{},"title":"', megabyteOfA, 63, '"}]')],
 ];
+
+// ---------------------------------------------------------------------------
+// Long writes (issue 27, point 5): importing and purging 200,000 conversations
+// while another app polls the listing. Reports each write's duration, the
+// server's peak RSS, and the listing's p99 while the write ran.
+
+const LONG_WRITE_CONVERSATIONS = 200_000;
+const POLLERS = 4;
+
+/** A ChatGPT export of `count` small conversations, each with one message holding `marker`. */
+function manyConversations(count: number, marker: string): Uint8Array {
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const message = `{"id":"m","message":{"author":{"role":"user"},"create_time":${1700000000 + i},"content":{"content_type":"text","parts":["${marker} ${i}"]}}}`;
+    parts.push(`{"id":"c${i}","title":"Conversation ${i}","create_time":${1700000000 + i},"update_time":${1700000000 + i},"current_node":"m","mapping":{"m":${message}}}`);
+  }
+  return new TextEncoder().encode(`[${parts.join(',')}]`);
+}
+
+/** Polls a listing until `done` settles; the latencies of the requests, in ms. */
+async function pollListing(url: string, apiKey: string, done: Promise<unknown>) {
+  const latencies: number[] = [];
+  const failures: number[] = [];
+  let finished = false;
+  void done.finally(() => (finished = true));
+  await Promise.all(
+    Array.from({ length: POLLERS }, async () => {
+      while (!finished) {
+        const started = performance.now();
+        const response = await fetch(url, { headers: { Authorization: `Bearer ${apiKey}` } });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - started);
+        if (response.status !== 200) failures.push(response.status);
+      }
+    }),
+  );
+  return { latencies, failures };
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!);
+};
+
+/** A server on a fresh SQLite file, or on a fresh database of `postgres`, with one app onboarded. */
+async function serverFor(database: 'sqlite' | 'postgres', postgres: PostgresServer | undefined, env: Record<string, string> = {}) {
+  const databasePath = join(mkdtempSync(join(work, 'db-')), 'parley.db');
+  const databaseUrl = postgres ? await postgres.createDatabase(`bench_${crypto.randomUUID().replace(/-/g, '')}`) : undefined;
+  const server = await startServer(runtime, { databasePath, env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env } });
+  const db = databaseUrl ? await openPostgres(databaseUrl, readSchema('schema.postgres.sql')) : openBetterSqlite3(databasePath);
+  const { apiKey } = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, `Bench ${database}`);
+  await db.destroy();
+  return { server, apiKey, databasePath };
+}
+
+interface WriteRow {
+  case: string;
+  status: number;
+  answer: string;
+  seconds: number;
+  peakRssMb: number;
+  listings: number;
+  listingFailures: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+async function longWrites(database: 'sqlite' | 'postgres'): Promise<WriteRow[]> {
+  const postgres = database === 'postgres' ? await startPostgres() : undefined;
+  const rows: WriteRow[] = [];
+  try {
+    const { server, apiKey } = await serverFor(database, postgres);
+    const api = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}`, ...init.headers } });
+    // The user whose listing is polled, with a few conversations.
+    await (await api('/api/ingest-export?userRef=reader', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: manyConversations(50, 'reader') as Uint8Array<ArrayBuffer> })).text();
+    const listing = `${server.url}/api/conversations?userRef=reader&limit=20`;
+    const body = manyConversations(LONG_WRITE_CONVERSATIONS, 'bulk');
+    const measure = async (write: string, run: () => Promise<Response>) => {
+      const started = performance.now();
+      const response = run().then(async (r) => ({ status: r.status, text: await r.text() }));
+      const polled = await pollListing(listing, apiKey, response);
+      const { status, text } = await response;
+      const row = {
+        case: `${write}, ${database}`,
+        status,
+        answer: text.length > 100 ? `${text.slice(0, 100)}…` : text,
+        seconds: Math.round((performance.now() - started) / 10) / 100,
+        peakRssMb: procStatus(server.pid).peakRssMb,
+        listings: polled.latencies.length,
+        listingFailures: polled.failures.length,
+        p50Ms: percentile(polled.latencies, 50),
+        p99Ms: percentile(polled.latencies, 99),
+        maxMs: percentile(polled.latencies, 100),
+      };
+      console.log(JSON.stringify(row));
+      rows.push(row);
+    };
+    await measure(`import of ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')} conversations`, () =>
+      api('/api/ingest-export?userRef=bulk', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body as Uint8Array<ArrayBuffer> }),
+    );
+    await measure(`purge of those ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')}`, () =>
+      api('/api/purge', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ userRef: 'bulk' }) }),
+    );
+    await server.stop();
+  } finally {
+    await postgres?.stop();
+  }
+  return rows;
+}
+
 const rows = [];
 for (const [name, make] of uploads) if (name.includes(options.only)) rows.push(await upload(name, make()));
+
+const writeRows: WriteRow[] = [];
+for (const database of ['sqlite', 'postgres'] as const) if (`long writes ${database}`.includes(options.only)) writeRows.push(...(await longWrites(database)));
 
 const table = [
   `Hostile uploads, ${runtime}, default limits (MAX_CONVERSATION_BYTES 64 MiB, MAX_EXPANDED_BYTES 4 GiB):`,
@@ -107,6 +224,12 @@ const table = [
   '| Upload | zip | answer | time | server CPU | server peak RSS |',
   '| - | - | - | - | - | - |',
   ...rows.map((row) => `| ${row.upload} | ${row.zipMb} MB | ${row.status} ${row.answer} | ${row.seconds} s | ${row.serverCpuSeconds} s | ${row.peakRssMb} MB |`),
+  '',
+  `Long writes, shutdown and purged text, ${runtime}:`,
+  '',
+  '| Case | answer | time | server peak RSS | listing requests meanwhile | listing p50 / p99 / max |',
+  '| - | - | - | - | - | - |',
+  ...writeRows.map((row) => `| ${row.case} | ${row.status} | ${row.seconds} s | ${row.peakRssMb} MB | ${row.listings} (${row.listingFailures} not 200) | ${row.p50Ms} / ${row.p99Ms} / ${row.maxMs} ms |`),
 ];
 console.log(`\n${table.join('\n')}`);
 mkdirSync(join(ROOT, 'bench-results'), { recursive: true });

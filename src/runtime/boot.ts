@@ -4,6 +4,7 @@ import { ConfigError, parseConfig, type Config } from '../config.ts';
 import { workerCheckpoints, type CheckpointWorkerLike } from '../db/checkpoint.ts';
 import type { Db } from '../db/database.ts';
 import { openDatabase } from '../db/open-database.ts';
+import { openCounters } from '../db/rate-buckets.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import type { SourceHash } from '../import/record-batch.ts';
 import { cryptoRandom, systemClock, type Deps } from '../deps.ts';
@@ -49,9 +50,21 @@ export async function boot(runtime: Runtime) {
     console.error(`Cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
     return runtime.exit(1);
   }
-  const deps: Deps = { db, config, clock: systemClock, random: cryptoRandom, log, importWorker: runtime.importWorker, sourceHash: runtime.sourceHash };
+  const sqliteFile = !config.databaseUrl && config.databasePath !== ':memory:';
+  const counters = sqliteFile ? await openCounters(runtime.openSqlite, config.databasePath) : undefined;
+  const deps: Deps = {
+    db,
+    counters,
+    config,
+    clock: systemClock,
+    random: cryptoRandom,
+    log,
+    importWorker: runtime.importWorker,
+    sourceHash: runtime.sourceHash,
+    erased: () => background.erased(),
+  };
   const app = createApp(deps);
-  const checkpoints = config.databaseUrl || config.databasePath === ':memory:' ? undefined : workerCheckpoints(runtime.checkpointWorker(), config.databasePath);
+  const checkpoints = sqliteFile ? workerCheckpoints(runtime.checkpointWorker(), config.databasePath) : undefined;
   const background = startBackgroundWork(deps, { checkpoint: checkpoints?.run });
   // Requests under way, so a shutdown can let them finish (an upload still
   // arriving included) before the database closes.
@@ -87,6 +100,7 @@ export async function boot(runtime: Runtime) {
       checkpoints?.stop();
       await background.stop();
       await deps.db.destroy();
+      await counters?.destroy();
     },
   };
 }
