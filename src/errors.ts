@@ -34,6 +34,7 @@ export const ERRORS = {
   unsupportedContentType: [415, 'Unsupported content type'],
   rateLimited: [429, 'Rate limit exceeded'],
   internal: [500, 'Internal server error'],
+  databaseBusy: [503, 'Database busy: try again shortly'],
   missingLink: [400, 'Missing link'],
   invalidLink: [401, 'Invalid link'],
   appNotFound: [404, 'App not found'],

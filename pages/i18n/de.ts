@@ -41,6 +41,7 @@ export const de: Messages = {
     unsupportedContentType: 'Nicht unterstützter Inhaltstyp',
     rateLimited: 'Zu viele Anfragen',
     internal: 'Interner Serverfehler',
+    databaseBusy: 'Datenbank ausgelastet: bitte gleich noch einmal versuchen',
     missingLink: 'Link fehlt',
     invalidLink: 'Ungültiger Link',
     appNotFound: 'App nicht gefunden',

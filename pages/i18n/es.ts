@@ -42,6 +42,7 @@ export const es: Messages = {
     unsupportedContentType: 'Tipo de contenido no admitido',
     rateLimited: 'Demasiadas solicitudes',
     internal: 'Error interno del servidor',
+    databaseBusy: 'Base de datos ocupada: vuelve a intentarlo en un momento',
     missingLink: 'Falta el enlace',
     invalidLink: 'Enlace no válido',
     appNotFound: 'App no encontrada',

@@ -42,6 +42,7 @@ export const fr: Messages = {
     unsupportedContentType: 'Type de contenu non pris en charge',
     rateLimited: 'Trop de requêtes',
     internal: 'Erreur interne du serveur',
+    databaseBusy: 'Base de données occupée : réessayez dans un instant',
     missingLink: 'Lien manquant',
     invalidLink: 'Lien non valide',
     appNotFound: 'Application introuvable',

@@ -42,6 +42,7 @@ export const ja: Messages = {
     unsupportedContentType: '対応していないコンテンツタイプです',
     rateLimited: 'リクエストが多すぎます',
     internal: 'サーバー内部エラー',
+    databaseBusy: 'データベースが混み合っています。しばらくしてからもう一度お試しください',
     missingLink: 'リンクがありません',
     invalidLink: 'リンクが無効です',
     appNotFound: 'アプリが見つかりません',

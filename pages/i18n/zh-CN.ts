@@ -42,6 +42,7 @@ export const zhCN: Messages = {
     unsupportedContentType: '不支持的内容类型',
     rateLimited: '请求过多',
     internal: '服务器内部错误',
+    databaseBusy: '数据库繁忙：请稍后重试',
     missingLink: '缺少链接',
     invalidLink: '链接无效',
     appNotFound: '找不到应用',

@@ -85,10 +85,24 @@ export async function boot(runtime: Runtime) {
   return {
     config,
     fetch,
-    /** Marks the server as shutting down; resolves once no request is under way. */
+    /**
+     * Marks the server as shutting down; resolves once no request is under way,
+     * or DRAIN_LIMIT_MS later whatever is (an upload still arriving is cut off:
+     * an import stores all or nothing). Past SHUTDOWN_LIMIT_MS the process ends
+     * however far `close` has got: a supervisor (systemd, Docker) waits 10 s
+     * before it kills, and a new process on the file should not wait on this one.
+     */
     drain(): Promise<void> {
       draining = true;
-      return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => (drained = resolve));
+      setTimeout(() => {
+        log.warn('shutdown cut short', { requestsUnderWay: inFlight });
+        runtime.exit(0);
+      }, SHUTDOWN_LIMIT_MS);
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        drained = resolve;
+        setTimeout(resolve, DRAIN_LIMIT_MS);
+      });
     },
     listening(host: string, port: number) {
       log.info('listening', { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, runtime: runtime.name });
@@ -106,3 +120,7 @@ export async function boot(runtime: Runtime) {
 }
 
 export const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/** How long a shutdown lets requests under way finish, and how long it may take in all (see `drain`). */
+const DRAIN_LIMIT_MS = 5_000;
+const SHUTDOWN_LIMIT_MS = 9_000;
