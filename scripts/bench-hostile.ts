@@ -12,9 +12,20 @@
  *    zipped — 960 long messages, then all of it in one title — imported: the
  *    most the server holds for one conversation.
  *
+ * Then long writes, purged text and shutdown (issue 27), each against a server of its own:
+ *
+ * 5. long writes: importing, then purging, 200,000 small conversations while four
+ *    clients poll another user's listing; on SQLite and on PostgreSQL (a server
+ *    from npm, test/postgres-server.ts): the listing's p50/p99/max meanwhile.
+ * 6. purged text: seconds from a purge's answer until no byte of the SQLite
+ *    file or its -wal holds the purged text.
+ * 7. shutdown: SIGTERM right after a 200,000-conversation import, while it is
+ *    being indexed; then a new process on the same file, to its first listing.
+ *
  * Linux only (memory and CPU are read from /proc). Not a test: nothing here fails.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -158,15 +169,21 @@ async function serverFor(database: 'sqlite' | 'postgres', postgres: PostgresServ
 
 interface WriteRow {
   case: string;
-  status: number;
+  status: number | string;
   answer: string;
   seconds: number;
   peakRssMb: number;
-  listings: number;
-  listingFailures: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
+  listings?: number;
+  listingFailures?: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  maxMs?: number;
+}
+
+/** The row of a case, printed as it is measured. */
+function report(row: WriteRow): WriteRow {
+  console.log(JSON.stringify(row));
+  return row;
 }
 
 async function longWrites(database: 'sqlite' | 'postgres'): Promise<WriteRow[]> {
@@ -184,7 +201,7 @@ async function longWrites(database: 'sqlite' | 'postgres'): Promise<WriteRow[]> 
       const response = run().then(async (r) => ({ status: r.status, text: await r.text() }));
       const polled = await pollListing(listing, apiKey, response);
       const { status, text } = await response;
-      const row = {
+      const row = report({
         case: `${write}, ${database}`,
         status,
         answer: text.length > 100 ? `${text.slice(0, 100)}…` : text,
@@ -195,8 +212,7 @@ async function longWrites(database: 'sqlite' | 'postgres'): Promise<WriteRow[]> 
         p50Ms: percentile(polled.latencies, 50),
         p99Ms: percentile(polled.latencies, 99),
         maxMs: percentile(polled.latencies, 100),
-      };
-      console.log(JSON.stringify(row));
+      });
       rows.push(row);
     };
     await measure(`import of ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')} conversations`, () =>
@@ -212,11 +228,78 @@ async function longWrites(database: 'sqlite' | 'postgres'): Promise<WriteRow[]> 
   return rows;
 }
 
+// ---------------------------------------------------------------------------
+// Purged text (issue 27, point 6): how long after a purge's answer the purged
+// text is in neither the SQLite file nor its -wal.
+
+async function purgedText(): Promise<WriteRow> {
+  const { server, apiKey, databasePath } = await serverFor('sqlite', undefined);
+  const api = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', ...init.headers } });
+  const marker = 'Zebracornmarker';
+  await (await api('/api/ingest-export?userRef=purged', { method: 'POST', body: manyConversations(2_000, marker) as Uint8Array<ArrayBuffer> })).text();
+  const onDisk = () => [databasePath, `${databasePath}-wal`].filter((file) => existsSync(file)).reduce((count, file) => count + readFileSync(file).toString('latin1').split(marker).length - 1, 0);
+  // Until the checkpoints have copied it into the file too.
+  while (!readFileSync(databasePath).toString('latin1').includes(marker)) await sleep(100);
+  const response = await api('/api/purge', { method: 'POST', body: JSON.stringify({ userRef: 'purged' }) });
+  const started = performance.now();
+  const copiesAtAnswer = onDisk();
+  while (onDisk() > 0 && performance.now() - started < 60_000) await sleep(50);
+  const left = onDisk();
+  const row = report({
+    case: 'purge of 2,000 conversations: until its text is in neither parley.db nor -wal, sqlite',
+    status: response.status,
+    answer: `${copiesAtAnswer} copies on disk at the answer, ${left} after`,
+    seconds: Math.round((performance.now() - started) / 10) / 100,
+    peakRssMb: procStatus(server.pid).peakRssMb,
+  });
+  await server.stop();
+  return row;
+}
+
+// ---------------------------------------------------------------------------
+// Shutdown (issue 27, point 9): SIGTERM right after a large import, while its
+// conversations are being indexed; then a new process on the same file.
+
+async function shutdown(): Promise<WriteRow[]> {
+  const { server, apiKey, databasePath } = await serverFor('sqlite', undefined);
+  const imported = await fetch(`${server.url}/api/ingest-export?userRef=bulk`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: manyConversations(LONG_WRITE_CONVERSATIONS, 'bulk') as Uint8Array<ArrayBuffer>,
+  });
+  await imported.text();
+  const peakRssMb = procStatus(server.pid).peakRssMb;
+  const stopping = performance.now();
+  const exit = await server.stop('SIGTERM');
+  const stopped = report({
+    case: `SIGTERM right after importing ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')} conversations (indexing under way), sqlite`,
+    status: `exit ${exit.code}`,
+    answer: server.logs.some((line) => line.includes('shutdown cut short')) ? 'cut short' : 'clean',
+    seconds: Math.round((performance.now() - stopping) / 10) / 100,
+    peakRssMb,
+  });
+  const starting = performance.now();
+  const next = await startServer(runtime, { databasePath, env: { LOG_LEVEL: 'warn' } });
+  const listing = await fetch(`${next.url}/api/conversations?userRef=bulk`, { headers: { Authorization: `Bearer ${apiKey}` } });
+  await listing.text();
+  const restarted = report({
+    case: 'a new process on the same file: from start to its first listing, sqlite',
+    status: listing.status,
+    answer: '',
+    seconds: Math.round((performance.now() - starting) / 10) / 100,
+    peakRssMb: procStatus(next.pid).peakRssMb,
+  });
+  await next.stop();
+  return [stopped, restarted];
+}
+
 const rows = [];
 for (const [name, make] of uploads) if (name.includes(options.only)) rows.push(await upload(name, make()));
 
 const writeRows: WriteRow[] = [];
 for (const database of ['sqlite', 'postgres'] as const) if (`long writes ${database}`.includes(options.only)) writeRows.push(...(await longWrites(database)));
+if ('purged text'.includes(options.only)) writeRows.push(await purgedText());
+if ('shutdown'.includes(options.only)) writeRows.push(...(await shutdown()));
 
 const table = [
   `Hostile uploads, ${runtime}, default limits (MAX_CONVERSATION_BYTES 64 MiB, MAX_EXPANDED_BYTES 4 GiB):`,
@@ -229,7 +312,10 @@ const table = [
   '',
   '| Case | answer | time | server peak RSS | listing requests meanwhile | listing p50 / p99 / max |',
   '| - | - | - | - | - | - |',
-  ...writeRows.map((row) => `| ${row.case} | ${row.status} | ${row.seconds} s | ${row.peakRssMb} MB | ${row.listings} (${row.listingFailures} not 200) | ${row.p50Ms} / ${row.p99Ms} / ${row.maxMs} ms |`),
+  ...writeRows.map(
+    (row) =>
+      `| ${row.case} | ${row.status} | ${row.seconds} s | ${row.peakRssMb} MB | ${row.listings === undefined ? '–' : `${row.listings} (${row.listingFailures} not 200)`} | ${row.listings === undefined ? '–' : `${row.p50Ms} / ${row.p99Ms} / ${row.maxMs} ms`} |`,
+  ),
 ];
 console.log(`\n${table.join('\n')}`);
 mkdirSync(join(ROOT, 'bench-results'), { recursive: true });

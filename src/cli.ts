@@ -8,6 +8,7 @@ import { openPostgres } from './db/postgres.ts';
 import { readSchema } from './db/schema-file.ts';
 import { cryptoRandom, systemClock } from './deps.ts';
 import { ApiError } from './errors.ts';
+import { resolveHost } from './runtime/resolve-host.ts';
 
 // Operator commands on the server's database (DATABASE_URL, or DATABASE_PATH: safe while it runs, WAL).
 // One JSON object on stdout and exit 0, or {"error"} on stderr and exit 1.
@@ -18,7 +19,7 @@ async function main(): Promise<number> {
     const config = parseConfig(process.env);
     const schemas = { sqlite: () => readSchema('schema.sql'), postgres: () => readSchema('schema.postgres.sql') };
     db = await openDatabase(config, schemas, openBetterSqlite3);
-    const result = await commands[command]!({ db, config, clock: systemClock, random: cryptoRandom }, flags, {
+    const result = await commands[command]!({ db, config, clock: systemClock, random: cryptoRandom, resolveHost }, flags, {
       fileSize: (path) => statSync(path).size,
       fileExists: (path) => existsSync(path),
       openSqlite: (path) => openBetterSqlite3(path, schemas.sqlite()),

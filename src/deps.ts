@@ -29,6 +29,8 @@ export interface Deps {
    * left neither there nor in the file (see checkpoint.ts).
    */
   erased?: () => void;
+  /** The addresses of a host name (the runtime's resolver): WEBHOOK_ALLOW_PRIVATE=false checks what a webhook's host resolves to. */
+  resolveHost?: (hostname: string) => Promise<string[]>;
   /**
    * Starts a worker to read one import (the entry file knows how, on its
    * runtime); without it, imports are read on this thread.

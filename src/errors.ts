@@ -41,6 +41,8 @@ export const ERRORS = {
   keyNotFound: [404, 'Key not found'],
   deliveryNotFound: [404, 'Delivery not found'],
   invalidWebhookUrl: [400, 'Invalid webhook URL: use an absolute http(s) URL'],
+  webhookUrlCredentials: [400, 'Invalid webhook URL: it must not hold a user name or password (user:password@)'],
+  privateWebhookUrl: [400, 'Invalid webhook URL: its host is a private address, refused by WEBHOOK_ALLOW_PRIVATE=false'],
   invalidDeliveryStatus: [400, 'Invalid status: use pending, delivered or failed'],
   linkExpired: [403, 'Link expired'],
   invalidLinkLifetime: [403, 'Invalid link lifetime'],

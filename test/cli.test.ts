@@ -199,6 +199,11 @@ describe('errors: {"error"} on stderr, exit 1, nothing on stdout', { concurrency
     { name: 'an unknown command', args: ['frobnicate'], error: 'Unknown command: frobnicate' },
     { name: 'a missing flag', args: ['app', 'create'], error: 'Missing --name' },
     { name: 'an unknown app', args: ['key', 'list', '--app', 'app_unknown'], error: 'App not found' },
+    {
+      name: 'a webhook URL with a password',
+      args: ['webhook', 'set', '--app', 'app_unknown', '--url', 'https://hooks:s3cret@hooks.example.com/parley'],
+      error: 'Invalid webhook URL: it must not hold a user name or password (user:password@)',
+    },
     { name: 'a bad configuration value', args: ['app', 'list'], env: { PUBLIC_URL: 'notaurl' }, error: 'Invalid configuration: PUBLIC_URL must be an absolute http(s) URL (got "notaurl")' },
   ];
   for (const { name, args, env, error } of cases) {
@@ -243,6 +248,8 @@ describe('the command error table, in-process', () => {
     { args: ['link', '--app', 'app_unknown', '--purpose', 'connect'], error: 'Missing --user' },
     { args: ['link', '--app', '$APP', '--user', 'u'], error: 'Missing --purpose' },
     { args: ['backup'], error: 'Missing --out' },
+    { args: ['webhook', 'set', '--app', '$APP', '--url', 'https://hooks@hooks.example.com/'], error: 'Invalid webhook URL: it must not hold a user name or password (user:password@)' },
+    { args: ['webhook', 'set', '--app', '$APP', '--url', 'http://127.0.0.1:9000/hooks'], error: 'no error' },
     { args: ['backup', '--out', 'exists.db'], error: 'exists.db already exists: choose a new file for the backup' },
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires'], error: 'Missing --expires' },
     { args: ['key', 'create', '--app', 'app_unknown'], error: 'App not found' },

@@ -48,6 +48,8 @@ export const de: Messages = {
     keyNotFound: 'Schlüssel nicht gefunden',
     deliveryNotFound: 'Zustellung nicht gefunden',
     invalidWebhookUrl: 'Ungültige Webhook-URL',
+    webhookUrlCredentials: 'Ungültige Webhook-URL',
+    privateWebhookUrl: 'Ungültige Webhook-URL',
     invalidDeliveryStatus: 'Ungültiger Status',
     linkExpired: 'Link abgelaufen',
     invalidLinkLifetime: 'Ungültige Link-Gültigkeitsdauer',

@@ -49,6 +49,8 @@ export const es: Messages = {
     keyNotFound: 'Clave no encontrada',
     deliveryNotFound: 'Entrega no encontrada',
     invalidWebhookUrl: 'URL de webhook no válida',
+    webhookUrlCredentials: 'URL de webhook no válida',
+    privateWebhookUrl: 'URL de webhook no válida',
     invalidDeliveryStatus: 'Estado no válido',
     linkExpired: 'Enlace caducado',
     invalidLinkLifetime: 'Duración del enlace no válida',

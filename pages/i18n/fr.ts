@@ -49,6 +49,8 @@ export const fr: Messages = {
     keyNotFound: 'Clé introuvable',
     deliveryNotFound: 'Envoi introuvable',
     invalidWebhookUrl: 'URL de webhook non valide',
+    webhookUrlCredentials: 'URL de webhook non valide',
+    privateWebhookUrl: 'URL de webhook non valide',
     invalidDeliveryStatus: 'Statut non valide',
     linkExpired: 'Lien expiré',
     invalidLinkLifetime: 'Durée de validité du lien non valide',

@@ -49,6 +49,8 @@ export const ja: Messages = {
     keyNotFound: 'キーが見つかりません',
     deliveryNotFound: '配信が見つかりません',
     invalidWebhookUrl: 'Webhook URL が無効です',
+    webhookUrlCredentials: 'Webhook URL が無効です',
+    privateWebhookUrl: 'Webhook URL が無効です',
     invalidDeliveryStatus: 'ステータスが無効です',
     linkExpired: 'リンクの有効期限が切れています',
     invalidLinkLifetime: 'リンクの有効期間が無効です',

@@ -49,6 +49,8 @@ export const zhCN: Messages = {
     keyNotFound: '找不到密钥',
     deliveryNotFound: '找不到投递记录',
     invalidWebhookUrl: 'Webhook URL 无效',
+    webhookUrlCredentials: 'Webhook URL 无效',
+    privateWebhookUrl: 'Webhook URL 无效',
     invalidDeliveryStatus: '状态无效',
     linkExpired: '链接已过期',
     invalidLinkLifetime: '链接有效期无效',

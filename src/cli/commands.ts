@@ -17,7 +17,7 @@ function required(flags: Flags, name: string): string {
   return value;
 }
 
-type CommandDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config'>;
+type CommandDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'resolveHost'>;
 
 /** What commands reach beyond the database they run on: files, and the databases a copy goes between. */
 export interface CommandIo {

@@ -77,15 +77,17 @@ export async function countConversations(db: Db, connectionId: string): Promise<
   return Number(count);
 }
 
-/** Conversations deleted per statement: each takes SQLite's thread for a few milliseconds. */
-const DELETE_BATCH = 500;
+/** Conversations deleted per statement on SQLite: each takes the thread for a few milliseconds. */
+const DELETE_BATCH = 200;
 
 /**
  * Deletes a connection's conversations and returns how many. Call it in a
- * transaction: it deletes them in batches, letting other requests in between
- * two (`nextTurn`); readers see every one of them until the transaction commits.
+ * transaction: on SQLite it deletes them in batches, letting other requests in
+ * between two (`nextTurn`); readers see every one of them until the
+ * transaction commits. On PostgreSQL, whose readers never wait, one statement.
  */
 export async function deleteConversationsOfConnection(db: Db, connectionId: string): Promise<number> {
+  if (isPostgres(db)) return Number((await db.deleteFrom('conversations').where('connection_id', '=', connectionId).executeTakeFirst()).numDeletedRows);
   let deleted = 0;
   for (;;) {
     const result = await db

@@ -84,8 +84,12 @@ export async function countNewStaged(db: Db, importId: string, connectionId: str
   return { staged: Number(row!.staged), created: Number(row!.created) };
 }
 
-/** Staged conversations merged per statement: each takes SQLite's thread for a few milliseconds. */
-const MERGE_BATCH = 1000;
+/**
+ * Staged conversations merged per statement on SQLite: each takes the thread
+ * for a few milliseconds. PostgreSQL's run on its server, and its readers never
+ * wait for a writer: there it is one statement.
+ */
+const MERGE_BATCH = 250;
 
 /**
  * Moves the staged conversations into the connection and returns how many rows
@@ -101,11 +105,13 @@ export async function mergeStaged(db: Db, importId: string, connectionId: string
   const payload = isPostgres(db) ? sql.raw("convert_to(payload, 'UTF8')") : sql.raw('payload');
   let written = 0;
   for (let after: string | undefined; ; await nextTurn()) {
-    const [last] = await fixedSql<{ external_id: string }>(
-      db,
-      `SELECT external_id FROM import_staging WHERE import_id = ?${after === undefined ? '' : ' AND external_id > ?'} ORDER BY external_id LIMIT 1 OFFSET ?`,
-      [importId, ...(after === undefined ? [] : [after]), MERGE_BATCH - 1],
-    );
+    const [last] = isPostgres(db)
+      ? []
+      : await fixedSql<{ external_id: string }>(
+          db,
+          `SELECT external_id FROM import_staging WHERE import_id = ?${after === undefined ? '' : ' AND external_id > ?'} ORDER BY external_id LIMIT 1 OFFSET ?`,
+          [importId, ...(after === undefined ? [] : [after]), MERGE_BATCH - 1],
+        );
     const upTo = last?.external_id;
     // The batch's external ids, of the staged rows (`s`) or of the connection's.
     const inBatch = (table: string) =>

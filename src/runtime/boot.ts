@@ -21,6 +21,8 @@ export interface Runtime {
   importWorker: () => WorkerLike;
   /** SHA-256 cheaper than Web Crypto's (see Deps). */
   sourceHash: SourceHash;
+  /** The addresses of a host name (see Deps). */
+  resolveHost(hostname: string): Promise<string[]>;
   /** Starts a worker that checkpoints the SQLite file (see checkpoint.ts). */
   checkpointWorker: () => CheckpointWorkerLike;
   exit(code: number): never;
@@ -61,6 +63,7 @@ export async function boot(runtime: Runtime) {
     log,
     importWorker: runtime.importWorker,
     sourceHash: runtime.sourceHash,
+    resolveHost: runtime.resolveHost,
     erased: () => background.erased(),
   };
   const app = createApp(deps);

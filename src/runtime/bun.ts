@@ -5,6 +5,7 @@ import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
+import { resolveHost } from './resolve-host.ts';
 
 // The schemas are imported as text so `bun build --compile` embeds them in the binary.
 const parley = await boot({
@@ -16,6 +17,7 @@ const parley = await boot({
   importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as WorkerLike,
   checkpointWorker: () => new Worker(new URL('./bun-checkpoint-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as CheckpointWorkerLike,
   sourceHash: nodeSourceHash,
+  resolveHost,
   exit: (code) => process.exit(code),
 });
 

@@ -4,6 +4,7 @@ import { readSchema } from '../db/schema-file.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
+import { resolveHost } from './resolve-host.ts';
 
 const parley = await boot({
   name: 'deno',
@@ -13,6 +14,7 @@ const parley = await boot({
   importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as WorkerLike,
   checkpointWorker: () => new Worker(new URL('./deno-checkpoint-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as CheckpointWorkerLike,
   sourceHash: nodeSourceHash,
+  resolveHost,
   exit: (code) => Deno.exit(code),
 });
 

@@ -5,6 +5,7 @@ import { readSchema } from '../db/schema-file.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
 import { startNodeCheckpointWorker, startNodeImportWorker } from './node-workers.ts';
+import { resolveHost } from './resolve-host.ts';
 
 const parley = await boot({
   name: 'node',
@@ -14,6 +15,7 @@ const parley = await boot({
   importWorker: startNodeImportWorker,
   checkpointWorker: startNodeCheckpointWorker,
   sourceHash: nodeSourceHash,
+  resolveHost,
   exit: (code) => process.exit(code),
 });
 
