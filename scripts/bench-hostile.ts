@@ -12,9 +12,20 @@
  *    zipped — 960 long messages, then all of it in one title — imported: the
  *    most the server holds for one conversation.
  *
+ * Then long writes, purged text and shutdown (issue 27), each against a server of its own:
+ *
+ * 5. long writes: importing, then purging, 200,000 small conversations while four
+ *    clients poll another user's listing; on SQLite and on PostgreSQL (a server
+ *    from npm, test/postgres-server.ts): the listing's p50/p99/max meanwhile.
+ * 6. purged text: seconds from a purge's answer until no byte of the SQLite
+ *    file or its -wal holds the purged text.
+ * 7. shutdown: SIGTERM right after a 200,000-conversation import, while it is
+ *    being indexed; then a new process on the same file, to its first listing.
+ *
  * Linux only (memory and CPU are read from /proc). Not a test: nothing here fails.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,7 +33,10 @@ import { Zip, ZipDeflate } from 'fflate';
 import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../src/deps.ts';
+import { openPostgres } from '../src/db/postgres.ts';
+import { readSchema } from '../src/db/schema-file.ts';
 import { ROOT, startServer, type RuntimeName } from '../test/conformance/server.ts';
+import { startPostgres, type PostgresServer } from '../test/postgres-server.ts';
 
 const MIB = 1024 * 1024;
 const { values: options } = parseArgs({ options: { runtime: { type: 'string', default: 'node-bundle' }, only: { type: 'string', default: '' } } });
@@ -98,8 +112,194 @@ const uploads: Array<[string, () => Uint8Array]> = [
   ['63 MiB conversation of 960 messages', () => zipOf('[{"id":"long","title":"Long","current_node":"n959","mapping":{', longMessages(), 1, '}}]')],
   ['63 MiB conversation, all title', () => zipOf('[{"id":"largest","mapping":{},"title":"', megabyteOfA, 63, '"}]')],
 ];
+
+// ---------------------------------------------------------------------------
+// Long writes (issue 27, point 5): importing and purging 200,000 conversations
+// while another app polls the listing. Reports each write's duration, the
+// server's peak RSS, and the listing's p99 while the write ran.
+
+const LONG_WRITE_CONVERSATIONS = 200_000;
+const POLLERS = 4;
+
+/** A ChatGPT export of `count` small conversations, each with one message holding `marker`. */
+function manyConversations(count: number, marker: string): Uint8Array {
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const message = `{"id":"m","message":{"author":{"role":"user"},"create_time":${1700000000 + i},"content":{"content_type":"text","parts":["${marker} ${i}"]}}}`;
+    parts.push(`{"id":"c${i}","title":"Conversation ${i}","create_time":${1700000000 + i},"update_time":${1700000000 + i},"current_node":"m","mapping":{"m":${message}}}`);
+  }
+  return new TextEncoder().encode(`[${parts.join(',')}]`);
+}
+
+/** Polls a listing until `done` settles; the latencies of the requests, in ms. */
+async function pollListing(url: string, apiKey: string, done: Promise<unknown>) {
+  const latencies: number[] = [];
+  const failures: number[] = [];
+  let finished = false;
+  void done.finally(() => (finished = true));
+  await Promise.all(
+    Array.from({ length: POLLERS }, async () => {
+      while (!finished) {
+        const started = performance.now();
+        const response = await fetch(url, { headers: { Authorization: `Bearer ${apiKey}` } });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - started);
+        if (response.status !== 200) failures.push(response.status);
+      }
+    }),
+  );
+  return { latencies, failures };
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!);
+};
+
+/** A server on a fresh SQLite file, or on a fresh database of `postgres`, with one app onboarded. */
+async function serverFor(database: 'sqlite' | 'postgres', postgres: PostgresServer | undefined, env: Record<string, string> = {}) {
+  const databasePath = join(mkdtempSync(join(work, 'db-')), 'parley.db');
+  const databaseUrl = postgres ? await postgres.createDatabase(`bench_${crypto.randomUUID().replace(/-/g, '')}`) : undefined;
+  const server = await startServer(runtime, { databasePath, env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env } });
+  const db = databaseUrl ? await openPostgres(databaseUrl, readSchema('schema.postgres.sql')) : openBetterSqlite3(databasePath);
+  const { apiKey } = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, `Bench ${database}`);
+  await db.destroy();
+  return { server, apiKey, databasePath };
+}
+
+interface WriteRow {
+  case: string;
+  status: number | string;
+  answer: string;
+  seconds: number;
+  peakRssMb: number;
+  listings?: number;
+  listingFailures?: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  maxMs?: number;
+}
+
+/** The row of a case, printed as it is measured. */
+function report(row: WriteRow): WriteRow {
+  console.log(JSON.stringify(row));
+  return row;
+}
+
+async function longWrites(database: 'sqlite' | 'postgres'): Promise<WriteRow[]> {
+  const postgres = database === 'postgres' ? await startPostgres() : undefined;
+  const rows: WriteRow[] = [];
+  try {
+    const { server, apiKey } = await serverFor(database, postgres);
+    const api = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}`, ...init.headers } });
+    // The user whose listing is polled, with a few conversations.
+    await (await api('/api/ingest-export?userRef=reader', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: manyConversations(50, 'reader') as Uint8Array<ArrayBuffer> })).text();
+    const listing = `${server.url}/api/conversations?userRef=reader&limit=20`;
+    const body = manyConversations(LONG_WRITE_CONVERSATIONS, 'bulk');
+    const measure = async (write: string, run: () => Promise<Response>) => {
+      const started = performance.now();
+      const response = run().then(async (r) => ({ status: r.status, text: await r.text() }));
+      const polled = await pollListing(listing, apiKey, response);
+      const { status, text } = await response;
+      const row = report({
+        case: `${write}, ${database}`,
+        status,
+        answer: text.length > 100 ? `${text.slice(0, 100)}…` : text,
+        seconds: Math.round((performance.now() - started) / 10) / 100,
+        peakRssMb: procStatus(server.pid).peakRssMb,
+        listings: polled.latencies.length,
+        listingFailures: polled.failures.length,
+        p50Ms: percentile(polled.latencies, 50),
+        p99Ms: percentile(polled.latencies, 99),
+        maxMs: percentile(polled.latencies, 100),
+      });
+      rows.push(row);
+    };
+    await measure(`import of ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')} conversations`, () =>
+      api('/api/ingest-export?userRef=bulk', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body as Uint8Array<ArrayBuffer> }),
+    );
+    await measure(`purge of those ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')}`, () =>
+      api('/api/purge', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ userRef: 'bulk' }) }),
+    );
+    await server.stop();
+  } finally {
+    await postgres?.stop();
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------
+// Purged text (issue 27, point 6): how long after a purge's answer the purged
+// text is in neither the SQLite file nor its -wal.
+
+async function purgedText(): Promise<WriteRow> {
+  const { server, apiKey, databasePath } = await serverFor('sqlite', undefined);
+  const api = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', ...init.headers } });
+  const marker = 'Zebracornmarker';
+  await (await api('/api/ingest-export?userRef=purged', { method: 'POST', body: manyConversations(2_000, marker) as Uint8Array<ArrayBuffer> })).text();
+  const onDisk = () => [databasePath, `${databasePath}-wal`].filter((file) => existsSync(file)).reduce((count, file) => count + readFileSync(file).toString('latin1').split(marker).length - 1, 0);
+  // Until the checkpoints have copied it into the file too.
+  while (!readFileSync(databasePath).toString('latin1').includes(marker)) await sleep(100);
+  const response = await api('/api/purge', { method: 'POST', body: JSON.stringify({ userRef: 'purged' }) });
+  const started = performance.now();
+  const copiesAtAnswer = onDisk();
+  while (onDisk() > 0 && performance.now() - started < 60_000) await sleep(50);
+  const left = onDisk();
+  const row = report({
+    case: 'purge of 2,000 conversations: until its text is in neither parley.db nor -wal, sqlite',
+    status: response.status,
+    answer: `${copiesAtAnswer} copies on disk at the answer, ${left} after`,
+    seconds: Math.round((performance.now() - started) / 10) / 100,
+    peakRssMb: procStatus(server.pid).peakRssMb,
+  });
+  await server.stop();
+  return row;
+}
+
+// ---------------------------------------------------------------------------
+// Shutdown (issue 27, point 9): SIGTERM right after a large import, while its
+// conversations are being indexed; then a new process on the same file.
+
+async function shutdown(): Promise<WriteRow[]> {
+  const { server, apiKey, databasePath } = await serverFor('sqlite', undefined);
+  const imported = await fetch(`${server.url}/api/ingest-export?userRef=bulk`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: manyConversations(LONG_WRITE_CONVERSATIONS, 'bulk') as Uint8Array<ArrayBuffer>,
+  });
+  await imported.text();
+  const peakRssMb = procStatus(server.pid).peakRssMb;
+  const stopping = performance.now();
+  const exit = await server.stop('SIGTERM');
+  const stopped = report({
+    case: `SIGTERM right after importing ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')} conversations (indexing under way), sqlite`,
+    status: `exit ${exit.code}`,
+    answer: server.logs.some((line) => line.includes('shutdown cut short')) ? 'cut short' : 'clean',
+    seconds: Math.round((performance.now() - stopping) / 10) / 100,
+    peakRssMb,
+  });
+  const starting = performance.now();
+  const next = await startServer(runtime, { databasePath, env: { LOG_LEVEL: 'warn' } });
+  const listing = await fetch(`${next.url}/api/conversations?userRef=bulk`, { headers: { Authorization: `Bearer ${apiKey}` } });
+  await listing.text();
+  const restarted = report({
+    case: 'a new process on the same file: from start to its first listing, sqlite',
+    status: listing.status,
+    answer: '',
+    seconds: Math.round((performance.now() - starting) / 10) / 100,
+    peakRssMb: procStatus(next.pid).peakRssMb,
+  });
+  await next.stop();
+  return [stopped, restarted];
+}
+
 const rows = [];
 for (const [name, make] of uploads) if (name.includes(options.only)) rows.push(await upload(name, make()));
+
+const writeRows: WriteRow[] = [];
+for (const database of ['sqlite', 'postgres'] as const) if (`long writes ${database}`.includes(options.only)) writeRows.push(...(await longWrites(database)));
+if ('purged text'.includes(options.only)) writeRows.push(await purgedText());
+if ('shutdown'.includes(options.only)) writeRows.push(...(await shutdown()));
 
 const table = [
   `Hostile uploads, ${runtime}, default limits (MAX_CONVERSATION_BYTES 64 MiB, MAX_EXPANDED_BYTES 4 GiB):`,
@@ -107,6 +307,15 @@ const table = [
   '| Upload | zip | answer | time | server CPU | server peak RSS |',
   '| - | - | - | - | - | - |',
   ...rows.map((row) => `| ${row.upload} | ${row.zipMb} MB | ${row.status} ${row.answer} | ${row.seconds} s | ${row.serverCpuSeconds} s | ${row.peakRssMb} MB |`),
+  '',
+  `Long writes, shutdown and purged text, ${runtime}:`,
+  '',
+  '| Case | answer | time | server peak RSS | listing requests meanwhile | listing p50 / p99 / max |',
+  '| - | - | - | - | - | - |',
+  ...writeRows.map(
+    (row) =>
+      `| ${row.case} | ${row.status} | ${row.seconds} s | ${row.peakRssMb} MB | ${row.listings === undefined ? '–' : `${row.listings} (${row.listingFailures} not 200)`} | ${row.listings === undefined ? '–' : `${row.p50Ms} / ${row.p99Ms} / ${row.maxMs} ms`} |`,
+  ),
 ];
 console.log(`\n${table.join('\n')}`);
 mkdirSync(join(ROOT, 'bench-results'), { recursive: true });

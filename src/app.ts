@@ -12,8 +12,11 @@ import { connectRoutes } from './pages/connect-routes.tsx';
 import { manageRoutes } from './pages/manage-routes.tsx';
 import { pageErrorResponse, pageHeaders } from './pages/page-kit.tsx';
 import { ApiError } from './errors.ts';
+import { isDatabaseBusy } from './db/database.ts';
 
 export const VERSION: string = packageJson.version;
+
+const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /** The whole service as one fetch handler, built only from what it is given. */
 export function createApp(deps: Deps) {
@@ -56,6 +59,11 @@ export function createApp(deps: Deps) {
   app.notFound((c) => errorResponse(c, new ApiError('notFound')));
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
+    if (isDatabaseBusy(error)) {
+      // Waited busy_timeout for another process's write: the client may simply try again.
+      deps.log.warn('database busy', { method: c.req.method, path: c.req.path });
+      return errorResponse(c, new ApiError('databaseBusy', { headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } }));
+    }
     // Details stay in the log; the client learns only that it was not its fault.
     deps.log.error('unhandled', { method: c.req.method, path: c.req.path, error: String(error), stack: (error as Error).stack });
     return errorResponse(c, new ApiError('internal'));

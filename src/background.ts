@@ -54,7 +54,7 @@ function everyMs(ms: number, work: () => Promise<void>, onError: (error: unknown
 export interface BackgroundOptions extends DeliveryWorkerOptions {
   maintenanceMs?: number;
   /** How one checkpoint is made: by the runtime's checkpoint worker (see checkpoint.ts); on the app's own connection without one. */
-  checkpoint?: () => Promise<void>;
+  checkpoint?: (erasing: boolean) => Promise<boolean>;
 }
 
 export function startBackgroundWork(deps: Deps, options: BackgroundOptions = {}) {
@@ -65,11 +65,34 @@ export function startBackgroundWork(deps: Deps, options: BackgroundOptions = {})
   // One run at a time, and stop() waits for the one under way: the database closes after.
   let running = maintain();
   const timer = setInterval(() => (running = running.then(maintain)), periodMs);
-  const checkpoints = everyMs(CHECKPOINT_MS, options.checkpoint ?? (() => checkpoint(deps.db)), (error) => deps.log.error('checkpoint', { error: String(error) }));
-  const indexing = everyMs(SEARCH_INDEX_MS, () => indexPending(deps), (error) => deps.log.error('search index', { error: String(error) }));
+  const runCheckpoint = options.checkpoint ?? ((erasing: boolean) => checkpoint(deps.db, erasing));
+  // Set when people's text was deleted: the next checkpoint empties the log, and the one after tries again if it could not.
+  let erasing = false;
+  const checkpoints = everyMs(
+    CHECKPOINT_MS,
+    async () => {
+      const erase = erasing;
+      erasing = false;
+      let complete = false;
+      try {
+        complete = await runCheckpoint(erase);
+      } finally {
+        if (erase && !complete) erasing = true;
+      }
+    },
+    (error) => deps.log.error('checkpoint', { error: String(error) }),
+  );
+  const stopping = new AbortController();
+  const indexing = everyMs(SEARCH_INDEX_MS, () => indexPending(deps, undefined, undefined, stopping.signal), (error) => deps.log.error('search index', { error: String(error) }));
   worker.start();
   return {
+    /** People's text was deleted: the SQLite log that still holds it is emptied within a second or two. */
+    erased() {
+      erasing = true;
+    },
+    /** Stops every kind of work between two of its steps: what is left is done after the next start. */
     async stop() {
+      stopping.abort();
       clearInterval(timer);
       await Promise.all([running, checkpoints.stop(), indexing.stop()]);
       await worker.stop();

@@ -41,6 +41,7 @@ const defaults = {
   STALE_AFTER_DAYS: '0',
   LOG_LEVEL: 'info',
   MAX_CONVERSATION_BYTES: '67108864',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
 };
 
 /** V8's longest string: a conversation's JSON must fit in one to be parsed. */
@@ -61,6 +62,7 @@ const EnvSchema = v.object({
   // Unset: four times MAX_EXPORT_BYTES, which decides it, so it has no fixed default.
   MAX_EXPANDED_BYTES: v.optional(integer(1, Number.MAX_SAFE_INTEGER)),
   DATABASE_URL: v.optional(postgresUrl),
+  WEBHOOK_ALLOW_PRIVATE: v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((value) => value === 'true')),
 });
 
 export interface Config {
@@ -80,6 +82,8 @@ export interface Config {
   maxExpandedBytes: number;
   /** PostgreSQL instead of the SQLite file, when set. */
   databaseUrl: string | undefined;
+  /** Whether webhooks may go to loopback, private and link-local addresses (see webhooks/target.ts). */
+  webhookAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -117,5 +121,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxConversationBytes: e.MAX_CONVERSATION_BYTES,
     maxExpandedBytes: e.MAX_EXPANDED_BYTES ?? 4 * e.MAX_EXPORT_BYTES,
     databaseUrl: e.DATABASE_URL,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
   };
 }

@@ -17,10 +17,20 @@ export interface Random {
 /** Everything the app is built from: nothing below the entry files reaches past these. */
 export interface Deps {
   db: Db;
+  /** Where requests are counted for the rate limit, when not in `db`: SQLite's counters file (see rate-buckets.ts). */
+  counters?: Db;
   config: Config;
   clock: Clock;
   random: Random;
   log: Logger;
+  /**
+   * Told once a purge, a conversation's deletion or a disconnect has committed:
+   * the server then empties SQLite's log within seconds, so the deleted text is
+   * left neither there nor in the file (see checkpoint.ts).
+   */
+  erased?: () => void;
+  /** The addresses of a host name (the runtime's resolver): WEBHOOK_ALLOW_PRIVATE=false checks what a webhook's host resolves to. */
+  resolveHost?: (hostname: string) => Promise<string[]>;
   /**
    * Starts a worker to read one import (the entry file knows how, on its
    * runtime); without it, imports are read on this thread.

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -11,6 +11,7 @@ import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import type { Db } from '../src/db/database.ts';
 import { startNodeCheckpointWorker } from '../src/runtime/node-workers.ts';
 import { setup } from './helpers.ts';
+import { hiddenField, openSession } from './pages/page-client.ts';
 
 const PAGE = 4096;
 
@@ -87,5 +88,63 @@ describe('SQLite checkpoints', () => {
     await sql`INSERT INTO filler VALUES ('one more')`.execute(t.deps.db);
     assert.ok((await logFrames(t.deps.db)) <= 3, 'the log restarted: the background copied it');
     await t.deps.db.destroy();
+  });
+
+  test('deleted text is in neither the file nor its log soon after a purge, a deletion or a disconnect', async () => {
+    const path = join(dir, 'erased.db');
+    const t = await setup({}, { databasePath: path });
+    const background = startBackgroundWork(t.deps, { pollMs: 60_000 });
+    t.deps.erased = () => background.erased();
+    const onDisk = () => {
+      const bytes = Buffer.concat([readFileSync(path), existsSync(`${path}-wal`) ? readFileSync(`${path}-wal`) : Buffer.alloc(0)]);
+      return (marker: string) => bytes.includes(marker);
+    };
+    const markedExport = (marker: string, count: number) =>
+      JSON.stringify(
+        Array.from({ length: count }, (_, i) => ({
+          id: `${marker}-${i}`,
+          title: `${marker} title ${i}`,
+          current_node: 'm',
+          mapping: { m: { id: 'm', message: { author: { role: 'user' }, create_time: 1700000000 + i, content: { content_type: 'text', parts: [`${marker} said ${i}`] } } } },
+        })),
+      );
+    const ingest = async (userRef: string, marker: string, count = 20) => {
+      const response = await t.request(`/api/ingest-export?userRef=${userRef}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: markedExport(marker, count) });
+      assert.equal(response.status, 200, await response.clone().text());
+      return (await response.json()) as { connectionId: string };
+    };
+    /** Waits, as the background work runs, until no byte of the file or its log holds `marker` (or gives up after 20 s). */
+    const gone = async (marker: string) => {
+      for (let waited = 0; onDisk()(marker) && waited < 20_000; waited += 100) await sleep(100);
+      return !onDisk()(marker);
+    };
+    try {
+      await ingest('purged-user', 'Zebracorn');
+      const purgedConnection = await ingest('purged-connection', 'Quokkafish');
+      const browser = await openSession(t, 'manage', 'manager');
+      const managed = await ingest('manager', 'Narwhalbee', 2);
+      const disconnected = await ingest('disconnected', 'Axolotlmoth');
+      const kept = await ingest('kept', 'Pangolinfly');
+      await sleep(1_500);
+      for (const marker of ['Zebracorn', 'Quokkafish', 'Narwhalbee', 'Axolotlmoth', 'Pangolinfly']) assert.ok(onDisk()(marker), `${marker} was written`);
+
+      assert.equal((await t.request('/api/purge', { method: 'POST', body: JSON.stringify({ userRef: 'purged-user' }) })).status, 200);
+      assert.equal((await t.request('/api/purge', { method: 'POST', body: JSON.stringify({ connectionId: purgedConnection.connectionId }) })).status, 200);
+      const { conversations } = await (await t.request(`/api/conversations?connectionId=${managed.connectionId}`)).json();
+      for (const conversation of conversations) {
+        const confirm = await (await browser.get(`/manage/conversations/${conversation.id}/delete`)).text();
+        assert.equal((await browser.post(`/manage/conversations/${conversation.id}/delete`, { csrf: hiddenField(confirm, 'csrf') })).status, 303);
+      }
+      const viewer = await openSession(t, 'manage', 'disconnected');
+      const confirm = await (await viewer.get(`/manage/connections/${disconnected.connectionId}/disconnect`)).text();
+      assert.equal((await viewer.post(`/manage/connections/${disconnected.connectionId}/disconnect`, { csrf: hiddenField(confirm, 'csrf') })).status, 303);
+
+      for (const marker of ['Zebracorn', 'Quokkafish', 'Narwhalbee', 'Axolotlmoth']) assert.ok(await gone(marker), `${marker} is still on disk`);
+      assert.ok(onDisk()('Pangolinfly'), 'what was not deleted is still there');
+      assert.equal((await t.request(`/api/conversations?connectionId=${kept.connectionId}`)).status, 200);
+    } finally {
+      await background.stop();
+      await t.deps.db.destroy();
+    }
   });
 });

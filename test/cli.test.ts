@@ -16,7 +16,7 @@ import { fixtureBytes, seedConnection } from './helpers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PUBLIC_URL = 'https://parley.example.com';
-const CONFIG_VARIABLES = ['PORT', 'HOST', 'DATABASE_PATH', 'PUBLIC_URL', 'RATE_LIMIT_PER_MINUTE', 'MAX_EXPORT_BYTES', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'STALE_AFTER_DAYS', 'LOG_LEVEL', 'MAX_CONVERSATION_BYTES', 'MAX_EXPANDED_BYTES', 'DATABASE_URL'];
+const CONFIG_VARIABLES = ['PORT', 'HOST', 'DATABASE_PATH', 'PUBLIC_URL', 'RATE_LIMIT_PER_MINUTE', 'MAX_EXPORT_BYTES', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'STALE_AFTER_DAYS', 'LOG_LEVEL', 'MAX_CONVERSATION_BYTES', 'MAX_EXPANDED_BYTES', 'DATABASE_URL', 'WEBHOOK_ALLOW_PRIVATE'];
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-cli-'));
 const databasePath = join(dir, 'data', 'parley.db');
@@ -258,6 +258,11 @@ describe('errors: {"error"} on stderr, exit 1, nothing on stdout', { concurrency
     { name: 'an unknown command', args: ['frobnicate'], error: 'Unknown command: frobnicate' },
     { name: 'a missing flag', args: ['app', 'create'], error: 'Missing --name' },
     { name: 'an unknown app', args: ['key', 'list', '--app', 'app_unknown'], error: 'App not found' },
+    {
+      name: 'a webhook URL with a password',
+      args: ['webhook', 'set', '--app', 'app_unknown', '--url', 'https://hooks:s3cret@hooks.example.com/parley'],
+      error: 'Invalid webhook URL: it must not hold a user name or password (user:password@)',
+    },
     { name: 'a bad configuration value', args: ['app', 'list'], env: { PUBLIC_URL: 'notaurl' }, error: 'Invalid configuration: PUBLIC_URL must be an absolute http(s) URL (got "notaurl")' },
   ];
   for (const { name, args, env, error } of cases) {
@@ -337,6 +342,8 @@ describe('the command error table, in-process', () => {
     { args: ['link', '--app', 'app_unknown', '--purpose', 'connect'], error: 'Missing --user' },
     { args: ['link', '--app', '$APP', '--user', 'u'], error: 'Missing --purpose' },
     { args: ['backup'], error: 'Missing --out' },
+    { args: ['webhook', 'set', '--app', '$APP', '--url', 'https://hooks@hooks.example.com/'], error: 'Invalid webhook URL: it must not hold a user name or password (user:password@)' },
+    { args: ['webhook', 'set', '--app', '$APP', '--url', 'http://127.0.0.1:9000/hooks'], error: 'no error' },
     { args: ['backup', '--out', 'exists.db'], error: 'exists.db already exists: choose a new file for the backup' },
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires'], error: 'Missing --expires' },
     { args: ['key', 'create', '--app', 'app_unknown'], error: 'App not found' },

@@ -18,6 +18,7 @@ describe('parseConfig', () => {
       maxConversationBytes: 67108864,
       maxExpandedBytes: 4 * 1073741824,
       databaseUrl: undefined,
+      webhookAllowPrivate: true,
     });
   });
 
@@ -53,6 +54,7 @@ describe('parseConfig', () => {
         MAX_CONVERSATION_BYTES: '1000',
         MAX_EXPANDED_BYTES: '5000000',
         DATABASE_URL: 'postgres://parley:secret@db.example.com:5432/parley',
+        WEBHOOK_ALLOW_PRIVATE: 'false',
       }),
       {
         port: 3000,
@@ -69,6 +71,7 @@ describe('parseConfig', () => {
         maxConversationBytes: 1000,
         maxExpandedBytes: 5000000,
         databaseUrl: 'postgres://parley:secret@db.example.com:5432/parley',
+        webhookAllowPrivate: false,
       },
     );
   });
@@ -92,6 +95,7 @@ describe('parseConfig', () => {
     { env: { MAX_EXPANDED_BYTES: '4 GiB' }, message: 'Invalid configuration: MAX_EXPANDED_BYTES must be a whole number from 1 to 9007199254740991 (got "4 GiB")' },
     // The password of a database URL is never shown.
     { env: { DATABASE_URL: 'mysql://parley:secret@db/parley' }, message: 'Invalid configuration: DATABASE_URL must be a postgres:// URL, such as postgres://parley:secret@db.example.com:5432/parley (got "mysql://parley:***@db/parley")' },
+    { env: { WEBHOOK_ALLOW_PRIVATE: 'no' }, message: 'Invalid configuration: WEBHOOK_ALLOW_PRIVATE must be true or false (got "no")' },
     // A value with a line break still gives one line.
     { env: { LOG_LEVEL: 'info\nerror' }, message: 'Invalid configuration: LOG_LEVEL must be one of debug, info, warn, error, silent (got "info\\nerror")' },
   ];

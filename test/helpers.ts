@@ -9,6 +9,7 @@ import pg from 'pg';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { isPostgres, type ConnectionStatus, type Db } from '../src/db/database.ts';
 import { openPostgres } from '../src/db/postgres.ts';
+import { openCounters } from '../src/db/rate-buckets.ts';
 import { readSchema } from '../src/db/schema-file.ts';
 import { cryptoRandom, isoTime, type Clock, type Deps } from '../src/deps.ts';
 import { createLogger } from '../src/log.ts';
@@ -74,6 +75,7 @@ export async function setup(
   const logs: Array<Record<string, unknown>> = [];
   const deps: Deps = {
     db: await openTestDatabase(databasePath),
+    counters: databasePath === ':memory:' || process.env.PARLEY_TEST_DATABASE_URL ? undefined : await openCounters(openBetterSqlite3, databasePath),
     config,
     clock,
     random: cryptoRandom,

@@ -86,11 +86,11 @@ const AUTHENTICATION_ERRORS: ErrorCode[] = ['missingAuthorization', 'invalidApiK
 
 function operation({ query, requestBody, answer, errors, authenticated, ...described }: Operation) {
   const limited = authenticated?.rateLimited ? RATE_LIMIT_HEADERS : [];
-  const all = [...(authenticated ? AUTHENTICATION_ERRORS : []), ...errors, ...(limited.length ? (['rateLimited'] as const) : []), 'internal' as const];
+  const all = [...(authenticated ? AUTHENTICATION_ERRORS : []), ...errors, ...(limited.length ? (['rateLimited'] as const) : []), 'internal' as const, 'databaseBusy' as const];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of all) byStatus.set(ERRORS[code][0], [...(byStatus.get(ERRORS[code][0]) ?? []), code]);
   const errorHeaders = (status: number) =>
-    status === 401 || status === 500 ? [] : status === 429 ? [...limited, 'Retry-After'] : limited;
+    status === 401 || status === 500 ? [] : status === 503 ? ['Retry-After'] : status === 429 ? [...limited, 'Retry-After'] : limited;
   return {
     ...described,
     ...(authenticated ? {} : { security: [] }),

@@ -20,7 +20,7 @@ const REMEMBERED_HASHES = 1024;
  * at once); only the SHA-256 of recently seen credentials is remembered, as Web
  * Crypto's digest costs more than the rest of a listing request.
  */
-export function createAuthenticator(deps: Pick<Deps, 'db' | 'clock'>) {
+export function createAuthenticator(deps: Pick<Deps, 'db' | 'clock' | 'log'>) {
   const hashes = new Map<string, string>();
   const hashOf = async (credential: string) => {
     let hash = hashes.get(credential);
@@ -35,7 +35,7 @@ export function createAuthenticator(deps: Pick<Deps, 'db' | 'clock'>) {
 }
 
 async function authenticate(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'log'>,
   authorization: string | undefined,
   hashOf: (credential: string) => Promise<string>,
 ): Promise<Caller> {
@@ -49,7 +49,10 @@ async function authenticate(
     const now = deps.clock.now();
     // Coarse on purpose: one write a minute per key at most, not one per request.
     const notSince = isoTime(now - LAST_USED_RESOLUTION_MS);
-    if (key.last_used_at === null || key.last_used_at <= notSince) await store.touchApiKey(deps.db, key.id, isoTime(now), notSince);
+    // Not waited for: a write, it may queue behind an import's or a purge's transaction, and the request needs nothing of it.
+    if (key.last_used_at === null || key.last_used_at <= notSince) {
+      store.touchApiKey(deps.db, key.id, isoTime(now), notSince).catch((error) => deps.log.error('api key last use', { error: String(error) }));
+    }
     return { appId: key.app_id, usedAppSecret: false };
   }
 

@@ -39,7 +39,7 @@ function settings(flags: Flags, name: string): string[] | undefined {
   return (values as string[]).filter((one) => one !== '');
 }
 
-type CommandDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config'>;
+type CommandDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'resolveHost'>;
 
 /** What commands reach beyond the database they run on: files, and the databases a copy goes between. */
 export interface CommandIo {

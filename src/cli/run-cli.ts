@@ -14,6 +14,8 @@ export interface CliRuntime {
   /** The runtime's own SQLite driver. */
   openSqlite(path: string, schemaSql: string): Db;
   schemas: { sqlite: () => string; postgres: () => string };
+  /** Every address a host name resolves to (webhook targets are checked with it). */
+  resolveHost(hostname: string): Promise<string[]>;
   /** Starts the server, which then runs until a signal stops it. */
   serve(): Promise<void>;
 }
@@ -39,7 +41,7 @@ export async function runCli(argv: string[], runtime: CliRuntime): Promise<numbe
     }
     const config = parseConfig(runtime.env);
     db = await openDatabase(config, runtime.schemas, runtime.openSqlite);
-    const result = await commands[invocation.command]!.run({ db, config, clock: systemClock, random: cryptoRandom }, invocation.flags, {
+    const result = await commands[invocation.command]!.run({ db, config, clock: systemClock, random: cryptoRandom, resolveHost: runtime.resolveHost }, invocation.flags, {
       fileSize: (path) => statSync(path).size,
       fileExists: (path) => existsSync(path),
       readFile: (path) => readFileSync(path),

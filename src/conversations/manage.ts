@@ -37,8 +37,8 @@ export async function conversationOf(deps: Pick<Deps, 'db'>, owner: Owner, conve
   return { ...row, messages: payload.messages ?? [] };
 }
 
-export function deleteConversation(deps: Pick<Deps, 'db' | 'clock' | 'random'>, owner: Owner, conversationId: string) {
-  return writeTransaction(deps.db, async (db) => {
+export async function deleteConversation(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>, owner: Owner, conversationId: string) {
+  const deleted = await writeTransaction(deps.db, async (db) => {
     const row = await conversations.findConversationOfUser(db, owner.appId, owner.userRef, conversationId);
     if (!row) throw new ApiError('conversationNotFound');
     await conversations.deleteConversation(db, row.id);
@@ -52,11 +52,13 @@ export function deleteConversation(deps: Pick<Deps, 'db' | 'clock' | 'random'>, 
     });
     return row;
   });
+  deps.erased?.();
+  return deleted;
 }
 
 /** The user disconnects: the connection stays as `revoked` so the app sees it; its conversations go. */
-export function disconnect(deps: Pick<Deps, 'db' | 'clock' | 'random'>, owner: Owner, connectionId: string) {
-  return writeTransaction(deps.db, async (db) => {
+export async function disconnect(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>, owner: Owner, connectionId: string) {
+  const revoked = await writeTransaction(deps.db, async (db) => {
     const connection = await connectionOf({ db }, owner, connectionId);
     if (connection.status === 'revoked') throw new ApiError('connectionRevoked');
     const deleted = await conversations.deleteConversationsOfConnection(db, connection.id);
@@ -65,4 +67,6 @@ export function disconnect(deps: Pick<Deps, 'db' | 'clock' | 'random'>, owner: O
     await recordEvent(db, deps, owner.appId, 'connection.revoked', { userRef: owner.userRef, connectionId, conversationsDeleted: deleted });
     return connection;
   });
+  deps.erased?.();
+  return revoked;
 }

@@ -1,4 +1,5 @@
 import * as search from '../db/conversation-search.ts';
+import { nextTurn } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
 import type { Message } from '../import/conversation.ts';
 import type { Owner } from './manage.ts';
@@ -76,17 +77,20 @@ export function snippetOf(messages: ReadonlyArray<Pick<Message, 'content'>>, wor
 /** Conversations indexed per transaction: other requests get their turn between two. */
 const INDEX_BATCH = 500;
 
-const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 /**
  * Indexes the conversations of the connections in scope (every one without a
  * scope) that imports stored but that are not indexed yet: the server's
  * background work does it just after each import, and a search first, so that
  * it finds everything stored.
  */
-export async function indexPending(deps: Pick<Deps, 'db'>, scope?: search.IndexScope, batch = INDEX_BATCH): Promise<void> {
+export async function indexPending(deps: Pick<Deps, 'db'>, scope?: search.IndexScope, batch = INDEX_BATCH, signal?: AbortSignal): Promise<void> {
   for (const connectionId of await search.connectionsToIndex(deps.db, scope)) {
-    while (!(await search.indexConversations(deps.db, connectionId, batch))) await nextTurn();
+    // A shutdown stops between two batches: the connection stays noted, and the next start goes on.
+    for (let after = await search.indexConversations(deps.db, connectionId, batch); after !== null && !signal?.aborted; ) {
+      await nextTurn();
+      after = await search.indexConversations(deps.db, connectionId, batch, after);
+    }
+    if (signal?.aborted) return;
   }
 }
 

@@ -8,5 +8,5 @@ import { prepareLocation } from './sqlite-file.ts';
 export function openBetterSqlite3(path: string, schemaSql: string = readSchema()): Db {
   const file = prepareLocation(path);
   // better-sqlite3's Database already has the shape kysely expects.
-  return openDb(new BetterSqlite3(path), schemaSql, { file });
+  return openDb(new BetterSqlite3(path), schemaSql, { file }, file ? new BetterSqlite3(path) : undefined);
 }

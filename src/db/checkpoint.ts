@@ -8,13 +8,28 @@ import { isPostgres, type Db } from './database.ts';
  * while everything it wrote is copied — 3 s of a 1 GB import. The background
  * work does it every second instead, once the answer is on its way: in a
  * checkpoint worker of its own where the runtime gives one (below), else here.
+ * `erasing` empties the log too (see checkpointSql); whether it finished.
  */
-export async function checkpoint(db: Db): Promise<void> {
-  if (!isPostgres(db)) await sql.raw(CHECKPOINT_SQL).execute(db);
+export async function checkpoint(db: Db, erasing = false): Promise<boolean> {
+  if (isPostgres(db)) return true;
+  const { rows } = await sql.raw<CheckpointResult>(checkpointSql(erasing)).execute(db);
+  return rows[0]!.busy === 0;
 }
 
-/** PASSIVE: copies what it can without waiting for, or holding up, any reader or writer. */
-const CHECKPOINT_SQL = 'PRAGMA wal_checkpoint(PASSIVE)';
+/**
+ * PASSIVE copies what it can without waiting for, or holding up, any reader or
+ * writer. After people's text was deleted, the log still holds it (the frames
+ * of the pages before secure_delete overwrote them): TRUNCATE copies all of it,
+ * waiting briefly for readers, and empties the log file. `busy` is 1 when it
+ * could not finish: a reader was still on an older state.
+ */
+const checkpointSql = (erasing: boolean) => `PRAGMA wal_checkpoint(${erasing ? 'TRUNCATE' : 'PASSIVE'})`;
+
+interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
 
 /**
  * A checkpoint copies and syncs everything written since the last, and SQLite's
@@ -25,15 +40,20 @@ const CHECKPOINT_SQL = 'PRAGMA wal_checkpoint(PASSIVE)';
  * answer: a worker that never starts (a build without its file) costs skipped
  * checkpoints, never a wait.
  */
-export type ToCheckpointer = { type: 'open'; path: string } | { type: 'checkpoint' };
-export type FromCheckpointer = { type: 'ready' } | { type: 'done' } | { type: 'failed'; message: string };
+export type ToCheckpointer = { type: 'open'; path: string } | { type: 'checkpoint'; erasing: boolean };
+export type FromCheckpointer = { type: 'ready' } | { type: 'done'; complete: boolean } | { type: 'failed'; message: string };
+
+/** What the worker needs of a connection, in every runtime's driver. */
+interface CheckpointConnection {
+  prepare(sql: string): { get(): unknown };
+}
 
 /** The worker's side; `open` opens the file with the runtime's driver. A file that cannot be opened fails every checkpoint, saying why. */
 export function serveCheckpoints(
   port: { postMessage(message: FromCheckpointer): void; onMessage(handler: (message: ToCheckpointer) => void): void },
-  open: (path: string) => { exec(sql: string): void },
+  open: (path: string) => CheckpointConnection,
 ): void {
-  let connection: { exec(sql: string): void } | Error = new Error('no database file named');
+  let connection: CheckpointConnection | Error = new Error('no database file named');
   const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
   port.onMessage((message) => {
     if (message.type === 'open') {
@@ -46,8 +66,8 @@ export function serveCheckpoints(
     }
     try {
       if (connection instanceof Error) throw connection;
-      connection.exec(CHECKPOINT_SQL);
-      port.postMessage({ type: 'done' });
+      const { busy } = connection.prepare(checkpointSql(message.erasing)).get() as CheckpointResult;
+      port.postMessage({ type: 'done', complete: busy === 0 });
     } catch (error) {
       port.postMessage({ type: 'failed', message: messageOf(error) });
     }
@@ -71,31 +91,34 @@ export interface CheckpointWorkerLike {
  */
 export function workerCheckpoints(worker: CheckpointWorkerLike, path: string) {
   let ready = false;
-  let pending: { resolve(): void; reject(error: Error): void } | undefined;
-  const settle = (error?: Error) => {
+  let pending: { resolve(complete: boolean): void; reject(error: Error): void } | undefined;
+  const settle = (outcome: boolean | Error) => {
     const waiting = pending;
     pending = undefined;
-    if (error) waiting?.reject(error);
-    else waiting?.resolve();
+    if (outcome instanceof Error) waiting?.reject(outcome);
+    else waiting?.resolve(outcome);
   };
   worker.onmessage = ({ data }) => {
-    if (data.type !== 'ready') return settle(data.type === 'failed' ? new Error(data.message) : undefined);
-    ready = true;
-    worker.postMessage({ type: 'open', path });
+    if (data.type === 'ready') {
+      ready = true;
+      worker.postMessage({ type: 'open', path });
+      return;
+    }
+    settle(data.type === 'failed' ? new Error(data.message) : data.complete);
   };
   worker.onerror = (event) => settle(new Error(`checkpoint worker: ${event.message ?? 'failed'}`));
   return {
-    /** One checkpoint; call again once it has settled. */
-    run(): Promise<void> {
-      if (!ready) return Promise.resolve();
+    /** One checkpoint (see `checkpoint`); whether it finished. Call again once it has settled. */
+    run(erasing = false): Promise<boolean> {
+      if (!ready) return Promise.resolve(false);
       return new Promise((resolve, reject) => {
         pending = { resolve, reject };
-        worker.postMessage({ type: 'checkpoint' });
+        worker.postMessage({ type: 'checkpoint', erasing });
       });
     },
     stop(): void {
       worker.terminate();
-      settle();
+      settle(false);
     },
   };
 }

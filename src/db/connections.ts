@@ -93,6 +93,10 @@ export async function refreshConversationCount(db: Db, connectionId: string): Pr
   return count;
 }
 
+export async function connectionIdsOfUser(db: Db, userId: string): Promise<string[]> {
+  return (await db.selectFrom('connections').select('id').where('user_id', '=', userId).execute()).map((row) => row.id);
+}
+
 export async function deleteConnection(db: Db, connectionId: string): Promise<void> {
   await db.deleteFrom('connections').where('id', '=', connectionId).execute();
 }

@@ -104,22 +104,24 @@ export async function connectionsToIndex(db: Db, scope: IndexScope): Promise<str
 }
 
 /**
- * Indexes up to `limit` of the connection's conversations that are not yet, in
- * one transaction, and takes the connection off the list once none is left;
- * returns whether none is. New keys are handed out above every earlier one
- * (AUTOINCREMENT), so the conversations just keyed are those past the highest
- * key before.
+ * Indexes up to `limit` of the connection's conversations that are not yet,
+ * in one transaction, going on in external-id order after `after` (the value a
+ * previous call returned), so that each batch starts where the last ended
+ * rather than passing over every conversation already indexed. Returns where
+ * to go on from, or null once none is left, the connection then taken off the
+ * list. New keys are handed out above every earlier one (AUTOINCREMENT), so the
+ * conversations just keyed are those past the highest key before.
  */
-export function indexConversations(db: Db, connectionId: string, limit: number): Promise<boolean> {
+export function indexConversations(db: Db, connectionId: string, limit: number, after?: string): Promise<string | null> {
   return writeTransaction(db, async (trx) => {
     const [before] = await fixedSql<{ last: number }>(trx, 'SELECT coalesce(max(key), 0) AS last FROM conversation_search_keys', []);
     await fixedSql(
       trx,
       `INSERT INTO conversation_search_keys (conversation_id)
-       SELECT c.id FROM conversations c WHERE c.connection_id = ?
+       SELECT c.id FROM conversations c WHERE c.connection_id = ?${after === undefined ? '' : ' AND c.external_id > ?'}
          AND NOT EXISTS (SELECT 1 FROM conversation_search_keys k WHERE k.conversation_id = c.id)
-       LIMIT ?`,
-      [connectionId, limit],
+       ORDER BY c.external_id LIMIT ?`,
+      [connectionId, ...(after === undefined ? [] : [after]), limit],
     );
     await fixedSql(
       trx,
@@ -128,8 +130,13 @@ export function indexConversations(db: Db, connectionId: string, limit: number):
        WHERE k.key > ?`,
       [before!.last],
     );
-    if ((await countRows(trx, 'conversation_search_keys WHERE key > ?', [before!.last])) === limit) return false;
+    const [keyed] = await fixedSql<{ count: number; last: string | null }>(
+      trx,
+      `SELECT count(*) AS count, max(c.external_id) AS last FROM conversation_search_keys k JOIN conversations c ON c.id = k.conversation_id WHERE k.key > ?`,
+      [before!.last],
+    );
+    if (Number(keyed!.count) === limit) return keyed!.last;
     await fixedSql(trx, 'DELETE FROM conversation_search_pending WHERE connection_id = ?', [connectionId]);
-    return true;
+    return null;
   });
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { isPostgres, type ConversationsTable, type Db } from './database.ts';
 import { countRows, fixedSql } from './fixed-sql.ts';
+import { nextTurn } from './transaction.ts';
 
 // Listing order: newest update first (those without one last), then id.
 export const listingOrder = (table = '') => `${table}update_time DESC NULLS LAST, ${table}id`;
@@ -76,9 +77,28 @@ export async function countConversations(db: Db, connectionId: string): Promise<
   return Number(count);
 }
 
+/** Conversations deleted per statement on SQLite: each takes the thread for a few milliseconds. */
+const DELETE_BATCH = 200;
+
+/**
+ * Deletes a connection's conversations and returns how many. Call it in a
+ * transaction: on SQLite it deletes them in batches, letting other requests in
+ * between two (`nextTurn`); readers see every one of them until the
+ * transaction commits. On PostgreSQL, whose readers never wait, one statement.
+ */
 export async function deleteConversationsOfConnection(db: Db, connectionId: string): Promise<number> {
-  const result = await db.deleteFrom('conversations').where('connection_id', '=', connectionId).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  if (isPostgres(db)) return Number((await db.deleteFrom('conversations').where('connection_id', '=', connectionId).executeTakeFirst()).numDeletedRows);
+  let deleted = 0;
+  for (;;) {
+    const result = await db
+      .deleteFrom('conversations')
+      .where('id', 'in', (eb) => eb.selectFrom('conversations').select('id').where('connection_id', '=', connectionId).limit(DELETE_BATCH))
+      .executeTakeFirst();
+    const batch = Number(result.numDeletedRows);
+    deleted += batch;
+    if (batch < DELETE_BATCH) return deleted;
+    await nextTurn();
+  }
 }
 
 /** One conversation, if it belongs to that user of that app. */

@@ -175,3 +175,11 @@ export class OperationRefused extends Error {}
 /** Which database a handle speaks to: the data layer's SQL differs in a few places, nothing above it. */
 export const isPostgres = (db: Db): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
+
+/**
+ * SQLite's answer when another connection held the write lock for longer than
+ * busy_timeout (another process on the file: a CLI command, or an old server
+ * process still shutting down), in each runtime driver's words.
+ */
+export const isDatabaseBusy = (error: unknown): boolean =>
+  error instanceof Error && (/^SQLITE_BUSY/.test(String((error as { code?: unknown }).code)) || /\bdatabase is locked\b/.test(error.message));

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { isPostgres, type Db, type ImportRecordsTable, type ImportStagingTable } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
+import { nextTurn } from './transaction.ts';
 
 /**
  * Stages rows in one statement. Of two rows with the same external id, the one
@@ -84,31 +85,64 @@ export async function countNewStaged(db: Db, importId: string, connectionId: str
 }
 
 /**
+ * Staged conversations merged per statement on SQLite: each takes the thread
+ * for a few milliseconds. PostgreSQL's run on its server, and its readers never
+ * wait for a writer: there it is one statement.
+ */
+const MERGE_BATCH = 250;
+
+/**
  * Moves the staged conversations into the connection and returns how many rows
  * it wrote (new plus changed). Unchanged ones are not written at all:
  * re-importing the same file touches no conversation row. A conversation whose
  * content is unchanged but whose bytes now hash differently (the export was
- * written another way) keeps its content and takes the new hash.
+ * written another way) keeps its content and takes the new hash. Call it in the
+ * import's transaction: it goes through the staged rows in batches of external
+ * ids, letting other requests in between two (`nextTurn`).
  */
 export async function mergeStaged(db: Db, importId: string, connectionId: string, now: string): Promise<number> {
   // Staged as text; PostgreSQL keeps the payload as its UTF-8 bytes.
   const payload = isPostgres(db) ? sql.raw("convert_to(payload, 'UTF8')") : sql.raw('payload');
-  const result = await sql`
-    INSERT INTO conversations (id, connection_id, external_id, title, payload, update_time, created_at, changed_at, source_hash)
-    SELECT conversation_id, ${connectionId}, external_id, title, ${payload}, update_time, ${now}, ${now}, source_hash
-    FROM import_staging WHERE import_id = ${importId} AND payload IS NOT NULL
-    ON CONFLICT (connection_id, external_id) DO UPDATE SET
-      title = excluded.title, payload = excluded.payload, update_time = excluded.update_time, source_hash = excluded.source_hash,
-      changed_at = excluded.changed_at
-    WHERE conversations.title IS DISTINCT FROM excluded.title OR conversations.payload IS DISTINCT FROM excluded.payload
-      OR conversations.update_time IS DISTINCT FROM excluded.update_time`.execute(db);
-  await sql`
-    UPDATE conversations SET source_hash = (
-      SELECT s.source_hash FROM import_staging s WHERE s.import_id = ${importId} AND s.external_id = conversations.external_id)
-    WHERE connection_id = ${connectionId} AND EXISTS (
-      SELECT 1 FROM import_staging s WHERE s.import_id = ${importId} AND s.external_id = conversations.external_id
-        AND s.payload IS NOT NULL AND s.source_hash IS DISTINCT FROM conversations.source_hash)`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  let written = 0;
+  for (let after: string | undefined; ; await nextTurn()) {
+    const [last] = isPostgres(db)
+      ? []
+      : await fixedSql<{ external_id: string }>(
+          db,
+          `SELECT external_id FROM import_staging WHERE import_id = ?${after === undefined ? '' : ' AND external_id > ?'} ORDER BY external_id LIMIT 1 OFFSET ?`,
+          [importId, ...(after === undefined ? [] : [after]), MERGE_BATCH - 1],
+        );
+    const upTo = last?.external_id;
+    // The batch's external ids, of the staged rows (`s`) or of the connection's.
+    const inBatch = (table: string) =>
+      sql.join(
+        [
+          sql`TRUE`,
+          ...(after === undefined ? [] : [sql`${sql.ref(`${table}.external_id`)} > ${after}`]),
+          ...(upTo === undefined ? [] : [sql`${sql.ref(`${table}.external_id`)} <= ${upTo}`]),
+        ],
+        sql` AND `,
+      );
+    const batch = sql`s.import_id = ${importId} AND ${inBatch('s')}`;
+    const result = await sql`
+      INSERT INTO conversations (id, connection_id, external_id, title, payload, update_time, created_at, changed_at, source_hash)
+      SELECT s.conversation_id, ${connectionId}, s.external_id, s.title, ${payload}, s.update_time, ${now}, ${now}, s.source_hash
+      FROM import_staging s WHERE ${batch} AND s.payload IS NOT NULL
+      ON CONFLICT (connection_id, external_id) DO UPDATE SET
+        title = excluded.title, payload = excluded.payload, update_time = excluded.update_time, source_hash = excluded.source_hash,
+        changed_at = excluded.changed_at
+      WHERE conversations.title IS DISTINCT FROM excluded.title OR conversations.payload IS DISTINCT FROM excluded.payload
+        OR conversations.update_time IS DISTINCT FROM excluded.update_time`.execute(db);
+    written += Number(result.numAffectedRows ?? 0);
+    await sql`
+      UPDATE conversations SET source_hash = (
+        SELECT s.source_hash FROM import_staging s WHERE s.import_id = ${importId} AND s.external_id = conversations.external_id)
+      WHERE connection_id = ${connectionId} AND ${inBatch('conversations')} AND EXISTS (
+        SELECT 1 FROM import_staging s WHERE ${batch} AND s.external_id = conversations.external_id
+          AND s.payload IS NOT NULL AND s.source_hash IS DISTINCT FROM conversations.source_hash)`.execute(db);
+    if (upTo === undefined) return written;
+    after = upTo;
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { Db, PageSessionsTable } from './database.ts';
+import { isPostgres, type Db, type PageSessionsTable } from './database.ts';
+import { fixedSql } from './fixed-sql.ts';
 
 export async function insertUsedLink(db: Db, row: { jti: string; app_id: string; used_at: string; expires_at: string }): Promise<boolean> {
   const result = await db.insertInto('used_links').values(row).onConflict((oc) => oc.column('jti').doNothing()).executeTakeFirst();
@@ -16,12 +17,32 @@ export async function insertPageSession(db: Db, row: PageSessionsTable): Promise
 export const findPageSession = (db: Db, tokenHash: string) =>
   db.selectFrom('page_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 
+/**
+ * Whether the session still exists, locking its row until the transaction ends
+ * on PostgreSQL (SQLite's write transactions never overlap): a purge that ends
+ * it either waits for the import holding it, or the import finds it gone.
+ */
+export async function lockPageSession(db: Db, tokenHash: string): Promise<boolean> {
+  const rows = await fixedSql(db, `SELECT token_hash FROM page_sessions WHERE token_hash = ?${isPostgres(db) ? ' FOR UPDATE' : ''}`, [tokenHash]);
+  return rows.length === 1;
+}
+
 export async function updatePageSession(db: Db, tokenHash: string, changes: { last_seen_at?: string; last_result?: string }) {
   await db.updateTable('page_sessions').set(changes).where('token_hash', '=', tokenHash).execute();
 }
 
 export async function deletePageSession(db: Db, tokenHash: string): Promise<void> {
   await db.deleteFrom('page_sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+/** Ends every page session of one user of one app (but `kept`): a purged user's open pages can do nothing more. */
+export async function deletePageSessionsOfUser(db: Db, appId: string, userRef: string, kept?: string): Promise<void> {
+  await db
+    .deleteFrom('page_sessions')
+    .where('app_id', '=', appId)
+    .where('user_ref', '=', userRef)
+    .$if(kept !== undefined, (query) => query.where('token_hash', '<>', kept!))
+    .execute();
 }
 
 /** Forgets idle sessions and used link ids whose links have expired anyway. */

@@ -1,5 +1,30 @@
+import { sql } from 'kysely';
 import type { Db } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
+
+/**
+ * On SQLite the counters live in a file of their own beside the database: its
+ * write lock is not the database's, so counting a request never waits behind an
+ * import's or a purge's transaction, and every process on the file still counts
+ * in one place. The database's own `rate_buckets` table is then unused.
+ */
+export async function openCounters(openSqlite: (path: string, schemaSql: string) => Db, databasePath: string): Promise<Db> {
+  const counters = openSqlite(`${databasePath}-counters`, COUNTERS_SCHEMA);
+  // Its transactions are one small upsert each: SQLite's own checkpoints after
+  // each commit that fills its log cost nothing, unlike the database's (checkpoint.ts).
+  await sql`PRAGMA wal_autocheckpoint = 1000`.execute(counters);
+  return counters;
+}
+
+const COUNTERS_SCHEMA = `
+-- version 1
+CREATE TABLE rate_buckets (
+  app_id TEXT NOT NULL,
+  window_start INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (app_id, window_start)
+) STRICT, WITHOUT ROWID;
+`;
 
 /**
  * Counts one request in the app's window with a single atomic upsert, so

@@ -1,6 +1,7 @@
 import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database, Db } from './database.ts';
 import { schemaVersions } from './schema-versions.ts';
+import { TwoConnectionDialect } from './sqlite-connections.ts';
 
 /**
  * What every SQLite driver adapter offers: kysely's statement interface, plus
@@ -73,11 +74,18 @@ function migrate(connection: SqliteConnection, schemaSql: string): void {
   }
 }
 
-/** Prepares a freshly opened connection (pragmas, schema) and wraps it in kysely. */
-export function openDb(connection: SqliteConnection, schemaSql: string, { file }: { file: boolean }): Db {
+/**
+ * Prepares freshly opened connections (pragmas, schema) and wraps them in
+ * kysely. A file is opened twice, `reader` being the second connection to it,
+ * so that reads never wait behind a write (see sqlite-connections.ts); an
+ * in-memory database, private to its one connection, has none.
+ */
+export function openDb(connection: SqliteConnection, schemaSql: string, { file }: { file: boolean }, reader?: SqliteConnection): Db {
   configureConnection(connection, { file });
   migrate(connection, schemaSql);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  if (!reader) return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  reader.exec('PRAGMA busy_timeout = 5000; PRAGMA query_only = ON;');
+  return new Kysely<Database>({ dialect: new TwoConnectionDialect(withStatementCache(connection), withStatementCache(reader)) });
 }
 
 const CACHED_STATEMENTS = 256;

@@ -23,3 +23,11 @@ export function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Prom
     }
   });
 }
+
+/**
+ * Lets the event loop answer other requests between two statements of a long
+ * transaction (an import's merge, a purge): on SQLite the statements run on
+ * this thread, and readers take the other connection meanwhile (see
+ * sqlite-connections.ts).
+ */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));

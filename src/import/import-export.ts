@@ -1,6 +1,7 @@
 import type { IngestResult } from '../../sdk/src/types.ts';
 import * as connections from '../db/connections.ts';
 import * as staging from '../db/import-staging.ts';
+import * as pageSessions from '../db/page-sessions.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import * as users from '../db/users.ts';
 import { isoTime, type Deps } from '../deps.ts';
@@ -20,6 +21,8 @@ export interface ImportTarget {
   provider?: string | undefined;
   /** Import into this connection instead of the user's open one of the file's provider. */
   connectionId?: string | undefined;
+  /** The hosted-page session uploading it (its token's hash): a purge that ends the session first wins, and nothing is stored. */
+  pageSession?: string | undefined;
 }
 
 /** What an import answers: the SDK's IngestResult, so the two cannot drift apart. */
@@ -111,6 +114,7 @@ async function finish(
 ): Promise<ImportResult> {
   const now = isoTime(deps.clock.now());
   return writeTransaction(deps.db, async (db) => {
+    if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession))) throw new ApiError('sessionExpired');
     let connection;
     if (target.connectionId !== undefined) {
       // Checked again, under its lock: it may have been revoked while the file was uploading.

@@ -10,6 +10,9 @@ import { canonicalLocale, isReturnUrl, LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, ty
 
 const encoder = new TextEncoder();
 
+/** How far ahead of this server's clock a link's `iat` may be (decisions §16). */
+const MAX_CLOCK_DRIFT_SECONDS = 60;
+
 function decode(token: string): LinkClaims {
   let claims: Record<string, unknown>;
   try {
@@ -87,7 +90,9 @@ export async function checkLink(deps: Pick<Deps, 'db' | 'clock'>, { claims, allo
   const now = deps.clock.now() / 1000;
   // Expired once more than its lifetime has passed (the interface's words): exp itself still counts.
   if (now > claims.exp) throw new ApiError('linkExpired');
-  if (claims.exp - claims.iat > MAX_LINK_LIFETIME_SECONDS) throw new ApiError('invalidLinkLifetime');
+  // Signed ahead of time, a link would stay valid until long after it was made:
+  // more than a minute of clock drift ahead is refused, so no link outlives 16 minutes.
+  if (claims.exp - claims.iat > MAX_LINK_LIFETIME_SECONDS || claims.iat > now + MAX_CLOCK_DRIFT_SECONDS) throw new ApiError('invalidLinkLifetime');
   if (claims.purpose !== page) throw new ApiError('wrongLinkPurpose');
   if (claims.scopes.length === 0 || !claims.scopes.every((scope) => scope === LINK_SCOPE && allowedScopes.includes(scope))) {
     throw new ApiError('forbiddenScope');

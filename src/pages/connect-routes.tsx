@@ -86,13 +86,13 @@ export function connectRoutes(deps: Deps) {
     try {
       upload = await openExportUpload(c.req.raw, deps.config.maxExportBytes);
       checkCsrf(current, upload.fields.csrf);
-      const target = { appId: current.appId, userRef: current.userRef, provider };
+      const target = { appId: current.appId, userRef: current.userRef, provider, pageSession: current.tokenHash };
       const result = await importExport(deps, target, upload.file, async () => target);
       outcome = { ...result, status: 200 };
     } catch (error) {
       // Refused before the file was read through: the rest of it goes with the connection.
       if (!upload?.body.finished) c.header('Connection', 'close');
-      if (!(error instanceof ApiError) || error.code === 'invalidCsrf' || error.code === 'unsupportedContentType') throw error;
+      if (!(error instanceof ApiError) || error.code === 'invalidCsrf' || error.code === 'unsupportedContentType' || error.code === 'sessionExpired') throw error;
       outcome = { provider, ok: false, status: error.status, ...importFailure(messages(c), error, provider) };
     }
     await rememberResult(deps, current, outcome);

@@ -25,7 +25,7 @@ export function manageRoutes(deps: Deps) {
   const session = (c: Context<AppEnv>) => pageSession(deps, c, 'manage');
 
   /** A confirmed destructive action: checks the form's CSRF token, acts, then redirects. */
-  const confirmed = (action: (c: Context<AppEnv>, owner: Owner) => Promise<string>) => async (c: Context<AppEnv>) => {
+  const confirmed = (action: (c: Context<AppEnv>, owner: Owner & { tokenHash: string }) => Promise<string>) => async (c: Context<AppEnv>) => {
     const owner = await session(c);
     const form = await postedForm(c);
     checkCsrf(owner, typeof form.csrf === 'string' ? form.csrf : undefined);
@@ -170,7 +170,7 @@ export function manageRoutes(deps: Deps) {
     '/manage/delete-all',
     confirmed(async (_c, owner) => {
       try {
-        await purgeUser(deps, owner.appId, owner.userRef);
+        await purgeUser(deps, owner.appId, owner.userRef, owner.tokenHash);
       } catch (error) {
         // Nothing imported, or already deleted: the outcome the person asked for.
         if (!(error instanceof ApiError && error.code === 'userNotFound')) throw error;

@@ -4,6 +4,7 @@ import { ConfigError, parseConfig, type Config } from '../config.ts';
 import { workerCheckpoints, type CheckpointWorkerLike } from '../db/checkpoint.ts';
 import type { Db } from '../db/database.ts';
 import { openDatabase } from '../db/open-database.ts';
+import { openCounters } from '../db/rate-buckets.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import type { SourceHash } from '../import/record-batch.ts';
 import { cryptoRandom, systemClock, type Deps } from '../deps.ts';
@@ -20,6 +21,8 @@ export interface Runtime {
   importWorker: () => WorkerLike;
   /** SHA-256 cheaper than Web Crypto's (see Deps). */
   sourceHash: SourceHash;
+  /** The addresses of a host name (see Deps). */
+  resolveHost(hostname: string): Promise<string[]>;
   /** Starts a worker that checkpoints the SQLite file (see checkpoint.ts). */
   checkpointWorker: () => CheckpointWorkerLike;
   exit(code: number): never;
@@ -49,9 +52,22 @@ export async function boot(runtime: Runtime) {
     console.error(`Cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
     return runtime.exit(1);
   }
-  const deps: Deps = { db, config, clock: systemClock, random: cryptoRandom, log, importWorker: runtime.importWorker, sourceHash: runtime.sourceHash };
+  const sqliteFile = !config.databaseUrl && config.databasePath !== ':memory:';
+  const counters = sqliteFile ? await openCounters(runtime.openSqlite, config.databasePath) : undefined;
+  const deps: Deps = {
+    db,
+    counters,
+    config,
+    clock: systemClock,
+    random: cryptoRandom,
+    log,
+    importWorker: runtime.importWorker,
+    sourceHash: runtime.sourceHash,
+    resolveHost: runtime.resolveHost,
+    erased: () => background.erased(),
+  };
   const app = createApp(deps);
-  const checkpoints = config.databaseUrl || config.databasePath === ':memory:' ? undefined : workerCheckpoints(runtime.checkpointWorker(), config.databasePath);
+  const checkpoints = sqliteFile ? workerCheckpoints(runtime.checkpointWorker(), config.databasePath) : undefined;
   const background = startBackgroundWork(deps, { checkpoint: checkpoints?.run });
   // Requests under way, so a shutdown can let them finish (an upload still
   // arriving included) before the database closes.
@@ -72,10 +88,24 @@ export async function boot(runtime: Runtime) {
   return {
     config,
     fetch,
-    /** Marks the server as shutting down; resolves once no request is under way. */
+    /**
+     * Marks the server as shutting down; resolves once no request is under way,
+     * or DRAIN_LIMIT_MS later whatever is (an upload still arriving is cut off:
+     * an import stores all or nothing). Past SHUTDOWN_LIMIT_MS the process ends
+     * however far `close` has got: a supervisor (systemd, Docker) waits 10 s
+     * before it kills, and a new process on the file should not wait on this one.
+     */
     drain(): Promise<void> {
       draining = true;
-      return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => (drained = resolve));
+      setTimeout(() => {
+        log.warn('shutdown cut short', { requestsUnderWay: inFlight });
+        runtime.exit(0);
+      }, SHUTDOWN_LIMIT_MS);
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        drained = resolve;
+        setTimeout(resolve, DRAIN_LIMIT_MS);
+      });
     },
     listening(host: string, port: number) {
       log.info('listening', { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, runtime: runtime.name });
@@ -87,8 +117,13 @@ export async function boot(runtime: Runtime) {
       checkpoints?.stop();
       await background.stop();
       await deps.db.destroy();
+      await counters?.destroy();
     },
   };
 }
 
 export const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/** How long a shutdown lets requests under way finish, and how long it may take in all (see `drain`). */
+const DRAIN_LIMIT_MS = 5_000;
+const SHUTDOWN_LIMIT_MS = 9_000;

@@ -6,6 +6,7 @@ import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
+import { resolveHost } from './resolve-host.ts';
 
 // Bun's entry, and the single binary's (`npm run build:binary`): the server, or an operator command.
 const env = process.env;
@@ -23,6 +24,7 @@ async function serve(): Promise<void> {
     importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as WorkerLike,
     checkpointWorker: () => new Worker(new URL('./bun-checkpoint-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as CheckpointWorkerLike,
     sourceHash: nodeSourceHash,
+    resolveHost,
     exit: (code) => process.exit(code),
   });
 
@@ -48,5 +50,5 @@ async function serve(): Promise<void> {
   }
 }
 
-const exitCode = await runCli(process.argv.slice(2), { env, openSqlite, schemas, serve });
+const exitCode = await runCli(process.argv.slice(2), { env, openSqlite, schemas, serve, resolveHost });
 if (exitCode !== undefined) process.exitCode = exitCode;

@@ -5,6 +5,7 @@ import { readSchema } from '../db/schema-file.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
+import { resolveHost } from './resolve-host.ts';
 
 // Deno's entry (`npm run start:deno`): the server, or an operator command.
 const env = Deno.env.toObject();
@@ -20,6 +21,7 @@ async function serve(): Promise<void> {
     importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as WorkerLike,
     checkpointWorker: () => new Worker(new URL('./deno-checkpoint-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as CheckpointWorkerLike,
     sourceHash: nodeSourceHash,
+    resolveHost,
     exit: (code) => Deno.exit(code),
   });
 
@@ -45,5 +47,5 @@ async function serve(): Promise<void> {
   }
 }
 
-const exitCode = await runCli(Deno.args, { env, openSqlite, schemas, serve });
+const exitCode = await runCli(Deno.args, { env, openSqlite, schemas, serve, resolveHost });
 if (exitCode !== undefined) Deno.exitCode = exitCode;

@@ -6,6 +6,7 @@ import { readSchema } from '../db/schema-file.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
 import { startNodeCheckpointWorker, startNodeImportWorker } from './node-workers.ts';
+import { resolveHost } from './resolve-host.ts';
 
 // Node's entry: `npm start` (bundled) and `npm run cli` (from source) — the server, or an operator command.
 const env = process.env;
@@ -21,6 +22,7 @@ async function serve(): Promise<void> {
     importWorker: startNodeImportWorker,
     checkpointWorker: startNodeCheckpointWorker,
     sourceHash: nodeSourceHash,
+    resolveHost,
     exit: (code) => process.exit(code),
   });
 
@@ -44,5 +46,5 @@ async function serve(): Promise<void> {
   }
 }
 
-const exitCode = await runCli(process.argv.slice(2), { env, openSqlite, schemas, serve });
+const exitCode = await runCli(process.argv.slice(2), { env, openSqlite, schemas, serve, resolveHost });
 if (exitCode !== undefined) process.exitCode = exitCode;

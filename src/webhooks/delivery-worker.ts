@@ -2,6 +2,7 @@ import { releaseLease, takeLease } from '../db/leases.ts';
 import * as deliveries from '../db/webhook-deliveries.ts';
 import type { Deps } from '../deps.ts';
 import { signWebhook } from './signature.ts';
+import { hasCredentials, refusedTarget, withoutCredentials } from './target.ts';
 
 export interface DeliveryWorker {
   /** Starts every due delivery chain now and waits for them all. */
@@ -27,7 +28,7 @@ const LEASE_MARGIN_MS = 30_000;
  * the processes or instances on one database, one at a time works an app's
  * deliveries: it holds the app's lease while it does.
  */
-export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'log'>, options: DeliveryWorkerOptions = {}): DeliveryWorker {
+export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'log' | 'resolveHost'>, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const send = options.fetch ?? ((input, init) => fetch(input, init));
   const pollMs = options.pollMs ?? 500;
   const { webhookTimeoutMs: timeoutMs, webhookRetrySchedule: schedule } = deps.config;
@@ -44,6 +45,11 @@ export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' 
     let lastError: string | null = null;
     try {
       if (!delivery.url || !delivery.secret) throw new Error('the app has no webhook endpoint');
+      // Set before these were refused, or resolving elsewhere now: not sent.
+      const url = new URL(delivery.url);
+      if (hasCredentials(url)) throw new Error('the webhook URL holds a user name or password: set it again without them');
+      const refused = await refusedTarget(deps, url);
+      if (refused) throw new Error(`refused: ${refused}`);
       const timestamp = Math.floor(deps.clock.now() / 1000);
       const response = await send(delivery.url, {
         method: 'POST',
@@ -72,7 +78,8 @@ export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' 
         await deliveries.releaseDelivery(deps.db, delivery.seq, deps.clock.now());
         return;
       }
-      lastError = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String(error instanceof Error ? error.message : error);
+      // Shown by `webhook list` and logged: never with a URL's password, whatever the error quotes.
+      lastError = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : withoutCredentials(String(error instanceof Error ? error.message : error));
     }
     // 410 Gone: the receiver asks us to stop. Otherwise retry on the schedule.
     const delaySeconds = lastStatus === 410 ? undefined : schedule[attempts - 1];

@@ -195,8 +195,11 @@ describe('the search index follows every change', () => {
     const t = await setup();
     const connectionId = await imported(t);
     const keyed = async () => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM conversation_search_keys`.execute(t.deps.db)).rows[0]!.n);
-    assert.equal(await indexConversations(t.deps.db, connectionId, 2), false);
+    const after = await indexConversations(t.deps.db, connectionId, 2);
+    assert.notEqual(after, null);
     assert.equal(await keyed(), 2);
+    assert.notEqual(await indexConversations(t.deps.db, connectionId, 2, after!), null);
+    assert.equal(await keyed(), 4);
     assert.deepEqual(await pendingConnections(t), [connectionId]);
     await indexPending(t.deps, { connectionId }, 2);
     assert.equal(await keyed(), CORPUS.length);

@@ -36,6 +36,7 @@ import { hiddenField } from '../pages/page-client.ts';
 import { createDatabase, NO_TEST_POSTGRES, testPostgresUrl } from '../postgres-server.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { ROOT, startServer, type RunningServer, type RuntimeName } from './server.ts';
+import { parseConfig } from '../../src/config.ts';
 
 export const VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 
@@ -843,7 +844,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       const tenant = await onboard('Webhooks');
       const receiver = await startReceiver();
       cleanups.push(() => receiver.close());
-      const { secret } = await setWebhookEndpoint({ db: db!, random: cryptoRandom }, tenant.appId, receiver.url);
+      const { secret } = await setWebhookEndpoint({ db: db!, random: cryptoRandom, config: parseConfig({}) }, tenant.appId, receiver.url);
       secrets.push(secret);
       const imported = expectJson(await ingest(base, tenant.apiKey, fixtureBytes('claude-conversations.json'), 'userRef=hooked'), 200);
 

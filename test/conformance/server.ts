@@ -26,6 +26,7 @@ const CONFIG_VARIABLES = [
   'MAX_CONVERSATION_BYTES',
   'MAX_EXPANDED_BYTES',
   'DATABASE_URL',
+  'WEBHOOK_ALLOW_PRIVATE',
 ];
 
 /** This process's environment without Parley's variables, for a child to start from. */

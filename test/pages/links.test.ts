@@ -18,10 +18,8 @@ async function link(t: TestContext, options: Partial<SignLinkOptions> = {}, secr
 /** A token signed by hand, for claims signLink refuses to produce. */
 function handSigned(t: TestContext, claims: Record<string, unknown>, { alg = 'HS256', secret = t.tenant.appSecret } = {}) {
   const iat = Math.floor(t.clock.now() / 1000);
-  return new SignJWT({ appId: t.tenant.appId, userRef: 'u1', scopes: SCOPES, purpose: 'connect', jti: crypto.randomUUID(), ...claims })
+  return new SignJWT({ appId: t.tenant.appId, userRef: 'u1', scopes: SCOPES, purpose: 'connect', jti: crypto.randomUUID(), iat, exp: iat + 900, ...claims })
     .setProtectedHeader({ alg, typ: 'JWT' })
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + 900)
     .sign(new TextEncoder().encode(secret));
 }
 
@@ -107,6 +105,36 @@ describe('link verification, in the order of decisions §9', () => {
     ];
     for (const [name, path, status, heading] of cases) {
       await test(name, async () => expectErrorPage(await t.app.request(path), status, heading));
+    }
+  });
+
+  test('a link signed more than 60 s ahead of the clock is Invalid link lifetime, however short its lifetime', async () => {
+    const t = await setup();
+    const now = Math.floor(t.clock.now() / 1000);
+    for (const [ahead, status] of [[60, 200], [61, 403], [10 * 365 * 86_400, 403]] as const) {
+      const token = await handSigned(t, { iat: now + ahead, exp: now + ahead + 900 });
+      const response = await t.app.request(`/start?token=${token}`);
+      if (status === 200) assert.equal(response.status, 200, `${ahead} s ahead`);
+      else await expectErrorPage(response, 403, 'Invalid link lifetime');
+    }
+  });
+
+  test('absurd times in the claims are refused with a 4xx, never a 500 (fuzzed)', async () => {
+    const t = await setup();
+    const now = Math.floor(t.clock.now() / 1000);
+    const times: unknown[] = [1e308, -1e308, -1, 0, now, now + 900, now - 900, 8.64e15, 8.64e15 + 1, 2 ** 53, -(2 ** 53), 0.5, now + 0.5, '1e308', 'NaN', 'Infinity', '', null, true, [], {}, [now], { $numberLong: String(now) }];
+    // A fixed seed: the same cases every run, and a failure names its claims.
+    let seed = 27;
+    const pick = () => times[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % times.length];
+    const cases = Array.from({ length: 200 }, () => ({ iat: pick(), exp: pick() }));
+    cases.push({ iat: 1e308, exp: 1e308 }, { iat: -1e308, exp: now + 10 }, { iat: now, exp: 1e308 });
+    for (const claims of cases) {
+      const token = await handSigned(t, claims);
+      for (const response of [await t.app.request(`/start?token=${token}`), await new PageClient(t).post('/start', { token })]) {
+        const allowed = response.status < 500 && (response.status >= 400 || [200, 303].includes(response.status));
+        assert.ok(allowed, `${JSON.stringify(claims)}: ${response.status}`);
+        await response.body?.cancel();
+      }
     }
   });
 

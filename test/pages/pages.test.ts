@@ -98,6 +98,52 @@ describe('connect', () => {
     assert.match(again, /Nothing new in this file/);
   });
 
+  test('a purge ends the user’s page sessions: no upload afterwards, nor one that was arriving as it ran', async () => {
+    const t = await setup();
+    const file = fixtureBytes('claude-conversations.json');
+    for (const target of ['user', 'connection'] as const) {
+      const browser = await openSession(t, 'connect', 'dora');
+      const csrf = hiddenField(await (await browser.get('/connect/anthropic')).text(), 'csrf');
+      assert.equal((await upload(browser, 'anthropic', csrf, file)).status, 303);
+      const { connections } = await json(await t.request('/api/conversations?userRef=dora'));
+      // Opened before the purge; its upload arrives while the purge runs.
+      const arriving = await openSession(t, 'connect', 'dora');
+      const arrivingCsrf = hiddenField(await (await arriving.get('/connect/anthropic')).text(), 'csrf');
+      const form = new FormData();
+      form.set('csrf', arrivingCsrf);
+      form.set('file', new Blob([file as BlobPart]), 'export.json');
+      const encoded = new Response(form);
+      const contentType = encoded.headers.get('content-type')!;
+      const bytes = new Uint8Array(await encoded.arrayBuffer());
+      // The head goes at once; the rest is asked for only once the route reads on
+      // (its session resumed), and sent once the purge is done.
+      let reading!: () => void;
+      const readOn = new Promise<void>((resolve) => (reading = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const body = new ReadableStream<Uint8Array>({
+        start: (controller) => controller.enqueue(bytes.subarray(0, 200)),
+        async pull(controller) {
+          reading();
+          await released;
+          controller.enqueue(bytes.subarray(200));
+          controller.close();
+        },
+      });
+      const upload2 = arriving.request('/connect/anthropic', { method: 'POST', body, headers: { 'Content-Type': contentType }, duplex: 'half' } as RequestInit);
+      await readOn;
+      const purge = target === 'user' ? { userRef: 'dora' } : { connectionId: connections[0].id };
+      assert.equal((await t.request('/api/purge', { method: 'POST', body: JSON.stringify(purge) })).status, 200);
+      release();
+      assert.equal((await upload2).status, 401, target);
+      assert.equal((await upload(browser, 'anthropic', csrf, file)).status, 401, target);
+      assert.equal((await browser.get('/connect')).status, 401, target);
+      assert.equal((await t.request('/api/conversations?userRef=dora')).status, target === 'user' ? 404 : 200, target);
+      if (target === 'connection') assert.deepEqual((await json(await t.request('/api/conversations?userRef=dora'))).connections, []);
+      await t.request('/api/purge', { method: 'POST', body: JSON.stringify({ userRef: 'dora' }) });
+    }
+  });
+
   test('every provider the importer reads is offered, each with its steps and the files it takes', async () => {
     const t = await setup();
     const browser = await openSession(t, 'connect');

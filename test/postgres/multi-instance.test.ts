@@ -23,6 +23,7 @@ import { startServer, type RunningServer } from '../conformance/server.ts';
 import { fixtureBytes, seedConnection } from '../helpers.ts';
 import { createDatabase, NO_TEST_POSTGRES, testPostgresUrl } from '../postgres-server.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
+import { parseConfig } from '../../src/config.ts';
 
 const INSTANCES = 3;
 const DAY_MS = 86_400_000;
@@ -41,7 +42,7 @@ describe('three instances on one PostgreSQL database', { skip: testPostgresUrl()
     db = await openPostgres(url, readSchema('schema.postgres.sql'), { poolSize: 2, allowExitOnIdle: true });
     tenant = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Shared');
     receiver = await startReceiver();
-    await setWebhookEndpoint({ db, random: cryptoRandom }, tenant.appId, receiver.url);
+    await setWebhookEndpoint({ db, random: cryptoRandom, config: parseConfig({}) }, tenant.appId, receiver.url);
     // A connection not synced for two days: every instance's first maintenance sees it.
     staleConnectionId = (await seedConnection({ db, clock: systemClock }, { appId: tenant.appId, userRef: 'stale-user', capturedAt: Date.now() - 2 * DAY_MS })).connectionId;
     const env = { DATABASE_URL: url, STALE_AFTER_DAYS: '1', RATE_LIMIT_PER_MINUTE: '60', WEBHOOK_RETRY_SCHEDULE: '1' };

@@ -18,6 +18,7 @@ import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { freePort, inheritedEnv, ROOT, startServer } from '../conformance/server.ts';
 import { fixtureJson } from '../helpers.ts';
+import { parseConfig } from '../../src/config.ts';
 
 const run = promisify(execFile);
 const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
@@ -57,7 +58,7 @@ describe('parley-sdk', () => {
     const db = openBetterSqlite3(databasePath);
     const tenant = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'SDK customer');
     const hooksPort = await freePort();
-    const { secret } = await setWebhookEndpoint({ db, random: cryptoRandom }, tenant.appId, `http://127.0.0.1:${hooksPort}/hooks`);
+    const { secret } = await setWebhookEndpoint({ db, random: cryptoRandom, config: parseConfig({}) }, tenant.appId, `http://127.0.0.1:${hooksPort}/hooks`);
     await db.destroy();
     const server = await startServer('node-bundle', { databasePath });
     try {

@@ -51,6 +51,23 @@ describe('webhook set', () => {
     await assert.rejects(setWebhookEndpoint(t.deps, 'app_nope', 'https://example.test'), { message: 'App not found' });
   });
 
+  test('a URL with a user name or password is refused; private addresses only with WEBHOOK_ALLOW_PRIVATE=false, after resolving', async () => {
+    const t = await setup();
+    for (const url of ['https://user:secret@hooks.example.com/x', 'https://user@hooks.example.com/x', 'https://:secret@hooks.example.com/x']) {
+      await assert.rejects(setWebhookEndpoint(t.deps, t.tenant.appId, url), { message: 'Invalid webhook URL: it must not hold a user name or password (user:password@)' }, url);
+    }
+    // Allowed by default: a self-hosted receiver is often on the same host or network.
+    for (const url of ['http://127.0.0.1:9000/h', 'http://10.1.2.3/h', 'http://[::1]/h', 'http://localhost/h']) await setWebhookEndpoint(t.deps, t.tenant.appId, url);
+
+    const addresses: Record<string, string[]> = { 'public.example': ['93.184.216.34', '2606:2800:220:1::1'], 'inside.example': ['93.184.216.34', '10.0.0.7'], 'metadata.example': ['169.254.169.254'] };
+    const strict = { ...t.deps, config: parseConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }), resolveHost: async (host: string) => addresses[host] ?? Promise.reject(new Error('ENOTFOUND')) };
+    const refused = { message: 'Invalid webhook URL: its host is a private address, refused by WEBHOOK_ALLOW_PRIVATE=false' };
+    for (const url of ['http://127.0.0.1/h', 'http://10.0.0.1/h', 'http://172.20.0.1/h', 'http://192.168.1.1/h', 'http://169.254.169.254/latest', 'http://100.64.0.1/h', 'http://0.0.0.0/h', 'http://[::1]/h', 'http://[fe80::1]/h', 'http://[fd00:ec2::254]/h', 'http://[::ffff:127.0.0.1]/h', 'http://[::ffff:a9fe:a9fe]/h', 'http://inside.example/h', 'http://metadata.example/h', 'http://nowhere.example/h']) {
+      await assert.rejects(setWebhookEndpoint(strict, t.tenant.appId, url), refused, url);
+    }
+    for (const url of ['https://public.example/h', 'http://93.184.216.34/h', 'http://[2606:2800:220:1::1]/h']) await setWebhookEndpoint(strict, t.tenant.appId, url);
+  });
+
   test('without an endpoint, no event is recorded', async () => {
     const t = await setup();
     await postExport(t, fixtureBytes('claude-conversations.json'));
@@ -131,6 +148,44 @@ describe('events', () => {
 });
 
 describe('delivery', () => {
+  test('WEBHOOK_ALLOW_PRIVATE=false checks the address again before each attempt: none goes to a host now resolving privately', async () => {
+    const { t, receiver } = await withReceiver();
+    let addresses = ['93.184.216.34'];
+    const strict: Deps = { ...t.deps, config: { ...t.deps.config, webhookAllowPrivate: false }, resolveHost: async () => addresses };
+    await setWebhookEndpoint(strict, t.tenant.appId, receiver.url.replace('127.0.0.1', 'receiver.example'));
+    addresses = ['169.254.169.254'];
+    await postExport(t, fixtureBytes('claude-thinking.json'));
+    await createDeliveryWorker(strict).runOnce();
+    assert.equal(receiver.received.length, 0);
+    const [latest] = await deliveries(t);
+    assert.equal(latest!.status, 'pending');
+    assert.equal(latest!.lastError, 'refused: receiver.example is a private address (169.254.169.254): WEBHOOK_ALLOW_PRIVATE=false');
+  });
+
+  test('a URL stored with a password before it was refused is never sent, and the password is neither logged nor listed', async () => {
+    const { t, receiver, worker } = await withReceiver();
+    const withPassword = receiver.url.replace('http://', 'http://hooks:s3cret-word@');
+    await t.deps.db.updateTable('apps').set({ webhook_url: withPassword }).where('id', '=', t.tenant.appId).execute();
+    await postExport(t, fixtureBytes('claude-thinking.json'));
+    await worker.runOnce();
+    assert.equal(receiver.received.length, 0);
+    const listed = JSON.stringify(await listWebhookDeliveries(t.deps, t.tenant.appId));
+    assert.match(listed, /the webhook URL holds a user name or password: set it again without them/);
+    assert.ok(!listed.includes('s3cret-word'));
+    assert.ok(!JSON.stringify(t.logs).includes('s3cret-word'));
+  });
+
+  test('an error quoting a URL is stored and logged without its user name and password', async () => {
+    const { t } = await withReceiver();
+    const refusing = async (input: string | URL | Request) => Promise.reject(new TypeError(`fetch failed: connect ECONNREFUSED for http://hooks:s3cret-word@${new URL(String(input)).host}/`));
+    const failing = createDeliveryWorker(t.deps, { fetch: refusing as unknown as typeof fetch });
+    await postExport(t, fixtureBytes('claude-thinking.json'));
+    await failing.runOnce();
+    const [latest] = await deliveries(t);
+    assert.match(latest!.lastError!, /^fetch failed: connect ECONNREFUSED for http:\/\/127\.0\.0\.1:\d+\/$/);
+    assert.ok(!JSON.stringify(t.logs).includes('s3cret-word'));
+  });
+
   test('retries on the schedule with the same webhook-id until a 2xx', async () => {
     const { t, receiver, secret, worker } = await withReceiver({ WEBHOOK_RETRY_SCHEDULE: '1,1,1' }, [500, 200, 503]);
     await postExport(t, fixtureBytes('claude-thinking.json'));
