@@ -431,7 +431,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
 
     fullCase('every fixture imports (JSON, and CSV as text/csv) with its provider; importing it again changes nothing', async () => {
       const { apiKey } = await onboard('Fixtures');
-      assert.equal(EXPORT_FIXTURE_NAMES.length, 18);
+      assert.equal(EXPORT_FIXTURE_NAMES.length, 21);
       const counts: Record<string, number> = {};
       for (const name of EXPORT_FIXTURE_NAMES) {
         const n = conversationsInFixture(name);
