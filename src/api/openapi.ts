@@ -90,7 +90,7 @@ function operation({ query, requestBody, answer, errors, authenticated, ...descr
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of all) byStatus.set(ERRORS[code][0], [...(byStatus.get(ERRORS[code][0]) ?? []), code]);
   const errorHeaders = (status: number) =>
-    status === 401 || status === 500 ? [] : status === 429 ? [...limited, 'Retry-After'] : limited;
+    status === 401 || status === 500 ? [] : status === 429 ? [...limited, 'Retry-After'] : status === 503 ? ['Retry-After'] : limited;
   return {
     ...described,
     ...(authenticated ? {} : { security: [] }),
@@ -203,6 +203,9 @@ export function openApiDocument(version: string) {
             'importConflict',
             'unrecognizedExport',
             'invalidExport',
+            'bodyTooLarge',
+            'requestTimeout',
+            'importsBusy',
           ],
           authenticated: { rateLimited: false },
         }),
@@ -214,7 +217,7 @@ export function openApiDocument(version: string) {
           description: 'Hard delete, in one transaction.',
           requestBody: { required: true, content: json(jsonSchema(schemas.PurgeBody)) },
           answer: schemas.PurgeResult,
-          errors: ['invalidJsonBody', 'purgeTarget', 'invalidUserRef', 'userNotFound', 'connectionNotFound'],
+          errors: ['invalidJsonBody', 'purgeTarget', 'invalidUserRef', 'userNotFound', 'connectionNotFound', 'bodyTooLarge', 'requestTimeout'],
           authenticated: { rateLimited: false },
         }),
       },

@@ -28,8 +28,8 @@ export function manageRoutes(deps: Deps) {
   /** A confirmed destructive action: checks the form's CSRF token, acts, then redirects. */
   const confirmed = (action: (c: Context<AppEnv>, owner: Owner) => Promise<string>) => async (c: Context<AppEnv>) => {
     const owner = await session(c);
-    const form = await postedForm(c);
-    checkCsrf(owner, typeof form.csrf === 'string' ? form.csrf : undefined);
+    const form = await postedForm(deps, c);
+    checkCsrf(owner, form.csrf);
     return c.redirect(await action(c, owner), 303);
   };
 

@@ -26,6 +26,12 @@ const CONFIG_VARIABLES = [
   'MAX_CONVERSATION_BYTES',
   'MAX_EXPANDED_BYTES',
   'DATABASE_URL',
+  'HEADERS_TIMEOUT_MS',
+  'BODY_TIMEOUT_MS',
+  'UPLOAD_IDLE_TIMEOUT_MS',
+  'LINGER_TIMEOUT_MS',
+  'MAX_CONCURRENT_IMPORTS',
+  'IMPORT_QUEUE_TIMEOUT_MS',
 ];
 
 /** This process's environment without Parley's variables, for a child to start from. */
