@@ -10,6 +10,7 @@ import { connectRoutes } from './pages/connect-routes.tsx';
 import { manageRoutes } from './pages/manage-routes.tsx';
 import { pageErrorResponse } from './pages/page-kit.tsx';
 import { ApiError } from './errors.ts';
+import { ImportSlots } from './import/import-slots.ts';
 
 export const VERSION: string = packageJson.version;
 
@@ -39,8 +40,9 @@ export function createApp(deps: Deps) {
     // anywhere, so documentation viewers on other origins can load it.
     c.body((openApi ??= JSON.stringify(openApiDocument(VERSION))), 200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' }),
   );
-  app.route('/api', apiRoutes(deps));
-  app.route('/', connectRoutes(deps));
+  const imports = new ImportSlots(deps.config.maxConcurrentImports, deps.config.importQueueTimeoutMs);
+  app.route('/api', apiRoutes(deps, imports));
+  app.route('/', connectRoutes(deps, imports));
   app.route('/', manageRoutes(deps));
   const asset = (body: string, type: string) => (c: Context) =>
     c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
