@@ -12,47 +12,25 @@
  *    zipped — 960 long messages, then all of it in one title — imported: the
  *    most the server holds for one conversation.
  *
+ * Then hostile requests (bench-hostile/requests.ts): bodies far past a route's
+ * bound, slow senders, amplifying CSV and a burst of imports, with the listing's
+ * p99 meanwhile.
+ *
  * Linux only (memory and CPU are read from /proc). Not a test: nothing here fails.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Zip, ZipDeflate } from 'fflate';
 import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../src/deps.ts';
 import { ROOT, startServer, type RuntimeName } from '../test/conformance/server.ts';
-
-const MIB = 1024 * 1024;
+import { fill, MIB, procStatus, zipOf } from './bench-hostile/kit.ts';
+import { requestCases, requestTable } from './bench-hostile/requests.ts';
 const { values: options } = parseArgs({ options: { runtime: { type: 'string', default: 'node-bundle' }, only: { type: 'string', default: '' } } });
 const runtime = options.runtime as RuntimeName;
 const work = mkdtempSync(join(tmpdir(), 'parley-hostile-'));
-
-/** A zip of one conversations.json made of `head`, `count` copies of `fill`, then `tail`, deflated as it is made. */
-function zipOf(head: string, fill: Uint8Array, count: number, tail: string): Uint8Array {
-  const chunks: Uint8Array[] = [];
-  const zip = new Zip((error, chunk) => {
-    if (error) throw error;
-    chunks.push(chunk);
-  });
-  const file = new ZipDeflate('conversations.json', { level: 9 });
-  zip.add(file);
-  const encoder = new TextEncoder();
-  file.push(encoder.encode(head));
-  for (let i = 0; i < count; i++) file.push(fill);
-  file.push(encoder.encode(tail), true);
-  zip.end();
-  return new Uint8Array(Buffer.concat(chunks));
-}
-
-function procStatus(pid: number) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)![1]);
-  // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second here).
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { peakRssMb: Math.round(peakKb / 1024), cpuSeconds: (Number(stat[11]) + Number(stat[12])) / 100 };
-}
 
 async function upload(name: string, zip: Uint8Array) {
   const databasePath = join(mkdtempSync(join(work, 'db-')), 'parley.db');
@@ -84,7 +62,6 @@ async function upload(name: string, zip: Uint8Array) {
   return row;
 }
 
-const fill = (byte: string, bytes: number) => new TextEncoder().encode(byte.repeat(bytes));
 const megabyteOfA = fill('a', MIB);
 const megabyteOfSpace = fill(' ', MIB);
 const longMessage = (i: number) =>
@@ -100,6 +77,7 @@ const uploads: Array<[string, () => Uint8Array]> = [
 ];
 const rows = [];
 for (const [name, make] of uploads) if (name.includes(options.only)) rows.push(await upload(name, make()));
+const requestRows = await requestCases(runtime, work, options.only);
 
 const table = [
   `Hostile uploads, ${runtime}, default limits (MAX_CONVERSATION_BYTES 64 MiB, MAX_EXPANDED_BYTES 4 GiB):`,
@@ -108,6 +86,7 @@ const table = [
   '| - | - | - | - | - | - |',
   ...rows.map((row) => `| ${row.upload} | ${row.zipMb} MB | ${row.status} ${row.answer} | ${row.seconds} s | ${row.serverCpuSeconds} s | ${row.peakRssMb} MB |`),
 ];
+table.push('', ...requestTable(runtime, requestRows));
 console.log(`\n${table.join('\n')}`);
 mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
 writeFileSync(join(ROOT, 'bench-results', 'hostile.md'), `${table.join('\n')}\n`);
