@@ -3,6 +3,8 @@ import { Socket } from 'node:net';
 
 /** The most of a refused body read before its connection closes, however fast it comes. */
 const LINGER_BYTES = 16 * 1024 * 1024;
+/** A pause after which a lingering client is taken to have stopped sending (nginx's lingering_timeout). */
+const LINGER_IDLE_MS = 2_000;
 
 /**
  * Lingering close, as nginx does it. When an answer goes out before its request's
@@ -11,8 +13,8 @@ const LINGER_BYTES = 16 * 1024 * 1024;
  * destroy the answer before the client reads it: fetch fails with EPIPE, a
  * browser shows a broken connection instead of the 413. So after such an answer
  * the server stops writing (the client sees the end of the answer), reads and
- * discards whatever still comes, and closes once the body has ended or the
- * `lingerMs` or LINGER_BYTES run out.
+ * discards whatever still comes, and closes once the body has ended, nothing
+ * has come for LINGER_IDLE_MS, or `lingerMs` or LINGER_BYTES run out.
  */
 export function lingerOnUnreadBodies(server: Server, lingerMs: number) {
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
@@ -44,18 +46,24 @@ function lingeringClose(request: IncomingMessage, socket: Socket, lingerMs: numb
   socket.end();
   const close = () => {
     clearTimeout(timer);
+    clearTimeout(idle);
     socket.destroy();
   };
   const timer = setTimeout(close, lingerMs);
+  const idle = setTimeout(close, Math.min(lingerMs, LINGER_IDLE_MS));
   let read = 0;
   // Whoever read the body before (the app's stream) has stopped: nothing keeps what comes now.
   request.removeAllListeners('data');
   request.on('data', (chunk: Buffer) => {
     read += chunk.length;
-    if (read > LINGER_BYTES) close();
+    if (read > LINGER_BYTES) return close();
+    idle.refresh();
   });
   request.once('end', close);
   request.once('error', close);
-  socket.once('close', () => clearTimeout(timer));
+  socket.once('close', () => {
+    clearTimeout(timer);
+    clearTimeout(idle);
+  });
   request.resume();
 }
