@@ -340,7 +340,13 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       const databaseUrl = postgres ? await createDatabase(serverUrl!, `conformance_${runtime.replace(/\W/g, '_')}_${Date.now()}`) : undefined;
       server = await startServer(runtime, {
         databasePath,
-        env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), MAX_EXPORT_BYTES: String(MAX_EXPORT_BYTES), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+        env: {
+          RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+          MAX_EXPORT_BYTES: String(MAX_EXPORT_BYTES),
+          // The ingest refusals are sent all at once: each must meet its own check, not a full queue.
+          MAX_CONCURRENT_IMPORTS: '32',
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        },
         ...(options.binaryPath ? { binaryPath: options.binaryPath } : {}),
         ...(options.cwd ? { cwd: options.cwd } : {}),
       });
