@@ -145,6 +145,11 @@ export const UPLOAD_SCRIPT = `
     event.preventDefault();
     error.hidden = true;
     if (maxBytes && file.size > maxBytes) return fail(say('too-large'));
+    send(new FormData(form));
+  });
+  // Many imports under way: the server says 503 and when to try again, and the
+  // page does so by itself, sending the file again.
+  function send(data) {
     var request = new XMLHttpRequest();
     request.open('POST', form.action);
     request.upload.addEventListener('progress', function (e) {
@@ -158,6 +163,11 @@ export const UPLOAD_SCRIPT = `
       // refusal before it (an expired session, a stale form) is an error page at
       // the form's own address instead: show what it says here.
       var redirected = request.responseURL && request.responseURL !== form.action;
+      if (!redirected && request.status === 503) {
+        var seconds = Number(request.getResponseHeader('Retry-After')) || 5;
+        text.textContent = say('busy');
+        return setTimeout(function () { send(data); }, seconds * 1000);
+      }
       if (!redirected && request.status >= 400) {
         var page = new DOMParser().parseFromString(request.responseText, 'text/html');
         var heading = page.querySelector('h1');
@@ -171,8 +181,8 @@ export const UPLOAD_SCRIPT = `
     bar.value = 0;
     text.textContent = say('starting');
     progressBox.hidden = false;
-    request.send(new FormData(form));
-  });
+    request.send(data);
+  }
 })();
 `;
 

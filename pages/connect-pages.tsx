@@ -94,6 +94,7 @@ export function UploadPage({ appName, provider, csrfToken, maxBytes }: { appName
           data-text-reading={t.script.reading}
           data-text-refused={t.script.refused}
           data-text-interrupted={t.script.interrupted}
+          data-text-busy={t.script.busy}
           data-text-starting={t.script.starting}
         >
           <input type="hidden" name="csrf" value={csrfToken} />

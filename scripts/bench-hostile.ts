@@ -12,7 +12,7 @@
  *    zipped — 960 long messages, then all of it in one title — imported: the
  *    most the server holds for one conversation.
  *
- * Then long writes, purged text and shutdown (issue 27), each against a server of its own:
+ * Then long writes, purged text and shutdown, each against a server of its own:
  *
  * 5. long writes: importing, then purging, 200,000 small conversations while four
  *    clients poll another user's listing; on SQLite and on PostgreSQL (a server
@@ -22,6 +22,10 @@
  * 7. shutdown: SIGTERM right after a 200,000-conversation import, while it is
  *    being indexed; then a new process on the same file, to its first listing.
  *
+ * Then hostile requests (bench-hostile/requests.ts): bodies far past a route's
+ * bound, slow senders, amplifying CSV and a burst of imports, with the listing's
+ * p99 meanwhile.
+ *
  * Linux only (memory and CPU are read from /proc). Not a test: nothing here fails.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +33,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Zip, ZipDeflate } from 'fflate';
 import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../src/deps.ts';
@@ -37,36 +40,11 @@ import { openPostgres } from '../src/db/postgres.ts';
 import { readSchema } from '../src/db/schema-file.ts';
 import { ROOT, startServer, type RuntimeName } from '../test/conformance/server.ts';
 import { startPostgres, type PostgresServer } from '../test/postgres-server.ts';
-
-const MIB = 1024 * 1024;
+import { fill, MIB, procStatus, zipOf } from './bench-hostile/kit.ts';
+import { requestCases, requestTable } from './bench-hostile/requests.ts';
 const { values: options } = parseArgs({ options: { runtime: { type: 'string', default: 'node-bundle' }, only: { type: 'string', default: '' } } });
 const runtime = options.runtime as RuntimeName;
 const work = mkdtempSync(join(tmpdir(), 'parley-hostile-'));
-
-/** A zip of one conversations.json made of `head`, `count` copies of `fill`, then `tail`, deflated as it is made. */
-function zipOf(head: string, fill: Uint8Array, count: number, tail: string): Uint8Array {
-  const chunks: Uint8Array[] = [];
-  const zip = new Zip((error, chunk) => {
-    if (error) throw error;
-    chunks.push(chunk);
-  });
-  const file = new ZipDeflate('conversations.json', { level: 9 });
-  zip.add(file);
-  const encoder = new TextEncoder();
-  file.push(encoder.encode(head));
-  for (let i = 0; i < count; i++) file.push(fill);
-  file.push(encoder.encode(tail), true);
-  zip.end();
-  return new Uint8Array(Buffer.concat(chunks));
-}
-
-function procStatus(pid: number) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)![1]);
-  // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second here).
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { peakRssMb: Math.round(peakKb / 1024), cpuSeconds: (Number(stat[11]) + Number(stat[12])) / 100 };
-}
 
 async function upload(name: string, zip: Uint8Array) {
   const databasePath = join(mkdtempSync(join(work, 'db-')), 'parley.db');
@@ -98,7 +76,6 @@ async function upload(name: string, zip: Uint8Array) {
   return row;
 }
 
-const fill = (byte: string, bytes: number) => new TextEncoder().encode(byte.repeat(bytes));
 const megabyteOfA = fill('a', MIB);
 const megabyteOfSpace = fill(' ', MIB);
 const longMessage = (i: number) =>
@@ -114,7 +91,7 @@ const uploads: Array<[string, () => Uint8Array]> = [
 ];
 
 // ---------------------------------------------------------------------------
-// Long writes (issue 27, point 5): importing and purging 200,000 conversations
+// Long writes: importing and purging 200,000 conversations
 // while another app polls the listing. Reports each write's duration, the
 // server's peak RSS, and the listing's p99 while the write ran.
 
@@ -229,7 +206,7 @@ async function longWrites(database: 'sqlite' | 'postgres'): Promise<WriteRow[]> 
 }
 
 // ---------------------------------------------------------------------------
-// Purged text (issue 27, point 6): how long after a purge's answer the purged
+// Purged text: how long after a purge's answer the purged
 // text is in neither the SQLite file nor its -wal.
 
 async function purgedText(): Promise<WriteRow> {
@@ -257,7 +234,7 @@ async function purgedText(): Promise<WriteRow> {
 }
 
 // ---------------------------------------------------------------------------
-// Shutdown (issue 27, point 9): SIGTERM right after a large import, while its
+// Shutdown: SIGTERM right after a large import, while its
 // conversations are being indexed; then a new process on the same file.
 
 async function shutdown(): Promise<WriteRow[]> {
@@ -295,6 +272,7 @@ async function shutdown(): Promise<WriteRow[]> {
 
 const rows = [];
 for (const [name, make] of uploads) if (name.includes(options.only)) rows.push(await upload(name, make()));
+const requestRows = await requestCases(runtime, work, options.only);
 
 const writeRows: WriteRow[] = [];
 for (const database of ['sqlite', 'postgres'] as const) if (`long writes ${database}`.includes(options.only)) writeRows.push(...(await longWrites(database)));
@@ -317,6 +295,7 @@ const table = [
       `| ${row.case} | ${row.status} | ${row.seconds} s | ${row.peakRssMb} MB | ${row.listings === undefined ? '–' : `${row.listings} (${row.listingFailures} not 200)`} | ${row.listings === undefined ? '–' : `${row.p50Ms} / ${row.p99Ms} / ${row.maxMs} ms`} |`,
   ),
 ];
+table.push('', ...requestTable(runtime, requestRows));
 console.log(`\n${table.join('\n')}`);
 mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
 writeFileSync(join(ROOT, 'bench-results', 'hostile.md'), `${table.join('\n')}\n`);

@@ -13,6 +13,7 @@ import { manageRoutes } from './pages/manage-routes.tsx';
 import { pageErrorResponse, pageHeaders } from './pages/page-kit.tsx';
 import { ApiError } from './errors.ts';
 import { isDatabaseBusy } from './db/database.ts';
+import { ImportSlots } from './import/import-slots.ts';
 
 export const VERSION: string = packageJson.version;
 
@@ -45,8 +46,9 @@ export function createApp(deps: Deps) {
     // anywhere, so documentation viewers on other origins can load it.
     c.body((openApi ??= JSON.stringify(openApiDocument(VERSION))), 200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' }),
   );
-  app.route('/api', apiRoutes(deps));
-  app.route('/', connectRoutes(deps));
+  const imports = new ImportSlots(deps.config.maxConcurrentImports, deps.config.importQueueTimeoutMs);
+  app.route('/api', apiRoutes(deps, imports));
+  app.route('/', connectRoutes(deps, imports));
   app.route('/', manageRoutes(deps));
   app.route('/', brandRoutes(deps));
   const asset = (body: string, type: string) => (c: Context) =>

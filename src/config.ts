@@ -42,6 +42,12 @@ const defaults = {
   LOG_LEVEL: 'info',
   MAX_CONVERSATION_BYTES: '67108864',
   WEBHOOK_ALLOW_PRIVATE: 'true',
+  HEADERS_TIMEOUT_MS: '10000',
+  BODY_TIMEOUT_MS: '30000',
+  UPLOAD_IDLE_TIMEOUT_MS: '60000',
+  LINGER_TIMEOUT_MS: '10000',
+  MAX_CONCURRENT_IMPORTS: '2',
+  IMPORT_QUEUE_TIMEOUT_MS: '5000',
 };
 
 /** V8's longest string: a conversation's JSON must fit in one to be parsed. */
@@ -59,6 +65,12 @@ const EnvSchema = v.object({
   STALE_AFTER_DAYS: integer(0, 36_500),
   LOG_LEVEL: v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`),
   MAX_CONVERSATION_BYTES: integer(1, MAX_STRING_LENGTH),
+  HEADERS_TIMEOUT_MS: integer(1, 3_600_000),
+  BODY_TIMEOUT_MS: integer(1, 3_600_000),
+  UPLOAD_IDLE_TIMEOUT_MS: integer(1, 3_600_000),
+  LINGER_TIMEOUT_MS: integer(0, 3_600_000),
+  MAX_CONCURRENT_IMPORTS: integer(1, 1000),
+  IMPORT_QUEUE_TIMEOUT_MS: integer(0, 3_600_000),
   // Unset: four times MAX_EXPORT_BYTES, which decides it, so it has no fixed default.
   MAX_EXPANDED_BYTES: v.optional(integer(1, Number.MAX_SAFE_INTEGER)),
   DATABASE_URL: v.optional(postgresUrl),
@@ -84,6 +96,18 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Whether webhooks may go to loopback, private and link-local addresses (see webhooks/target.ts). */
   webhookAllowPrivate: boolean;
+  /** A request's headers must all arrive within this (where the runtime lets us say so). */
+  headersTimeoutMs: number;
+  /** A body that is not an upload must all arrive within this. */
+  bodyTimeoutMs: number;
+  /** An upload is cut off when no byte of it arrives for this long. */
+  uploadIdleTimeoutMs: number;
+  /** How long the rest of a refused body is read and discarded, so its client hears the answer (Node). */
+  lingerTimeoutMs: number;
+  /** Imports read at once by this process; more wait, then are refused with 503. */
+  maxConcurrentImports: number;
+  /** How long an import waits for a free slot before that 503. */
+  importQueueTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -122,5 +146,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxExpandedBytes: e.MAX_EXPANDED_BYTES ?? 4 * e.MAX_EXPORT_BYTES,
     databaseUrl: e.DATABASE_URL,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: e.BODY_TIMEOUT_MS,
+    uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
+    lingerTimeoutMs: e.LINGER_TIMEOUT_MS,
+    maxConcurrentImports: e.MAX_CONCURRENT_IMPORTS,
+    importQueueTimeoutMs: e.IMPORT_QUEUE_TIMEOUT_MS,
   };
 }

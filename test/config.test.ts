@@ -19,6 +19,12 @@ describe('parseConfig', () => {
       maxExpandedBytes: 4 * 1073741824,
       databaseUrl: undefined,
       webhookAllowPrivate: true,
+      headersTimeoutMs: 10000,
+      bodyTimeoutMs: 30000,
+      uploadIdleTimeoutMs: 60000,
+      lingerTimeoutMs: 10000,
+      maxConcurrentImports: 2,
+      importQueueTimeoutMs: 5000,
     });
   });
 
@@ -55,6 +61,12 @@ describe('parseConfig', () => {
         MAX_EXPANDED_BYTES: '5000000',
         DATABASE_URL: 'postgres://parley:secret@db.example.com:5432/parley',
         WEBHOOK_ALLOW_PRIVATE: 'false',
+        HEADERS_TIMEOUT_MS: '2000',
+        BODY_TIMEOUT_MS: '3000',
+        UPLOAD_IDLE_TIMEOUT_MS: '4000',
+        LINGER_TIMEOUT_MS: '0',
+        MAX_CONCURRENT_IMPORTS: '5',
+        IMPORT_QUEUE_TIMEOUT_MS: '0',
       }),
       {
         port: 3000,
@@ -72,11 +84,18 @@ describe('parseConfig', () => {
         maxExpandedBytes: 5000000,
         databaseUrl: 'postgres://parley:secret@db.example.com:5432/parley',
         webhookAllowPrivate: false,
+        headersTimeoutMs: 2000,
+        bodyTimeoutMs: 3000,
+        uploadIdleTimeoutMs: 4000,
+        lingerTimeoutMs: 0,
+        maxConcurrentImports: 5,
+        importQueueTimeoutMs: 0,
       },
     );
   });
 
   const bad: Array<{ env: Record<string, string>; message: string }> = [
+    { env: { MAX_CONCURRENT_IMPORTS: '0' }, message: 'Invalid configuration: MAX_CONCURRENT_IMPORTS must be a whole number from 1 to 1000 (got "0")' },
     { env: { PORT: 'abc' }, message: 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "abc")' },
     { env: { PORT: '70000' }, message: 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "70000")' },
     { env: { PORT: '-1' }, message: 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "-1")' },

@@ -45,6 +45,9 @@ export const en = {
     connectionNotFound: 'This connection does not exist or was removed.',
     conversationNotFound: 'This conversation does not exist or was deleted.',
     returnUrlNotAllowed: 'This link would send you back to an address the app has not registered, so it is not accepted. Contact the app’s support.',
+    bodyTooLarge: 'The form was larger than this page accepts. Go back, reload the page and try again.',
+    requestTimeout: 'The data arrived too slowly. Check your connection and try again.',
+    importsBusy: 'Many files are being imported right now. Wait a moment, then upload your file again.',
   } satisfies Partial<Record<ErrorCode, string>>,
 
   startTitle: 'Import your conversations',
@@ -78,6 +81,7 @@ export const en = {
     reading: 'Uploaded. Reading your conversations…',
     refused: 'The upload was refused.',
     interrupted: 'The upload was interrupted. Check your connection and try again.',
+    busy: 'Many files are being imported right now. Retrying in a moment…',
     starting: 'Starting the upload…',
   },
 

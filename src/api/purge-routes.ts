@@ -5,11 +5,13 @@ import { ApiError, parseInput } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
 import { PurgeBody } from './schemas.ts';
+import { BODY_LIMITS, readBoundedBody } from '../request-body.ts';
 
-async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+async function readJsonObject(request: Request, timeoutMs: number): Promise<Record<string, unknown>> {
+  const bytes = await readBoundedBody(request, BODY_LIMITS.purge, timeoutMs);
   let body: unknown;
   try {
-    body = JSON.parse(await request.text());
+    body = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     throw new ApiError('invalidJsonBody');
   }
@@ -21,7 +23,7 @@ async function readJsonObject(request: Request): Promise<Record<string, unknown>
 export function purgeRoutes(deps: Deps, requireCaller: CallerMiddleware) {
   const routes = new Hono<AppEnv>();
   routes.post('/purge', requireCaller, async (c) => {
-    const target = parseInput(PurgeBody, await readJsonObject(c.req.raw));
+    const target = parseInput(PurgeBody, await readJsonObject(c.req.raw, deps.config.bodyTimeoutMs));
     const appId = c.get('caller').appId;
     const deleted =
       target.userRef !== undefined ? await purgeUser(deps, appId, target.userRef) : await purgeConnection(deps, appId, target.connectionId);

@@ -1,11 +1,14 @@
 import { concatBytes, indexOfBytes } from '../bytes.ts';
+import { ApiError } from '../errors.ts';
 import { invalidExport } from './import-errors.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const HEADER_END = encoder.encode('\r\n\r\n');
 const MAX_HEADER_BYTES = 16 * 1024;
-const MAX_FIELD_BYTES = 64 * 1024;
+/** A form's text fields, on each side of its file: more, or a longer one, is 413. */
+export const MAX_FIELDS = 100;
+export const MAX_FIELD_BYTES = 64 * 1024;
 
 export interface MultipartUpload {
   /** The text fields that came before the file part. */
@@ -57,17 +60,20 @@ export async function readMultipartUpload(body: AsyncIterable<Uint8Array>, bound
  * (true); with 'skip', files are passed over.
  */
 async function readFields(reader: BufferedReader, delimiter: Uint8Array, fields: Record<string, string>, atFile: 'stop' | 'skip'): Promise<boolean> {
+  let count = 0;
   while (await reader.startsPart()) {
     const head = await reader.readUntil(HEADER_END, MAX_HEADER_BYTES);
-    if (head === null) throw invalidExport('the form data is cut short or malformed');
+    if (head === null || head === 'too long') throw invalidExport('the form data is cut short or malformed');
     const { name, filename } = partDisposition(decoder.decode(head));
     if (name === 'file' || (name === undefined && filename !== undefined)) {
       if (atFile === 'stop') return true;
       if (!(await reader.skipPast(delimiter))) throw invalidExport('the form data is cut short or malformed');
       continue;
     }
+    if (++count > MAX_FIELDS) throw new ApiError('bodyTooLarge');
     const value = await reader.readUntil(delimiter, MAX_FIELD_BYTES);
-    if (value === null) throw invalidExport('the form data is cut short, or a field is too long');
+    if (value === 'too long') throw new ApiError('bodyTooLarge');
+    if (value === null) throw invalidExport('the form data is cut short or malformed');
     if (name !== undefined) fields[name] = decoder.decode(value);
   }
   return false;
@@ -130,16 +136,18 @@ class BufferedReader {
     return isCrlf;
   }
 
-  /** The bytes before `needle` (consumed with it), or null if the input ends or `max` is passed first. */
-  async readUntil(needle: Uint8Array, max: number): Promise<Uint8Array | null> {
+  /** The bytes before `needle` (consumed with it); null if the input ends first, 'too long' once `max` is passed. */
+  async readUntil(needle: Uint8Array, max: number): Promise<Uint8Array | null | 'too long'> {
     for (;;) {
       const at = indexOfBytes(this.buffer, needle);
       if (at !== -1) {
+        if (at > max) return 'too long';
         const found = this.buffer.slice(0, at);
         this.buffer = this.buffer.subarray(at + needle.length);
         return found;
       }
-      if (this.buffer.length > max + needle.length || !(await this.fill())) return null;
+      if (this.buffer.length > max + needle.length) return 'too long';
+      if (!(await this.fill())) return null;
     }
   }
 

@@ -1,6 +1,8 @@
 import { ApiError } from '../errors.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import { readMultipartUpload } from './multipart.ts';
+import { readWithin } from '../request-body.ts';
+import type { Config } from '../config.ts';
 
 type UploadKind = 'json' | 'zip' | 'csv' | 'multipart';
 
@@ -22,7 +24,9 @@ function uploadKind(contentType: string | undefined): UploadKind {
 
 /**
  * A request body read chunk by chunk that stops with 413 once it passes `maxBytes`
- * — whatever Content-Length claimed, or when there is none.
+ * — whatever Content-Length claimed, or when there is none — and with 408 when no
+ * byte comes for `idleTimeoutMs` while it is waited for (an upload may take as
+ * long as it needs while its bytes flow).
  */
 export class LimitedBody implements AsyncIterable<Uint8Array> {
   /** Whether the body was read to its end; if not, the connection should close. */
@@ -31,6 +35,7 @@ export class LimitedBody implements AsyncIterable<Uint8Array> {
   constructor(
     private readonly stream: ReadableStream<Uint8Array> | null,
     private readonly maxBytes: number,
+    private readonly idleTimeoutMs: number,
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
@@ -42,7 +47,7 @@ export class LimitedBody implements AsyncIterable<Uint8Array> {
     let bytes = 0;
     try {
       for (;;) {
-        const { done, value } = await reader.read();
+        const { done, value } = await readWithin(reader, this.idleTimeoutMs);
         if (done) {
           this.finished = true;
           return;
@@ -78,7 +83,11 @@ export interface ExportUpload {
  * file are read, and only if given there: a form may name it after the file),
  * then the declared size (413). A multipart body is read up to its file.
  */
-export async function openExportUpload(request: Request, maxBytes: number, { withUserRef = false } = {}): Promise<ExportUpload> {
+export async function openExportUpload(
+  request: Request,
+  { maxExportBytes: maxBytes, uploadIdleTimeoutMs }: Pick<Config, 'maxExportBytes' | 'uploadIdleTimeoutMs'>,
+  { withUserRef = false } = {},
+): Promise<ExportUpload> {
   const kind = uploadKind(request.headers.get('Content-Type') ?? undefined);
   const fields: Record<string, string> = Object.fromEntries(new URL(request.url).searchParams);
   const checkUserRef = (known: Record<string, string>) => {
@@ -87,7 +96,7 @@ export async function openExportUpload(request: Request, maxBytes: number, { wit
   if (kind !== 'multipart') checkUserRef(fields);
   const declared = Number(request.headers.get('Content-Length') ?? Number.NaN);
   if (declared > maxBytes) throw new ApiError('exportTooLarge');
-  const body = new LimitedBody(request.body, maxBytes);
+  const body = new LimitedBody(request.body, maxBytes, uploadIdleTimeoutMs);
   if (kind !== 'multipart') return { fields, file: body, fieldsAfterFile: async () => ({}), body };
 
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers.get('Content-Type')!);

@@ -6,6 +6,7 @@ import type { Deps } from '../deps.ts';
 import type { Messages } from '../../pages/i18n/en.ts';
 import { ApiError } from '../errors.ts';
 import { importExport } from '../import/import-export.ts';
+import type { ImportSlots } from '../import/import-slots.ts';
 import { formatFor } from '../import/formats.ts';
 import { openExportUpload, type ExportUpload } from '../import/upload.ts';
 import { checkCsrf, rememberResult } from '../links/page-sessions.ts';
@@ -33,7 +34,7 @@ function importFailure(t: Messages, error: ApiError, provider: string): Pick<Imp
 }
 
 /** The connect flow: /start (the link's landing page) and /connect (choose, upload, result). */
-export function connectRoutes(deps: Deps) {
+export function connectRoutes(deps: Deps, imports: ImportSlots) {
   const routes = new Hono<AppEnv>();
   routes.use('/start', pageHeaders);
   // '/connect/*' matches /connect itself too.
@@ -51,7 +52,7 @@ export function connectRoutes(deps: Deps) {
   // The person's click: consumes the link and opens a session. No CSRF token here:
   // there is no session yet, and the single-use signed token is the proof.
   routes.post('/start', async (c) => {
-    const form = await postedForm(c);
+    const form = await postedForm(deps, c);
     const link = await pageLink(deps, c, typeof form.token === 'string' ? form.token : undefined, 'connect');
     return link instanceof Response ? link : startPageSession(deps, c, link);
   });
@@ -84,15 +85,18 @@ export function connectRoutes(deps: Deps) {
     let upload: ExportUpload | undefined;
     let outcome: ImportOutcome & { status: number };
     try {
-      upload = await openExportUpload(c.req.raw, deps.config.maxExportBytes);
+      upload = await openExportUpload(c.req.raw, deps.config);
       checkCsrf(current, upload.fields.csrf);
       const target = { appId: current.appId, userRef: current.userRef, provider, pageSession: current.tokenHash };
-      const result = await importExport(deps, target, upload.file, async () => target);
+      const file = upload.file;
+      const result = await imports.run(() => importExport(deps, target, file, async () => target));
       outcome = { ...result, status: 200 };
     } catch (error) {
       // Refused before the file was read through: the rest of it goes with the connection.
       if (!upload?.body.finished) c.header('Connection', 'close');
-      if (!(error instanceof ApiError) || error.code === 'invalidCsrf' || error.code === 'unsupportedContentType' || error.code === 'sessionExpired') throw error;
+      // Refusals of the request rather than of the file are error pages at the form's
+      // address; the upload script retries a 503 by itself.
+      if (!(error instanceof ApiError) || error.code === 'invalidCsrf' || error.code === 'unsupportedContentType' || error.code === 'sessionExpired' || error.code === 'importsBusy') throw error;
       outcome = { provider, ok: false, status: error.status, ...importFailure(messages(c), error, provider) };
     }
     await rememberResult(deps, current, outcome);

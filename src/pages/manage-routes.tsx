@@ -27,8 +27,8 @@ export function manageRoutes(deps: Deps) {
   /** A confirmed destructive action: checks the form's CSRF token, acts, then redirects. */
   const confirmed = (action: (c: Context<AppEnv>, owner: Owner & { tokenHash: string }) => Promise<string>) => async (c: Context<AppEnv>) => {
     const owner = await session(c);
-    const form = await postedForm(c);
-    checkCsrf(owner, typeof form.csrf === 'string' ? form.csrf : undefined);
+    const form = await postedForm(deps, c);
+    checkCsrf(owner, form.csrf);
     return c.redirect(await action(c, owner), 303);
   };
 
@@ -62,7 +62,7 @@ export function manageRoutes(deps: Deps) {
   // The Open button. No CSRF token: there is no session yet, and the single-use
   // signed token is the proof.
   routes.post('/manage', async (c) => {
-    const form = await postedForm(c);
+    const form = await postedForm(deps, c);
     const link = await pageLink(deps, c, typeof form.token === 'string' ? form.token : undefined, 'manage');
     return link instanceof Response ? link : startPageSession(deps, c, link);
   });

@@ -15,6 +15,7 @@ import { pageBrand, registeredReturnUrl } from '../apps/page-settings.ts';
 import type { Deps } from '../deps.ts';
 import { authenticateLink, checkLink, consumeLink, linkLocale, type AuthenticLink } from '../links/link-verification.ts';
 import { openPageSession, resumePageSession } from '../links/page-sessions.ts';
+import { BODY_LIMITS, readBoundedBody } from '../request-body.ts';
 
 /** The headers every hosted page is served with; also marks errors here as HTML, in the browser's language until a link or session says otherwise. */
 export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
@@ -33,7 +34,7 @@ export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
 /** The catalogue of the language this request's pages are in. */
 export const messages = (c: Context<AppEnv>): Messages => messagesFor(c.get('page').locale);
 
-export function renderPage(c: Context<AppEnv>, page: VNode, status: 200 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 = 200) {
+export function renderPage(c: Context<AppEnv>, page: VNode, status: 200 | 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 500 | 503 = 200) {
   const { brand, returnUrl, returnStatus } = c.get('page');
   const framed = <PageFrameContext.Provider value={{ brand, returnUrl, returnStatus }}>{page}</PageFrameContext.Provider>;
   return c.html(`<!doctype html>${renderToString(<MessagesContext.Provider value={messages(c)}>{framed}</MessagesContext.Provider>)}`, status);
@@ -131,10 +132,20 @@ export async function startPageSession(deps: Deps, c: Context<AppEnv>, { claims,
 }
 
 /**
- * The posted form's fields. A body that is not a form reads as an empty one, so
- * the checks that follow refuse it (no link, no CSRF token) instead of a 500.
+ * The posted form's text fields, from a body of at most BODY_LIMITS.pageForm
+ * (413 past it, before anything the form says is checked: its link is in it).
+ * A body that is not a form reads as an empty one, so the checks that follow
+ * refuse it (no link, no CSRF token) instead of a 500.
  */
-export const postedForm = (c: Context<AppEnv>) => c.req.parseBody().catch(() => ({}) as Record<string, never>);
+export async function postedForm(deps: Deps, c: Context<AppEnv>): Promise<Record<string, string>> {
+  const bytes = await readBoundedBody(c.req.raw, BODY_LIMITS.pageForm, deps.config.bodyTimeoutMs);
+  try {
+    const form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': c.req.header('Content-Type') ?? '' } }).formData();
+    return Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return {};
+  }
+}
 
 /**
  * The live page session of `purpose`, with the name of its app; its brand and way

@@ -25,6 +25,9 @@ async function serve(): Promise<void> {
     exit: (code) => Deno.exit(code),
   });
 
+  // Deno.serve has no setting for a headers timeout nor for how it closes on a body left
+  // unread: HEADERS_TIMEOUT_MS and LINGER_TIMEOUT_MS are Node's; bodies are bounded in
+  // time by the app (BODY_TIMEOUT_MS, UPLOAD_IDLE_TIMEOUT_MS).
   const server = Deno.serve(
     { hostname: parley.config.host, port: parley.config.port, onListen: ({ hostname, port }) => parley.listening(hostname, port) },
     async (request) => {

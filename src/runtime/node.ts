@@ -4,6 +4,7 @@ import { runCli } from '../cli/run-cli.ts';
 import { openBetterSqlite3 } from '../db/better-sqlite3.ts';
 import { readSchema } from '../db/schema-file.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
+import { lingerOnUnreadBodies } from './node-lingering-close.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
 import { startNodeCheckpointWorker, startNodeImportWorker } from './node-workers.ts';
 import { resolveHost } from './resolve-host.ts';
@@ -26,11 +27,26 @@ async function serve(): Promise<void> {
     exit: (code) => process.exit(code),
   });
 
-  const server = serveHttp({ fetch: parley.fetch, hostname: parley.config.host, port: parley.config.port }, (info) =>
-    parley.listening(info.address, info.port),
+  const { config } = parley;
+  const server = serveHttp(
+    {
+      fetch: parley.fetch,
+      hostname: config.host,
+      port: config.port,
+      // Unread bodies are handled by lingerOnUnreadBodies, not by the adapter's shorter drain.
+      autoCleanupIncoming: false,
+      serverOptions: {
+        headersTimeout: config.headersTimeoutMs,
+        // No cut-off for a whole request: a 1 GB export from a phone takes long. Bodies
+        // are bounded by the app instead (BODY_TIMEOUT_MS, UPLOAD_IDLE_TIMEOUT_MS).
+        requestTimeout: 0,
+        // How often Node looks for requests past headersTimeout.
+        connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+      },
+    },
+    (info) => parley.listening(info.address, info.port),
   ) as Server;
-  // Node's default cuts a request off after 5 minutes; a 1 GB export from a phone takes longer.
-  server.requestTimeout = 0;
+  lingerOnUnreadBodies(server, config.lingerTimeoutMs);
 
   for (const signal of SHUTDOWN_SIGNALS) {
     process.once(signal, async () => {

@@ -73,7 +73,8 @@ describe('GET /openapi.json', () => {
       'Invalid q parameter',
     ]);
     const ingest = paths['/api/ingest-export']!.post;
-    assert.deepEqual(Object.keys(ingest.responses), ['200', '400', '401', '404', '409', '413', '415', '500', '503']);
+    assert.deepEqual(Object.keys(ingest.responses), ['200', '400', '401', '404', '408', '409', '413', '415', '500', '503']);
+    assert.deepEqual(Object.keys(ingest.responses['503'].headers), ['Retry-After']);
     assert.deepEqual(Object.keys(ingest.requestBody.content), ['application/json', 'application/zip', 'application/x-zip-compressed', 'text/csv', 'multipart/form-data']);
     assert.equal(ingest.responses['429'], undefined, 'imports are not rate limited');
     assert.deepEqual(Object.keys(OPENAPI.webhooks).sort(), Object.keys(schemas.EVENTS).sort());

@@ -128,8 +128,9 @@ export interface OversizedUpload {
 /**
  * POSTs `totalBytes` of export over a raw socket, as fast as the server reads, with
  * Content-Length or chunked, and reports how far it got. A server that stops
- * reading at the limit makes the writes fail after about the kernel's socket
- * buffers (a few MB on loopback); one that reads on takes all of it.
+ * reading at the limit (after a bounded drain, on Node: its lingering close)
+ * makes the writes fail after that and the kernel's socket buffers (a few MB on
+ * loopback); one that reads on takes all of it.
  */
 export function oversizedUpload(base: string, bearer: string, { chunked, totalBytes }: { chunked: boolean; totalBytes: number }): Promise<OversizedUpload> {
   const { hostname, port } = new URL(base);
@@ -341,7 +342,13 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       const databaseUrl = postgres ? await createDatabase(serverUrl!, `conformance_${runtime.replace(/\W/g, '_')}_${Date.now()}`) : undefined;
       server = await startServer(runtime, {
         databasePath,
-        env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), MAX_EXPORT_BYTES: String(MAX_EXPORT_BYTES), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+        env: {
+          RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+          MAX_EXPORT_BYTES: String(MAX_EXPORT_BYTES),
+          // The ingest refusals are sent all at once: each must meet its own check, not a full queue.
+          MAX_CONCURRENT_IMPORTS: '32',
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        },
         ...(options.binaryPath ? { binaryPath: options.binaryPath } : {}),
         ...(options.cwd ? { cwd: options.cwd } : {}),
       });
@@ -568,8 +575,9 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
         check(what, got.headers.get('connection') === 'close', `Connection header is ${JSON.stringify(got.headers.get('connection'))}, expected "close"`);
       }
 
-      // Over a raw socket, 32 MB: far beyond what loopback socket buffers hold, so
-      // finishing the writes means the server read the whole body.
+      // Over a raw socket, 32 MB: far beyond what loopback socket buffers and Node's
+      // lingering close (16 MB) take, so finishing the writes means the server read
+      // the whole body.
       for (const chunked of [false, true]) {
         const what = chunked ? 'raw, chunked' : 'raw, Content-Length';
         const totalBytes = 32 * 1024 * 1024;

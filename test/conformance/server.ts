@@ -27,6 +27,12 @@ const CONFIG_VARIABLES = [
   'MAX_EXPANDED_BYTES',
   'DATABASE_URL',
   'WEBHOOK_ALLOW_PRIVATE',
+  'HEADERS_TIMEOUT_MS',
+  'BODY_TIMEOUT_MS',
+  'UPLOAD_IDLE_TIMEOUT_MS',
+  'LINGER_TIMEOUT_MS',
+  'MAX_CONCURRENT_IMPORTS',
+  'IMPORT_QUEUE_TIMEOUT_MS',
 ];
 
 /** This process's environment without Parley's variables, for a child to start from. */

@@ -119,6 +119,43 @@ async function uploadExport(page: Page, file: string): Promise<number> {
   return status;
 }
 
+/**
+ * An API upload of a Claude export whose bytes stop after the first few until
+ * `finish`: `sent` once those are on their way (the server admits it to an
+ * import slot as it reads them), `status` its answer.
+ */
+function stalledImport(userRef: string) {
+  const bytes = new Uint8Array(readFileSync(CLAUDE_EXPORT));
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  let markSent!: () => void;
+  const sent = new Promise<void>((resolve) => (markSent = resolve));
+  let pulls = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        pulls++;
+        if (pulls === 1) return controller.enqueue(bytes.subarray(0, 10));
+        markSent();
+        await finished;
+        controller.enqueue(bytes.subarray(10));
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const status = fetch(`${base()}/api/ingest-export?userRef=${userRef}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${tenant.apiKey}`, 'Content-Type': 'application/json' },
+    body,
+    duplex: 'half',
+  } as RequestInit).then(async (response) => {
+    await response.arrayBuffer();
+    return response.status;
+  });
+  return { sent, finish, status };
+}
+
 /** From a fresh connect link to the ChatGPT upload page, checking each page on the way. */
 async function openChatGptUpload(page: Page, url: string, { screenshots = false } = {}) {
   assert.equal((await page.goto(url))!.status(), 200);
@@ -254,6 +291,27 @@ describeInBrowser('the hosted pages in Chromium', () => {
       assert.equal(await heading(page), 'Your ChatGPT conversations are in');
       assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
     });
+  });
+
+  test('connect: while other imports fill every slot, the page says it is busy and retries by itself', async () => {
+    // Two API uploads that stop after their first bytes hold both of MAX_CONCURRENT_IMPORTS' slots.
+    const holds = ['busy-1', 'busy-2'].map((userRef) => stalledImport(userRef));
+    await Promise.all(holds.map((hold) => hold.sent));
+    const { url } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'busy-user', '--purpose', 'connect');
+    await inBrowser(
+      async (page) => {
+        await openChatGptUpload(page, url);
+        await page.getByLabel('Export file (.zip or .json)').setInputFiles(CHATGPT_EXPORT);
+        await page.getByRole('button', { name: 'Upload and import' }).click();
+        // Refused with 503 once IMPORT_QUEUE_TIMEOUT_MS has passed without a free slot.
+        await page.getByText('Many files are being imported right now. Retrying in a moment…').waitFor();
+        for (const hold of holds) hold.finish();
+        assert.deepEqual(await Promise.all(holds.map((hold) => hold.status)), [200, 200]);
+        await page.waitForURL(`${base()}/connect/result`);
+        assert.equal(await heading(page), 'Your ChatGPT conversations are in');
+      },
+      { expectedStatuses: [503] },
+    );
   });
 
   test('connect: all six services are offered; a DeepSeek zip and a Gemini Takeout zip as those services ship them', async () => {

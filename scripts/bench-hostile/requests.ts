@@ -1,0 +1,303 @@
+/**
+ * Hostile requests (rather than hostile files alone): bodies far past a route's
+ * bound, slow senders, amplifying CSV, and a burst of large imports. Each case
+ * runs against a fresh server with the default limits while two clients list
+ * conversations without pause and /healthz is polled, and reports the answer, how
+ * long the case took, the server's peak RSS, the listing's p99 and the slowest
+ * /healthz meanwhile.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
+import { cryptoRandom, systemClock } from '../../src/deps.ts';
+import { ROOT, startServer, type RunningServer, type RuntimeName } from '../../test/conformance/server.ts';
+import { SHAPES, writeExport } from '../generate-export/index.ts';
+import { fill, MIB, procStatus, zipOf } from './kit.ts';
+
+export interface RequestRow {
+  name: string;
+  answer: string;
+  seconds: number;
+  peakRssMb: number;
+  listingP99Ms: number;
+  healthMaxMs: number;
+  note: string;
+}
+
+interface Target {
+  server: RunningServer;
+  apiKey: string;
+}
+
+interface Outcome {
+  answer: string;
+  note?: string;
+}
+
+const encoder = new TextEncoder();
+
+async function serve(runtime: RuntimeName, work: string): Promise<Target> {
+  const databasePath = join(mkdtempSync(join(work, 'db-')), 'parley.db');
+  // The listing load must not be throttled by the rate limit.
+  const server = await startServer(runtime, { databasePath, env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000' } });
+  const db = openBetterSqlite3(databasePath);
+  const { apiKey } = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Hostile');
+  await db.destroy();
+  const seeded = await fetch(`${server.url}/api/ingest-export?userRef=lister`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: readFileSync(join(ROOT, 'test/fixtures/claude-conversations.json')),
+  });
+  if (seeded.status !== 200) throw new Error(`seeding the listing failed: ${seeded.status} ${await seeded.text()}`);
+  return { server, apiKey };
+}
+
+/**
+ * Two clients listing conversations back to back, and /healthz every 200 ms, until
+ * stopped; every request's milliseconds. In a worker of its own, so that what a
+ * case's own sending costs this process does not count as the server's slowness.
+ */
+const LOAD_SCRIPT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { url, apiKey } = workerData;
+const listing = [];
+const health = [];
+let running = true;
+parentPort.once('message', () => (running = false));
+async function timed(into, path, headers) {
+  const started = performance.now();
+  try {
+    await (await fetch(url + path, { headers })).arrayBuffer();
+  } catch {
+    // A failed request counts with the time it took.
+  }
+  into.push(performance.now() - started);
+}
+async function lister() {
+  while (running) await timed(listing, '/api/conversations?userRef=lister&limit=20', { Authorization: 'Bearer ' + apiKey });
+}
+async function poller() {
+  while (running) {
+    await timed(health, '/healthz', {});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+Promise.all([lister(), lister(), poller()]).then(() => parentPort.postMessage({ listing, health }));
+`;
+
+function backgroundLoad({ server, apiKey }: Target) {
+  const worker = new Worker(LOAD_SCRIPT, { eval: true, workerData: { url: server.url, apiKey } });
+  return {
+    async stop(): Promise<{ listing: number[]; health: number[] }> {
+      const done = new Promise<{ listing: number[]; health: number[] }>((resolve) => worker.once('message', resolve));
+      worker.postMessage('stop');
+      const latencies = await done;
+      await worker.terminate();
+      return latencies;
+    },
+  };
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+};
+
+/** A body of `total` bytes made of `chunk` repeated, sent as fast as it is taken, without Content-Length. */
+function repeated(chunk: Uint8Array, total: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent >= total) return controller.close();
+      sent += chunk.length;
+      controller.enqueue(chunk.slice());
+    },
+  });
+}
+
+/** A body made by `parts`, one at a time, as fast as it is taken. */
+function generated(parts: Iterator<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    pull(controller) {
+      const next = parts.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+  });
+}
+
+/** The answer as "status error", or how the request failed. */
+async function answerOf(request: Promise<Response>): Promise<string> {
+  try {
+    const response = await request;
+    const text = await response.text().catch(() => '');
+    const error = /"error":"([^"]*)"/.exec(text)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/.exec(text)?.[1] ?? '';
+    return `${response.status} ${error}`.trim();
+  } catch (error) {
+    return `no answer (${(error as { cause?: { code?: string } }).cause?.code ?? String(error)})`;
+  }
+}
+
+const post = (target: Target, path: string, body: BodyInit, headers: Record<string, string>) =>
+  fetch(`${target.server.url}${path}`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+
+const api = (target: Target, contentType: string) => ({ Authorization: `Bearer ${target.apiKey}`, 'Content-Type': contentType });
+
+/**
+ * `count` connections that send a `POST /start` head declaring `contentLength`,
+ * then one byte every 5 s. What the connections were answered, and how many the
+ * server still held open after 45 s (as the client sees it: at its next byte).
+ */
+async function slowStartBodies({ server }: Target, count: number, contentLength: number): Promise<Outcome> {
+  const { hostname, port } = new URL(server.url);
+  const statuses = new Map<string, number>();
+  let open = 0;
+  const sockets: Socket[] = [];
+  for (let i = 0; i < count; i++) {
+    const socket = connect({ host: hostname, port: Number(port), allowHalfOpen: true });
+    open++;
+    let answered = false;
+    socket.on('connect', () =>
+      socket.write(`POST /start HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${contentLength}\r\n\r\nt`),
+    );
+    socket.on('data', (data: Buffer) => {
+      if (answered) return;
+      answered = true;
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(data.toString('latin1'))?.[1] ?? '?';
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => open--);
+    sockets.push(socket);
+  }
+  const drip = setInterval(() => {
+    for (const socket of sockets) if (socket.writable) socket.write('x');
+  }, 5_000);
+  await new Promise((resolve) => setTimeout(resolve, 45_000));
+  const stillOpen = open;
+  clearInterval(drip);
+  for (const socket of sockets) socket.destroy();
+  const answers = [...statuses].map(([status, n]) => `${status} ×${n}`).join(', ');
+  return {
+    answer: answers || 'none',
+    note: `${Math.round((stillOpen / count) * 100)}% still open after 45 s`,
+  };
+}
+
+/** `count` imports of `file` at once, each retried after its Retry-After on 503 until it is answered otherwise. */
+async function concurrentImports(target: Target, file: Uint8Array, count: number): Promise<Outcome> {
+  let busy = 0;
+  const importOne = async (i: number): Promise<number> => {
+    for (;;) {
+      const response = await post(target, `/api/ingest-export?userRef=burst-${i}`, file as Uint8Array<ArrayBuffer>, api(target, 'application/json'));
+      await response.arrayBuffer();
+      if (response.status !== 503) return response.status;
+      busy++;
+      await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
+    }
+  };
+  const statuses = await Promise.all(Array.from({ length: count }, (_, i) => importOne(i)));
+  const counts = new Map<number, number>();
+  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return { answer: [...counts].map(([status, n]) => `${status} ×${n}`).join(', '), note: `${busy} answers 503 + Retry-After on the way, each retried` };
+}
+
+/** A form of `count` 1 KB fields and then a file, sent 64 fields to a chunk. */
+function* manyFields(count: number, boundary: string): Generator<Uint8Array> {
+  const value = 'v'.repeat(1024);
+  for (let i = 0; i < count; i += 64) {
+    const fields = Array.from({ length: Math.min(64, count - i) }, (_, j) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i + j}"\r\n\r\n${value}\r\n`);
+    yield encoder.encode(fields.join(''));
+  }
+  yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.json"\r\nContent-Type: application/json\r\n\r\n[]\r\n--${boundary}--\r\n`);
+}
+
+const COPILOT_HEADER = 'Conversation,Time,Author,Message\r\n';
+
+/** A case: its name, and what it sends, made before the server starts (large inputs take a while to make). */
+type Case = [string, () => Promise<(target: Target) => Promise<Outcome>> | ((target: Target) => Promise<Outcome>)];
+
+function cases(work: string): Case[] {
+  return [
+    [
+      '300 MB form to POST /start, streamed',
+      () => async (t) => ({ answer: await answerOf(post(t, '/start', repeated(fill('a', 64 * 1024), 300 * MIB), { 'Content-Type': 'application/x-www-form-urlencoded' })) }),
+    ],
+    ['200 MB body to POST /api/purge, streamed', () => async (t) => ({ answer: await answerOf(post(t, '/api/purge', repeated(fill(' ', 64 * 1024), 200 * MIB), api(t, 'application/json'))) })],
+    [
+      'multipart: 300,000 fields of 1 KB before the file',
+      () => async (t) => ({
+        answer: await answerOf(post(t, '/api/ingest-export?userRef=fields', generated(manyFields(300_000, 'b0undary')), api(t, 'multipart/form-data; boundary=b0undary'))),
+      }),
+    ],
+    ['300 slow POST /start, Content-Length 10 MB, 1 byte / 5 s', () => (t) => slowStartBodies(t, 300, 10_000_000)],
+    ['300 slow POST /start, Content-Length 4 KB, 1 byte / 5 s', () => (t) => slowStartBodies(t, 300, 4_000)],
+    [
+      'zip of 2.5 GB whitespace in a conversation, refused early',
+      () => {
+        const zip = zipOf('[{"id":', fill(' ', MIB), 2560, '"x","mapping":{}}]');
+        return async (t) => ({
+          answer: await answerOf(post(t, '/api/ingest-export?userRef=bomb', zip as Uint8Array<ArrayBuffer>, api(t, 'application/zip'))),
+          note: `zip ${(zip.length / MIB).toFixed(1)} MB; fetch hears the answer`,
+        });
+      },
+    ],
+    [
+      'Copilot header, then 20 MB of commas',
+      () => {
+        const body = Buffer.concat([Buffer.from(COPILOT_HEADER), Buffer.alloc(20 * MIB, ',')]);
+        return async (t) => ({ answer: await answerOf(post(t, '/api/ingest-export?userRef=commas', body, api(t, 'text/csv'))) });
+      },
+    ],
+    [
+      '100 MB of B,B,… without a header',
+      () => {
+        const body = Buffer.alloc(100 * MIB, 'B,');
+        return async (t) => ({ answer: await answerOf(post(t, '/api/ingest-export?userRef=bees', body, api(t, 'text/csv'))) });
+      },
+    ],
+    [
+      '12 concurrent 30 MB ChatGPT imports',
+      async () => {
+        const out = join(work, 'chatgpt-30mb.json');
+        await writeExport({ shape: SHAPES.openai, sizeMb: 30, out, format: 'json', splitMb: 100, seed: 1 });
+        const file = readFileSync(out);
+        return (t) => concurrentImports(t, file, 12);
+      },
+    ],
+  ];
+}
+
+/** Runs every case whose name contains `only`, each on a fresh server. */
+export async function requestCases(runtime: RuntimeName, work: string, only: string): Promise<RequestRow[]> {
+  const rows: RequestRow[] = [];
+  for (const [name, prepare] of cases(work)) {
+    if (!name.includes(only)) continue;
+    const act = await prepare();
+    const target = await serve(runtime, work);
+    const load = backgroundLoad(target);
+    const started = performance.now();
+    const { answer, note = '' } = await act(target);
+    const seconds = Math.round((performance.now() - started) / 10) / 100;
+    const { listing, health } = await load.stop();
+    const { peakRssMb } = procStatus(target.server.pid);
+    await target.server.stop();
+    const row = { name, answer, seconds, peakRssMb, listingP99Ms: Math.round(percentile(listing, 99)), healthMaxMs: Math.round(Math.max(...health)), note };
+    console.log(JSON.stringify(row));
+    rows.push(row);
+  }
+  return rows;
+}
+
+export function requestTable(runtime: string, rows: RequestRow[]): string[] {
+  return [
+    `Hostile requests, ${runtime}, default limits, two clients listing conversations and /healthz polled throughout:`,
+    '',
+    '| Case | answer | time | server peak RSS | listing p99 meanwhile | /healthz slowest | notes |',
+    '| - | - | - | - | - | - | - |',
+    ...rows.map((row) => `| ${row.name} | ${row.answer} | ${row.seconds} s | ${row.peakRssMb} MB | ${row.listingP99Ms} ms | ${row.healthMaxMs} ms | ${row.note} |`),
+  ];
+}
