@@ -68,17 +68,21 @@ export const CONVERSATIONS_FILE = /(^|\/)conversations(-\d+)?\.json$/;
 export const GROUPING_GAP_MS = 30 * 60_000;
 
 /**
- * The payload with every lone surrogate (a `\ud800` escape in the export, say)
- * replaced by U+FFFD, in every text of it, so that what is stored is valid Unicode.
+ * Text as it can be stored anywhere: valid Unicode (a lone surrogate, a `\ud800`
+ * escape in the export, say, made U+FFFD) and no U+0000 (PostgreSQL's text and
+ * jsonb cannot hold it), made U+FFFD too.
  */
-export function wellFormedPayload(payload: NormalizedConversation['payload']): NormalizedConversation['payload'] {
+export const storableText = (text: string) => text.toWellFormed().replaceAll('\0', '\ufffd');
+
+/** The payload with every text of it storable. */
+export function storablePayload(payload: NormalizedConversation['payload']): NormalizedConversation['payload'] {
   return {
-    title: payload.title.toWellFormed(),
+    title: storableText(payload.title),
     messages: payload.messages.map(({ model, reasoning, ...message }) => ({
       ...message,
-      content: message.content.toWellFormed(),
-      ...(model === undefined ? {} : { model: model.toWellFormed() }),
-      ...(reasoning === undefined ? {} : { reasoning: reasoning.toWellFormed() }),
+      content: storableText(message.content),
+      ...(model === undefined ? {} : { model: storableText(model) }),
+      ...(reasoning === undefined ? {} : { reasoning: storableText(reasoning) }),
     })),
   };
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.ts';
-import { isObject, wellFormedPayload, type ExportFormat, type GroupedFormat, type Json, type NormalizedConversation } from './conversation.ts';
+import { isObject, storableText, storablePayload, type ExportFormat, type GroupedFormat, type Json, type NormalizedConversation } from './conversation.ts';
 import { EXPORT_FORMATS, formatFor } from './formats.ts';
 import { unrecognizedExport } from './import-errors.ts';
 import { parseElement } from './json-elements.ts';
@@ -173,12 +173,6 @@ export async function groupItem(format: GroupedFormat, { records, seq, hash }: R
   return conversationItem(await format.normalize(records.map((record) => JSON.parse(record) as Json)), { seq, source: '', hash });
 }
 
-/**
- * Text for a column of its own: valid Unicode, and no U+0000 (PostgreSQL's text
- * cannot hold it; the payload, JSON, holds it escaped), each made U+FFFD.
- */
-const storableText = (text: string) => text.toWellFormed().replaceAll('\0', '\ufffd');
-
 /** A normalised conversation as it is staged: valid Unicode, its payload serialised. */
 export function conversationItem(conversation: NormalizedConversation, { seq, source, hash }: Place): ConversationItem {
   const payload = JSON.stringify(conversation.payload);
@@ -189,9 +183,9 @@ export function conversationItem(conversation: NormalizedConversation, { seq, so
     sourceHash: hash,
     externalId: storableText(conversation.externalId),
     title: conversation.title === null ? null : storableText(conversation.title),
-    // JSON.stringify writes a lone surrogate as a `\ud…` escape and a valid pair as
-    // it is: only a payload with such an escape needs a pass over its text.
-    payload: payload.includes('\\ud') ? JSON.stringify(wellFormedPayload(conversation.payload)) : payload,
+    // JSON.stringify writes a lone surrogate as a `\ud…` escape, a valid pair as it
+    // is, and U+0000 as `\u0000`: only a payload with such an escape needs a pass over its text.
+    payload: payload.includes('\\ud') || payload.includes('\\u0000') ? JSON.stringify(storablePayload(conversation.payload)) : payload,
     updateTime: conversation.updateTime,
   };
 }
