@@ -310,10 +310,10 @@ async function waitFor<T>(what: string, ms: number, check: () => T | undefined):
 
 export function defineConformance(runtime: RuntimeName, options: ConformanceOptions = {}) {
   const { smoke = false, postgres = false } = options;
-  const fullCase = (name: string, fn: (t: TestContext) => Promise<void>) => (smoke ? undefined : test(name, { timeout: 60_000 }, fn));
+  const fullCase = (name: string, fn: (t: TestContext) => Promise<void>) => (smoke ? undefined : test(name, { timeout: 120_000 }, fn));
   const serverUrl = testPostgresUrl();
 
-  describe(`conformance: ${runtime}${postgres ? ' on PostgreSQL' : ''}${smoke ? ' (smoke)' : ''}`, { timeout: 120_000, skip: postgres && !serverUrl ? NO_TEST_POSTGRES : false }, () => {
+  describe(`conformance: ${runtime}${postgres ? ' on PostgreSQL' : ''}${smoke ? ' (smoke)' : ''}`, { timeout: 300_000, skip: postgres && !serverUrl ? NO_TEST_POSTGRES : false }, () => {
     const dir = mkdtempSync(join(tmpdir(), `parley-conformance-${runtime}-`));
     const databasePath = join(dir, 'data', 'parley.db');
     let server: RunningServer;
