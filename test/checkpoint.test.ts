@@ -51,7 +51,7 @@ describe('SQLite checkpoints', () => {
       for (let i = 0; i < 2000; i++) await sql`INSERT INTO filler VALUES (${'x'.repeat(PAGE)})`.execute(db);
       const before = statSync(path).size;
       // Until the worker is listening, a checkpoint asked for is skipped.
-      for (let tries = 0; statSync(path).size <= before && tries < 100; tries++) await Promise.all([checkpoints.run(), sleep(20)]);
+      for (let tries = 0; statSync(path).size <= before && tries < 500; tries++) await Promise.all([checkpoints.run(), sleep(20)]);
       assert.ok(statSync(path).size > before + 2000 * PAGE, 'the pages are in the file');
       await sql`INSERT INTO filler VALUES ('one more')`.execute(db);
       assert.ok((await logFrames(db)) <= 3, 'the log restarted');
@@ -62,7 +62,7 @@ describe('SQLite checkpoints', () => {
     const nowhere = workerCheckpoints(startNodeCheckpointWorker(), join(dir, 'no-such-folder', 'parley.db'));
     try {
       const failure = async () => {
-        for (let tries = 0; tries < 100; tries++) {
+        for (let tries = 0; tries < 500; tries++) {
           const error = await nowhere.run().then(() => undefined, (error: Error) => error);
           if (error) return error;
           await sleep(20);

@@ -46,7 +46,11 @@ describe('three instances on one PostgreSQL database', { skip: testPostgresUrl()
     // A connection not synced for two days: every instance's first maintenance sees it.
     staleConnectionId = (await seedConnection({ db, clock: systemClock }, { appId: tenant.appId, userRef: 'stale-user', capturedAt: Date.now() - 2 * DAY_MS })).connectionId;
     const env = { DATABASE_URL: url, STALE_AFTER_DAYS: '1', RATE_LIMIT_PER_MINUTE: '60', WEBHOOK_RETRY_SCHEDULE: '1' };
-    servers.push(...(await Promise.all(Array.from({ length: INSTANCES }, (_, i) => startServer('node', { databasePath: join(dir, `unused-${i}.db`), env })))));
+    // Settled, not all: a server that fails to start must not leave the others running (after() stops those it knows).
+    const started = await Promise.allSettled(Array.from({ length: INSTANCES }, (_, i) => startServer('node', { databasePath: join(dir, `unused-${i}.db`), env })));
+    servers.push(...started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])));
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   });
 
   after(async () => {
