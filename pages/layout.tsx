@@ -5,7 +5,7 @@ export interface LayoutProps {
   title: string;
   /** The customer's app the page acts for, when known. */
   appName?: string | undefined;
-  /** Loads the upload progress script (the only script Parley serves). */
+  /** Loads the upload form's script too. */
   withUploadScript?: boolean;
   children: ComponentChildren;
 }
@@ -21,6 +21,7 @@ export function Layout({ title, appName, withUploadScript, children }: LayoutPro
         <title>{`${title} · Parley`}</title>
         <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/parley.css" />
+        <script src="/assets/page.js" defer />
         {withUploadScript && <script src="/assets/upload.js" defer />}
       </head>
       <body>
@@ -35,7 +36,7 @@ export function Layout({ title, appName, withUploadScript, children }: LayoutPro
   );
 }
 
-/** A time in UTC, the same on the server for every reader, written the person's language's way. */
+/** A time in UTC, the same on the server for every reader, written the person's language's way; the page script says it in the browser's time zone. */
 export function Time({ iso }: { iso: string | null }) {
   const t = useMessages();
   if (!iso) return <span class="muted">{t.unknownTime}</span>;
@@ -43,13 +44,13 @@ export function Time({ iso }: { iso: string | null }) {
 }
 
 /** Labelled figures, as a description list of term/value pairs. */
-export function Facts({ kind, facts }: { kind: 'facts' | 'counts'; facts: Array<[string, ComponentChildren]> }) {
+export function Counts({ facts }: { facts: Array<[string, number | undefined]> }) {
   return (
-    <dl class={kind}>
+    <dl class="counts">
       {facts.map(([term, value]) => (
         <div key={term}>
           <dt>{term}</dt>
-          <dd>{typeof value === 'number' ? <Count n={value} /> : value}</dd>
+          <dd>{value === undefined ? null : <Count n={value} />}</dd>
         </div>
       ))}
     </dl>
