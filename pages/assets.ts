@@ -62,6 +62,8 @@ progress{width:100%;height:1rem;accent-color:#1d4ed8}
 .trust p{margin-top:.8rem}
 .form-error{color:#b42318;font-weight:600}
 .notice{background:#ecfdf3;border:1px solid #067647;border-radius:8px;padding:.75rem 1rem}
+.notice p{margin:0}
+.notice p+p{margin-top:.3rem}
 .badge{display:inline-block;border-radius:999px;padding:.1rem .6rem;font-size:.85rem;font-weight:600;background:#e8ecf3}
 .badge.active{background:#dcfae6;color:#054f31}
 .badge.needs_reauth{background:#fef0c7;color:#7a2e0e}

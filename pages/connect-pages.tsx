@@ -117,7 +117,7 @@ export function UploadPage({ appName, provider, csrfToken, maxBytes }: { appName
               {t.uploadAndImport}
             </button>
           </div>
-          <div class="progress" hidden tabindex={-1}>
+          <div class="progress" hidden>
             <label for="upload-progress">{t.uploading}</label>
             <progress id="upload-progress" max="100" value="0" />
             <p class="small" aria-live="polite" data-progress-text />

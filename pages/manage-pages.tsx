@@ -76,7 +76,7 @@ function SearchResults({ search, pageSize }: { search: SearchView; pageSize: num
   const t = useMessages();
   const href = (page: number) => `/manage?${new URLSearchParams({ q: search.q, page: String(page) })}#results`;
   return (
-    <section class="card" id="results" aria-labelledby="results-title" tabindex={-1}>
+    <section class="card" id="results" aria-labelledby="results-title">
       <h2 id="results-title">{t.searchPageTitle({ q: search.q })}</h2>
       {search.results.length === 0 ? (
         <p role="status">{search.page > 1 ? t.searchNoMore : t.searchNone}</p>

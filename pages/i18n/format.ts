@@ -24,9 +24,10 @@ export function formatters(locale: string) {
     },
     /** A time in UTC, the same on the server for every reader, written the locale's way. */
     dateTime: (date: Date) => times.format(date),
-    /** How long before `now` a time was, in the largest whole unit: "now", "5 min. ago", "yesterday". */
+    /** How long before `now` a time was, in the largest whole unit: "now" (under a minute), "5 min. ago", "yesterday". */
     ago: (date: Date, now: number) => {
       const seconds = Math.max(0, (now - date.getTime()) / 1000);
+      if (seconds < 60) return relative.format(0, 'second');
       const [value, unit] = RELATIVE_UNITS.find(([, , below]) => seconds < below) ?? RELATIVE_UNITS.at(-1)!;
       return relative.format(-Math.floor(seconds / value), unit);
     },
@@ -35,7 +36,6 @@ export function formatters(locale: string) {
 
 /** Seconds in each unit, and below how many seconds a time is said in it. */
 const RELATIVE_UNITS: ReadonlyArray<readonly [number, Intl.RelativeTimeFormatUnit, number]> = [
-  [1, 'second', 60],
   [60, 'minute', 3_600],
   [3_600, 'hour', 86_400],
   [86_400, 'day', 30 * 86_400],
