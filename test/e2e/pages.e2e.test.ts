@@ -197,7 +197,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
         await openChatGptUpload(page, url, { screenshots: true });
         await shoot(page, 'connect-upload');
 
-        // Hold the upload at the network for a moment, to see the progress bar the script shows.
+        // Hold the upload at the network for a moment, to see the state the script shows.
         let release!: () => void;
         const held = new Promise<void>((resolve) => (release = resolve));
         await page.route(`${base()}/connect/openai`, async (route) => {
@@ -214,7 +214,6 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.equal(await page.locator('.picker').isHidden(), true);
         assert.equal(await inView(page, '.progress'), true, 'the progress is in view');
         assert.equal(await page.locator('[data-progress-text]').innerText(), 'Starting the upload…');
-        await page.screenshot({ path: join(SCREENSHOTS_DIR, 'connect-uploading-390.png'), fullPage: false });
         assert.deepEqual(await accessibilityViolations(page), [], 'axe on the upload in progress');
         release();
         await page.waitForURL(`${base()}/connect/result`);
@@ -269,6 +268,36 @@ describeInBrowser('the hosted pages in Chromium', () => {
       body.connections.map((c: any) => [c.provider, c.status, c.conversationCount]),
       [['openai', 'active', 2]],
     );
+  });
+
+  test('connect: a large upload shows its bytes and percent, then “Importing…”, in view on a phone', async () => {
+    // Many conversations, so the upload goes at the pace of the import that reads it and reports progress on the way.
+    const [one] = JSON.parse(readFileSync(CHATGPT_EXPORT, 'utf8'));
+    const large = join(tmp, 'large-chatgpt.json');
+    writeFileSync(large, JSON.stringify(Array.from({ length: 3_000 }, (_, i) => ({ ...one, id: `large-${i}`, conversation_id: `large-${i}` }))));
+    await inBrowser(async (page) => {
+      await openChatGptUpload(page, await link('connect', 'large-upload'));
+      // Every text the progress shows is noted in sessionStorage, which outlives the page.
+      await page.evaluate(() => {
+        const text = document.querySelector('[data-progress-text]')!;
+        new MutationObserver(() => sessionStorage.setItem('progress', JSON.stringify([...JSON.parse(sessionStorage.getItem('progress') ?? '[]'), text.textContent]))).observe(text, {
+          childList: true,
+          characterData: true,
+          subtree: true,
+        });
+      });
+      await page.getByLabel('Export file (.zip or .json)').setInputFiles(large);
+      await page.getByRole('button', { name: 'Upload and import' }).click();
+      await page.locator('[data-progress-text]', { hasText: ' of ' }).waitFor();
+      assert.equal(await inView(page, '.progress'), true, 'the progress is in view');
+      await page.screenshot({ path: join(SCREENSHOTS_DIR, 'connect-uploading-390.png') });
+      await page.waitForURL(`${base()}/connect/result`, { timeout: 120_000 });
+      const shown: string[] = JSON.parse((await page.evaluate(() => sessionStorage.getItem('progress')))!);
+      assert.equal(shown[0], 'Starting the upload…');
+      assert.ok(shown.slice(1, -1).every((text) => /^\d+(\.\d)? (kB|MB) of \d+(\.\d)? MB · \d+%$/.test(text)) && shown.length > 2, JSON.stringify(shown));
+      assert.equal(shown.at(-1), 'Importing…');
+      assert.equal(await heading(page), 'Your ChatGPT conversations are in');
+    });
   });
 
   test('connect: the zip as ChatGPT delivers it', async () => {
