@@ -273,7 +273,7 @@ export const de: Messages = {
   // The manage pages' rows, times and notices.
   connectionsHeading: 'Deine Verbindungen',
   conversationCount: ({ count }) => f.counted(count, { one: '# Unterhaltung', other: '# Unterhaltungen' }),
-  updatedAgo: ({ when }) => `aktualisiert ${when}`,
+  updatedAgo: ({ when }) => `aktualisiert: ${when}`,
   disconnectedRow: 'Getrennt · ihre Unterhaltungen wurden gelöscht',
   revokedText: ({ app }) => `Diese Verbindung wurde getrennt und ihre Unterhaltungen wurden gelöscht. Um sie zurückzuholen, starte einen neuen Import in ${app}.`,
   allDeletedHeading: 'Alles wurde gelöscht',

@@ -269,7 +269,7 @@ export const ja: Messages = {
   // The manage pages' rows, times and notices.
   connectionsHeading: '接続',
   conversationCount: ({ count }) => `${f.number(count)} 件の会話`,
-  updatedAgo: ({ when }) => `${when}に更新`,
+  updatedAgo: ({ when }) => `更新: ${when}`,
   disconnectedRow: '接続解除済み · 会話は削除されました',
   revokedText: ({ app }) => `この接続は解除され、会話は削除されました。元に戻すには、${app} から新しくインポートを始めてください。`,
   allDeletedHeading: 'すべて削除しました',

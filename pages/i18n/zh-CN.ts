@@ -267,7 +267,7 @@ export const zhCN: Messages = {
   // The manage pages' rows, times and notices.
   connectionsHeading: '你的连接',
   conversationCount: ({ count }) => `${f.number(count)} 条对话`,
-  updatedAgo: ({ when }) => `${when}更新`,
+  updatedAgo: ({ when }) => `更新：${when}`,
   disconnectedRow: '已断开 · 其对话已删除',
   revokedText: ({ app }) => `此连接已断开，其对话已删除。如需找回，请从 ${app} 开始新的导入。`,
   allDeletedHeading: '已全部删除',

@@ -710,6 +710,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
     test(`every page in ${locale}: axe-core and the layout checks at 390 and 1280 px`, async () => {
       const user = `audit-${locale}`;
       await ingest(user, JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8')));
+      // A one-second link: long expired by the time the walk below reaches it.
+      const expiring = await signLink({ appId: tenant.appId, userRef: user, scopes: ['conversations:read'], purpose: 'connect', baseUrl: base(), locale, expiresInSeconds: 1 }, tenant.appSecret);
       const check = (page: Page, name: string) => shoot(page, `${locale}-${name}`);
       await inBrowser(
         async (page) => {
@@ -760,13 +762,16 @@ describeInBrowser('the hosted pages in Chromium', () => {
           await page.goto(connection);
           await check(page, 'manage-connection-disconnected');
           await page.goto(`${base()}/manage/delete-all`);
+          await check(page, 'manage-confirm-delete-all');
           await page.locator('form button[type=submit]').click();
           await page.waitForURL(`${base()}/manage?notice=all-deleted`);
           await check(page, 'manage-home-deleted');
 
-          // Errors: a used link, a page without a session.
+          // Errors: a used link, an expired one, a page without a session.
           await page.goto(manage);
           await check(page, 'error-link-used');
+          assert.equal((await page.goto(expiring))!.status(), 403, 'the one-second link has expired');
+          await check(page, 'error-link-expired');
           await page.context().clearCookies();
           await page.goto(`${base()}/connect`);
           await check(page, 'error-no-session');
