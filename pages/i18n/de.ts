@@ -216,7 +216,7 @@ export const de: Messages = {
   // What the connect start page says of the person's data.
   trustHeading: 'Deine Daten',
   trustWhatTerm: 'Was importiert wird',
-  trustWhat: 'Nur die Unterhaltungen in der Exportdatei, die du hochlädst: ihre Titel, deine Nachrichten und die Antworten, mit Datum. Parley bekommt kein Passwort und keinen Zugang zu deinem Konto.',
+  trustWhat: 'Nur die Unterhaltungen in der Exportdatei, die du hochlädst: deine Nachrichten und die Antworten, mit Titeln und Datum, so wie der Dienst sie in die Datei geschrieben hat. Parley bekommt kein Passwort und keinen Zugang zu deinem Konto.',
   trustWhoTerm: 'Wer sie sieht',
   trustWho: ({ app }) => `${app} und du. Parley speichert deine Unterhaltungen für ${app} und zeigt sie niemand anderem.`,
   trustDeleteTerm: 'Ansehen und löschen',

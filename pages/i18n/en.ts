@@ -157,7 +157,7 @@ export const en = {
   // What the connect start page says of the person's data.
   trustHeading: 'Your data',
   trustWhatTerm: 'What is imported',
-  trustWhat: 'Only the conversations in the export file you upload: their titles, your messages and the replies, with their dates. Parley gets no password and no access to your account.',
+  trustWhat: 'Only the conversations in the export file you upload: your messages and the replies, with their titles and dates, as the service wrote them in the file. Parley gets no password and no access to your account.',
   trustWhoTerm: 'Who sees it',
   trustWho: ({ app }: App) => `${app}, and you. Parley keeps your conversations for ${app} and shows them to no one else.`,
   trustDeleteTerm: 'Review and delete',

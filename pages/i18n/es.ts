@@ -217,7 +217,7 @@ export const es: Messages = {
   // What the connect start page says of the person's data.
   trustHeading: 'Tus datos',
   trustWhatTerm: 'Qué se importa',
-  trustWhat: 'Solo las conversaciones del archivo de exportación que subas: sus títulos, tus mensajes y las respuestas, con sus fechas. Parley no recibe ninguna contraseña ni acceso a tu cuenta.',
+  trustWhat: 'Solo las conversaciones del archivo de exportación que subas: tus mensajes y las respuestas, con sus títulos y fechas, tal como el servicio los escribió en el archivo. Parley no recibe ninguna contraseña ni acceso a tu cuenta.',
   trustWhoTerm: 'Quién las ve',
   trustWho: ({ app }) => `${app} y tú. Parley guarda tus conversaciones para ${app} y no se las muestra a nadie más.`,
   trustDeleteTerm: 'Revisar y eliminar',

@@ -217,7 +217,7 @@ export const fr: Messages = {
   // What the connect start page says of the person's data.
   trustHeading: 'Vos données',
   trustWhatTerm: 'Ce qui est importé',
-  trustWhat: 'Uniquement les conversations du fichier d’export que vous envoyez : leurs titres, vos messages et les réponses, avec leurs dates. Parley ne reçoit aucun mot de passe et aucun accès à votre compte.',
+  trustWhat: 'Uniquement les conversations du fichier d’export que vous envoyez : vos messages et les réponses, avec leurs titres et leurs dates, tels que le service les a écrits dans le fichier. Parley ne reçoit aucun mot de passe et aucun accès à votre compte.',
   trustWhoTerm: 'Qui les voit',
   trustWho: ({ app }) => `${app}, et vous. Parley conserve vos conversations pour ${app} et ne les montre à personne d’autre.`,
   trustDeleteTerm: 'Consulter et supprimer',

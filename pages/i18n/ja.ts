@@ -212,7 +212,7 @@ export const ja: Messages = {
   // What the connect start page says of the person's data.
   trustHeading: 'あなたのデータ',
   trustWhatTerm: 'インポートされるもの',
-  trustWhat: 'アップロードしたエクスポートファイル内の会話だけです。タイトル、あなたのメッセージと返答、その日時が含まれます。Parley がパスワードやアカウントへのアクセスを受け取ることはありません。',
+  trustWhat: 'アップロードしたエクスポートファイル内の会話だけです。あなたのメッセージと返答を、タイトルや日時とともに、サービスがファイルに書いたとおりに取り込みます。Parley がパスワードやアカウントへのアクセスを受け取ることはありません。',
   trustWhoTerm: '見ることができる人',
   trustWho: ({ app }) => `${app} とあなたです。Parley は会話を ${app} のために保管し、ほかの誰にも表示しません。`,
   trustDeleteTerm: '確認と削除',

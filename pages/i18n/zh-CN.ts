@@ -211,7 +211,7 @@ export const zhCN: Messages = {
   // What the connect start page says of the person's data.
   trustHeading: '你的数据',
   trustWhatTerm: '导入哪些内容',
-  trustWhat: '只导入你上传的导出文件中的对话：标题、你的消息和回复，以及它们的时间。Parley 不会获得任何密码，也无法访问你的账户。',
+  trustWhat: '只导入你上传的导出文件中的对话：你的消息和回复，以及它们的标题和时间，与服务写入文件的内容一致。Parley 不会获得任何密码，也无法访问你的账户。',
   trustWhoTerm: '谁能看到',
   trustWho: ({ app }) => `${app} 和你。Parley 为 ${app} 保存你的对话，不会向其他任何人展示。`,
   trustDeleteTerm: '查看和删除',

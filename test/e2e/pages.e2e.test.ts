@@ -528,6 +528,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
       // asked together with the key press, it missed the dialog now and then.
       const chooser = page.waitForEvent('filechooser');
       assert.deepEqual(await tabTo(page, 'Export file (.zip or .json)'), ['← Choose another service', 'Export file (.zip or .json)']);
+      // The input itself is unseen: the drop zone around it shows the focus.
+      assert.equal(await page.locator('.dropzone').evaluate((zone) => `${getComputedStyle(zone).outlineStyle} ${getComputedStyle(zone).outlineWidth}`), 'solid 3px');
       await page.keyboard.press('Space');
       await (await chooser).setFiles(CHATGPT_EXPORT);
       assert.deepEqual(await tabTo(page, 'Upload and import'), ['Upload and import']);
