@@ -39,23 +39,24 @@ a{color:#1d4ed8}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem}
 .choices{list-style:none;padding:0;display:grid;gap:.75rem}
 .choice{display:flex;flex-direction:column;padding:1rem;border:1px solid #d6dae1;border-radius:10px;text-decoration:none;color:#1b1f24;min-height:44px}
-.choice:hover{border-color:#1d4ed8}
+.choice:hover{border-color:var(--accent)}
 .choice span{color:#4a5361;font-size:.9rem}
 label{display:block;font-weight:600;margin:.5rem 0 .3rem}
 label+.hint{margin:0 0 .4rem}
 /* The drop zone: the real file input lies over all of it, unseen, and takes taps, drops and the keyboard; the zone shows its focus. */
-.dropzone{position:relative;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:.25rem;min-height:7rem;padding:1rem;border:2px dashed #8a94a6;border-radius:10px;background:#fafbfc;text-align:center}
+.dropzone{position:relative;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:.25rem;min-height:7rem;padding:1rem;border:2px dashed #8a94a6;border-radius:10px;background:#fff;text-align:center}
 .dropzone input{position:absolute;inset:0;width:100%;height:100%;opacity:0;cursor:pointer}
 .dropzone:has(input:focus-visible){outline:3px solid #1d4ed8;outline-offset:2px}
-.dropzone:hover,.dropzone.dragging{border-color:#1d4ed8;background:#eef4ff}
-.dropzone-text{font-weight:600;color:#1d4ed8}
+/* White behind the accent-coloured words: the accent is checked against white only. */
+.dropzone:hover,.dropzone.dragging{border-color:var(--accent)}
+.dropzone-text{font-weight:600;color:var(--accent)}
 .dropzone-chosen{display:none;overflow-wrap:anywhere}
 .dropzone:has(input:valid) .dropzone-chosen{display:block}
 .upload .button{margin-top:1rem}
 .progress{padding:1rem;border:1px solid #d6dae1;border-radius:10px;background:#fafbfc}
 .progress label{margin-top:0}
 .progress p{margin:.4rem 0 0;font-variant-numeric:tabular-nums}
-progress{width:100%;height:1rem;accent-color:#1d4ed8}
+progress{width:100%;height:1rem;accent-color:var(--accent)}
 .trust dl{margin:0}
 .trust dt{font-weight:600;margin-top:.6rem}
 .trust dd{margin:0}
@@ -139,10 +140,10 @@ mark{background:#fef08a;color:inherit;border-radius:2px}
 .content .align-center{text-align:center}
 .content .align-right{text-align:right}
 .actions .button{text-align:center}
-/* The app's brand: its logo leads the header; its accent colour (at least 4.5:1 on white, app update checks) on primary buttons and links in cards. */
+/* The app's brand: its logo leads the header; its accent colour (at least 4.5:1 on white, app update checks) on primary buttons, links in cards and the drop zone. Links styled as rows or choices keep their own colour. */
 :root{--accent:#1d4ed8}
 .button:not(.secondary):not(.danger){background:var(--accent)}
-.card a:not(.button){color:var(--accent)}
+:where(.card) a{color:var(--accent)}
 header.site{align-items:center;flex-wrap:wrap}
 header.site .logo{height:2rem;width:auto;max-width:8rem;object-fit:contain}
 .return-link{display:inline-flex;align-items:center;min-height:44px;font-weight:600}
