@@ -42,8 +42,15 @@ let chatgptZip: string;
 
 const base = () => server!.baseUrl;
 
+/** The customer's site, registered as the app's return origin: every link below offers the way back to it. */
+const CUSTOMER_ORIGIN = 'https://acme-notes.example';
+const RETURN_URL = `${CUSTOMER_ORIGIN}/settings/ai`;
+const PRIVACY_URL = `${CUSTOMER_ORIGIN}/privacy`;
+/** The app's accent colour: primary buttons and links on its pages. */
+const ACCENT = '#0f766e';
+
 const link = (purpose: 'connect' | 'manage', userRef: string, locale?: string) =>
-  signLink({ appId: tenant.appId, userRef, scopes: ['conversations:read'], purpose, baseUrl: base(), ...(locale && { locale }) }, tenant.appSecret);
+  signLink({ appId: tenant.appId, userRef, scopes: ['conversations:read'], purpose, baseUrl: base(), returnUrl: RETURN_URL, ...(locale && { locale }) }, tenant.appSecret);
 
 /** The customer's backend: the API with the app's key. */
 async function api(path: string, init: RequestInit = {}) {
@@ -143,6 +150,11 @@ async function openChatGptUpload(page: Page, url: string, { screenshots = false 
   assert.equal((await page.goto(url))!.status(), 200);
   assert.equal(await heading(page), 'Acme Notes would like to import your AI conversations');
   assert.equal(await page.locator('header .brand').innerText(), 'Acme Notes');
+  assert.equal(await page.locator('header img.logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), 96);
+  // The app's privacy policy: once, in the section that says what happens to the person's data.
+  assert.equal(await page.getByRole('link', { name: 'Acme Notes’s privacy policy' }).count(), 1);
+  assert.equal(await page.locator('.trust').getByRole('link', { name: 'Acme Notes’s privacy policy' }).getAttribute('href'), PRIVACY_URL);
+  assert.equal(await page.getByRole('button', { name: 'Continue' }).evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(15, 118, 110)');
   if (screenshots) {
     await shoot(page, 'connect-start');
     // The first Tab lands on Continue, and the focus must be plain to see.
@@ -176,6 +188,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
     if (started.status === 'rejected') throw started.reason;
     if (launched.status === 'rejected') throw launched.reason;
     tenant = await cli(server!, 'app', 'create', '--name', 'Acme Notes');
+    // The app's brand, as a customer sets it: every page (and every screenshot) shows it.
+    await cli(server!, 'app', 'update', '--app', tenant.appId, '--logo', fileURLToPath(new URL('acme-notes-logo.png', FIXTURES_DIR)), '--accent-color', ACCENT, '--privacy-url', PRIVACY_URL, '--return-origin', CUSTOMER_ORIGIN);
     // The export as ChatGPT's email delivers it: a zip with conversations.json inside.
     chatgptZip = join(tmp, 'chatgpt-export.zip');
     writeFileSync(chatgptZip, zipSync({ 'conversations.json': new Uint8Array(readFileSync(CHATGPT_EXPORT)) }));
@@ -191,7 +205,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
   });
 
   test('connect: import a ChatGPT export, the same file again, then a Claude file by mistake', async () => {
-    const { url } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'connect-user', '--purpose', 'connect');
+    const { url } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'connect-user', '--purpose', 'connect', '--return-url', RETURN_URL);
     await inBrowser(
       async (page) => {
         await openChatGptUpload(page, url, { screenshots: true });
@@ -222,6 +236,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.equal(await heading(page), 'Your ChatGPT conversations are in');
         assert.equal(await page.locator('p.big').innerText(), '2 conversations from ChatGPT are now available to Acme Notes.');
         assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
+        const back = await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href');
+        assert.match(back!, /^https:\/\/acme-notes\.example\/settings\/ai\?parley_status=success&connectionId=[\w-]+$/);
         await shoot(page, 'connect-result');
 
         // The same file again: nothing new, and the page says so.
@@ -242,6 +258,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.ok(await page.getByText('It looks like an export from another service. Choose the service the file came from, or upload the export you downloaded from ChatGPT.').isVisible());
         assert.ok(await page.getByRole('link', { name: 'Try again' }).isVisible());
         assert.ok(await page.getByRole('link', { name: 'Choose another service' }).isVisible());
+        assert.equal(await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'), `${RETURN_URL}?parley_status=error`);
         await shoot(page, 'connect-result-error');
 
         // The session cookie is gone when the person uploads: the script shows the
@@ -537,7 +554,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.waitForURL(`${base()}/connect/result`);
       assert.equal(await heading(page), 'Your ChatGPT conversations are in');
       assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
-      assert.deepEqual(await tabTo(page, 'Upload another file'), ['Upload another file']);
+      assert.deepEqual(await tabTo(page, 'Upload another file'), ['Return to Acme Notes', 'Upload another file']);
     });
   });
 
@@ -585,7 +602,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
   });
 
   test('links: an expired link and a reused manage link show error pages that say what to do', async () => {
-    const { url: expiring } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'late-user', '--purpose', 'connect', '--expires', '1');
+    const { url: expiring } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'late-user', '--purpose', 'connect', '--expires', '1', '--return-url', RETURN_URL);
     // A one-second link has surely expired 2.1 s after the CLI signed it; the wait overlaps the next check.
     const expired = sleep(2_100);
 
@@ -600,6 +617,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.equal((await page.goto(manage))!.status(), 403);
         assert.equal(await heading(page), 'Link already used');
         assert.ok(await page.getByText('Each link works once, and this one was already used. Go back to the app you came from', { exact: false }).isVisible());
+        // The link's signature holds, so its error page offers the way back.
+        assert.equal(await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'), `${RETURN_URL}?parley_status=error`);
         await shoot(page, 'error-link-used');
       },
       { expectedStatuses: [403] },
@@ -614,6 +633,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.ok(
           await page.getByText('This link has run out: the app makes links that work only for a short time. Go back to the app you came from and open this page again: it will give you a new link.').isVisible(),
         );
+        assert.equal(await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'), `${RETURN_URL}?parley_status=error`);
         await shoot(page, 'error-link-expired');
       },
       { expectedStatuses: [403] },
@@ -629,6 +649,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
       assert.ok(rows.every((row) => row.link && /^\d+ conversations? · updated now$/.test(row.summary!)), JSON.stringify(rows));
       // Compact rows: six connections fit on a phone's first screen with the search above them.
       assert.equal(await inView(page, 'li.connection:last-child'), true, 'the sixth row is on the first screen');
+      // A row is a link, but its name keeps the text's colour: the app's accent marks buttons and links in sentences.
+      assert.equal(await page.locator('li.connection a strong').first().evaluate((el) => getComputedStyle(el).color), 'rgb(27, 31, 36)');
       await shoot(page, 'manage-home-services');
 
       await page.getByLabel('Search your conversations').fill('marathon');
@@ -721,6 +743,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
           await page.goto(await link('connect', user, locale));
           assert.equal(await page.locator('html').getAttribute('lang'), locale);
           await check(page, 'connect-start');
+          assert.equal(await page.locator('.trust a').getAttribute('href'), PRIVACY_URL);
           await page.locator('form[action="/start"] button').click();
           await page.waitForURL(`${base()}/connect`);
           await check(page, 'connect-choose');
@@ -744,6 +767,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
           const manage = await link('manage', user, locale);
           await page.goto(manage);
           await check(page, 'manage-home');
+          assert.equal(await page.locator('footer a[data-parley-status]').getAttribute('href'), `${RETURN_URL}?parley_status=success`);
           await page.goto(`${base()}/manage?q=postgres#results`);
           await check(page, 'manage-search');
           await page.goto(`${base()}/manage`);
@@ -769,9 +793,12 @@ describeInBrowser('the hosted pages in Chromium', () => {
           await page.waitForURL(`${base()}/manage?notice=all-deleted`);
           await check(page, 'manage-home-deleted');
 
-          // Errors: a used link, an expired one, a page without a session.
-          await page.goto(manage);
+          // Errors: a used link (in a browser its session is not in: this one would be
+          // sent back to that session), an expired one, a page without a session.
+          await page.context().clearCookies();
+          assert.equal((await page.goto(manage))!.status(), 403, 'the manage link was used');
           await check(page, 'error-link-used');
+          assert.equal(await page.locator('main a[data-parley-status]').getAttribute('href'), `${RETURN_URL}?parley_status=error`);
           assert.equal((await page.goto(expiring))!.status(), 403, 'the one-second link has expired');
           await check(page, 'error-link-expired');
           await page.context().clearCookies();
