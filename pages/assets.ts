@@ -1,5 +1,6 @@
 /**
- * The hosted pages' only stylesheet and only script, served from /assets/. They
+ * The hosted pages' stylesheet and scripts, served from /assets/ (the CSP allows
+ * no other). They
  * live in modules, not files, so every runtime and the single-file binary serve
  * them without a file system.
  */
@@ -38,52 +39,79 @@ a{color:#1d4ed8}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem}
 .choices{list-style:none;padding:0;display:grid;gap:.75rem}
 .choice{display:flex;flex-direction:column;padding:1rem;border:1px solid #d6dae1;border-radius:10px;text-decoration:none;color:#1b1f24;min-height:44px}
-.choice:hover{border-color:#1d4ed8}
+.choice:hover{border-color:var(--accent)}
 .choice span{color:#4a5361;font-size:.9rem}
 label{display:block;font-weight:600;margin:.5rem 0 .3rem}
 label+.hint{margin:0 0 .4rem}
-input[type=file]{display:block;width:100%;padding:.6rem;border:1px dashed #8a94a6;border-radius:8px;background:#fafbfc;font:inherit;cursor:pointer}
-input[type=file]::file-selector-button{font:inherit;font-weight:600;border:0;border-radius:6px;padding:.45rem .9rem;margin-right:.75rem;background:#e8ecf3;color:#1b1f24;cursor:pointer}
+/* The drop zone: the real file input lies over all of it, unseen, and takes taps, drops and the keyboard; the zone shows its focus. */
+.dropzone{position:relative;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:.25rem;min-height:7rem;padding:1rem;border:2px dashed #8a94a6;border-radius:10px;background:#fff;text-align:center}
+.dropzone input{position:absolute;inset:0;width:100%;height:100%;opacity:0;cursor:pointer}
+.dropzone:has(input:focus-visible){outline:3px solid #1d4ed8;outline-offset:2px}
+/* White behind the accent-coloured words: the accent is checked against white only. */
+.dropzone:hover,.dropzone.dragging{border-color:var(--accent)}
+.dropzone-text{font-weight:600;color:var(--accent)}
+.dropzone-chosen{display:none;overflow-wrap:anywhere}
+.dropzone:has(input:valid) .dropzone-chosen{display:block}
 .upload .button{margin-top:1rem}
-progress{width:100%;height:1rem;accent-color:#1d4ed8}
+.progress{padding:1rem;border:1px solid #d6dae1;border-radius:10px;background:#fafbfc}
+.progress label{margin-top:0}
+.progress p{margin:.4rem 0 0;font-variant-numeric:tabular-nums}
+progress{width:100%;height:1rem;accent-color:var(--accent)}
+.trust dl{margin:0}
+.trust dt{font-weight:600;margin-top:.6rem}
+.trust dd{margin:0}
+.trust p{margin-top:.8rem}
 .form-error{color:#b42318;font-weight:600}
 .notice{background:#ecfdf3;border:1px solid #067647;border-radius:8px;padding:.75rem 1rem}
+.notice p{margin:0}
+.notice p+p{margin-top:.3rem}
 .badge{display:inline-block;border-radius:999px;padding:.1rem .6rem;font-size:.85rem;font-weight:600;background:#e8ecf3}
 .badge.active{background:#dcfae6;color:#054f31}
 .badge.needs_reauth{background:#fef0c7;color:#7a2e0e}
 .badge.revoked{background:#eef0f3;color:#3b4350}
 .connections,.conversations{list-style:none;padding:0;margin:0}
-.connection{border-top:1px solid #e4e7ec;padding:.75rem 0}
+/* A connection is one compact row: its mark, its name and one line of figures, a chevron; the whole row is the link. */
+.connection{border-top:1px solid #e4e7ec}
 .connection:first-child{border-top:0}
-.connection h2{margin:0}
-.connection>:last-child{margin-bottom:0}
-.connection:last-child{padding-bottom:0}
-.facts,.counts{display:grid;grid-template-columns:repeat(auto-fit,minmax(8rem,1fr));gap:.5rem;margin:.5rem 0}
-.facts dt,.counts dt{font-size:.8rem;color:#4a5361}
-.facts dd,.counts dd{margin:0;font-weight:600}
-.counts dd{font-size:1.4rem}
+.connection>a,.connection.revoked{display:flex;align-items:center;gap:.75rem;padding:.65rem .25rem;min-height:44px;color:inherit;text-decoration:none}
+.connection>a:hover{background:#f8f9fb}
+.connection>a:hover strong{text-decoration:underline}
+.row-text{flex:1;min-width:0;display:flex;flex-direction:column}
+.row-text strong{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.chevron{flex:none;font-size:1.6rem;line-height:1;color:#4a5361}
+.provider-icon{flex:none;display:inline-flex;align-items:center;justify-content:center;width:2.25rem;height:2.25rem;border-radius:8px;color:#fff;font-weight:700;background:#4a5361}
+.provider-openai{background:#0b6e55}
+.provider-anthropic{background:#9a4420}
+.provider-google{background:#1a56c4}
+.provider-microsoft{background:#5b3fa8}
+.provider-xai{background:#1b1f24}
+.provider-deepseek{background:#3146b5}
+.connection.revoked .provider-icon{background:#666d78}
+.counts{display:grid;grid-template-columns:repeat(auto-fit,minmax(8rem,1fr));gap:.5rem;margin:.5rem 0}
+.counts dt{font-size:.8rem;color:#4a5361}
+.counts dd{margin:0;font-weight:600;font-size:1.4rem}
 /* The whole row (title and date) is the link's tap target: the link's ::after covers it. */
 .conversations li{position:relative;padding:.65rem .25rem;border-top:1px solid #e4e7ec}
 .conversations li:hover{background:#f8f9fb}
 .conversations a{display:block;font-weight:600;overflow-wrap:anywhere}
 .conversations a::after{content:"";position:absolute;inset:0}
 .conversations time{display:block}
-.search label{display:block;margin-bottom:.35rem}
+.search label{margin-bottom:.1rem}
 .search-row{display:flex;gap:.5rem}
 .search-row input{flex:1;min-width:0;min-height:44px;padding:.5rem .7rem;border:1px solid #8a94a6;border-radius:8px;font:inherit}
 .snippet{margin:.25rem 0 0;color:#4a5361;overflow-wrap:anywhere}
 mark{background:#fef08a;color:inherit;border-radius:2px}
 .pager{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin-top:1rem}
 .pager a{display:inline-flex;align-items:center;min-height:44px}
+.conversation{margin:0 0 1rem}
+.conversation h1{overflow-wrap:anywhere}
 .messages{list-style:none;padding:0;margin:0;display:grid;gap:.75rem}
-.message{border-radius:10px;padding:.6rem .85rem;border:1px solid #d6dae1;max-width:100%;min-width:0}
+.message{border-radius:10px;padding:.6rem .85rem;border:1px solid #d6dae1;max-width:100%;min-width:0;background:#fff}
 .message.user{background:#eef4ff;border-color:#b2ccff;margin-left:1.5rem}
 .message.assistant{background:#fff;margin-right:1.5rem}
 .message.tool{background:#f6f7f9;font-size:.9rem;margin-right:1.5rem}
 .message.system{background:#fffaeb;border-color:#fedf89}
 .message .meta{margin:0 0 .25rem;font-size:.85rem;color:#4a5361}
-.reasoning{margin-top:.5rem;font-size:.9rem;color:#4a5361;border-top:1px solid #e4e7ec;padding-top:.4rem}
-.reasoning summary{cursor:pointer}
 /* A message's Markdown. Code blocks and tables scroll sideways inside the message, never the page (min-width:0 above lets a message shrink below its widest line). */
 .content{overflow-wrap:anywhere}
 .content>:first-child{margin-top:0}
@@ -98,49 +126,80 @@ mark{background:#fef08a;color:inherit;border-radius:2px}
 .content pre{padding:.5rem .7rem;background:#f6f7f9;border:1px solid #e4e7ec;border-radius:6px;overflow-x:auto;overflow-wrap:normal}
 .content pre code{font:inherit;background:none;padding:0}
 .message.user pre{background:#fff}
+/* A code block: its language above it, and a copy button when the page script runs. */
+.content figure.code{margin:.5rem 0;min-width:0;border:1px solid #e4e7ec;border-radius:6px;background:#f6f7f9}
+.message.user figure.code{background:#fff}
+.content figcaption{display:flex;justify-content:space-between;align-items:center;min-height:2rem;padding:0 0 0 .7rem;border-bottom:1px solid #e4e7ec;font-size:.8rem;color:#4a5361}
+.content figure.code pre{margin:0;border:0;border-radius:0 0 6px 6px;background:none}
+.copy{font:inherit;font-weight:600;border:0;border-radius:6px;background:none;color:#1d4ed8;min-height:44px;padding:0 .7rem;cursor:pointer}
+.copy:hover{background:#e8ecf3}
+.to-top{text-align:center;margin:1rem 0 0}
+.to-top a{display:inline-flex;align-items:center;min-height:44px}
 .content table{display:block;max-width:100%;overflow-x:auto;border-collapse:collapse;overflow-wrap:normal}
 .content :is(th,td){border:1px solid #d6dae1;padding:.3rem .6rem;text-align:left;vertical-align:top}
 .content .align-center{text-align:center}
 .content .align-right{text-align:right}
 .actions .button{text-align:center}
-/* The app's brand: its logo leads the header; its accent colour (at least 4.5:1 on white, app update checks) on primary buttons and links in cards. */
+/* The app's brand: its logo leads the header; its accent colour (at least 4.5:1 on white, app update checks) on primary buttons, links in cards and the drop zone. Links styled as rows or choices keep their own colour. */
 :root{--accent:#1d4ed8}
 .button:not(.secondary):not(.danger){background:var(--accent)}
-.card a:not(.button){color:var(--accent)}
+:where(.card) a{color:var(--accent)}
 header.site{align-items:center;flex-wrap:wrap}
 header.site .logo{height:2rem;width:auto;max-width:8rem;object-fit:contain}
 .return-link{display:inline-flex;align-items:center;min-height:44px;font-weight:600}
 footer.site p{margin:.25rem 0}
 footer.site .secured{font-size:.75rem}
-@media (max-width:30rem){.card{padding:1rem;border-radius:10px}h1{font-size:1.3rem}.facts{grid-template-columns:1fr;gap:.25rem}.facts div{display:flex;justify-content:space-between;align-items:baseline;gap:1rem}.facts dd{text-align:right}.message.user{margin-left:.5rem}.message.assistant,.message.tool{margin-right:.5rem}}
+@media (max-width:30rem){.card{padding:1rem;border-radius:10px}h1{font-size:1.3rem}.message{padding:.55rem .7rem}.message.user{margin-left:1rem}.message.assistant,.message.tool{margin-right:0}}
 `;
 
 /**
- * Progressive enhancement of the upload form: a progress bar while the file goes
- * up. Without it the form posts as usual; with it, the same post goes through
- * XMLHttpRequest (fetch cannot report upload progress) and the browser then
- * opens the result page the server redirected to.
+ * Progressive enhancement of the upload form: the chosen file's name and size in
+ * the drop zone, and, while the file goes up, a progress state in its place
+ * (bytes, percent, then "Importing…"), scrolled into view. Without it the form
+ * posts as usual; with it, the same post goes through XMLHttpRequest (fetch
+ * cannot report upload progress) and the browser then opens the result page the
+ * server redirected to.
  */
 export const UPLOAD_SCRIPT = `
 (function () {
   var form = document.querySelector('form.upload');
   if (!form || !window.XMLHttpRequest || !window.FormData) return;
+  var picker = form.querySelector('.picker');
+  var zone = form.querySelector('.dropzone');
+  var input = form.querySelector('input[type=file]');
+  var chosen = form.querySelector('[data-chosen-file]');
   var progressBox = form.querySelector('.progress');
   var bar = form.querySelector('progress');
   var text = form.querySelector('[data-progress-text]');
   var error = form.querySelector('[data-upload-error]');
   var button = form.querySelector('button[type=submit]');
   var maxBytes = Number(form.getAttribute('data-max-bytes'));
+  var lang = document.documentElement.lang || 'en';
   // The page's words, in the person's language.
   function say(name) { return form.getAttribute('data-text-' + name) || ''; }
+  function size(bytes) {
+    var mega = bytes >= 1024 * 1024;
+    return new Intl.NumberFormat(lang, { style: 'unit', unit: mega ? 'megabyte' : 'kilobyte', maximumFractionDigits: mega ? 1 : 0 }).format(bytes / (mega ? 1024 * 1024 : 1024));
+  }
+  function show(uploading) {
+    picker.hidden = uploading;
+    progressBox.hidden = !uploading;
+    if (uploading) progressBox.scrollIntoView({ block: 'center' });
+  }
   function fail(message) {
     error.textContent = message;
     error.hidden = false;
     button.disabled = false;
-    progressBox.hidden = true;
+    show(false);
   }
+  input.addEventListener('change', function () {
+    var file = input.files[0];
+    if (file) chosen.textContent = file.name + ' · ' + size(file.size);
+  });
+  ['dragenter', 'dragover'].forEach(function (type) { zone.addEventListener(type, function () { zone.classList.add('dragging'); }); });
+  ['dragleave', 'drop'].forEach(function (type) { zone.addEventListener(type, function () { zone.classList.remove('dragging'); }); });
   form.addEventListener('submit', function (event) {
-    var file = form.querySelector('input[type=file]').files[0];
+    var file = input.files[0];
     if (!file) return;
     event.preventDefault();
     error.hidden = true;
@@ -156,7 +215,9 @@ export const UPLOAD_SCRIPT = `
       if (!e.lengthComputable) return;
       var percent = Math.round((e.loaded / e.total) * 100);
       bar.value = percent;
-      text.textContent = percent < 100 ? say('progress').replace('{percent}', String(percent)) : say('reading');
+      text.textContent = percent < 100
+        ? say('progress').replace('{loaded}', size(e.loaded)).replace('{total}', size(e.total)).replace('{percent}', String(percent))
+        : say('reading');
     });
     request.addEventListener('load', function () {
       // The import's outcome, good or bad, is a redirect to the result page. A
@@ -180,9 +241,57 @@ export const UPLOAD_SCRIPT = `
     button.disabled = true;
     bar.value = 0;
     text.textContent = say('starting');
-    progressBox.hidden = false;
+    show(true);
     request.send(data);
   }
+})();
+`;
+
+/**
+ * What every page does once loaded: times, written in UTC by the server, said
+ * in the browser's own time zone (the UTC time stays as the element's title),
+ * and a copy button on each code block of a conversation.
+ */
+export const PAGE_SCRIPT = `
+(function () {
+  var lang = document.documentElement.lang || 'en';
+  var parts = { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' };
+  // English keeps the unambiguous 2026-03-01 12:00 form the server writes.
+  var english = new Intl.DateTimeFormat('en', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
+  var other = new Intl.DateTimeFormat(lang, parts);
+  function local(date) {
+    if (lang !== 'en') return other.format(date);
+    var p = {};
+    english.formatToParts(date).forEach(function (part) { p[part.type] = part.value; });
+    return p.year + '-' + p.month + '-' + p.day + ' ' + p.hour + ':' + p.minute + ' ' + p.timeZoneName;
+  }
+  document.querySelectorAll('time[datetime]').forEach(function (time) {
+    var date = new Date(time.getAttribute('datetime'));
+    if (isNaN(date.getTime())) return;
+    // A relative time ("2 hr. ago") stays as it is; its title says when, locally.
+    if (time.hasAttribute('data-relative')) { time.title = local(date); return; }
+    time.title = time.textContent;
+    time.textContent = local(date);
+  });
+
+  var messages = document.querySelector('[data-text-copy]');
+  if (!messages || !navigator.clipboard) return;
+  var copy = messages.getAttribute('data-text-copy');
+  var copied = messages.getAttribute('data-text-copied');
+  messages.querySelectorAll('figure.code').forEach(function (figure) {
+    var button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'copy';
+    button.textContent = copy;
+    button.setAttribute('aria-label', copy + ' ' + figure.querySelector('figcaption').textContent);
+    button.addEventListener('click', function () {
+      navigator.clipboard.writeText(figure.querySelector('pre').innerText).then(function () {
+        button.textContent = copied;
+        setTimeout(function () { button.textContent = copy; }, 2000);
+      });
+    });
+    figure.querySelector('figcaption').appendChild(button);
+  });
 })();
 `;
 

@@ -1,10 +1,10 @@
 import { useMessages } from './i18n/messages-context.ts';
-import { Facts, Layout } from './layout.tsx';
-import { usePageFrame } from './page-frame.ts';
+import { Counts, Layout } from './layout.tsx';
 import { ReturnLink } from './return-link.tsx';
+import type { ImportProblem } from '../src/pages/import-problem.ts';
 import { PROVIDER_GUIDES, providerGuide, providerName } from './providers.ts';
 
-export function ConnectStartPage({ appName, token }: { appName: string; token: string }) {
+export function ConnectStartPage({ appName, token, privacyPolicyUrl }: { appName: string; token: string; privacyPolicyUrl?: string | undefined }) {
   const t = useMessages();
   return (
     <Layout title={t.startTitle} appName={appName}>
@@ -23,23 +23,27 @@ export function ConnectStartPage({ appName, token }: { appName: string; token: s
           </button>
         </form>
         <p class="muted small">{t.linkWorksOnce}</p>
-        <PrivacyPolicy />
+      </section>
+      <section class="card trust" aria-labelledby="trust-title">
+        <h2 id="trust-title">{t.trustHeading}</h2>
+        <dl>
+          <dt>{t.trustWhatTerm}</dt>
+          <dd>{t.trustWhat}</dd>
+          <dt>{t.trustWhoTerm}</dt>
+          <dd>{t.trustWho({ app: appName })}</dd>
+          <dt>{t.trustDeleteTerm}</dt>
+          <dd>{t.trustDelete({ app: appName })}</dd>
+        </dl>
+        {privacyPolicyUrl && (
+          <p>
+            {t.privacyPolicyIntro({ app: appName })} <a href={privacyPolicyUrl} rel="noopener noreferrer">
+              {t.privacyPolicy({ app: appName })}
+            </a>
+          </p>
+        )}
       </section>
     </Layout>
   );
-}
-
-/** The app's privacy policy, when it gave one (`app update --privacy-url`). */
-function PrivacyPolicy() {
-  const t = useMessages();
-  const { brand } = usePageFrame();
-  return brand?.privacyUrl ? (
-    <p class="small">
-      <a href={brand.privacyUrl} rel="noopener noreferrer">
-        {t.privacyPolicy({ app: brand.name })}
-      </a>
-    </p>
-  ) : null;
 }
 
 export function ChooseProviderPage({ appName }: { appName: string }) {
@@ -98,18 +102,29 @@ export function UploadPage({ appName, provider, csrfToken, maxBytes }: { appName
           data-text-starting={t.script.starting}
         >
           <input type="hidden" name="csrf" value={csrfToken} />
-          <label for="file">{t.exportFile({ files: t.or(guide.extensions) })}</label>
-          <p class="muted small hint" id="file-hint">
-            {t.upTo({ size: t.bytes(maxBytes) })}
-          </p>
-          <input id="file" name="file" type="file" accept={guide.accept} required aria-describedby="file-hint" />
-          <button type="submit" class="button">
-            {t.uploadAndImport}
-          </button>
+          <div class="picker">
+            <label for="file">{t.exportFile({ files: t.or(guide.extensions) })}</label>
+            <p class="muted small hint" id="file-hint">
+              {t.upTo({ size: t.bytes(maxBytes) })}
+            </p>
+            {/* The real file input lies over the whole zone, unseen: a tap or a drop anywhere on it goes to the input itself, with or without the script. */}
+            <div class="dropzone">
+              <input id="file" name="file" type="file" accept={guide.accept} required aria-describedby="file-hint" />
+              <span class="dropzone-text" aria-hidden="true">
+                {t.dropZone}
+              </span>
+              <span class="dropzone-chosen" aria-hidden="true" data-chosen-file>
+                {t.fileChosen}
+              </span>
+            </div>
+            <button type="submit" class="button">
+              {t.uploadAndImport}
+            </button>
+          </div>
           <div class="progress" hidden>
             <label for="upload-progress">{t.uploading}</label>
             <progress id="upload-progress" max="100" value="0" />
-            <p class="muted small" aria-live="polite" data-progress-text />
+            <p class="small" aria-live="polite" data-progress-text />
           </div>
           <p class="form-error" role="alert" hidden data-upload-error />
         </form>
@@ -127,22 +142,25 @@ export interface ImportOutcome {
   unchanged?: number;
   skipped?: number;
   conversationCount?: number;
-  message?: string;
-  advice?: string;
+  /** Why a failed import failed, as the person needs to know it. */
+  problem?: ImportProblem;
 }
+
+/** A sentence of the catalogue that may need the names it is said with. */
+const said = <Args,>(text: string | ((args: Args) => string), args: Args) => (typeof text === 'function' ? text(args) : text);
 
 export function ImportResultPage({ appName, outcome }: { appName: string; outcome: ImportOutcome }) {
   const t = useMessages();
   const name = providerName(outcome.provider);
   if (!outcome.ok) {
+    const problem = t.importProblems[outcome.problem ?? 'failed'];
+    const names = { provider: name, app: appName, files: t.or(providerGuide(outcome.provider)?.extensions ?? []) };
     return (
       <Layout title={t.importFailedTitle} appName={appName} returnInPage>
         <section class="card error" aria-labelledby="result-title">
-          <h1 id="result-title">{t.importFailedHeading}</h1>
-          <p>
-            <strong>{outcome.message}</strong>
-          </p>
-          <p>{outcome.advice}</p>
+          <p class="status">{t.importFailedHeading}</p>
+          <h1 id="result-title">{said(problem.title, names)}</h1>
+          <p>{said(problem.advice, names)}</p>
           <p class="actions">
             <a class="button" href={`/connect/${outcome.provider}`}>
               {t.tryAgain}
@@ -156,14 +174,14 @@ export function ImportResultPage({ appName, outcome }: { appName: string; outcom
       </Layout>
     );
   }
-  const changed = (outcome.created ?? 0) + (outcome.updated ?? 0);
+  const nothingNew = (outcome.created ?? 0) + (outcome.updated ?? 0) === 0;
   return (
     <Layout title={t.importCompleteTitle} appName={appName} returnInPage>
       <section class="card success" aria-labelledby="result-title">
-        <h1 id="result-title">{t.importedHeading({ provider: name })}</h1>
+        <h1 id="result-title">{nothingNew ? t.nothingNewHeading({ provider: name }) : t.importedHeading({ provider: name })}</h1>
+        {nothingNew && <p>{t.nothingNewText({ provider: name })}</p>}
         <p class="big">{t.nowAvailable({ count: outcome.conversationCount ?? 0, provider: name, app: appName })}</p>
-        <Facts
-          kind="counts"
+        <Counts
           facts={[
             [t.countNew, outcome.created],
             [t.countUpdated, outcome.updated],
@@ -171,7 +189,6 @@ export function ImportResultPage({ appName, outcome }: { appName: string; outcom
             [t.countSkipped, outcome.skipped],
           ]}
         />
-        {changed === 0 && <p class="muted">{t.nothingNew}</p>}
         <p>{t.closeOrLater}</p>
         <p class="actions">
           <ReturnLink status="success" connectionId={outcome.connectionId} button announce />

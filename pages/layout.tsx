@@ -7,7 +7,7 @@ export interface LayoutProps {
   title: string;
   /** The customer's app the page acts for, when known. */
   appName?: string | undefined;
-  /** Loads the upload progress script. */
+  /** Loads the upload form's script too. */
   withUploadScript?: boolean;
   /** The page offers the way back to the app itself (a result, an error), so the footer does not. */
   returnInPage?: boolean;
@@ -27,6 +27,7 @@ export function Layout({ title, appName, withUploadScript, returnInPage, childre
         <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/parley.css" />
         {brand?.accentColor && <link rel="stylesheet" href={`/brand/accent/${brand.accentColor.slice(1)}.css`} />}
+        <script src="/assets/page.js" defer />
         {withUploadScript && <script src="/assets/upload.js" defer />}
         {returnUrl && <script src="/assets/return.js" defer />}
       </head>
@@ -52,7 +53,7 @@ export function Layout({ title, appName, withUploadScript, returnInPage, childre
   );
 }
 
-/** A time in UTC, the same on the server for every reader, written the person's language's way. */
+/** A time in UTC, the same on the server for every reader, written the person's language's way; the page script says it in the browser's time zone. */
 export function Time({ iso }: { iso: string | null }) {
   const t = useMessages();
   if (!iso) return <span class="muted">{t.unknownTime}</span>;
@@ -60,13 +61,13 @@ export function Time({ iso }: { iso: string | null }) {
 }
 
 /** Labelled figures, as a description list of term/value pairs. */
-export function Facts({ kind, facts }: { kind: 'facts' | 'counts'; facts: Array<[string, ComponentChildren]> }) {
+export function Counts({ facts }: { facts: Array<[string, number | undefined]> }) {
   return (
-    <dl class={kind}>
+    <dl class="counts">
       {facts.map(([term, value]) => (
         <div key={term}>
           <dt>{term}</dt>
-          <dd>{typeof value === 'number' ? <Count n={value} /> : value}</dd>
+          <dd>{value === undefined ? null : <Count n={value} />}</dd>
         </div>
       ))}
     </dl>

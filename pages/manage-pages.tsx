@@ -1,5 +1,5 @@
 import { useMessages } from './i18n/messages-context.ts';
-import { Facts, Layout, Time } from './layout.tsx';
+import { Layout, Time } from './layout.tsx';
 import { markdownRenderer } from './markdown.ts';
 import { providerName } from './providers.ts';
 
@@ -49,43 +49,107 @@ function Pager(props: { page: number; total: number; pageSize: number; href: (pa
   ) : null;
 }
 
-/** The search box (a plain GET form) and, after a search, its results: best match first, the matching words marked. */
-function Search({ search, pageSize, maxLength }: { search: SearchView | undefined; pageSize: number; maxLength: number }) {
+/**
+ * The search box, a plain GET form. It sends the person to the results' anchor,
+ * so the browser scrolls the results into view, no script needed.
+ */
+function SearchForm({ q, maxLength }: { q: string; maxLength: number }) {
   const t = useMessages();
-  const href = (page: number) => `/manage?${new URLSearchParams({ q: search?.q ?? '', page: String(page) })}`;
   return (
-    <section class="card" aria-labelledby="search-title">
-      <h2 id="search-title">{t.searchTitle}</h2>
-      <form method="get" action="/manage" role="search" class="search">
-        <label for="search-q">{t.searchLabel}</label>
-        <span class="search-row">
-          <input id="search-q" type="search" name="q" value={search?.q ?? ''} maxLength={maxLength} autocomplete="off" />
-          <button type="submit" class="button">
-            {t.searchButton}
-          </button>
-        </span>
-      </form>
-      {search &&
-        (search.results.length === 0 ? (
-          <p role="status">{search.page > 1 ? t.searchNoMore : t.searchNone}</p>
-        ) : (
-          <>
-            <p role="status">{t.searchMatches({ count: search.total })}</p>
-            <ul class="conversations results">
-              {search.results.map((result) => (
-                <li key={result.id}>
-                  <a href={`/manage/conversations/${result.id}`}>{result.title ?? t.untitled}</a>
-                  <span class="muted small">
-                    {providerName(result.provider)} · <Time iso={result.update_time} />
-                  </span>
-                  {result.snippet.length > 0 && <p class="snippet">{result.snippet.map((part) => (part.marked ? <mark>{part.text}</mark> : part.text))}</p>}
-                </li>
-              ))}
-            </ul>
-            <Pager page={search.page} total={search.total} pageSize={pageSize} href={href} previous={`← ${t.betterMatches}`} next={`${t.moreMatches} →`} />
-          </>
-        ))}
+    <form method="get" action="/manage#results" role="search" class="search">
+      <label for="search-q">{t.searchTitle}</label>
+      <p class="muted small hint" id="search-hint">
+        {t.searchLabel}
+      </p>
+      <span class="search-row">
+        <input id="search-q" type="search" name="q" value={q} maxLength={maxLength} autocomplete="off" aria-describedby="search-hint" />
+        <button type="submit" class="button">
+          {t.searchButton}
+        </button>
+      </span>
+    </form>
+  );
+}
+
+/** A search's results, best match first, the matching words marked: they stand where the connections stood. */
+function SearchResults({ search, pageSize }: { search: SearchView; pageSize: number }) {
+  const t = useMessages();
+  const href = (page: number) => `/manage?${new URLSearchParams({ q: search.q, page: String(page) })}#results`;
+  return (
+    <section class="card" id="results" aria-labelledby="results-title">
+      <h2 id="results-title">{t.searchPageTitle({ q: search.q })}</h2>
+      {search.results.length === 0 ? (
+        <p role="status">{search.page > 1 ? t.searchNoMore : t.searchNone}</p>
+      ) : (
+        <>
+          <p role="status">{t.searchMatches({ count: search.total })}</p>
+          <ul class="conversations results">
+            {search.results.map((result) => (
+              <li key={result.id}>
+                <a href={`/manage/conversations/${result.id}`}>{result.title ?? t.untitled}</a>
+                <span class="muted small">
+                  {providerName(result.provider)} · <Time iso={result.update_time} />
+                </span>
+                {result.snippet.length > 0 && <p class="snippet">{result.snippet.map((part) => (part.marked ? <mark>{part.text}</mark> : part.text))}</p>}
+              </li>
+            ))}
+          </ul>
+          <Pager page={search.page} total={search.total} pageSize={pageSize} href={href} previous={`← ${t.betterMatches}`} next={`${t.moreMatches} →`} />
+        </>
+      )}
+      <p>
+        <a href="/manage">← {t.allConnections}</a>
+      </p>
     </section>
+  );
+}
+
+/** A provider's mark: its initial on its colour (no third-party logo files to serve). */
+function ProviderIcon({ provider }: { provider: string }) {
+  return (
+    <span class={`provider-icon provider-${provider}`} aria-hidden="true">
+      {providerName(provider).slice(0, 1)}
+    </span>
+  );
+}
+
+/** One connection as a compact row: the whole row opens its conversations, unless it was disconnected. */
+function ConnectionRow({ connection, now }: { connection: ConnectionView; now: number }) {
+  const t = useMessages();
+  const name = providerName(connection.provider);
+  const updated = connection.last_sync_at ?? connection.captured_at;
+  if (connection.status === 'revoked') {
+    return (
+      <li class="connection revoked">
+        <ProviderIcon provider={connection.provider} />
+        <span class="row-text">
+          <strong>{name}</strong>
+          <span class="muted small">{t.disconnectedRow}</span>
+        </span>
+      </li>
+    );
+  }
+  return (
+    <li class="connection">
+      <a href={`/manage/connections/${connection.id}`}>
+        <ProviderIcon provider={connection.provider} />
+        <span class="row-text">
+          <strong>
+            {name}
+            {connection.status !== 'active' && <StatusBadge status={connection.status} />}
+          </strong>
+          <span class="muted small">
+            {t.conversationCount({ count: connection.conversation_count })} ·{' '}
+            <time dateTime={updated} title={t.dateTime(new Date(updated))} data-relative>
+              {t.updatedAgo({ when: t.ago(new Date(updated), now) })}
+            </time>
+          </span>
+        </span>
+        <span class="chevron" aria-hidden="true">
+          ›
+        </span>
+      </a>
+    </li>
   );
 }
 
@@ -97,44 +161,44 @@ export function ManageHomePage(props: {
   pageSize: number;
   queryMaxLength: number;
   notice?: string | undefined;
+  /** What "Delete all" just deleted, right after it. */
+  deleted?: { connections: number; conversations: number } | undefined;
+  /** The time relative times ("2 hr. ago") are told from. */
+  now: number;
 }) {
-  const { appName, connections, search, pageSize, notice } = props;
+  const { appName, connections, search, pageSize, notice, deleted, now } = props;
   const t = useMessages();
   return (
     <Layout title={search ? t.searchPageTitle({ q: search.q }) : t.manageTitle} appName={appName}>
       <Notice notice={notice} />
       <section class="card" aria-labelledby="manage-title">
         <h1 id="manage-title">{t.manageTitle}</h1>
-        {connections.length === 0 ? (
-          <p>{t.nothingImported}</p>
+        {deleted ? (
+          <div class="notice" role="status">
+            <p>
+              <strong>{t.allDeletedHeading}</strong>
+            </p>
+            <p>{t.allDeletedText({ ...deleted, app: appName })}</p>
+          </div>
         ) : (
-          <ul class="connections">
-            {connections.map((connection) => (
-              <li key={connection.id} class="connection">
-                <h2>{providerName(connection.provider)}</h2>
-                <p>
-                  <StatusBadge status={connection.status} />
-                </p>
-                <Facts
-                  kind="facts"
-                  facts={[
-                    [t.connectedOn, <Time iso={connection.captured_at} />],
-                    [t.lastImport, <Time iso={connection.last_sync_at} />],
-                    [t.conversations, connection.conversation_count],
-                  ]}
-                />
-                <p>
-                  <a class="button secondary" href={`/manage/connections/${connection.id}`}>
-                    {t.viewConversations}
-                  </a>
-                </p>
-              </li>
-            ))}
-          </ul>
+          connections.length === 0 && !search && <p>{t.nothingImported}</p>
         )}
+        {(connections.length > 0 || search) && <SearchForm q={search?.q ?? ''} maxLength={props.queryMaxLength} />}
       </section>
-      {/* After the page's h1, so the outline starts with the page's own title. */}
-      {(connections.length > 0 || search) && <Search search={search} pageSize={pageSize} maxLength={props.queryMaxLength} />}
+      {search ? (
+        <SearchResults search={search} pageSize={pageSize} />
+      ) : (
+        connections.length > 0 && (
+          <section class="card" aria-labelledby="connections-title">
+            <h2 id="connections-title">{t.connectionsHeading}</h2>
+            <ul class="connections">
+              {connections.map((connection) => (
+                <ConnectionRow key={connection.id} connection={connection} now={now} />
+              ))}
+            </ul>
+          </section>
+        )
+      )}
       {connections.length > 0 && (
         <>
           <section class="card" aria-labelledby="download-title">
@@ -184,10 +248,16 @@ export function ManageConnectionPage(props: {
       <Notice notice={notice} />
       <section class="card" aria-labelledby="connection-title">
         <h1 id="connection-title">{t.providerConversations({ provider: name })}</h1>
-        <p>
-          <StatusBadge status={connection.status} /> · {t.countNewestFirst({ count: total })}
-        </p>
-        {conversations.length === 0 ? (
+        {connection.status === 'revoked' ? (
+          <p>
+            <StatusBadge status={connection.status} /> {t.revokedText({ app: appName })}
+          </p>
+        ) : (
+          <p>
+            <StatusBadge status={connection.status} /> · {t.countNewestFirst({ count: total })}
+          </p>
+        )}
+        {connection.status === 'revoked' ? null : conversations.length === 0 ? (
           <p>{page > 1 ? t.noConversationsOnPage : t.noConversations}</p>
         ) : (
           <ul class="conversations">
@@ -216,6 +286,9 @@ export function ManageConnectionPage(props: {
   );
 }
 
+/** A conversation long enough (about three phone screens) to want a way back to its top. */
+const isLong = (messages: Array<{ content: string }>) => messages.length > 8 || messages.reduce((sum, message) => sum + message.content.length, 0) > 3_000;
+
 export function ManageConversationPage(props: {
   appName: string;
   conversation: { id: string; title: string | null; update_time: string | null; connection_id: string; provider: string };
@@ -224,13 +297,14 @@ export function ManageConversationPage(props: {
   const { appName, conversation, messages } = props;
   const t = useMessages();
   const title = conversation.title ?? t.untitled;
-  const toHtml = markdownRenderer();
+  const toHtml = markdownRenderer(t.code);
   return (
     <Layout title={title} appName={appName}>
       <p class="back">
         <a href={`/manage/connections/${conversation.connection_id}`}>← {t.providerConversations({ provider: providerName(conversation.provider) })}</a>
       </p>
-      <section class="card" aria-labelledby="conversation-title">
+      {/* The messages are the page's cards: no card around them to squeeze their code. */}
+      <article class="conversation" aria-labelledby="conversation-title">
         <h1 id="conversation-title">{title}</h1>
         <p class="muted small">
           {t.lastUpdated} <Time iso={conversation.update_time} />
@@ -238,7 +312,7 @@ export function ManageConversationPage(props: {
         {messages.length === 0 ? (
           <p>{t.noMessages}</p>
         ) : (
-          <ol class="messages">
+          <ol class="messages" data-text-copy={t.copyCode} data-text-copied={t.codeCopied}>
             {messages.map((message, i) => (
               <li key={i} class={`message ${message.role}`}>
                 <p class="meta">
@@ -258,7 +332,12 @@ export function ManageConversationPage(props: {
             ))}
           </ol>
         )}
-      </section>
+        {isLong(messages) && (
+          <p class="to-top">
+            <a href="#top">↑ {t.backToTop}</a>
+          </p>
+        )}
+      </article>
       <section class="card danger-zone" aria-labelledby="delete-title">
         <h2 id="delete-title">{t.deleteConversationHeading}</h2>
         <a class="button danger" href={`/manage/conversations/${conversation.id}/delete`}>

@@ -19,7 +19,7 @@ const LINK_REL = 'noopener noreferrer nofollow';
  * so one instance would be state shared across requests. Building one takes well
  * under a millisecond, next to nothing beside a page of messages.
  */
-export function markdownRenderer(): (markdown: string) => string {
+export function markdownRenderer(codeLabel: string): (markdown: string) => string {
   // `breaks`: people type their messages with Enter for a new line and expect to
   // see it, as GitHub's comments show it. `linkify` turns only URLs with a scheme
   // (and e-mail addresses) into links, so `main.py` in a sentence stays text.
@@ -60,8 +60,14 @@ export function markdownRenderer(): (markdown: string) => string {
   // stylesheet): tabindex puts them in the tab order, so a keyboard can reach and
   // scroll them too (WCAG 2.1.1; axe's scrollable-region-focusable).
   const focusable = (render: RendererRule): RendererRule => (...args) => render(...args).replace(/^<(pre|table)>/, '<$1 tabindex="0">');
-  rules.fence = focusable(rules.fence!);
-  rules.code_block = focusable(rules.code_block!);
+  // A code block is a figure captioned with its language (`codeLabel` when it has
+  // none), where the page script adds a copy button.
+  const captioned = (render: RendererRule): RendererRule => (tokens, idx, options, env, self) => {
+    const language = tokens[idx]!.info.trim().split(/\s+/)[0] || codeLabel;
+    return `<figure class="code"><figcaption>${md.utils.escapeHtml(language)}</figcaption>${render(tokens, idx, options, env, self)}</figure>\n`;
+  };
+  rules.fence = captioned(focusable(rules.fence!));
+  rules.code_block = captioned(focusable(rules.code_block!));
   rules.table_open = focusable((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 
   // The conversation's title is the page's one h1: a message's `# Heading` sits a

@@ -1,7 +1,7 @@
 /**
  * Regenerates docs/screenshots/ from the browser tests, so the README's pictures
  * are the pages as they are: runs test/e2e/pages.e2e.test.ts (which screenshots
- * every page it passes at 375 and 1280 px wide) into a temporary folder, then
+ * every page it passes at 390 and 1280 px wide) into a temporary folder, then
  * copies there exactly the images the README shows, and removes any it no longer
  * shows. If a test fails, docs/screenshots/ is left as it was.
  *

@@ -8,6 +8,12 @@ export interface AppEnv {
     /** The app an API request authenticated as. */
     caller: Caller;
     /** Set on hosted-page routes: errors there are HTML pages, not JSON, in `locale`. */
-    page: { appName?: string | undefined; appId?: string | undefined; locale: Locale } & PageFrame;
+    page: {
+      appName?: string | undefined;
+      appId?: string | undefined;
+      locale: Locale;
+      /** Whether the request carried the cookie of the session its page needs: without one, no session "expired". */
+      sessionSent?: boolean;
+    } & PageFrame;
   };
 }

@@ -5,7 +5,7 @@ import { apiRoutes } from './api/api-routes.ts';
 import { openApiDocument } from './api/openapi.ts';
 import type { AppEnv } from './app-env.ts';
 import type { Deps } from './deps.ts';
-import { FAVICON, RETURN_SCRIPT, STYLESHEET, UPLOAD_SCRIPT } from '../pages/assets.ts';
+import { FAVICON, PAGE_SCRIPT, RETURN_SCRIPT, STYLESHEET, UPLOAD_SCRIPT } from '../pages/assets.ts';
 import { operatorPage } from '../pages/operator-page.ts';
 import { brandRoutes } from './pages/brand-routes.ts';
 import { connectRoutes } from './pages/connect-routes.tsx';
@@ -55,6 +55,7 @@ export function createApp(deps: Deps) {
     c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
   app.get('/assets/parley.css', asset(STYLESHEET, 'text/css; charset=utf-8'));
   app.get('/assets/upload.js', asset(UPLOAD_SCRIPT, 'text/javascript; charset=utf-8'));
+  app.get('/assets/page.js', asset(PAGE_SCRIPT, 'text/javascript; charset=utf-8'));
   app.get('/assets/return.js', asset(RETURN_SCRIPT, 'text/javascript; charset=utf-8'));
   app.get('/assets/favicon.svg', asset(FAVICON, 'image/svg+xml'));
 

@@ -75,12 +75,12 @@ export const de: Messages = {
     missingLink: `Diese Seite öffnet sich nur über einen Link, den dir die App gibt. ${askAgain}`,
     invalidLink: `Dieser Link ist beschädigt oder nicht für diesen Dienst bestimmt. ${askAgain}`,
     appNotFound: 'Die App, die diesen Link erstellt hat, ist hier nicht registriert. Wende dich an den Support der App.',
-    linkExpired: `Links gelten 15 Minuten, und dieser ist abgelaufen. ${askAgain}`,
+    linkExpired: `Dieser Link ist abgelaufen: Die App erstellt Links, die nur kurze Zeit gelten. ${askAgain}`,
     invalidLinkLifetime: `Dieser Link wurde zu lange gültig gemacht und wird deshalb nicht angenommen. ${askAgain}`,
     wrongLinkPurpose: `Dieser Link gehört zu einer anderen Seite. ${askAgain}`,
     forbiddenScope: 'Dieser Link verlangt Zugriff, den die App nicht haben darf. Wende dich an den Support der App.',
     linkAlreadyUsed: `Jeder Link funktioniert nur einmal, und dieser wurde schon benutzt. ${askAgain}`,
-    sessionExpired: `Deine Sitzung wurde nach 30 Minuten ohne Aktivität beendet. ${askAgain}`,
+    sessionExpired: `Deine Sitzung hier ist beendet: Sie schließt sich nach 30 Minuten ohne Aktivität. ${askAgain}`,
     invalidCsrf: 'Dieses Formular war veraltet. Gehe zurück, lade die Seite neu und versuche es noch einmal.',
     connectionNotFound: 'Diese Verbindung gibt es nicht oder sie wurde entfernt.',
     conversationNotFound: 'Diese Unterhaltung gibt es nicht oder sie wurde gelöscht.',
@@ -99,7 +99,7 @@ export const de: Messages = {
     `${app} kann diese Unterhaltungen dann lesen. Du kannst sie jederzeit ansehen und löschen.`,
   ],
   continue: 'Weiter',
-  linkWorksOnce: 'Dieser Link funktioniert nur einmal und nur wenige Minuten lang.',
+  linkWorksOnce: 'Dieser Link funktioniert nur einmal und nur kurze Zeit.',
 
   chooseTitle: 'Dienst wählen',
   chooseHeading: 'Wo sind deine Unterhaltungen?',
@@ -153,8 +153,8 @@ export const de: Messages = {
   uploading: 'Wird hochgeladen…',
   script: {
     tooLarge: 'Diese Datei ist zu groß, um sie hier hochzuladen.',
-    progress: '{percent} % hochgeladen',
-    reading: 'Hochgeladen. Deine Unterhaltungen werden gelesen…',
+    progress: '{loaded} von {total} · {percent} %',
+    reading: 'Wird importiert…',
     refused: 'Das Hochladen wurde abgelehnt.',
     interrupted: 'Das Hochladen wurde unterbrochen. Prüfe deine Verbindung und versuche es noch einmal.',
     busy: 'Gerade werden viele Dateien importiert. Neuer Versuch gleich…',
@@ -164,16 +164,6 @@ export const de: Messages = {
   importFailedTitle: 'Import fehlgeschlagen',
   importFailedHeading: 'Der Import hat nicht geklappt',
   tryAgain: 'Noch einmal versuchen',
-  notProviderExport: ({ provider }) => `Diese Datei ist kein ${provider}-Export.`,
-  checkService: 'Prüfe, ob du den Dienst gewählt hast, von dem die Datei stammt, oder gehe zurück und wähle einen anderen.',
-  notAnExport: 'Diese Datei ist kein Export von Unterhaltungen.',
-  uploadTheExport: ({ provider, files }) => `Lade den Export hoch, den du von ${provider} heruntergeladen hast (${files}), wie in den Schritten auf der vorigen Seite beschrieben.`,
-  fileTooLarge: 'Diese Datei ist zu groß, um sie hier zu importieren.',
-  conversationTooLarge: 'Eine Unterhaltung in dieser Datei ist zu groß für den Import.',
-  raiseLimit: 'Wende dich an den Support der App, um das Limit anheben zu lassen.',
-  failedBecause: ({ reason }) => `${reason}.`,
-  maybeDamaged: ({ provider }) => `Die Datei ist vielleicht beschädigt oder unvollständig. Lade den Export erneut von ${provider} herunter und lade die neue Datei hoch.`,
-
   importCompleteTitle: 'Import abgeschlossen',
   importedHeading: ({ provider }) => `Deine ${provider}-Unterhaltungen sind da`,
   nowAvailable: ({ count, provider, app }) =>
@@ -182,7 +172,6 @@ export const de: Messages = {
   countUpdated: 'Aktualisiert',
   countUnchanged: 'Unverändert',
   countSkipped: 'Übersprungen',
-  nothingNew: 'Nichts Neues in dieser Datei: Alles darin war schon importiert.',
   closeOrLater: 'Du kannst diese Seite jetzt schließen oder später einen neueren Export hochladen.',
   uploadAnother: 'Weitere Datei hochladen',
 
@@ -190,14 +179,9 @@ export const de: Messages = {
   notices: {
     'conversation-deleted': 'Die Unterhaltung wurde gelöscht.',
     disconnected: 'Die Verbindung wurde getrennt und ihre Unterhaltungen gelöscht.',
-    'all-deleted': 'Alle deine Daten wurden gelöscht.',
   },
   manageTitle: 'Deine importierten Unterhaltungen',
   nothingImported: 'Hier ist nichts: Für dich wurden keine Unterhaltungen importiert.',
-  connectedOn: 'Verbunden am',
-  lastImport: 'Letzter Import',
-  conversations: 'Unterhaltungen',
-  viewConversations: 'Unterhaltungen ansehen',
   downloadHeading: 'Deine Daten herunterladen',
   downloadText: ({ app }) =>
     `Eine JSON-Datei mit allem, was ${app} über dich gespeichert hat: jede Verbindung mit all ihren Unterhaltungen, jede Nachricht inklusive — zum Aufbewahren oder für einen anderen Dienst.`,
@@ -249,10 +233,80 @@ export const de: Messages = {
   confirmDeleteAll: 'Alle deine Daten löschen?',
   confirmDeleteAllText: ({ app }) => `Alle Unterhaltungen und Verbindungen, die für dich importiert wurden, werden aus ${app} gelöscht.`,
 
+  // What the connect start page says of the person's data.
+  trustHeading: 'Deine Daten',
+  trustWhatTerm: 'Was importiert wird',
+  trustWhat: 'Nur die Unterhaltungen in der Exportdatei, die du hochlädst: deine Nachrichten und die Antworten, mit Titeln und Datum, so wie der Dienst sie in die Datei geschrieben hat. Parley bekommt kein Passwort und keinen Zugang zu deinem Konto.',
+  trustWhoTerm: 'Wer sie sieht',
+  trustWho: ({ app }) => `${app} und du. Parley speichert deine Unterhaltungen für ${app} und zeigt sie niemand anderem.`,
+  trustDeleteTerm: 'Ansehen und löschen',
+  trustDelete: ({ app }) => `Jederzeit auf der Seite, auf der ${app} dich deine importierten Unterhaltungen verwalten lässt: lesen, einzeln löschen oder alle löschen.`,
+  privacyPolicyIntro: ({ app }) => `Wie ${app} deine Daten verwendet:`,
+  privacyPolicy: ({ app }) => `Datenschutzerklärung von ${app}`,
+
+  // The upload's drop zone.
+  dropZone: 'Datei auswählen oder hierher ziehen',
+  fileChosen: 'Datei ausgewählt',
+
+  importProblems: {
+    notAnExport: {
+      title: 'Diese Datei ist kein Export von Unterhaltungen',
+      advice: ({ provider, files }) =>
+        `Lade die Datei hoch, die du von ${provider} heruntergeladen hast (${files}), keinen Screenshot und kein anderes Dokument. Die Schritte auf der vorigen Seite zeigen, wie du sie bekommst.`,
+    },
+    otherProvider: {
+      title: ({ provider }) => `Das ist kein ${provider}-Export`,
+      advice: ({ provider }) => `Die Datei sieht nach dem Export eines anderen Dienstes aus. Wähle den Dienst, von dem sie stammt, oder lade den Export hoch, den du von ${provider} heruntergeladen hast.`,
+    },
+    misexported: {
+      title: ({ provider }) => `Dieser ${provider}-Export wurde mit anderen Einstellungen erstellt`,
+      advice: ({ provider }) => `Erstelle den Export bei ${provider} noch einmal genau wie in den Schritten auf der vorigen Seite, mit JSON als Format, und lade dann die neue Datei hoch.`,
+    },
+    damaged: {
+      title: 'Diese Datei ist beschädigt oder unvollständig',
+      advice: ({ provider }) => `Vielleicht wurde sie beim Herunterladen abgeschnitten. Lade den Export erneut von ${provider} herunter und lade die neue Datei hoch.`,
+    },
+    tooLarge: {
+      title: 'Diese Datei ist zu groß, um sie hier zu importieren',
+      advice: ({ app }) => `Wende dich an den Support von ${app}: Er kann das Limit erhöhen.`,
+    },
+    conversationTooLarge: {
+      title: 'Eine Unterhaltung in dieser Datei ist zu groß für den Import',
+      advice: ({ app }) => `Wende dich an den Support von ${app}: Er kann das Limit erhöhen.`,
+    },
+    conflict: {
+      title: 'Gleichzeitig lief ein anderer Import',
+      advice: 'Aus dieser Datei wurde nichts importiert. Lade sie noch einmal hoch.',
+    },
+    failed: {
+      title: 'Bei uns ist etwas schiefgegangen',
+      advice: ({ app }) => `Es wurde nichts importiert. Versuche es in ein paar Minuten noch einmal; wenn es wieder passiert, wende dich an den Support von ${app}.`,
+    },
+  },
+  nothingNewHeading: ({ provider }) => `Nichts Neues in diesem ${provider}-Export`,
+  nothingNewText: ({ provider }) => `Alles darin war schon importiert. Für neuere Unterhaltungen erstelle einen neuen Export bei ${provider} und lade ihn hoch.`,
+
+  // A page of a session this browser never opened.
+  noSessionTitle: 'Öffne diese Seite über die App',
+  noSessionAdvice: `Diese Seite funktioniert nur, nachdem du einen Link geöffnet hast, den dir die App gibt, und dieser Browser hat noch keinen geöffnet. ${askAgain}`,
+
+  // The manage pages' rows, times and notices.
+  connectionsHeading: 'Deine Verbindungen',
+  conversationCount: ({ count }) => f.counted(count, { one: '# Unterhaltung', other: '# Unterhaltungen' }),
+  updatedAgo: ({ when }) => `aktualisiert: ${when}`,
+  disconnectedRow: 'Getrennt · ihre Unterhaltungen wurden gelöscht',
+  revokedText: ({ app }) => `Diese Verbindung wurde getrennt und ihre Unterhaltungen wurden gelöscht. Um sie zurückzuholen, starte einen neuen Import in ${app}.`,
+  allDeletedHeading: 'Alles wurde gelöscht',
+  allDeletedText: ({ connections, conversations, app }) =>
+    `${f.counted(connections, { one: '# Verbindung', other: '# Verbindungen' })} und ${f.counted(conversations, { one: '# Unterhaltung', other: '# Unterhaltungen' })} wurden gelöscht. ${app} hat jetzt keine deiner Unterhaltungen mehr.`,
+  backToTop: 'Nach oben',
+  copyCode: 'Kopieren',
+  codeCopied: 'Kopiert',
+  code: 'Code',
+
   // The way back to the app, its brand on the pages, and a manage link opened by a preview.
   returnTo: ({ app }) => `Zurück zu ${app}`,
   securedBy: 'Gesichert von Parley',
-  privacyPolicy: ({ app }) => `Datenschutzerklärung von ${app}`,
   openTitle: 'Deine Unterhaltungen öffnen',
   openHeading: ({ app }) => `Deine mit ${app} geteilten Unterhaltungen`,
   openText: 'Öffne die Seite, um sie anzusehen, herunterzuladen oder zu löschen.',

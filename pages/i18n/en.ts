@@ -1,10 +1,13 @@
 import { ERRORS, type ErrorCode } from '../../src/errors.ts';
 import { PROVIDER_GUIDES, type ProviderId } from '../providers.ts';
+import type { ImportProblem } from '../../src/pages/import-problem.ts';
 import { formatters, isoLikeDateTime, localeBasics } from './format.ts';
 
 const f = formatters('en');
 type App = { app: string };
 type Provider = { provider: string };
+/** A failed import's heading and next step; either may need the provider's name, the app's, or the files it takes. */
+type ImportProblemText = { title: string | ((p: Provider) => string); advice: string | ((p: Provider & App & { files: string }) => string) };
 
 /** The English steps live with the providers (tests and docs read them there). */
 function stepsByProvider(): Record<ProviderId, readonly string[]> {
@@ -35,12 +38,12 @@ export const en = {
     missingLink: `This page opens only from a link the app gives you. ${askAgain}`,
     invalidLink: `This link is damaged or not meant for this service. ${askAgain}`,
     appNotFound: 'The app that made this link is not registered here. Contact the app’s support.',
-    linkExpired: `Links work for 15 minutes, and this one has run out. ${askAgain}`,
+    linkExpired: `This link has run out: the app makes links that work only for a short time. ${askAgain}`,
     invalidLinkLifetime: `This link was made to last too long, so it is not accepted. ${askAgain}`,
     wrongLinkPurpose: `This link is for a different page. ${askAgain}`,
     forbiddenScope: 'This link asks for access the app is not allowed. Contact the app’s support.',
     linkAlreadyUsed: `Each link works once, and this one was already used. ${askAgain}`,
-    sessionExpired: `Your session ended after 30 minutes without activity. ${askAgain}`,
+    sessionExpired: `Your session here has ended: it closes after 30 minutes without activity. ${askAgain}`,
     invalidCsrf: 'This form was out of date. Go back, reload the page and try again.',
     connectionNotFound: 'This connection does not exist or was removed.',
     conversationNotFound: 'This conversation does not exist or was deleted.',
@@ -59,7 +62,7 @@ export const en = {
     `${app} can then read those conversations. You can review and delete them at any time.`,
   ],
   continue: 'Continue',
-  linkWorksOnce: 'This link works once and for a few minutes only.',
+  linkWorksOnce: 'This link works once, and only for a short time.',
 
   chooseTitle: 'Choose a service',
   chooseHeading: 'Where are your conversations?',
@@ -74,11 +77,11 @@ export const en = {
   upTo: ({ size }: { size: string }) => `Up to ${size}.`,
   uploadAndImport: 'Upload and import',
   uploading: 'Uploading…',
-  /** The upload script's words; `{percent}` is filled in by the script. */
+  /** The upload script's words; `{loaded}`, `{total}` and `{percent}` are filled in by the script. */
   script: {
     tooLarge: 'This file is too large to upload here.',
-    progress: '{percent}% uploaded',
-    reading: 'Uploaded. Reading your conversations…',
+    progress: '{loaded} of {total} · {percent}%',
+    reading: 'Importing…',
     refused: 'The upload was refused.',
     interrupted: 'The upload was interrupted. Check your connection and try again.',
     busy: 'Many files are being imported right now. Retrying in a moment…',
@@ -88,17 +91,6 @@ export const en = {
   importFailedTitle: 'Import failed',
   importFailedHeading: 'The import did not work',
   tryAgain: 'Try again',
-  notProviderExport: ({ provider }: Provider) => `This file is not a ${provider} export.`,
-  checkService: 'Check that you chose the service the file came from, or go back and choose another.',
-  notAnExport: 'This file is not a conversations export.',
-  uploadTheExport: ({ provider, files }: Provider & { files: string }) =>
-    `Upload the export you downloaded from ${provider} (${files}), as the steps on the previous page describe.`,
-  fileTooLarge: 'This file is too large to import here.',
-  conversationTooLarge: 'One conversation in this file is too large to import.',
-  raiseLimit: 'Contact the app’s support to raise the limit.',
-  failedBecause: ({ reason }: { reason: string }) => `${reason}.`,
-  maybeDamaged: ({ provider }: Provider) => `The file may be damaged or incomplete. Download the export from ${provider} again and upload the new file.`,
-
   importCompleteTitle: 'Import complete',
   importedHeading: ({ provider }: Provider) => `Your ${provider} conversations are in`,
   nowAvailable: ({ count, provider, app }: Provider & App & { count: number }) =>
@@ -107,7 +99,6 @@ export const en = {
   countUpdated: 'Updated',
   countUnchanged: 'Unchanged',
   countSkipped: 'Skipped',
-  nothingNew: 'Nothing new in this file: everything in it was already imported.',
   closeOrLater: 'You can close this page now, or upload a newer export later.',
   uploadAnother: 'Upload another file',
 
@@ -115,14 +106,9 @@ export const en = {
   notices: {
     'conversation-deleted': 'The conversation was deleted.',
     disconnected: 'The connection was disconnected and its conversations deleted.',
-    'all-deleted': 'All your data was deleted.',
   } as Record<string, string>,
   manageTitle: 'Your imported conversations',
   nothingImported: 'There is nothing here: no conversations have been imported for you.',
-  connectedOn: 'Connected on',
-  lastImport: 'Last import',
-  conversations: 'Conversations',
-  viewConversations: 'View conversations',
   downloadHeading: 'Download your data',
   downloadText: ({ app }: App) =>
     `One JSON file with everything ${app} holds for you: each connection and all its conversations, every message included — to keep, or to take to another service.`,
@@ -173,11 +159,81 @@ export const en = {
     }),
   confirmDeleteAll: 'Delete all your data?',
   confirmDeleteAllText: ({ app }: App) => `Every conversation and connection imported for you will be deleted from ${app}.`,
+  // What the connect start page says of the person's data.
+  trustHeading: 'Your data',
+  trustWhatTerm: 'What is imported',
+  trustWhat: 'Only the conversations in the export file you upload: your messages and the replies, with their titles and dates, as the service wrote them in the file. Parley gets no password and no access to your account.',
+  trustWhoTerm: 'Who sees it',
+  trustWho: ({ app }: App) => `${app}, and you. Parley keeps your conversations for ${app} and shows them to no one else.`,
+  trustDeleteTerm: 'Review and delete',
+  trustDelete: ({ app }: App) => `Any time, on the page where ${app} lets you manage your imported conversations: read them, delete one, or delete them all.`,
+  privacyPolicyIntro: ({ app }: App) => `How ${app} uses your data:`,
+  privacyPolicy: ({ app }: App) => `${app}’s privacy policy`,
+
+  // The upload's drop zone.
+  dropZone: 'Choose a file or drop it here',
+  fileChosen: 'File chosen',
+
+  /** One page per kind of failed import (src/pages/import-problem.ts), each saying what to do next. */
+  importProblems: {
+    notAnExport: {
+      title: 'This file is not a conversations export',
+      advice: ({ provider, files }: Provider & { files: string }) =>
+        `Upload the file you downloaded from ${provider} (${files}), not a screenshot or another document. The steps on the previous page say how to get it.`,
+    },
+    otherProvider: {
+      title: ({ provider }: Provider) => `This is not a ${provider} export`,
+      advice: ({ provider }: Provider) => `It looks like an export from another service. Choose the service the file came from, or upload the export you downloaded from ${provider}.`,
+    },
+    misexported: {
+      title: ({ provider }: Provider) => `This ${provider} export was made with other settings`,
+      advice: ({ provider }: Provider) => `Make the export from ${provider} again exactly as the steps on the previous page describe, choosing JSON as the format, then upload the new file.`,
+    },
+    damaged: {
+      title: 'This file is damaged or incomplete',
+      advice: ({ provider }: Provider) => `It may have been cut short while it downloaded. Download the export from ${provider} again and upload the new file.`,
+    },
+    tooLarge: {
+      title: 'This file is too large to import here',
+      advice: ({ app }: App) => `Contact ${app}’s support: they can raise the limit.`,
+    },
+    conversationTooLarge: {
+      title: 'One conversation in this file is too large to import',
+      advice: ({ app }: App) => `Contact ${app}’s support: they can raise the limit.`,
+    },
+    conflict: {
+      title: 'Another import was running at the same time',
+      advice: 'Nothing was imported from this file. Upload it again.',
+    },
+    failed: {
+      title: 'Something went wrong on our side',
+      advice: ({ app }: App) => `Nothing was imported. Try again in a few minutes; if it keeps happening, contact ${app}’s support.`,
+    },
+  } satisfies Record<ImportProblem, ImportProblemText>,
+  nothingNewHeading: ({ provider }: Provider) => `Nothing new in this ${provider} export`,
+  nothingNewText: ({ provider }: Provider) => `Everything in it was already imported. To bring in newer conversations, make a new export from ${provider} and upload it.`,
+
+  // A page of a session this browser never opened.
+  noSessionTitle: 'Open this page from the app',
+  noSessionAdvice: `This page works only after you open a link the app gives you, and this browser has not opened one. ${askAgain}`,
+
+  // The manage pages' rows, times and notices.
+  connectionsHeading: 'Your connections',
+  conversationCount: ({ count }: { count: number }) => f.counted(count, { one: '# conversation', other: '# conversations' }),
+  updatedAgo: ({ when }: { when: string }) => `updated ${when}`,
+  disconnectedRow: 'Disconnected · its conversations were deleted',
+  revokedText: ({ app }: App) => `This connection was disconnected and its conversations were deleted. To bring them back, start a new import from ${app}.`,
+  allDeletedHeading: 'Everything was deleted',
+  allDeletedText: ({ connections, conversations, app }: App & { connections: number; conversations: number }) =>
+    `${f.counted(connections, { one: '# connection', other: '# connections' })} and ${f.counted(conversations, { one: '# conversation', other: '# conversations' })} were deleted. ${app} holds none of your conversations now.`,
+  backToTop: 'Back to top',
+  copyCode: 'Copy',
+  codeCopied: 'Copied',
+  code: 'Code',
 
   // The way back to the app, its brand on the pages, and a manage link opened by a preview.
   returnTo: ({ app }: App) => `Return to ${app}`,
   securedBy: 'Secured by Parley',
-  privacyPolicy: ({ app }: App) => `${app}’s privacy policy`,
   openTitle: 'Open your conversations',
   openHeading: ({ app }: App) => `Your conversations shared with ${app}`,
   openText: 'Open the page to review, download or delete them.',

@@ -76,12 +76,12 @@ export const es: Messages = {
     missingLink: `Esta página solo se abre desde un enlace que te da la app. ${askAgain}`,
     invalidLink: `Este enlace está dañado o no es para este servicio. ${askAgain}`,
     appNotFound: 'La app que creó este enlace no está registrada aquí. Contacta con el soporte de la app.',
-    linkExpired: `Los enlaces valen 15 minutos, y este ha caducado. ${askAgain}`,
+    linkExpired: `Este enlace ha caducado: la app crea enlaces que solo valen durante poco tiempo. ${askAgain}`,
     invalidLinkLifetime: `Este enlace se creó para durar demasiado, así que no se acepta. ${askAgain}`,
     wrongLinkPurpose: `Este enlace es para otra página. ${askAgain}`,
     forbiddenScope: 'Este enlace pide un acceso que la app no tiene permitido. Contacta con el soporte de la app.',
     linkAlreadyUsed: `Cada enlace funciona una sola vez, y este ya se usó. ${askAgain}`,
-    sessionExpired: `Tu sesión terminó tras 30 minutos sin actividad. ${askAgain}`,
+    sessionExpired: `Tu sesión aquí ha terminado: se cierra tras 30 minutos sin actividad. ${askAgain}`,
     invalidCsrf: 'Este formulario estaba desactualizado. Vuelve atrás, recarga la página e inténtalo de nuevo.',
     connectionNotFound: 'Esta conexión no existe o se eliminó.',
     conversationNotFound: 'Esta conversación no existe o se eliminó.',
@@ -100,7 +100,7 @@ export const es: Messages = {
     `Después ${app} puede leer esas conversaciones. Puedes revisarlas y eliminarlas cuando quieras.`,
   ],
   continue: 'Continuar',
-  linkWorksOnce: 'Este enlace funciona una sola vez y solo durante unos minutos.',
+  linkWorksOnce: 'Este enlace funciona una sola vez y solo durante poco tiempo.',
 
   chooseTitle: 'Elige un servicio',
   chooseHeading: '¿Dónde están tus conversaciones?',
@@ -154,8 +154,8 @@ export const es: Messages = {
   uploading: 'Subiendo…',
   script: {
     tooLarge: 'Este archivo es demasiado grande para subirlo aquí.',
-    progress: '{percent} % subido',
-    reading: 'Subido. Leyendo tus conversaciones…',
+    progress: '{loaded} de {total} · {percent} %',
+    reading: 'Importando…',
     refused: 'La subida fue rechazada.',
     interrupted: 'La subida se interrumpió. Revisa tu conexión e inténtalo de nuevo.',
     busy: 'Ahora mismo se están importando muchos archivos. Se reintentará en un momento…',
@@ -165,16 +165,6 @@ export const es: Messages = {
   importFailedTitle: 'La importación falló',
   importFailedHeading: 'La importación no funcionó',
   tryAgain: 'Intentar de nuevo',
-  notProviderExport: ({ provider }) => `Este archivo no es una exportación de ${provider}.`,
-  checkService: 'Comprueba que elegiste el servicio del que viene el archivo, o vuelve atrás y elige otro.',
-  notAnExport: 'Este archivo no es una exportación de conversaciones.',
-  uploadTheExport: ({ provider, files }) => `Sube la exportación que descargaste de ${provider} (${files}), como indican los pasos de la página anterior.`,
-  fileTooLarge: 'Este archivo es demasiado grande para importarlo aquí.',
-  conversationTooLarge: 'Una conversación de este archivo es demasiado grande para importarla.',
-  raiseLimit: 'Contacta con el soporte de la app para ampliar el límite.',
-  failedBecause: ({ reason }) => `${reason}.`,
-  maybeDamaged: ({ provider }) => `Puede que el archivo esté dañado o incompleto. Descarga de nuevo la exportación de ${provider} y sube el archivo nuevo.`,
-
   importCompleteTitle: 'Importación completada',
   importedHeading: ({ provider }) => `Tus conversaciones de ${provider} ya están aquí`,
   nowAvailable: ({ count, provider, app }) =>
@@ -183,7 +173,6 @@ export const es: Messages = {
   countUpdated: 'Actualizadas',
   countUnchanged: 'Sin cambios',
   countSkipped: 'Omitidas',
-  nothingNew: 'Nada nuevo en este archivo: todo lo que contiene ya estaba importado.',
   closeOrLater: 'Ya puedes cerrar esta página, o subir más adelante una exportación más reciente.',
   uploadAnother: 'Subir otro archivo',
 
@@ -191,14 +180,9 @@ export const es: Messages = {
   notices: {
     'conversation-deleted': 'La conversación se eliminó.',
     disconnected: 'La conexión se desconectó y sus conversaciones se eliminaron.',
-    'all-deleted': 'Todos tus datos se eliminaron.',
   },
   manageTitle: 'Tus conversaciones importadas',
   nothingImported: 'No hay nada aquí: no se ha importado ninguna conversación para ti.',
-  connectedOn: 'Conectado el',
-  lastImport: 'Última importación',
-  conversations: 'Conversaciones',
-  viewConversations: 'Ver conversaciones',
   downloadHeading: 'Descarga tus datos',
   downloadText: ({ app }) =>
     `Un archivo JSON con todo lo que ${app} guarda de ti: cada conexión y todas sus conversaciones, con cada mensaje — para conservarlo o llevarlo a otro servicio.`,
@@ -250,10 +234,80 @@ export const es: Messages = {
   confirmDeleteAll: '¿Eliminar todos tus datos?',
   confirmDeleteAllText: ({ app }) => `Todas las conversaciones y conexiones importadas para ti se eliminarán de ${app}.`,
 
+  // What the connect start page says of the person's data.
+  trustHeading: 'Tus datos',
+  trustWhatTerm: 'Qué se importa',
+  trustWhat: 'Solo las conversaciones del archivo de exportación que subas: tus mensajes y las respuestas, con sus títulos y fechas, tal como el servicio los escribió en el archivo. Parley no recibe ninguna contraseña ni acceso a tu cuenta.',
+  trustWhoTerm: 'Quién las ve',
+  trustWho: ({ app }) => `${app} y tú. Parley guarda tus conversaciones para ${app} y no se las muestra a nadie más.`,
+  trustDeleteTerm: 'Revisar y eliminar',
+  trustDelete: ({ app }) => `Cuando quieras, en la página donde ${app} te deja gestionar tus conversaciones importadas: leerlas, eliminar una o eliminarlas todas.`,
+  privacyPolicyIntro: ({ app }) => `Cómo usa ${app} tus datos:`,
+  privacyPolicy: ({ app }) => `política de privacidad de ${app}`,
+
+  // The upload's drop zone.
+  dropZone: 'Elige un archivo o suéltalo aquí',
+  fileChosen: 'Archivo elegido',
+
+  importProblems: {
+    notAnExport: {
+      title: 'Este archivo no es una exportación de conversaciones',
+      advice: ({ provider, files }) =>
+        `Sube el archivo que descargaste de ${provider} (${files}), no una captura de pantalla ni otro documento. Los pasos de la página anterior explican cómo obtenerlo.`,
+    },
+    otherProvider: {
+      title: ({ provider }) => `Esta no es una exportación de ${provider}`,
+      advice: ({ provider }) => `Parece una exportación de otro servicio. Elige el servicio del que procede el archivo, o sube la exportación que descargaste de ${provider}.`,
+    },
+    misexported: {
+      title: ({ provider }) => `Esta exportación de ${provider} se hizo con otros ajustes`,
+      advice: ({ provider }) => `Vuelve a hacer la exportación en ${provider} exactamente como indican los pasos de la página anterior, eligiendo JSON como formato, y sube el archivo nuevo.`,
+    },
+    damaged: {
+      title: 'Este archivo está dañado o incompleto',
+      advice: ({ provider }) => `Puede que se cortara durante la descarga. Descarga de nuevo la exportación de ${provider} y sube el archivo nuevo.`,
+    },
+    tooLarge: {
+      title: 'Este archivo es demasiado grande para importarlo aquí',
+      advice: ({ app }) => `Contacta con el soporte de ${app}: pueden aumentar el límite.`,
+    },
+    conversationTooLarge: {
+      title: 'Una conversación de este archivo es demasiado grande para importarla',
+      advice: ({ app }) => `Contacta con el soporte de ${app}: pueden aumentar el límite.`,
+    },
+    conflict: {
+      title: 'Había otra importación en curso al mismo tiempo',
+      advice: 'No se importó nada de este archivo. Súbelo otra vez.',
+    },
+    failed: {
+      title: 'Algo salió mal por nuestra parte',
+      advice: ({ app }) => `No se importó nada. Inténtalo de nuevo en unos minutos; si vuelve a ocurrir, contacta con el soporte de ${app}.`,
+    },
+  },
+  nothingNewHeading: ({ provider }) => `Nada nuevo en esta exportación de ${provider}`,
+  nothingNewText: ({ provider }) => `Todo lo que contiene ya estaba importado. Para traer conversaciones más recientes, haz una nueva exportación en ${provider} y súbela.`,
+
+  // A page of a session this browser never opened.
+  noSessionTitle: 'Abre esta página desde la app',
+  noSessionAdvice: `Esta página solo funciona después de abrir un enlace que te da la app, y este navegador no ha abierto ninguno. ${askAgain}`,
+
+  // The manage pages' rows, times and notices.
+  connectionsHeading: 'Tus conexiones',
+  conversationCount: ({ count }) => f.counted(count, { one: '# conversación', other: '# conversaciones' }),
+  updatedAgo: ({ when }) => `actualizado ${when}`,
+  disconnectedRow: 'Desconectado · sus conversaciones se eliminaron',
+  revokedText: ({ app }) => `Esta conexión se desconectó y sus conversaciones se eliminaron. Para recuperarlas, inicia una nueva importación desde ${app}.`,
+  allDeletedHeading: 'Se eliminó todo',
+  allDeletedText: ({ connections, conversations, app }) =>
+    `Se eliminaron ${f.counted(connections, { one: '# conexión', other: '# conexiones' })} y ${f.counted(conversations, { one: '# conversación', other: '# conversaciones' })}. ${app} ya no tiene ninguna de tus conversaciones.`,
+  backToTop: 'Volver arriba',
+  copyCode: 'Copiar',
+  codeCopied: 'Copiado',
+  code: 'Código',
+
   // The way back to the app, its brand on the pages, and a manage link opened by a preview.
   returnTo: ({ app }) => `Volver a ${app}`,
   securedBy: 'Protegido por Parley',
-  privacyPolicy: ({ app }) => `Política de privacidad de ${app}`,
   openTitle: 'Abrir tus conversaciones',
   openHeading: ({ app }) => `Tus conversaciones compartidas con ${app}`,
   openText: 'Abre la página para revisarlas, descargarlas o eliminarlas.',

@@ -10,6 +10,7 @@ export function formatters(locale: string) {
   const units = Object.fromEntries(
     (['kilobyte', 'megabyte', 'gigabyte'] as const).map((unit) => [unit, new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: unit === 'gigabyte' ? 1 : 0 })]),
   ) as Record<'kilobyte' | 'megabyte' | 'gigabyte', Intl.NumberFormat>;
+  const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
   const times = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC', timeZoneName: 'short' });
   return {
     number: (n: number) => numbers.format(n),
@@ -23,13 +24,29 @@ export function formatters(locale: string) {
     },
     /** A time in UTC, the same on the server for every reader, written the locale's way. */
     dateTime: (date: Date) => times.format(date),
+    /** How long before `now` a time was, in the largest whole unit: "now" (under a minute), "5 min. ago", "yesterday". */
+    ago: (date: Date, now: number) => {
+      const seconds = Math.max(0, (now - date.getTime()) / 1000);
+      if (seconds < 60) return relative.format(0, 'second');
+      const [value, unit] = RELATIVE_UNITS.find(([, , below]) => seconds < below) ?? RELATIVE_UNITS.at(-1)!;
+      return relative.format(-Math.floor(seconds / value), unit);
+    },
   };
 }
 
+/** Seconds in each unit, and below how many seconds a time is said in it. */
+const RELATIVE_UNITS: ReadonlyArray<readonly [number, Intl.RelativeTimeFormatUnit, number]> = [
+  [60, 'minute', 3_600],
+  [3_600, 'hour', 86_400],
+  [86_400, 'day', 30 * 86_400],
+  [30 * 86_400, 'month', 365 * 86_400],
+  [365 * 86_400, 'year', Infinity],
+];
+
 /** What every catalogue carries besides its sentences: its tag and how it writes times, numbers, sizes and alternatives. */
 export function localeBasics(locale: string) {
-  const { dateTime, number, bytes, or } = formatters(locale);
-  return { locale, dateTime, number, bytes, or };
+  const { dateTime, number, bytes, or, ago } = formatters(locale);
+  return { locale, dateTime, number, bytes, or, ago };
 }
 
 const ISO_LIKE = new Intl.DateTimeFormat('en', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });

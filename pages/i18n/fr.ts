@@ -76,12 +76,12 @@ export const fr: Messages = {
     missingLink: `Cette page ne s’ouvre que depuis un lien fourni par l’application. ${askAgain}`,
     invalidLink: `Ce lien est abîmé ou n’est pas destiné à ce service. ${askAgain}`,
     appNotFound: 'L’application qui a créé ce lien n’est pas enregistrée ici. Contactez son support.',
-    linkExpired: `Les liens sont valables 15 minutes, et celui-ci a expiré. ${askAgain}`,
+    linkExpired: `Ce lien a expiré : l’application crée des liens valables peu de temps. ${askAgain}`,
     invalidLinkLifetime: `Ce lien a été créé pour durer trop longtemps ; il n’est donc pas accepté. ${askAgain}`,
     wrongLinkPurpose: `Ce lien est destiné à une autre page. ${askAgain}`,
     forbiddenScope: 'Ce lien demande un accès que l’application n’a pas le droit d’avoir. Contactez son support.',
     linkAlreadyUsed: `Chaque lien ne fonctionne qu’une fois, et celui-ci a déjà servi. ${askAgain}`,
-    sessionExpired: `Votre session s’est terminée après 30 minutes d’inactivité. ${askAgain}`,
+    sessionExpired: `Votre session ici est terminée : elle se ferme après 30 minutes d’inactivité. ${askAgain}`,
     invalidCsrf: 'Ce formulaire n’était plus à jour. Revenez en arrière, rechargez la page et réessayez.',
     connectionNotFound: 'Cette connexion n’existe pas ou a été supprimée.',
     conversationNotFound: 'Cette conversation n’existe pas ou a été supprimée.',
@@ -100,7 +100,7 @@ export const fr: Messages = {
     `${app} peut ensuite lire ces conversations. Vous pouvez les consulter et les supprimer à tout moment.`,
   ],
   continue: 'Continuer',
-  linkWorksOnce: 'Ce lien ne fonctionne qu’une fois et pendant quelques minutes seulement.',
+  linkWorksOnce: 'Ce lien ne fonctionne qu’une fois, et peu de temps.',
 
   chooseTitle: 'Choisir un service',
   chooseHeading: 'Où sont vos conversations ?',
@@ -154,8 +154,8 @@ export const fr: Messages = {
   uploading: 'Envoi en cours…',
   script: {
     tooLarge: 'Ce fichier est trop volumineux pour être envoyé ici.',
-    progress: '{percent} % envoyés',
-    reading: 'Envoyé. Lecture de vos conversations…',
+    progress: '{loaded} sur {total} · {percent} %',
+    reading: 'Importation…',
     refused: 'L’envoi a été refusé.',
     interrupted: 'L’envoi a été interrompu. Vérifiez votre connexion et réessayez.',
     busy: 'Beaucoup de fichiers sont en cours d’import. Nouvel essai dans un instant…',
@@ -165,16 +165,6 @@ export const fr: Messages = {
   importFailedTitle: 'Échec de l’import',
   importFailedHeading: 'L’import n’a pas fonctionné',
   tryAgain: 'Réessayer',
-  notProviderExport: ({ provider }) => `Ce fichier n’est pas un export ${provider}.`,
-  checkService: 'Vérifiez que vous avez choisi le service d’où vient le fichier, ou revenez en arrière pour en choisir un autre.',
-  notAnExport: 'Ce fichier n’est pas un export de conversations.',
-  uploadTheExport: ({ provider, files }) => `Envoyez l’export téléchargé depuis ${provider} (${files}), comme l’expliquent les étapes de la page précédente.`,
-  fileTooLarge: 'Ce fichier est trop volumineux pour être importé ici.',
-  conversationTooLarge: 'Une conversation de ce fichier est trop volumineuse pour être importée.',
-  raiseLimit: 'Contactez le support de l’application pour relever la limite.',
-  failedBecause: ({ reason }) => `${reason}.`,
-  maybeDamaged: ({ provider }) => `Le fichier est peut-être abîmé ou incomplet. Téléchargez à nouveau l’export depuis ${provider} et envoyez le nouveau fichier.`,
-
   importCompleteTitle: 'Import terminé',
   importedHeading: ({ provider }) => `Vos conversations ${provider} sont importées`,
   nowAvailable: ({ count, provider, app }) =>
@@ -183,7 +173,6 @@ export const fr: Messages = {
   countUpdated: 'Mises à jour',
   countUnchanged: 'Inchangées',
   countSkipped: 'Ignorées',
-  nothingNew: 'Rien de nouveau dans ce fichier : tout son contenu était déjà importé.',
   closeOrLater: 'Vous pouvez fermer cette page, ou envoyer plus tard un export plus récent.',
   uploadAnother: 'Envoyer un autre fichier',
 
@@ -191,14 +180,9 @@ export const fr: Messages = {
   notices: {
     'conversation-deleted': 'La conversation a été supprimée.',
     disconnected: 'La connexion a été déconnectée et ses conversations supprimées.',
-    'all-deleted': 'Toutes vos données ont été supprimées.',
   },
   manageTitle: 'Vos conversations importées',
   nothingImported: 'Il n’y a rien ici : aucune conversation n’a été importée pour vous.',
-  connectedOn: 'Connecté le',
-  lastImport: 'Dernier import',
-  conversations: 'Conversations',
-  viewConversations: 'Voir les conversations',
   downloadHeading: 'Télécharger vos données',
   downloadText: ({ app }) =>
     `Un fichier JSON avec tout ce que ${app} conserve pour vous : chaque connexion et toutes ses conversations, chaque message compris — à garder, ou à emporter vers un autre service.`,
@@ -250,10 +234,80 @@ export const fr: Messages = {
   confirmDeleteAll: 'Supprimer toutes vos données ?',
   confirmDeleteAllText: ({ app }) => `Toutes les conversations et connexions importées pour vous seront supprimées de ${app}.`,
 
+  // What the connect start page says of the person's data.
+  trustHeading: 'Vos données',
+  trustWhatTerm: 'Ce qui est importé',
+  trustWhat: 'Uniquement les conversations du fichier d’export que vous envoyez : vos messages et les réponses, avec leurs titres et leurs dates, tels que le service les a écrits dans le fichier. Parley ne reçoit aucun mot de passe et aucun accès à votre compte.',
+  trustWhoTerm: 'Qui les voit',
+  trustWho: ({ app }) => `${app}, et vous. Parley conserve vos conversations pour ${app} et ne les montre à personne d’autre.`,
+  trustDeleteTerm: 'Consulter et supprimer',
+  trustDelete: ({ app }) => `À tout moment, sur la page où ${app} vous permet de gérer vos conversations importées : les lire, en supprimer une ou les supprimer toutes.`,
+  privacyPolicyIntro: ({ app }) => `Comment ${app} utilise vos données :`,
+  privacyPolicy: ({ app }) => `politique de confidentialité de ${app}`,
+
+  // The upload's drop zone.
+  dropZone: 'Choisissez un fichier ou déposez-le ici',
+  fileChosen: 'Fichier choisi',
+
+  importProblems: {
+    notAnExport: {
+      title: 'Ce fichier n’est pas un export de conversations',
+      advice: ({ provider, files }) =>
+        `Envoyez le fichier téléchargé depuis ${provider} (${files}), pas une capture d’écran ni un autre document. Les étapes de la page précédente expliquent comment l’obtenir.`,
+    },
+    otherProvider: {
+      title: ({ provider }) => `Ce n’est pas un export ${provider}`,
+      advice: ({ provider }) => `Il semble venir d’un autre service. Choisissez le service d’où vient le fichier, ou envoyez l’export téléchargé depuis ${provider}.`,
+    },
+    misexported: {
+      title: ({ provider }) => `Cet export ${provider} a été fait avec d’autres réglages`,
+      advice: ({ provider }) => `Refaites l’export depuis ${provider} exactement comme le décrivent les étapes de la page précédente, en choisissant le format JSON, puis envoyez le nouveau fichier.`,
+    },
+    damaged: {
+      title: 'Ce fichier est abîmé ou incomplet',
+      advice: ({ provider }) => `Il a peut-être été coupé pendant le téléchargement. Téléchargez à nouveau l’export depuis ${provider} et envoyez le nouveau fichier.`,
+    },
+    tooLarge: {
+      title: 'Ce fichier est trop volumineux pour être importé ici',
+      advice: ({ app }) => `Contactez le support de ${app} : il peut relever la limite.`,
+    },
+    conversationTooLarge: {
+      title: 'Une conversation de ce fichier est trop volumineuse pour être importée',
+      advice: ({ app }) => `Contactez le support de ${app} : il peut relever la limite.`,
+    },
+    conflict: {
+      title: 'Un autre import était en cours au même moment',
+      advice: 'Rien n’a été importé depuis ce fichier. Envoyez-le à nouveau.',
+    },
+    failed: {
+      title: 'Un problème est survenu de notre côté',
+      advice: ({ app }) => `Rien n’a été importé. Réessayez dans quelques minutes ; si cela se reproduit, contactez le support de ${app}.`,
+    },
+  },
+  nothingNewHeading: ({ provider }) => `Rien de nouveau dans cet export ${provider}`,
+  nothingNewText: ({ provider }) => `Tout son contenu était déjà importé. Pour ajouter des conversations plus récentes, faites un nouvel export depuis ${provider} et envoyez-le.`,
+
+  // A page of a session this browser never opened.
+  noSessionTitle: 'Ouvrez cette page depuis l’application',
+  noSessionAdvice: `Cette page ne fonctionne qu’après l’ouverture d’un lien fourni par l’application, et ce navigateur n’en a ouvert aucun. ${askAgain}`,
+
+  // The manage pages' rows, times and notices.
+  connectionsHeading: 'Vos connexions',
+  conversationCount: ({ count }) => f.counted(count, { one: '# conversation', other: '# conversations' }),
+  updatedAgo: ({ when }) => `mis à jour ${when}`,
+  disconnectedRow: 'Déconnecté · ses conversations ont été supprimées',
+  revokedText: ({ app }) => `Cette connexion a été déconnectée et ses conversations supprimées. Pour les retrouver, lancez un nouvel import depuis ${app}.`,
+  allDeletedHeading: 'Tout a été supprimé',
+  allDeletedText: ({ connections, conversations, app }) =>
+    `${f.counted(connections, { one: '# connexion', other: '# connexions' })} et ${f.counted(conversations, { one: '# conversation', other: '# conversations' })} ont été supprimées. ${app} ne détient plus aucune de vos conversations.`,
+  backToTop: 'Haut de page',
+  copyCode: 'Copier',
+  codeCopied: 'Copié',
+  code: 'Code',
+
   // The way back to the app, its brand on the pages, and a manage link opened by a preview.
   returnTo: ({ app }) => `Revenir à ${app}`,
   securedBy: 'Sécurisé par Parley',
-  privacyPolicy: ({ app }) => `Politique de confidentialité de ${app}`,
   openTitle: 'Ouvrir vos conversations',
   openHeading: ({ app }) => `Vos conversations partagées avec ${app}`,
   openText: 'Ouvrez la page pour les consulter, les télécharger ou les supprimer.',

@@ -76,12 +76,12 @@ export const ja: Messages = {
     missingLink: `このページはアプリが発行するリンクからのみ開けます。${askAgain}`,
     invalidLink: `このリンクは壊れているか、このサービス用ではありません。${askAgain}`,
     appNotFound: 'このリンクを作成したアプリはここに登録されていません。アプリのサポートにお問い合わせください。',
-    linkExpired: `リンクの有効期間は 15 分で、このリンクは期限切れです。${askAgain}`,
+    linkExpired: `このリンクは期限切れです。アプリが作るリンクは短い時間だけ有効です。${askAgain}`,
     invalidLinkLifetime: `このリンクは有効期間が長すぎるため受け付けられません。${askAgain}`,
     wrongLinkPurpose: `このリンクは別のページ用です。${askAgain}`,
     forbiddenScope: 'このリンクはアプリに許可されていないアクセスを求めています。アプリのサポートにお問い合わせください。',
     linkAlreadyUsed: `リンクは一度しか使えず、このリンクは使用済みです。${askAgain}`,
-    sessionExpired: `30 分間操作がなかったため、セッションが終了しました。${askAgain}`,
+    sessionExpired: `このページのセッションは終了しました。30 分間操作がないと終了します。${askAgain}`,
     invalidCsrf: 'このフォームは古くなっています。前のページに戻り、再読み込みしてからもう一度お試しください。',
     connectionNotFound: 'この接続は存在しないか、削除されました。',
     conversationNotFound: 'この会話は存在しないか、削除されました。',
@@ -100,7 +100,7 @@ export const ja: Messages = {
     `その後、${app} がそれらの会話を読めるようになります。会話はいつでも確認・削除できます。`,
   ],
   continue: '続ける',
-  linkWorksOnce: 'このリンクは一度だけ、数分間のみ有効です。',
+  linkWorksOnce: 'このリンクは一度だけ、短い時間のみ有効です。',
 
   chooseTitle: 'サービスを選択',
   chooseHeading: '会話はどこにありますか？',
@@ -154,8 +154,8 @@ export const ja: Messages = {
   uploading: 'アップロード中…',
   script: {
     tooLarge: 'このファイルは大きすぎてアップロードできません。',
-    progress: '{percent}% アップロード済み',
-    reading: 'アップロード完了。会話を読み取っています…',
+    progress: '{loaded} / {total} · {percent}%',
+    reading: 'インポートしています…',
     refused: 'アップロードは拒否されました。',
     interrupted: 'アップロードが中断されました。接続を確認してもう一度お試しください。',
     busy: '現在多くのファイルをインポートしています。まもなく再試行します…',
@@ -165,16 +165,6 @@ export const ja: Messages = {
   importFailedTitle: 'インポート失敗',
   importFailedHeading: 'インポートできませんでした',
   tryAgain: 'もう一度試す',
-  notProviderExport: ({ provider }) => `このファイルは ${provider} のエクスポートではありません。`,
-  checkService: 'ファイルの取得元のサービスを選んだか確認するか、戻って別のサービスを選んでください。',
-  notAnExport: 'このファイルは会話のエクスポートではありません。',
-  uploadTheExport: ({ provider, files }) => `前のページの手順どおりに、${provider} からダウンロードしたエクスポート（${files}）をアップロードしてください。`,
-  fileTooLarge: 'このファイルは大きすぎてここではインポートできません。',
-  conversationTooLarge: 'このファイルには大きすぎてインポートできない会話があります。',
-  raiseLimit: '上限を引き上げるには、アプリのサポートにお問い合わせください。',
-  failedBecause: ({ reason }) => `${reason}。`,
-  maybeDamaged: ({ provider }) => `ファイルが壊れているか不完全な可能性があります。${provider} からエクスポートをもう一度ダウンロードし、新しいファイルをアップロードしてください。`,
-
   importCompleteTitle: 'インポート完了',
   importedHeading: ({ provider }) => `${provider} の会話を取り込みました`,
   nowAvailable: ({ count, provider, app }) => f.counted(count, { other: `${provider} の # 件の会話が ${app} で利用できるようになりました。` }),
@@ -182,7 +172,6 @@ export const ja: Messages = {
   countUpdated: '更新',
   countUnchanged: '変更なし',
   countSkipped: 'スキップ',
-  nothingNew: 'このファイルに新しい内容はありません。すべてインポート済みです。',
   closeOrLater: 'このページは閉じてかまいません。新しいエクスポートは後からアップロードできます。',
   uploadAnother: '別のファイルをアップロード',
 
@@ -190,14 +179,9 @@ export const ja: Messages = {
   notices: {
     'conversation-deleted': '会話を削除しました。',
     disconnected: '接続を解除し、その会話を削除しました。',
-    'all-deleted': 'すべてのデータを削除しました。',
   },
   manageTitle: 'インポートした会話',
   nothingImported: 'ここには何もありません。あなたの会話はまだインポートされていません。',
-  connectedOn: '接続日',
-  lastImport: '最終インポート',
-  conversations: '会話',
-  viewConversations: '会話を見る',
   downloadHeading: 'データをダウンロード',
   downloadText: ({ app }) => `${app} が保存しているあなたのデータすべてを 1 つの JSON ファイルに。各接続とその会話、すべてのメッセージを含みます。保管用にも、別のサービスへの移行にも使えます。`,
   downloadButton: 'データをダウンロード',
@@ -245,10 +229,80 @@ export const ja: Messages = {
   confirmDeleteAll: 'すべてのデータを削除しますか？',
   confirmDeleteAllText: ({ app }) => `あなたのためにインポートされた会話と接続がすべて ${app} から削除されます。`,
 
+  // What the connect start page says of the person's data.
+  trustHeading: 'あなたのデータ',
+  trustWhatTerm: 'インポートされるもの',
+  trustWhat: 'アップロードしたエクスポートファイル内の会話だけです。あなたのメッセージと返答を、タイトルや日時とともに、サービスがファイルに書いたとおりに取り込みます。Parley がパスワードやアカウントへのアクセスを受け取ることはありません。',
+  trustWhoTerm: '見ることができる人',
+  trustWho: ({ app }) => `${app} とあなたです。Parley は会話を ${app} のために保管し、ほかの誰にも表示しません。`,
+  trustDeleteTerm: '確認と削除',
+  trustDelete: ({ app }) => `${app} が用意するインポート済み会話の管理ページで、いつでも会話を読んだり、1 件ずつまたはすべて削除したりできます。`,
+  privacyPolicyIntro: ({ app }) => `${app} によるデータの扱い：`,
+  privacyPolicy: ({ app }) => `${app} のプライバシーポリシー`,
+
+  // The upload's drop zone.
+  dropZone: 'ファイルを選択するか、ここにドロップ',
+  fileChosen: 'ファイルを選択しました',
+
+  importProblems: {
+    notAnExport: {
+      title: 'このファイルは会話のエクスポートではありません',
+      advice: ({ provider, files }) =>
+        `${provider} からダウンロードしたファイル（${files}）をアップロードしてください。スクリーンショットやほかの書類ではアップロードできません。入手方法は前のページの手順をご覧ください。`,
+    },
+    otherProvider: {
+      title: ({ provider }) => `これは ${provider} のエクスポートではありません`,
+      advice: ({ provider }) => `ほかのサービスのエクスポートのようです。ファイルの取得元のサービスを選ぶか、${provider} からダウンロードしたエクスポートをアップロードしてください。`,
+    },
+    misexported: {
+      title: ({ provider }) => `この ${provider} のエクスポートは別の設定で作成されています`,
+      advice: ({ provider }) => `前のページの手順どおりに、形式に JSON を選んで ${provider} でもう一度エクスポートし、新しいファイルをアップロードしてください。`,
+    },
+    damaged: {
+      title: 'このファイルは壊れているか不完全です',
+      advice: ({ provider }) => `ダウンロード中に途切れた可能性があります。${provider} からエクスポートをもう一度ダウンロードし、新しいファイルをアップロードしてください。`,
+    },
+    tooLarge: {
+      title: 'このファイルは大きすぎてここではインポートできません',
+      advice: ({ app }) => `${app} のサポートにお問い合わせください。上限を引き上げられます。`,
+    },
+    conversationTooLarge: {
+      title: 'このファイル内の会話の 1 つが大きすぎてインポートできません',
+      advice: ({ app }) => `${app} のサポートにお問い合わせください。上限を引き上げられます。`,
+    },
+    conflict: {
+      title: '同時に別のインポートが実行されていました',
+      advice: 'このファイルからは何もインポートされていません。もう一度アップロードしてください。',
+    },
+    failed: {
+      title: 'こちら側で問題が発生しました',
+      advice: ({ app }) => `何もインポートされていません。数分後にもう一度お試しください。繰り返し起きる場合は ${app} のサポートにお問い合わせください。`,
+    },
+  },
+  nothingNewHeading: ({ provider }) => `この ${provider} のエクスポートに新しい内容はありません`,
+  nothingNewText: ({ provider }) => `すべてインポート済みです。新しい会話を取り込むには、${provider} で新しくエクスポートしてアップロードしてください。`,
+
+  // A page of a session this browser never opened.
+  noSessionTitle: 'このページはアプリから開いてください',
+  noSessionAdvice: `このページは、アプリから渡されたリンクを開いた後にだけ使えます。このブラウザーではまだリンクが開かれていません。${askAgain}`,
+
+  // The manage pages' rows, times and notices.
+  connectionsHeading: '接続',
+  conversationCount: ({ count }) => `${f.number(count)} 件の会話`,
+  updatedAgo: ({ when }) => `更新: ${when}`,
+  disconnectedRow: '接続解除済み · 会話は削除されました',
+  revokedText: ({ app }) => `この接続は解除され、会話は削除されました。元に戻すには、${app} から新しくインポートを始めてください。`,
+  allDeletedHeading: 'すべて削除しました',
+  allDeletedText: ({ connections, conversations, app }) =>
+    `${f.number(connections)} 件の接続と ${f.number(conversations)} 件の会話を削除しました。${app} にはもうあなたの会話はありません。`,
+  backToTop: 'ページの先頭へ',
+  copyCode: 'コピー',
+  codeCopied: 'コピーしました',
+  code: 'コード',
+
   // The way back to the app, its brand on the pages, and a manage link opened by a preview.
   returnTo: ({ app }) => `${app} に戻る`,
   securedBy: 'Parley による保護',
-  privacyPolicy: ({ app }) => `${app} のプライバシーポリシー`,
   openTitle: '会話を開く',
   openHeading: ({ app }) => `${app} と共有した会話`,
   openText: 'ページを開くと、会話の確認、ダウンロード、削除ができます。',

@@ -76,12 +76,12 @@ export const zhCN: Messages = {
     missingLink: `此页面只能通过应用提供的链接打开。${askAgain}`,
     invalidLink: `此链接已损坏，或不是用于此服务的。${askAgain}`,
     appNotFound: '创建此链接的应用未在这里注册。请联系该应用的客服。',
-    linkExpired: `链接的有效期为 15 分钟，此链接已过期。${askAgain}`,
+    linkExpired: `此链接已过期：应用生成的链接只在短时间内有效。${askAgain}`,
     invalidLinkLifetime: `此链接的有效期设得太长，因此不被接受。${askAgain}`,
     wrongLinkPurpose: `此链接用于其他页面。${askAgain}`,
     forbiddenScope: '此链接请求的访问权限超出了该应用的许可。请联系该应用的客服。',
     linkAlreadyUsed: `每个链接只能使用一次，此链接已被使用。${askAgain}`,
-    sessionExpired: `你的会话因 30 分钟无操作而结束。${askAgain}`,
+    sessionExpired: `你在此处的会话已结束：30 分钟无操作后会话会关闭。${askAgain}`,
     invalidCsrf: '此表单已过时。请返回，刷新页面后重试。',
     connectionNotFound: '此连接不存在或已被移除。',
     conversationNotFound: '此对话不存在或已被删除。',
@@ -100,7 +100,7 @@ export const zhCN: Messages = {
     `之后 ${app} 就可以读取这些对话。你可以随时查看和删除它们。`,
   ],
   continue: '继续',
-  linkWorksOnce: '此链接只能使用一次，且仅在几分钟内有效。',
+  linkWorksOnce: '此链接只能使用一次，且仅在短时间内有效。',
 
   chooseTitle: '选择服务',
   chooseHeading: '你的对话在哪里？',
@@ -154,8 +154,8 @@ export const zhCN: Messages = {
   uploading: '正在上传…',
   script: {
     tooLarge: '此文件过大，无法在这里上传。',
-    progress: '已上传 {percent}%',
-    reading: '上传完成。正在读取你的对话…',
+    progress: '{loaded} / {total} · {percent}%',
+    reading: '正在导入…',
     refused: '上传被拒绝。',
     interrupted: '上传中断。请检查网络连接后重试。',
     busy: '目前有许多文件正在导入，稍后将自动重试…',
@@ -165,16 +165,6 @@ export const zhCN: Messages = {
   importFailedTitle: '导入失败',
   importFailedHeading: '导入没有成功',
   tryAgain: '重试',
-  notProviderExport: ({ provider }) => `此文件不是 ${provider} 的导出文件。`,
-  checkService: '请确认你选择的是该文件来源的服务，或返回选择其他服务。',
-  notAnExport: '此文件不是对话导出文件。',
-  uploadTheExport: ({ provider, files }) => `请按上一页的步骤，上传你从 ${provider} 下载的导出文件（${files}）。`,
-  fileTooLarge: '此文件过大，无法在这里导入。',
-  conversationTooLarge: '此文件中有一个对话过大，无法导入。',
-  raiseLimit: '请联系该应用的客服提高上限。',
-  failedBecause: ({ reason }) => `${reason}。`,
-  maybeDamaged: ({ provider }) => `文件可能已损坏或不完整。请从 ${provider} 重新下载导出文件，然后上传新文件。`,
-
   importCompleteTitle: '导入完成',
   importedHeading: ({ provider }) => `你的 ${provider} 对话已导入`,
   nowAvailable: ({ count, provider, app }) => f.counted(count, { other: `来自 ${provider} 的 # 个对话现在可供 ${app} 使用。` }),
@@ -182,7 +172,6 @@ export const zhCN: Messages = {
   countUpdated: '已更新',
   countUnchanged: '未变化',
   countSkipped: '已跳过',
-  nothingNew: '此文件中没有新内容：其中的一切都已导入过。',
   closeOrLater: '你现在可以关闭此页面，也可以稍后上传更新的导出文件。',
   uploadAnother: '上传另一个文件',
 
@@ -190,14 +179,9 @@ export const zhCN: Messages = {
   notices: {
     'conversation-deleted': '对话已删除。',
     disconnected: '连接已断开，其对话已删除。',
-    'all-deleted': '你的所有数据已删除。',
   },
   manageTitle: '你导入的对话',
   nothingImported: '这里什么都没有：还没有为你导入任何对话。',
-  connectedOn: '连接时间',
-  lastImport: '上次导入',
-  conversations: '对话',
-  viewConversations: '查看对话',
   downloadHeading: '下载你的数据',
   downloadText: ({ app }) => `一个 JSON 文件，包含 ${app} 为你保存的全部内容：每个连接及其所有对话，包括每条消息——可以留存，也可以带到其他服务。`,
   downloadButton: '下载我的数据',
@@ -244,10 +228,78 @@ export const zhCN: Messages = {
   confirmDeleteAll: '删除你的所有数据？',
   confirmDeleteAllText: ({ app }) => `为你导入的所有对话和连接都将从 ${app} 中删除。`,
 
+  // What the connect start page says of the person's data.
+  trustHeading: '你的数据',
+  trustWhatTerm: '导入哪些内容',
+  trustWhat: '只导入你上传的导出文件中的对话：你的消息和回复，以及它们的标题和时间，与服务写入文件的内容一致。Parley 不会获得任何密码，也无法访问你的账户。',
+  trustWhoTerm: '谁能看到',
+  trustWho: ({ app }) => `${app} 和你。Parley 为 ${app} 保存你的对话，不会向其他任何人展示。`,
+  trustDeleteTerm: '查看和删除',
+  trustDelete: ({ app }) => `随时都可以在 ${app} 提供的已导入对话管理页面上阅读对话、删除其中一条或全部删除。`,
+  privacyPolicyIntro: ({ app }) => `${app} 如何使用你的数据：`,
+  privacyPolicy: ({ app }) => `${app} 的隐私政策`,
+
+  // The upload's drop zone.
+  dropZone: '选择文件或拖放到这里',
+  fileChosen: '已选择文件',
+
+  importProblems: {
+    notAnExport: {
+      title: '此文件不是对话导出文件',
+      advice: ({ provider, files }) => `请上传你从 ${provider} 下载的文件（${files}），而不是截图或其他文档。上一页的步骤说明了如何获取它。`,
+    },
+    otherProvider: {
+      title: ({ provider }) => `这不是 ${provider} 的导出文件`,
+      advice: ({ provider }) => `它看起来是其他服务的导出文件。请选择该文件来源的服务，或上传你从 ${provider} 下载的导出文件。`,
+    },
+    misexported: {
+      title: ({ provider }) => `此 ${provider} 导出文件使用了其他设置`,
+      advice: ({ provider }) => `请严格按照上一页的步骤在 ${provider} 重新导出，并选择 JSON 格式，然后上传新文件。`,
+    },
+    damaged: {
+      title: '此文件已损坏或不完整',
+      advice: ({ provider }) => `它可能在下载时被截断了。请从 ${provider} 重新下载导出文件，然后上传新文件。`,
+    },
+    tooLarge: {
+      title: '此文件太大，无法在这里导入',
+      advice: ({ app }) => `请联系 ${app} 的支持团队：他们可以提高上限。`,
+    },
+    conversationTooLarge: {
+      title: '此文件中有一条对话太大，无法导入',
+      advice: ({ app }) => `请联系 ${app} 的支持团队：他们可以提高上限。`,
+    },
+    conflict: {
+      title: '同时有另一项导入正在进行',
+      advice: '此文件中的内容均未导入。请重新上传。',
+    },
+    failed: {
+      title: '我们这边出了问题',
+      advice: ({ app }) => `没有导入任何内容。请几分钟后重试；如果问题反复出现，请联系 ${app} 的支持团队。`,
+    },
+  },
+  nothingNewHeading: ({ provider }) => `此 ${provider} 导出文件中没有新内容`,
+  nothingNewText: ({ provider }) => `其中的一切都已导入过。要导入更新的对话，请在 ${provider} 重新导出并上传。`,
+
+  // A page of a session this browser never opened.
+  noSessionTitle: '请从应用中打开此页面',
+  noSessionAdvice: `此页面只有在你打开应用提供的链接后才能使用，而此浏览器尚未打开过链接。${askAgain}`,
+
+  // The manage pages' rows, times and notices.
+  connectionsHeading: '你的连接',
+  conversationCount: ({ count }) => `${f.number(count)} 条对话`,
+  updatedAgo: ({ when }) => `更新：${when}`,
+  disconnectedRow: '已断开 · 其对话已删除',
+  revokedText: ({ app }) => `此连接已断开，其对话已删除。如需找回，请从 ${app} 开始新的导入。`,
+  allDeletedHeading: '已全部删除',
+  allDeletedText: ({ connections, conversations, app }) => `已删除 ${f.number(connections)} 个连接和 ${f.number(conversations)} 条对话。${app} 现在不再保存你的任何对话。`,
+  backToTop: '返回顶部',
+  copyCode: '复制',
+  codeCopied: '已复制',
+  code: '代码',
+
   // The way back to the app, its brand on the pages, and a manage link opened by a preview.
   returnTo: ({ app }) => `返回 ${app}`,
   securedBy: '由 Parley 提供安全保护',
-  privacyPolicy: ({ app }) => `${app} 的隐私政策`,
   openTitle: '打开你的对话',
   openHeading: ({ app }) => `你与 ${app} 共享的对话`,
   openText: '打开页面即可查看、下载或删除这些对话。',

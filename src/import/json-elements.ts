@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.ts';
-import { invalidExport, unrecognizedExport } from './import-errors.ts';
+import { EMPTY_FILE, invalidExport, NOT_JSON, unrecognizedExport } from './import-errors.ts';
 import { NestedScanner } from './nested-scanner.ts';
 
 const QUOTE = 0x22;
@@ -197,7 +197,7 @@ export class JsonElementSplitter {
   /** Call once the input has ended; a document cut short is an invalid export. */
   end(): void {
     if (this.inScalar && !this.inString && this.depth === 0) this.finishElement(new Uint8Array(0), 0, 0);
-    if (this.expect === 'document') throw invalidExport('the file is empty');
+    if (this.expect === 'document') throw invalidExport(EMPTY_FILE);
     if (this.expect !== 'trailing') throw invalidExport('the file ends before the JSON document does (truncated?)');
   }
 
@@ -321,5 +321,5 @@ function trailingBackslashesOdd(chunk: Uint8Array, from: number, end: number): b
 /** A document that is JSON but not an array or object is readable yet no export. */
 function unrecognizedOrInvalid(byte: number) {
   const scalarStart = byte === QUOTE || byte === 0x2d || (byte >= 0x30 && byte <= 0x39) || byte === 0x74 || byte === 0x66 || byte === 0x6e;
-  return scalarStart ? unrecognizedExport() : invalidExport('the file is not JSON');
+  return scalarStart ? unrecognizedExport() : invalidExport(NOT_JSON);
 }

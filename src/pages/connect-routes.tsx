@@ -1,37 +1,15 @@
 import { Hono } from 'hono';
 import { ChooseProviderPage, ConnectStartPage, ImportResultPage, UploadPage, type ImportOutcome } from '../../pages/connect-pages.tsx';
-import { providerGuide, providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
-import type { Messages } from '../../pages/i18n/en.ts';
 import { ApiError } from '../errors.ts';
 import { importExport } from '../import/import-export.ts';
 import type { ImportSlots } from '../import/import-slots.ts';
 import { formatFor } from '../import/formats.ts';
 import { openExportUpload, type ExportUpload } from '../import/upload.ts';
 import { checkCsrf, rememberResult } from '../links/page-sessions.ts';
-import { errorMessage, messages, pageHeaders, pageLink, pageSession, postedForm, renderPage, startPageSession } from './page-kit.tsx';
-
-/** Why an upload failed, said for the person holding the file, in their language. */
-function importFailure(t: Messages, error: ApiError, provider: string): Pick<ImportOutcome, 'message' | 'advice'> {
-  const name = providerName(provider);
-  switch (error.code) {
-    case 'invalidProvider':
-      return { message: t.notProviderExport({ provider: name }), advice: t.checkService };
-    case 'unrecognizedExport':
-      return { message: t.notAnExport, advice: t.uploadTheExport({ provider: name, files: t.or(providerGuide(provider)!.extensions) }) };
-    case 'exportTooLarge':
-    case 'expandedTooLarge':
-      return { message: t.fileTooLarge, advice: t.raiseLimit };
-    case 'conversationTooLarge':
-      return { message: t.conversationTooLarge, advice: t.raiseLimit };
-    default:
-      return {
-        message: t.failedBecause({ reason: errorMessage(t, error) }),
-        advice: t.maybeDamaged({ provider: name }),
-      };
-  }
-}
+import { importProblem } from './import-problem.ts';
+import { pageHeaders, pageLink, pageSession, postedForm, renderPage, startPageSession } from './page-kit.tsx';
 
 /** The connect flow: /start (the link's landing page) and /connect (choose, upload, result). */
 export function connectRoutes(deps: Deps, imports: ImportSlots) {
@@ -46,7 +24,8 @@ export function connectRoutes(deps: Deps, imports: ImportSlots) {
     const token = c.req.query('token');
     const link = await pageLink(deps, c, token, 'connect');
     if (link instanceof Response) return link;
-    return renderPage(c, <ConnectStartPage appName={c.get('page').appName!} token={token!} />);
+    const { appName, brand } = c.get('page');
+    return renderPage(c, <ConnectStartPage appName={appName!} token={token!} privacyPolicyUrl={brand?.privacyUrl} />);
   });
 
   // The person's click: consumes the link and opens a session. No CSRF token here:
@@ -97,7 +76,9 @@ export function connectRoutes(deps: Deps, imports: ImportSlots) {
       // Refusals of the request rather than of the file are error pages at the form's
       // address; the upload script retries a 503 by itself.
       if (!(error instanceof ApiError) || error.code === 'invalidCsrf' || error.code === 'unsupportedContentType' || error.code === 'sessionExpired' || error.code === 'importsBusy') throw error;
-      outcome = { provider, ok: false, status: error.status, ...importFailure(messages(c), error, provider) };
+      // The page says what to do next; the precise reason is for the log (and the API's answer).
+      deps.log.info('page import refused', { appId: current.appId, provider, error: error.message });
+      outcome = { provider, ok: false, status: error.status, problem: importProblem(error) };
     }
     await rememberResult(deps, current, outcome);
     return c.redirect('/connect/result', 303);

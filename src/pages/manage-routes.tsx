@@ -9,11 +9,13 @@ import { purgeUser } from '../conversations/purge.ts';
 import { MAX_QUERY_LENGTH, isSearch, searchOwn } from '../conversations/search.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { checkCsrf } from '../links/page-sessions.ts';
+import { checkCsrf, rememberResult, type PageSession } from '../links/page-sessions.ts';
 import { downloadFile } from './download-file.ts';
 import { isNavigation, messages, pageHeaders, pageLink, pageSession, postedForm, renderPage, sessionCookie, startPageSession } from './page-kit.tsx';
 
 const PAGE_SIZE = 20;
+
+type DeletedCounts = { connections: number; conversations: number };
 
 /** The `page` asked for: 1 unless a whole number above it, and at most what an offset can reach (an edited URL is answered, not refused). */
 const pageNumber = (c: Context<AppEnv>) =>
@@ -25,7 +27,7 @@ export function manageRoutes(deps: Deps) {
   const session = (c: Context<AppEnv>) => pageSession(deps, c, 'manage');
 
   /** A confirmed destructive action: checks the form's CSRF token, acts, then redirects. */
-  const confirmed = (action: (c: Context<AppEnv>, owner: Owner & { tokenHash: string }) => Promise<string>) => async (c: Context<AppEnv>) => {
+  const confirmed = (action: (c: Context<AppEnv>, owner: Owner & PageSession) => Promise<string>) => async (c: Context<AppEnv>) => {
     const owner = await session(c);
     const form = await postedForm(deps, c);
     checkCsrf(owner, form.csrf);
@@ -53,9 +55,20 @@ export function manageRoutes(deps: Deps) {
     const q = c.req.query('q')?.slice(0, MAX_QUERY_LENGTH);
     const page = pageNumber(c);
     const search = isSearch(q) ? { q, page, ...(await searchOwn(deps, owner, q, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })) } : undefined;
+    // What "Delete all" deleted, kept in the session by its redirect (nothing from the URL is shown).
+    const deleted = c.req.query('notice') === 'all-deleted' && owner.lastResult ? (JSON.parse(owner.lastResult) as { deleted?: DeletedCounts }).deleted : undefined;
     return renderPage(
       c,
-      <ManageHomePage appName={owner.appName} connections={connections} search={search} pageSize={PAGE_SIZE} queryMaxLength={MAX_QUERY_LENGTH} notice={c.req.query('notice')} />,
+      <ManageHomePage
+        appName={owner.appName}
+        connections={connections}
+        search={search}
+        pageSize={PAGE_SIZE}
+        queryMaxLength={MAX_QUERY_LENGTH}
+        notice={c.req.query('notice')}
+        deleted={deleted}
+        now={deps.clock.now()}
+      />,
     );
   });
 
@@ -169,12 +182,15 @@ export function manageRoutes(deps: Deps) {
   routes.post(
     '/manage/delete-all',
     confirmed(async (_c, owner) => {
+      let deleted: DeletedCounts = { connections: 0, conversations: 0 };
       try {
-        await purgeUser(deps, owner.appId, owner.userRef, owner.tokenHash);
+        const { connections, conversations } = await purgeUser(deps, owner.appId, owner.userRef, owner.tokenHash);
+        deleted = { connections, conversations };
       } catch (error) {
         // Nothing imported, or already deleted: the outcome the person asked for.
         if (!(error instanceof ApiError && error.code === 'userNotFound')) throw error;
       }
+      await rememberResult(deps, owner, { deleted });
       return '/manage?notice=all-deleted';
     }),
   );

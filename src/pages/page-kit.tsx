@@ -40,15 +40,19 @@ export function renderPage(c: Context<AppEnv>, page: VNode, status: 200 | 400 | 
   return c.html(`<!doctype html>${renderToString(<MessagesContext.Provider value={messages(c)}>{framed}</MessagesContext.Provider>)}`, status);
 }
 
-/** An error's message in the person's language; a reason after it (the parser's, in English) as ApiError puts it. */
-export const errorMessage = (t: Messages, error: ApiError) => t.errors[error.code] + (error.detail ? `: ${error.detail}` : '');
-
-/** The error as a page: its message and what to do, in the person's language (the API's JSON stays English). */
+/**
+ * The error as a page: its message and what to do, in the person's language. A
+ * technical reason after the message (a parser's, in English) stays in the API's
+ * JSON and the log. A session that was never opened in this browser is not said
+ * to have expired.
+ */
 export function pageErrorResponse(c: Context<AppEnv>, error: ApiError) {
   const t = messages(c);
-  const advice = (t.advice as Partial<Record<ErrorCode, string>>)[error.code] ?? t.askAgain;
-  const message = errorMessage(t, error);
-  return renderPage(c, <ErrorPage status={error.status} message={message} advice={advice} appName={c.get('page').appName} />, error.status as 400);
+  const { appName, sessionSent } = c.get('page');
+  const neverOpened = error.code === 'sessionExpired' && !sessionSent;
+  const advice = neverOpened ? t.noSessionAdvice : ((t.advice as Partial<Record<ErrorCode, string>>)[error.code] ?? t.askAgain);
+  const message = neverOpened ? t.noSessionTitle : t.errors[error.code];
+  return renderPage(c, <ErrorPage status={error.status} message={message} advice={advice} appName={appName} />, error.status as 400);
 }
 
 /** Follows a signed link's `locale` claim, when it names a language the pages speak. */
@@ -154,8 +158,9 @@ export async function postedForm(deps: Deps, c: Context<AppEnv>): Promise<Record
  */
 export async function pageSession(deps: Deps, c: Context<AppEnv>, purpose: PagePurpose) {
   const locale = supportedLocale(getCookie(c, LOCALE_COOKIE_NAMES[purpose]));
-  if (locale) c.set('page', { ...c.get('page'), locale });
-  const session = await resumePageSession(deps, sessionCookie(c, purpose), purpose);
+  const cookie = sessionCookie(c, purpose);
+  c.set('page', { ...c.get('page'), ...(locale && { locale }), sessionSent: cookie !== undefined });
+  const session = await resumePageSession(deps, cookie, purpose);
   const brand = await showApp(deps, c, session.appId, purpose, await registeredReturnUrl(deps, session.appId, session.returnUrl));
   return { ...session, appName: brand.name };
 }

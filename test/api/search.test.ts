@@ -292,11 +292,16 @@ describe('the manage page’s search', () => {
     });
     const browser = await openSession(t, 'manage');
     const home = await (await browser.get('/manage')).text();
-    assert.match(home, /<form method="get" action="\/manage" role="search" class="search"><label for="search-q">[^<]+<\/label>/);
+    // The form leads to the results' anchor, so the browser scrolls them into view.
+    assert.match(home, /<form method="get" action="\/manage#results" role="search" class="search"><label for="search-q">[^<]+<\/label>/);
+    assert.match(home, /<ul class="connections">/);
     assert.match(home, /<input id="search-q" type="search" name="q" value(="")? maxlength="200"/);
 
     const page = await (await browser.get('/manage?q=TOMATO+script')).text();
     assert.match(page, /1 conversation matches/);
+    // The results stand where the connections stood.
+    assert.match(page, /<section class="card" id="results"/);
+    assert.doesNotMatch(page, /<ul class="connections">/);
     assert.match(page, /<a href="\/manage\/conversations\/[^"]+">Markup question<\/a>/);
     // The message's own markup shows as text; <mark> is the only markup added.
     assert.match(page, /What does &lt;<mark>script<\/mark>>alert\(&quot;x&quot;\)&lt;\/<mark>script<\/mark>> do in a <mark>tomato<\/mark> page\?/);

@@ -157,7 +157,7 @@ export function watchPage(page: Page) {
   };
 }
 
-export const PHONE = { width: 375, height: 812 };
+export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
 /**
@@ -179,7 +179,7 @@ const LAYOUT_AUDIT = `(() => {
 
   const describe = (el) => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).trim().replace(/\\s+/g, '.') : '') + ' "' + (el.textContent || '').trim().slice(0, 40) + '"';
 
-  for (const el of document.querySelectorAll('button, .button, a.choice, input[type=file], .back a, .conversations li, .pager a')) {
+  for (const el of document.querySelectorAll('button, .button, a.choice, input[type=file], .back a, .conversations li, .pager a, .connection > a, .to-top a')) {
     const box = el.getBoundingClientRect();
     if (box.width > 0 && box.height < 44) problems.push('tap target ' + describe(el) + ' is ' + Math.round(box.height) + 'px high');
     if (box.right > window.innerWidth + 0.5) problems.push(describe(el) + ' sticks out to ' + Math.round(box.right) + 'px');
@@ -241,7 +241,7 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
 
 /**
  * Full-page screenshots of the current page at phone and desktop size, named
- * `<name>-375.png` and `<name>-1280.png`, with axe-core run at each size; checks
+ * `<name>-390.png` and `<name>-1280.png`, with axe-core run at each size; checks
  * the layout at phone size and returns to the phone viewport the flows run in.
  * Returns every problem found, described.
  */
@@ -277,20 +277,20 @@ const FOCUS_STOP = `(() => {
 
 /**
  * Moves the focus with Tab (Shift+Tab when `backwards`) until it is on the element
- * named `name`, as a keyboard-only person would. At every stop the focus must be
+ * named `name` (or matching it), as a keyboard-only person would. At every stop the focus must be
  * visible and move in the page's order (forwards with Tab, backwards with
  * Shift+Tab). Returns the names of the stops, the last one included.
  */
-export async function tabTo(page: Page, name: string, { backwards = false } = {}): Promise<string[]> {
+export async function tabTo(page: Page, name: string | RegExp, { backwards = false } = {}): Promise<string[]> {
   const stops: string[] = [];
   while (stops.length < 40) {
     await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
     const stop = (await page.evaluate(FOCUS_STOP)) as { name: string; shown: boolean; after: boolean | undefined } | null;
-    assert.ok(stop, `${backwards ? 'Shift+Tab' : 'Tab'} after ${JSON.stringify(stops)} left the page's elements before reaching "${name}"`);
+    assert.ok(stop, `${backwards ? 'Shift+Tab' : 'Tab'} after ${JSON.stringify(stops)} left the page's elements before reaching "${String(name)}"`);
     stops.push(stop.name);
     assert.ok(stop.shown, `the focus on "${stop.name}" does not show`);
     if (stop.after !== undefined) assert.equal(stop.after, !backwards, `the focus went ${backwards ? 'forwards' : 'backwards'} to "${stop.name}" (stops: ${JSON.stringify(stops)})`);
-    if (stop.name === name) return stops;
+    if (typeof name === 'string' ? stop.name === name : name.test(stop.name)) return stops;
   }
-  assert.fail(`"${name}" not reached in 40 presses: ${JSON.stringify(stops)}`);
+  assert.fail(`"${String(name)}" not reached in 40 presses: ${JSON.stringify(stops)}`);
 }

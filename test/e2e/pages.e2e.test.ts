@@ -1,7 +1,7 @@
 /**
  * The hosted pages in a real Chromium against the real server (`npm start`'s entry
  * file, a database file, the operator CLI): what a person sees and can do, at phone
- * size, with screenshots of every distinct page at 375 and 1280 px wide in
+ * size, with screenshots of every distinct page at 390 and 1280 px wide in
  * test/e2e/screenshots/. Without Chromium they are skipped with one line, or fail
  * under PARLEY_REQUIRE_BROWSER=1 (see `describeInBrowser`).
  */
@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { signLink } from '../../sdk/src/sign-link.ts';
 import { FIXTURES_DIR, zipFolderFiles } from '../helpers.ts';
 import { accessibilityViolations, capture, cli, describeInBrowser, launchChromium, PHONE, SCREENSHOTS_DIR, startServer, tabTo, watchPage, type RunningServer } from './browser.ts';
@@ -21,6 +21,18 @@ import { accessibilityViolations, capture, cli, describeInBrowser, launchChromiu
 /** Two ChatGPT conversations; five Claude ones (see test/fixtures/README.md). */
 const CHATGPT_EXPORT = fileURLToPath(new URL('chatgpt-browsing.json', FIXTURES_DIR));
 const CLAUDE_EXPORT = fileURLToPath(new URL('claude-conversations.json', FIXTURES_DIR));
+/** One export of each of the six services, as the API takes them. */
+const EVERY_SERVICE: Array<[string, string]> = [
+  ['chatgpt-browsing.json', 'application/json'],
+  ['claude-conversations.json', 'application/json'],
+  ['gemini-my-activity.json', 'application/json'],
+  ['copilot-activity-history.csv', 'text/csv'],
+  ['grok-prod-grok-backend.json', 'application/json'],
+  ['deepseek-conversations.json', 'application/json'],
+];
+const fixtureText = (name: string) => readFileSync(new URL(name, FIXTURES_DIR), 'utf8');
+/** A PNG's first bytes: a picture picked instead of the export. */
+const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
 
 let tmp: string;
 let server: RunningServer | undefined;
@@ -30,8 +42,15 @@ let chatgptZip: string;
 
 const base = () => server!.baseUrl;
 
-const link = (purpose: 'connect' | 'manage', userRef: string) =>
-  signLink({ appId: tenant.appId, userRef, scopes: ['conversations:read'], purpose, baseUrl: base() }, tenant.appSecret);
+/** The customer's site, registered as the app's return origin: every link below offers the way back to it. */
+const CUSTOMER_ORIGIN = 'https://acme-notes.example';
+const RETURN_URL = `${CUSTOMER_ORIGIN}/settings/ai`;
+const PRIVACY_URL = `${CUSTOMER_ORIGIN}/privacy`;
+/** The app's accent colour: primary buttons and links on its pages. */
+const ACCENT = '#0f766e';
+
+const link = (purpose: 'connect' | 'manage', userRef: string, locale?: string) =>
+  signLink({ appId: tenant.appId, userRef, scopes: ['conversations:read'], purpose, baseUrl: base(), returnUrl: RETURN_URL, ...(locale && { locale }) }, tenant.appSecret);
 
 /** The customer's backend: the API with the app's key. */
 async function api(path: string, init: RequestInit = {}) {
@@ -39,11 +58,11 @@ async function api(path: string, init: RequestInit = {}) {
   return { status: response.status, body: (await response.json()) as any };
 }
 
-async function ingest(userRef: string, conversations: unknown) {
+async function ingest(userRef: string, conversations: unknown, contentType = 'application/json') {
   const result = await api(`/api/ingest-export?userRef=${encodeURIComponent(userRef)}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(conversations),
+    headers: { 'Content-Type': contentType },
+    body: typeof conversations === 'string' ? conversations : JSON.stringify(conversations),
   });
   assert.equal(result.status, 200, JSON.stringify(result.body));
   return result.body;
@@ -54,8 +73,8 @@ async function ingest(userRef: string, conversations: unknown) {
  * the console must be clean: no errors, no CSP reports, no dialogs. Error pages a
  * flow expects name their status, which Chromium also logs.
  */
-async function inBrowser(flow: (page: Page) => Promise<void>, { expectedStatuses = [] as number[] } = {}) {
-  const context = await browser!.newContext({ viewport: PHONE });
+async function inBrowser(flow: (page: Page) => Promise<void>, { expectedStatuses = [] as number[], context: options = {} as BrowserContextOptions } = {}) {
+  const context = await browser!.newContext({ viewport: PHONE, ...options });
   // A missing element should fail in seconds, not after Playwright's default 30 s.
   context.setDefaultTimeout(15_000);
   try {
@@ -78,7 +97,7 @@ async function inBrowser(flow: (page: Page) => Promise<void>, { expectedStatuses
 const heading = (page: Page) => page.locator('h1').innerText();
 
 /**
- * Screenshots at both sizes, and no axe-core violation at either; at 375 px
+ * Screenshots at both sizes, and no axe-core violation at either; at 390 px
  * nothing may be too wide, too small to tap or too faint.
  */
 async function shoot(page: Page, name: string) {
@@ -90,16 +109,23 @@ async function resultCounts(page: Page): Promise<Record<string, string>> {
   return page.locator('.counts > div').evaluateAll((items) => Object.fromEntries(items.map((item) => [item.querySelector('dt')!.textContent, item.querySelector('dd')!.textContent])));
 }
 
-/** The status and conversation count of each connection on the manage home. */
+/** Each connection row of the manage home: its name, its line of figures, and whether it is a link. */
 async function connectionsShown(page: Page) {
   return page.locator('li.connection').evaluateAll((items) =>
     items.map((item) => ({
-      provider: item.querySelector('h2')!.textContent,
-      status: item.querySelector('.badge')!.textContent,
-      conversations: [...item.querySelectorAll('.facts > div')].find((fact) => fact.querySelector('dt')!.textContent === 'Conversations')?.querySelector('dd')!.textContent,
+      provider: item.querySelector('strong')!.textContent,
+      summary: item.querySelector('.row-text > .muted')!.textContent,
+      link: item.querySelector('a') !== null,
     })),
   );
 }
+
+/** Whether the element is wholly inside the viewport as it is scrolled now. */
+const inView = (page: Page, selector: string) =>
+  page.locator(selector).evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  });
 
 const conversationTitles = (page: Page) => page.locator('ul.conversations li a').allInnerTexts();
 
@@ -161,6 +187,11 @@ async function openChatGptUpload(page: Page, url: string, { screenshots = false 
   assert.equal((await page.goto(url))!.status(), 200);
   assert.equal(await heading(page), 'Acme Notes would like to import your AI conversations');
   assert.equal(await page.locator('header .brand').innerText(), 'Acme Notes');
+  assert.equal(await page.locator('header img.logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), 96);
+  // The app's privacy policy: once, in the section that says what happens to the person's data.
+  assert.equal(await page.getByRole('link', { name: 'Acme Notes’s privacy policy' }).count(), 1);
+  assert.equal(await page.locator('.trust').getByRole('link', { name: 'Acme Notes’s privacy policy' }).getAttribute('href'), PRIVACY_URL);
+  assert.equal(await page.getByRole('button', { name: 'Continue' }).evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(15, 118, 110)');
   if (screenshots) {
     await shoot(page, 'connect-start');
     // The first Tab lands on Continue, and the focus must be plain to see.
@@ -194,6 +225,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
     if (started.status === 'rejected') throw started.reason;
     if (launched.status === 'rejected') throw launched.reason;
     tenant = await cli(server!, 'app', 'create', '--name', 'Acme Notes');
+    // The app's brand, as a customer sets it: every page (and every screenshot) shows it.
+    await cli(server!, 'app', 'update', '--app', tenant.appId, '--logo', fileURLToPath(new URL('acme-notes-logo.png', FIXTURES_DIR)), '--accent-color', ACCENT, '--privacy-url', PRIVACY_URL, '--return-origin', CUSTOMER_ORIGIN);
     // The export as ChatGPT's email delivers it: a zip with conversations.json inside.
     chatgptZip = join(tmp, 'chatgpt-export.zip');
     writeFileSync(chatgptZip, zipSync({ 'conversations.json': new Uint8Array(readFileSync(CHATGPT_EXPORT)) }));
@@ -209,25 +242,29 @@ describeInBrowser('the hosted pages in Chromium', () => {
   });
 
   test('connect: import a ChatGPT export, the same file again, then a Claude file by mistake', async () => {
-    const { url } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'connect-user', '--purpose', 'connect');
+    const { url } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'connect-user', '--purpose', 'connect', '--return-url', RETURN_URL);
     await inBrowser(
       async (page) => {
         await openChatGptUpload(page, url, { screenshots: true });
         await shoot(page, 'connect-upload');
 
-        // Hold the upload at the network for a moment, to see the progress bar the script shows.
+        // Hold the upload at the network for a moment, to see the state the script shows.
         let release!: () => void;
         const held = new Promise<void>((resolve) => (release = resolve));
         await page.route(`${base()}/connect/openai`, async (route) => {
           if (route.request().method() === 'POST') await held;
           await route.continue();
         });
+        // The drop zone stands for the native file button, and names the chosen file.
+        assert.equal(await page.locator('.dropzone-text').innerText(), 'Choose a file or drop it here');
         await page.getByLabel('Export file (.zip or .json)').setInputFiles(CHATGPT_EXPORT);
+        assert.match(await page.locator('[data-chosen-file]').innerText(), /^chatgpt-browsing\.json · \d+ kB$/);
         await page.getByRole('button', { name: 'Upload and import' }).click();
+        // The progress takes the drop zone's place, in view on the phone.
         await page.locator('.progress').waitFor({ state: 'visible' });
-        assert.equal(await page.getByRole('button', { name: 'Upload and import' }).isDisabled(), true);
+        assert.equal(await page.locator('.picker').isHidden(), true);
+        assert.equal(await inView(page, '.progress'), true, 'the progress is in view');
         assert.equal(await page.locator('[data-progress-text]').innerText(), 'Starting the upload…');
-        await page.screenshot({ path: join(SCREENSHOTS_DIR, 'connect-uploading-375.png'), fullPage: true });
         assert.deepEqual(await accessibilityViolations(page), [], 'axe on the upload in progress');
         release();
         await page.waitForURL(`${base()}/connect/result`);
@@ -236,7 +273,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.equal(await heading(page), 'Your ChatGPT conversations are in');
         assert.equal(await page.locator('p.big').innerText(), '2 conversations from ChatGPT are now available to Acme Notes.');
         assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
-        assert.equal(await page.getByText('Nothing new in this file').count(), 0);
+        const back = await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href');
+        assert.match(back!, /^https:\/\/acme-notes\.example\/settings\/ai\?parley_status=success&connectionId=[\w-]+$/);
         await shoot(page, 'connect-result');
 
         // The same file again: nothing new, and the page says so.
@@ -245,22 +283,23 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.equal(await uploadExport(page, CHATGPT_EXPORT), 200);
         assert.equal(await page.locator('p.big').innerText(), '2 conversations from ChatGPT are now available to Acme Notes.');
         assert.deepEqual(await resultCounts(page), { New: '0', Updated: '0', Unchanged: '2', Skipped: '0' });
-        assert.equal(await page.getByText('Nothing new in this file: everything in it was already imported.').isVisible(), true);
+        assert.equal(await heading(page), 'Nothing new in this ChatGPT export');
         await shoot(page, 'connect-result-nothing-new');
 
         // A Claude export on the ChatGPT page.
         await page.getByRole('link', { name: 'Upload another file' }).click();
         await page.waitForURL(`${base()}/connect/openai`);
         assert.equal(await uploadExport(page, CLAUDE_EXPORT), 400);
-        assert.equal(await heading(page), 'The import did not work');
-        assert.equal(await page.locator('.card.error strong').innerText(), 'This file is not a ChatGPT export.');
-        assert.ok(await page.getByText('Check that you chose the service the file came from, or go back and choose another.').isVisible());
+        assert.equal(await page.locator('.card.error .status').innerText(), 'The import did not work');
+        assert.equal(await heading(page), 'This is not a ChatGPT export');
+        assert.ok(await page.getByText('It looks like an export from another service. Choose the service the file came from, or upload the export you downloaded from ChatGPT.').isVisible());
         assert.ok(await page.getByRole('link', { name: 'Try again' }).isVisible());
         assert.ok(await page.getByRole('link', { name: 'Choose another service' }).isVisible());
+        assert.equal(await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'), `${RETURN_URL}?parley_status=error`);
         await shoot(page, 'connect-result-error');
 
-        // The session is gone (30 idle minutes, say) when the person uploads: the
-        // script shows the refusal beside the form instead of a blank reload.
+        // The session cookie is gone when the person uploads: the script shows the
+        // refusal beside the form instead of a blank reload.
         await page.getByRole('link', { name: 'Try again' }).click();
         await page.waitForURL(`${base()}/connect/openai`);
         await page.context().clearCookies();
@@ -268,7 +307,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
         await page.getByRole('button', { name: 'Upload and import' }).click();
         const refusal = page.locator('[data-upload-error]');
         await refusal.waitFor({ state: 'visible' });
-        assert.match(await refusal.innerText(), /^Session expired\. Your session ended after 30 minutes without activity\./);
+        assert.match(await refusal.innerText(), /^Open this page from the app\. This page works only after you open a link the app gives you/);
+        assert.equal(await page.locator('.picker').isVisible(), true, 'the drop zone is back');
         assert.equal(page.url(), `${base()}/connect/openai`);
         assert.equal(await page.getByRole('button', { name: 'Upload and import' }).isEnabled(), true);
         assert.deepEqual(await accessibilityViolations(page), [], 'axe on the refusal beside the form');
@@ -282,6 +322,36 @@ describeInBrowser('the hosted pages in Chromium', () => {
       body.connections.map((c: any) => [c.provider, c.status, c.conversationCount]),
       [['openai', 'active', 2]],
     );
+  });
+
+  test('connect: a large upload shows its bytes and percent, then “Importing…”, in view on a phone', async () => {
+    // Many conversations, so the upload goes at the pace of the import that reads it and reports progress on the way.
+    const [one] = JSON.parse(readFileSync(CHATGPT_EXPORT, 'utf8'));
+    const large = join(tmp, 'large-chatgpt.json');
+    writeFileSync(large, JSON.stringify(Array.from({ length: 3_000 }, (_, i) => ({ ...one, id: `large-${i}`, conversation_id: `large-${i}` }))));
+    await inBrowser(async (page) => {
+      await openChatGptUpload(page, await link('connect', 'large-upload'));
+      // Every text the progress shows is noted in sessionStorage, which outlives the page.
+      await page.evaluate(() => {
+        const text = document.querySelector('[data-progress-text]')!;
+        new MutationObserver(() => sessionStorage.setItem('progress', JSON.stringify([...JSON.parse(sessionStorage.getItem('progress') ?? '[]'), text.textContent]))).observe(text, {
+          childList: true,
+          characterData: true,
+          subtree: true,
+        });
+      });
+      await page.getByLabel('Export file (.zip or .json)').setInputFiles(large);
+      await page.getByRole('button', { name: 'Upload and import' }).click();
+      await page.locator('[data-progress-text]', { hasText: ' of ' }).waitFor();
+      assert.equal(await inView(page, '.progress'), true, 'the progress is in view');
+      await page.screenshot({ path: join(SCREENSHOTS_DIR, 'connect-uploading-390.png') });
+      await page.waitForURL(`${base()}/connect/result`, { timeout: 120_000 });
+      const shown: string[] = JSON.parse((await page.evaluate(() => sessionStorage.getItem('progress')))!);
+      assert.equal(shown[0], 'Starting the upload…');
+      assert.ok(shown.slice(1, -1).every((text) => /^\d+(\.\d)? (kB|MB) of \d+(\.\d)? MB · \d+%$/.test(text)) && shown.length > 2, JSON.stringify(shown));
+      assert.equal(shown.at(-1), 'Importing…');
+      assert.equal(await heading(page), 'Your ChatGPT conversations are in');
+    });
   });
 
   test('connect: the zip as ChatGPT delivers it', async () => {
@@ -375,10 +445,10 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.goto(await link('manage', 'manage-user'));
       assert.equal(page.url(), `${base()}/manage`, 'the token is gone from the address');
       assert.equal(await heading(page), 'Your imported conversations');
-      assert.deepEqual(await connectionsShown(page), [{ provider: 'Claude', status: 'Connected', conversations: '5' }]);
+      assert.deepEqual(await connectionsShown(page), [{ provider: 'Claude', summary: '5 conversations · updated now', link: true }]);
       await shoot(page, 'manage-home');
 
-      await page.getByRole('link', { name: 'View conversations' }).click();
+      await page.getByRole('link', { name: /Claude/ }).click();
       await page.waitForURL(`${base()}/manage/connections/${connectionId}`);
       assert.equal(await heading(page), 'Claude conversations');
       assert.match(await page.locator('main .card').first().innerText(), /Connected · 5 conversations, newest first/);
@@ -459,7 +529,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.getByRole('button', { name: 'Disconnect Claude' }).click();
       await page.waitForURL(`${base()}/manage?notice=disconnected`);
       assert.equal(await page.getByRole('status').innerText(), 'The connection was disconnected and its conversations deleted.');
-      assert.deepEqual(await connectionsShown(page), [{ provider: 'Claude', status: 'Disconnected', conversations: '0' }]);
+      // Disconnected, and no link to a list that is empty now.
+      assert.deepEqual(await connectionsShown(page), [{ provider: 'Claude', summary: 'Disconnected · its conversations were deleted', link: false }]);
       const revoked = await apiConnection();
       assert.deepEqual([revoked.status, revoked.conversationCount], ['revoked', 0]);
       assert.equal(await apiTotal(), 0);
@@ -471,8 +542,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await shoot(page, 'manage-confirm-delete-all');
       await page.getByRole('button', { name: 'Delete all my data' }).click();
       await page.waitForURL(`${base()}/manage?notice=all-deleted`);
-      assert.equal(await page.getByRole('status').innerText(), 'All your data was deleted.');
-      assert.ok(await page.getByText('There is nothing here: no conversations have been imported for you.').isVisible());
+      assert.equal(await page.getByRole('status').innerText(), 'Everything was deleted\n\n1 connection and 0 conversations were deleted. Acme Notes holds none of your conversations now.');
+      assert.equal(await page.getByText('There is nothing here').count(), 0);
       assert.equal(await page.locator('li.connection').count(), 0);
       assert.deepEqual(await api('/api/conversations?userRef=manage-user'), { status: 404, body: { error: 'User not found' } });
       await shoot(page, 'manage-home-empty');
@@ -501,7 +572,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
     ]);
     await inBrowser(async (page) => {
       await page.goto(await link('manage', 'markdown-user'));
-      await page.getByRole('link', { name: 'View conversations' }).click();
+      await page.getByRole('link', { name: /Claude/ }).click();
       await page.getByRole('link', { name: 'Comparing the query plans' }).click();
       assert.equal(await heading(page), 'Comparing the query plans');
       assert.deepEqual(await page.locator('li.message.assistant table tr').allInnerTexts(), [
@@ -532,6 +603,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
       // asked together with the key press, it missed the dialog now and then.
       const chooser = page.waitForEvent('filechooser');
       assert.deepEqual(await tabTo(page, 'Export file (.zip or .json)'), ['← Choose another service', 'Export file (.zip or .json)']);
+      // The input itself is unseen: the drop zone around it shows the focus.
+      assert.equal(await page.locator('.dropzone').evaluate((zone) => `${getComputedStyle(zone).outlineStyle} ${getComputedStyle(zone).outlineWidth}`), 'solid 3px');
       await page.keyboard.press('Space');
       await (await chooser).setFiles(CHATGPT_EXPORT);
       assert.deepEqual(await tabTo(page, 'Upload and import'), ['Upload and import']);
@@ -539,7 +612,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.waitForURL(`${base()}/connect/result`);
       assert.equal(await heading(page), 'Your ChatGPT conversations are in');
       assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
-      assert.deepEqual(await tabTo(page, 'Upload another file'), ['Upload another file']);
+      assert.deepEqual(await tabTo(page, 'Upload another file'), ['Return to Acme Notes', 'Upload another file']);
     });
   });
 
@@ -547,7 +620,9 @@ describeInBrowser('the hosted pages in Chromium', () => {
     const { connectionId } = await ingest('keyboard-manage-user', JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8')));
     await inBrowser(async (page) => {
       await page.goto(await link('manage', 'keyboard-manage-user'));
-      assert.deepEqual(await tabTo(page, 'View conversations'), ['View conversations']);
+      // The search box comes first, then the connection rows.
+      const home = await tabTo(page, /^C Claude 5 conversations/);
+      assert.deepEqual(home.slice(0, 2), ['Search your conversations', 'Search']);
       await page.keyboard.press('Enter');
       await page.waitForURL(`${base()}/manage/connections/${connectionId}`);
 
@@ -566,11 +641,12 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.keyboard.press('Enter');
       await page.waitForURL(conversationUrl);
 
-      // The two SQL blocks scroll sideways on a phone: Tab stops on each, to scroll them with the arrow keys.
+      // Each of the two SQL blocks has its copy button, then scrolls sideways on a phone:
+      // Tab stops on each, to scroll it with the arrow keys.
       const stops = await tabTo(page, 'Delete conversation');
-      assert.equal(stops.length, 4, JSON.stringify(stops));
-      assert.deepEqual([stops[0], stops[3]], ['← Claude conversations', 'Delete conversation']);
-      assert.match(stops[1]!, /^-- One index for both filters/);
+      assert.equal(stops.length, 6, JSON.stringify(stops));
+      assert.deepEqual([stops[0], stops[1], stops[3], stops[5]], ['← Claude conversations', 'Copy sql', 'Copy sql', 'Delete conversation']);
+      assert.match(stops[2]!, /^-- One index for both filters/);
       await page.keyboard.press('Enter');
       await page.waitForURL(`${conversationUrl}/delete`);
 
@@ -584,7 +660,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
   });
 
   test('links: an expired link and a reused manage link show error pages that say what to do', async () => {
-    const { url: expiring } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'late-user', '--purpose', 'connect', '--expires', '1');
+    const { url: expiring } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'late-user', '--purpose', 'connect', '--expires', '1', '--return-url', RETURN_URL);
     // A one-second link has surely expired 2.1 s after the CLI signed it; the wait overlaps the next check.
     const expired = sleep(2_100);
 
@@ -599,6 +675,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.equal((await page.goto(manage))!.status(), 403);
         assert.equal(await heading(page), 'Link already used');
         assert.ok(await page.getByText('Each link works once, and this one was already used. Go back to the app you came from', { exact: false }).isVisible());
+        // The link's signature holds, so its error page offers the way back.
+        assert.equal(await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'), `${RETURN_URL}?parley_status=error`);
         await shoot(page, 'error-link-used');
       },
       { expectedStatuses: [403] },
@@ -611,13 +689,184 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.equal(await page.locator('.status').innerText(), 'Error 403');
         assert.equal(await heading(page), 'Link expired');
         assert.ok(
-          await page.getByText('Links work for 15 minutes, and this one has run out. Go back to the app you came from and open this page again: it will give you a new link.').isVisible(),
+          await page.getByText('This link has run out: the app makes links that work only for a short time. Go back to the app you came from and open this page again: it will give you a new link.').isVisible(),
         );
+        assert.equal(await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'), `${RETURN_URL}?parley_status=error`);
         await shoot(page, 'error-link-expired');
       },
       { expectedStatuses: [403] },
     );
   });
+
+  test('layout: on a phone, search results stand in place of the connections and are scrolled into view', async () => {
+    for (const [name, type] of EVERY_SERVICE) await ingest('six-services', fixtureText(name), type);
+    await inBrowser(async (page) => {
+      await page.goto(await link('manage', 'six-services'));
+      const rows = await connectionsShown(page);
+      assert.equal(rows.length, 6);
+      assert.ok(rows.every((row) => row.link && /^\d+ conversations? · updated now$/.test(row.summary!)), JSON.stringify(rows));
+      // Compact rows: six connections fit on a phone's first screen with the search above them.
+      assert.equal(await inView(page, 'li.connection:last-child'), true, 'the sixth row is on the first screen');
+      // A row is a link, but its name keeps the text's colour: the app's accent marks buttons and links in sentences.
+      assert.equal(await page.locator('li.connection a strong').first().evaluate((el) => getComputedStyle(el).color), 'rgb(27, 31, 36)');
+      await shoot(page, 'manage-home-services');
+
+      await page.getByLabel('Search your conversations').fill('marathon');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${base()}/manage?q=marathon#results`);
+      assert.equal(await page.locator('#results h2').innerText(), '“marathon”: your conversations');
+      assert.equal(await inView(page, '#results h2'), true, 'the results are in view');
+      assert.equal(await page.locator('li.connection').count(), 0, 'the results stand in place of the list');
+      assert.deepEqual(await conversationTitles(page), ['Kilometres in a marathon']);
+      await shoot(page, 'manage-search');
+      await page.getByRole('link', { name: '← All connections' }).click();
+      await page.waitForURL(`${base()}/manage`);
+      assert.equal(await page.locator('li.connection').count(), 6);
+    });
+  });
+
+  test('layout: times in the browser’s time zone, UTC in the title; relative times for the rows', async () => {
+    await ingest('tokyo-user', JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8')));
+    await inBrowser(
+      async (page) => {
+        await page.goto(await link('manage', 'tokyo-user'));
+        assert.match(await page.locator('li.connection time').getAttribute('title') ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d GMT\+9$/);
+        await page.getByRole('link', { name: /Claude/ }).click();
+        await page.getByRole('link', { name: 'Speeding up a slow Postgres query' }).click();
+        const first = page.locator('li.message .meta time').first();
+        assert.equal(await first.innerText(), '2025-09-21 04:02 GMT+9');
+        assert.equal(await first.getAttribute('title'), '2025-09-20 19:02 UTC');
+      },
+      { context: { timezoneId: 'Asia/Tokyo' } },
+    );
+  });
+
+  test('conversation: a copy button on each code block, and a way back to the top of a long one', async () => {
+    const [sample] = JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8'));
+    const text = (i: number) => (i % 2 ? `Answer ${i}:\n\n\`\`\`python\nprint(${i})\n\`\`\`\n\n${'More words about it. '.repeat(20)}` : `Question ${i}?`);
+    const message = (i: number) => ({
+      uuid: `long-${i}`,
+      text: text(i),
+      content: [{ type: 'text', text: text(i) }],
+      sender: i % 2 ? 'assistant' : 'human',
+      created_at: '2025-10-02T09:30:00Z',
+      updated_at: '2025-10-02T09:30:00Z',
+      attachments: [],
+      files: [],
+    });
+    await ingest('long-user', [{ ...sample, uuid: 'long-0001', name: 'A long conversation', chat_messages: Array.from({ length: 12 }, (_, i) => message(i)) }]);
+    await inBrowser(
+      async (page) => {
+        await page.goto(await link('manage', 'long-user'));
+        await page.getByRole('link', { name: /Claude/ }).click();
+        await page.getByRole('link', { name: 'A long conversation' }).click();
+        const code = page.locator('figure.code').first();
+        assert.equal(await code.locator('figcaption').innerText(), 'python\nCopy');
+        await code.getByRole('button', { name: 'Copy python' }).click();
+        assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'print(1)\n');
+        assert.equal(await code.getByRole('button').innerText(), 'Copied');
+
+        const toTop = page.getByRole('link', { name: '↑ Back to top' });
+        await toTop.scrollIntoViewIfNeeded();
+        assert.ok((await page.evaluate(() => window.scrollY)) > 2_000);
+        await toTop.click();
+        await page.waitForFunction(() => window.scrollY === 0);
+      },
+      { context: { permissions: ['clipboard-read', 'clipboard-write'] } },
+    );
+  });
+
+  test('a short conversation offers no way back to a top already in view', async () => {
+    await ingest('short-user', JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8')));
+    await inBrowser(async (page) => {
+      await page.goto(await link('manage', 'short-user'));
+      await page.getByRole('link', { name: /Claude/ }).click();
+      await page.getByRole('link', { name: 'Kilometres in a marathon' }).click();
+      assert.equal(await page.getByRole('link', { name: '↑ Back to top' }).count(), 0);
+    });
+  });
+
+  // Every page, in every language, at both sizes: no axe-core violation, and at
+  // phone size nothing too wide, too small to tap or too faint (CJK text included).
+  for (const locale of ['en', 'de', 'es', 'fr', 'ja', 'zh-CN']) {
+    test(`every page in ${locale}: axe-core and the layout checks at 390 and 1280 px`, async () => {
+      const user = `audit-${locale}`;
+      await ingest(user, JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8')));
+      // A one-second link: long expired by the time the walk below reaches it.
+      const expiring = await signLink({ appId: tenant.appId, userRef: user, scopes: ['conversations:read'], purpose: 'connect', baseUrl: base(), locale, expiresInSeconds: 1 }, tenant.appSecret);
+      const check = (page: Page, name: string) => shoot(page, `${locale}-${name}`);
+      await inBrowser(
+        async (page) => {
+          // Connect: start, choose, upload, each kind of result.
+          await page.goto(await link('connect', user, locale));
+          assert.equal(await page.locator('html').getAttribute('lang'), locale);
+          await check(page, 'connect-start');
+          assert.equal(await page.locator('.trust a').getAttribute('href'), PRIVACY_URL);
+          await page.locator('form[action="/start"] button').click();
+          await page.waitForURL(`${base()}/connect`);
+          await check(page, 'connect-choose');
+          await page.goto(`${base()}/connect/openai`);
+          await check(page, 'connect-upload');
+          const upload = async (file: string | { name: string; mimeType: string; buffer: Buffer }) => {
+            await page.locator('#file').setInputFiles(file);
+            await page.locator('form.upload button[type=submit]').click();
+            await page.waitForURL(`${base()}/connect/result`);
+          };
+          await upload({ name: 'screenshot.png', mimeType: 'image/png', buffer: PNG_BYTES });
+          await check(page, 'connect-result-not-an-export');
+          await page.goto(`${base()}/connect/openai`);
+          await upload(CHATGPT_EXPORT);
+          await check(page, 'connect-result');
+          await page.goto(`${base()}/connect/openai`);
+          await upload(CHATGPT_EXPORT);
+          await check(page, 'connect-result-nothing-new');
+
+          // Manage: home, search, a connection, a conversation, the confirmations, after each action.
+          const manage = await link('manage', user, locale);
+          await page.goto(manage);
+          await check(page, 'manage-home');
+          assert.equal(await page.locator('footer a[data-parley-status]').getAttribute('href'), `${RETURN_URL}?parley_status=success`);
+          await page.goto(`${base()}/manage?q=postgres#results`);
+          await check(page, 'manage-search');
+          await page.goto(`${base()}/manage`);
+          await page.locator('li.connection a', { hasText: 'Claude' }).click();
+          await page.waitForURL(/\/manage\/connections\//);
+          const connection = page.url();
+          await check(page, 'manage-connection');
+          await page.locator('ul.conversations a').nth(3).click();
+          await page.waitForURL(/\/manage\/conversations\/[\w-]+$/);
+          await check(page, 'manage-conversation');
+          await page.goto(`${page.url()}/delete`);
+          await check(page, 'manage-confirm-delete-conversation');
+          await page.goto(`${connection}/disconnect`);
+          await check(page, 'manage-confirm-disconnect');
+          await page.locator('form button[type=submit]').click();
+          await page.waitForURL(`${base()}/manage?notice=disconnected`);
+          await check(page, 'manage-home-disconnected');
+          await page.goto(connection);
+          await check(page, 'manage-connection-disconnected');
+          await page.goto(`${base()}/manage/delete-all`);
+          await check(page, 'manage-confirm-delete-all');
+          await page.locator('form button[type=submit]').click();
+          await page.waitForURL(`${base()}/manage?notice=all-deleted`);
+          await check(page, 'manage-home-deleted');
+
+          // Errors: a used link (in a browser its session is not in: this one would be
+          // sent back to that session), an expired one, a page without a session.
+          await page.context().clearCookies();
+          assert.equal((await page.goto(manage))!.status(), 403, 'the manage link was used');
+          await check(page, 'error-link-used');
+          assert.equal(await page.locator('main a[data-parley-status]').getAttribute('href'), `${RETURN_URL}?parley_status=error`);
+          assert.equal((await page.goto(expiring))!.status(), 403, 'the one-second link has expired');
+          await check(page, 'error-link-expired');
+          await page.context().clearCookies();
+          await page.goto(`${base()}/connect`);
+          await check(page, 'error-no-session');
+        },
+        { expectedStatuses: [400, 401, 403], context: { locale } },
+      );
+    });
+  }
 
   test('a conversation titled <script>alert(1)</script> shows as text and runs nothing', async () => {
     const title = '<script>alert(1)</script>';
@@ -625,7 +874,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
     await ingest('xss-user', [{ ...sample, uuid: 'xss-0001', name: title }]);
     await inBrowser(async (page) => {
       await page.goto(await link('manage', 'xss-user'));
-      await page.getByRole('link', { name: 'View conversations' }).click();
+      await page.getByRole('link', { name: /Claude/ }).click();
       assert.deepEqual(await conversationTitles(page), [title]);
       await page.getByRole('link', { name: title }).click();
       assert.equal(await heading(page), title);

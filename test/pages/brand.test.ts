@@ -42,7 +42,10 @@ describe('the app’s brand', () => {
     assert.equal(header(html), `<img class="logo" src="/brand/${t.tenant.appId}/logo?v=${version}" alt/><span class="brand">Acme Notes</span>`);
     assert.match(html, /<h1 id="start-title">Acme Notes would like to import your AI conversations<\/h1>/);
     assert.match(html, /<link rel="stylesheet" href="\/assets\/parley\.css"\/><link rel="stylesheet" href="\/brand\/accent\/0b5fff\.css"\/>/);
-    assert.match(html, /<a href="https:\/\/acme\.example\/privacy" rel="noopener noreferrer">Acme Notes’s privacy policy<\/a>/);
+    // The app's privacy policy is linked once, in the start page's "Your data" section.
+    const trust = /<section class="card trust"[\s\S]*?<\/section>/.exec(html)![0];
+    assert.match(trust, /How Acme Notes uses your data: <a href="https:\/\/acme\.example\/privacy" rel="noopener noreferrer">Acme Notes’s privacy policy<\/a>/);
+    assert.equal(html.match(/acme\.example\/privacy/g)!.length, 1);
     assert.match(footer(html), /<p class="secured">Secured by Parley<\/p>$/);
     const csp = response.headers.get('content-security-policy')!;
     assert.match(csp, /img-src 'self';/);
@@ -87,7 +90,7 @@ describe('the app’s brand', () => {
     // The main stylesheet paints primary buttons and links in cards with it.
     const css = await (await t.app.request('/assets/parley.css')).text();
     assert.match(css, /\.button:not\(\.secondary\):not\(\.danger\)\{background:var\(--accent\)\}/);
-    assert.match(css, /\.card a:not\(\.button\)\{color:var\(--accent\)\}/);
+    assert.match(css, /:where\(\.card\) a\{color:var\(--accent\)\}/);
   });
 
   test('error pages about an authentic link wear the brand too', async () => {

@@ -31,7 +31,8 @@ describe('the pages’ language', () => {
     assert.equal(lang(page), 'de');
     assert.deepEqual(headings(page), ['Import aus Claude']);
     assert.match(page, /Exportdatei \(\.zip oder \.json\)/);
-    assert.match(page, /data-text-progress="\{percent\} % hochgeladen"/);
+    assert.match(page, /data-text-progress="\{loaded\} von \{total\} · \{percent\} %"/);
+    assert.match(page, /Datei auswählen oder hierher ziehen/);
     const form = new FormData();
     form.set('csrf', hiddenField(page, 'csrf'));
     form.set('file', new Blob([fixtureBytes('claude-conversations.json') as BlobPart]), 'export.json');
@@ -43,7 +44,7 @@ describe('the pages’ language', () => {
     t.clock.advance(31 * 60_000);
     const expired = await (await browser.get('/connect')).text();
     assert.deepEqual(headings(expired), ['Sitzung abgelaufen']);
-    assert.match(expired, /Deine Sitzung wurde nach 30 Minuten ohne Aktivität beendet\./);
+    assert.match(expired, /Deine Sitzung hier ist beendet: Sie schließt sich nach 30 Minuten ohne Aktivität\./);
   });
 
   test('a manage session keeps its link’s language; a later link without one drops it', async () => {
@@ -126,7 +127,7 @@ describe('the pages’ language', () => {
     for (const [header, expected] of cases) assert.equal(negotiateLocale(header), expected, String(header));
   });
 
-  test('dates, numbers and plurals follow the language', () => {
+  test('dates, relative times, numbers and plurals follow the language', () => {
     const date = new Date('2025-09-14T08:20:12.307Z');
     assert.deepEqual(
       Object.values(CATALOGUES).map((t) => [t.locale, t.dateTime(date)]),
@@ -144,21 +145,33 @@ describe('the pages’ language', () => {
     assert.equal(messagesFor('fr').countNewestFirst({ count: 0 }), '0 conversation, la plus récente d’abord');
     assert.equal(messagesFor('en').countNewestFirst({ count: 1 }), '1 conversation, newest first');
     assert.equal(messagesFor('fr').bytes(1024 ** 3 * 1.5), '1,5\u202fGo'); // a narrow no-break space, as French writes it
+    const now = Date.parse('2026-03-01T12:00:00Z');
+    assert.deepEqual(
+      Object.values(CATALOGUES).map((t) => [t.locale, t.ago(new Date(now - 2 * 3_600_000 - 59_000), now), t.ago(new Date(now - 26 * 3_600_000), now), t.ago(new Date(now + 5_000), now)]),
+      [
+        ['en', '2 hr. ago', 'yesterday', 'now'],
+        ['de', 'vor 2 Std.', 'gestern', 'jetzt'],
+        ['fr', 'il y a 2\u00a0h', 'hier', 'maintenant'],
+        ['es', 'hace 2 h', 'ayer', 'ahora'],
+        ['ja', '2 時間前', '昨日', '今'],
+        ['zh-CN', '2小时前', '昨天', '现在'],
+      ],
+    );
   });
 
   test('every catalogue has every key of the English one, and no empty sentence', () => {
-    const sample = { app: 'Acme', provider: 'Claude', services: 'A or B', count: 2, status: 404, files: '.zip', size: '1 GB', reason: 'Bad', title: 'T', page: 1, pages: 2 };
+    const sample = { app: 'Acme', provider: 'Claude', services: 'A or B', count: 2, status: 404, files: '.zip', size: '1 GB', title: 'T', page: 1, pages: 2, when: 'now', connections: 1, conversations: 3 };
     const texts = (value: unknown, path: string): Array<[string, string]> => {
       if (typeof value === 'function') return texts(value.length === 0 ? value() : value(sample), path);
       if (typeof value === 'string') return [[path, value]];
       if (Array.isArray(value)) return value.length === 0 ? [[path, '']] : value.flatMap((item, i) => texts(item, `${path}[${i}]`));
       return Object.entries(value as object).flatMap(([key, item]) => texts(item, `${path}.${key}`));
     };
-    // dateTime, number, bytes and or take other arguments than the sample: checked above.
-    const { dateTime: _d, number: _n, bytes: _b, or: _o, ...sentences } = en;
+    // dateTime, number, bytes, or and ago take other arguments than the sample: checked above.
+    const { dateTime: _d, number: _n, bytes: _b, or: _o, ago: _a, ...sentences } = en;
     const keysOf = (catalogue: object) => texts(catalogue, '').map(([path]) => path);
     for (const [locale, catalogue] of Object.entries(CATALOGUES)) {
-      const { dateTime: _cd, number: _cn, bytes: _cb, or: _co, ...own } = catalogue;
+      const { dateTime: _cd, number: _cn, bytes: _cb, or: _co, ago: _ca, ...own } = catalogue;
       const found = texts(own, locale);
       assert.deepEqual(found.filter(([, text]) => text.trim() === ''), [], locale);
       const ownKeys = new Set(keysOf(own).map((path) => path.replace(/\[\d+\]$/, '')));

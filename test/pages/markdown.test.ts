@@ -64,11 +64,11 @@ describe('messages render as Markdown', () => {
     );
   });
 
-  test('fenced code keeps its language as a class, and its text escaped; reachable by Tab as it may scroll', async () => {
+  test('fenced code keeps its language as a class and a caption, and its text escaped; reachable by Tab as it may scroll', async () => {
     const [content] = await renderedMessages('Try:\n\n```ts\nconst ok: boolean = 1 < 2 && "a" !== \'b\';\n```\n\nand `inline` code.');
     assert.equal(
       content,
-      '<p>Try:</p>\n<pre tabindex="0"><code class="language-ts">const ok: boolean = 1 &lt; 2 &amp;&amp; &quot;a&quot; !== \'b\';\n</code></pre>\n<p>and <code>inline</code> code.</p>\n',
+      '<p>Try:</p>\n<figure class="code"><figcaption>ts</figcaption><pre tabindex="0"><code class="language-ts">const ok: boolean = 1 &lt; 2 &amp;&amp; &quot;a&quot; !== \'b\';\n</code></pre>\n</figure>\n<p>and <code>inline</code> code.</p>\n',
     );
   });
 
