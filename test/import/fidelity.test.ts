@@ -23,8 +23,8 @@ import { fixtureBytes, json, postExport, setup, zipFolderFiles, type TestContext
 type Json = Record<string, any>;
 
 const FIXTURES = new URL('../fixtures/', import.meta.url);
-/** The folder's documentation, and the logo the brand tests upload: not exports. */
-const NOT_EXPORTS = new Set(['README.md', '.gitattributes', 'logo.png']);
+/** The folder's documentation, and the logos the brand tests and screenshots upload: not exports. */
+const NOT_EXPORTS = new Set(['README.md', '.gitattributes', 'logo.png', 'acme-notes-logo.png']);
 
 /** What the person saw of an export file, and how many of its records the import may count as skipped instead. */
 interface Visible {
