@@ -40,6 +40,7 @@ interface Visible {
 // ---------------------------------------------------------------------------
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const str = (value: unknown): string[] => (typeof value === 'string' && value.trim() !== '' ? [value] : []);
 const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
@@ -94,7 +95,10 @@ function chatgptVisible(text: string): Visible {
           const content = message?.content ?? {};
           const type = content.content_type;
           if (!message || message.metadata?.is_visually_hidden_from_conversation === true) return [];
-          if (['user_editable_context', 'model_editable_context', 'thoughts', 'reasoning_recap'].includes(type)) return [];
+          if (['user_editable_context', 'model_editable_context'].includes(type)) return [];
+          // Reasoning shows under the answer it precedes: kept as that answer's `reasoning`.
+          if (type === 'thoughts') return asArray(content.thoughts).flatMap((thought) => (isObject(thought) ? [...str(thought.summary), ...str(thought.content)] : []));
+          if (type === 'reasoning_recap') return str(content.content);
           const parts = Array.isArray(content.parts) ? content.parts : [];
           return [
             ...parts.flatMap((part: unknown) => (isObject(part) ? str(part.text) : str(part))),
@@ -189,9 +193,7 @@ function deepseekVisible(text: string): Visible {
         ...str(conversation.title),
         ...chainFrom(leaf, (node) => mapping[node.parent]).flatMap((node) => [
           ...(node.message?.files ?? []).flatMap((file: Json) => str(file.file_name)),
-          ...(node.message?.fragments ?? [])
-            .filter((fragment: Json) => fragment.type !== 'THINK')
-            .flatMap((fragment: Json) => [...str(fragment.content), ...(fragment.results ?? []).flatMap((result: Json) => str(result.title ?? result.url))]),
+          ...(node.message?.fragments ?? []).flatMap((fragment: Json) => [...str(fragment.content), ...(fragment.results ?? []).flatMap((result: Json) => str(result.title ?? result.url))]),
         ]),
       ];
     },
@@ -214,7 +216,11 @@ function grokVisible(text: string): Visible {
       const shown = all.some((response) => response.parent_response_id) ? chainFrom(newest, (response) => byId.get(response.parent_response_id)) : all;
       return [
         ...str(conversation.title),
-        ...shown.flatMap((response) => [...str(response.message), ...(response.cited_web_search_results ?? []).flatMap((page: Json) => str(page.title ?? page.url))]),
+        ...shown.flatMap((response) => [
+          ...str(response.message),
+          ...str(response.thinking_trace),
+          ...asArray(response.agent_thinking_traces).flatMap(str),
+          ...(response.cited_web_search_results ?? []).flatMap((page: Json) => str(page.title ?? page.url))]),
       ];
     },
   );
