@@ -3,7 +3,7 @@ import * as v from 'valibot';
 
 /**
  * Every error a client can see, with its status and exact message as the
- * interface and decisions.md define them. API routes answer `{"error": message}`;
+ * API's interface defines them. API routes answer `{"error": message}`;
  * pages show `message` with a sentence on what to do.
  */
 export const ERRORS = {
@@ -77,7 +77,7 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
   readonly detail: string | undefined;
 
-  /** `detail` follows the message after ": " where decisions.md allows a short reason. */
+  /** `detail` follows the message after ": " where the interface allows a short reason. */
   constructor(code: ErrorCode, { detail, headers = {} }: { detail?: string | undefined; headers?: Record<string, string> } = {}) {
     const [status, message] = ERRORS[code];
     super(detail ? `${message}: ${detail}` : message);

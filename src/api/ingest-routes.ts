@@ -29,7 +29,8 @@ export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware, import
       const result = await imports.run(async () => {
         if (before.userRef !== undefined) return importExport(deps, target({}), file, completed);
         // A form that names its user only after the file: its fields are checked once the
-        // file has been read, and outrank what was wrong with the file (decisions §5's order).
+        // file has been read, and outrank what was wrong with the file (a missing userRef or an
+        // unknown provider is the answer, as it would be had the fields come first).
         return importExport(deps, undefined, file, completed).catch(async (error: unknown) => {
           // Read on past the file for the fields after it; if the rest cannot be read, the file's error stands.
           const after = await fieldsAfter().catch(() => undefined);

@@ -78,7 +78,7 @@ export interface ExportUpload {
 }
 
 /**
- * Opens an export upload in the order decisions.md §5 checks it: content type
+ * Opens an export upload, checked in the order the API's errors take: content type
  * (415), then userRef if asked (400; for multipart once the fields before its
  * file are read, and only if given there: a form may name it after the file),
  * then the declared size (413). A multipart body is read up to its file.

@@ -10,7 +10,7 @@ import { canonicalLocale, isReturnUrl, LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, ty
 
 const encoder = new TextEncoder();
 
-/** How far ahead of this server's clock a link's `iat` may be (decisions §16). */
+/** How far ahead of this server's clock a link's `iat` may be (clocks drift; a link signed further ahead would outlive its lifetime). */
 const MAX_CLOCK_DRIFT_SECONDS = 60;
 
 function decode(token: string): LinkClaims {
@@ -63,7 +63,7 @@ export interface AuthenticLink {
 }
 
 /**
- * The first checks of decisions.md §9: decoded, its app exists, signed with that
+ * The first checks of a link: decoded, its app exists, signed with that
  * app's secret. From here on its claims are the app's word, so even an error
  * page about the link may offer its way back.
  */
@@ -82,9 +82,9 @@ export async function authenticateLink(deps: Pick<Deps, 'db'>, token: string | u
 }
 
 /**
- * The rest of §9 on an authentic link for `page`, without consuming it; a
+ * The rest of a link's checks (lifetime, purpose, scope, returnUrl, use) on an authentic link for `page`, without consuming it; a
  * returnUrl whose origin the app did not register is refused before the
- * link's use is looked up. Each failure is the §9 error.
+ * link's use is looked up. Each failure is that check's error.
  */
 export async function checkLink(deps: Pick<Deps, 'db' | 'clock'>, { claims, allowedScopes, returnUrl }: AuthenticLink, page: PagePurpose): Promise<void> {
   const now = deps.clock.now() / 1000;

@@ -37,7 +37,7 @@ export function manageRoutes(deps: Deps) {
   // '/manage/*' matches /manage itself too.
   routes.use('/manage/*', pageHeaders);
 
-  // A person opening the page consumes the link (decisions §16); the session then
+  // A person opening the page consumes the link (a manage link is single-use); the session then
   // carries on at a URL without the token, so it does not linger in history or
   // logs. Anything else fetching it (a chat app's preview, a mail scanner) gets a
   // page whose one button consumes it, as the connect page's Continue does.

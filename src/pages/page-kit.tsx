@@ -87,7 +87,7 @@ async function showApp(deps: Deps, c: Context<AppEnv>, appId: string, purpose: P
 }
 
 /**
- * A signed link for `purpose`, checked (decisions §9) without consuming it; its
+ * A signed link for `purpose`, checked (every check but its use) without consuming it; its
  * app's brand is on the page, error pages included, once the app's signature
  * holds. A browser coming back to the very link that opened its live session
  * (Back, a reload) is sent on to that session rather than told the link was

@@ -1,2 +1,2 @@
-// decisions.md §9 names this path for signLink; the one implementation is the SDK's.
+// signLink has been public at this path since the first release; the one implementation is the SDK's.
 export * from '../../sdk/src/sign-link.ts';

@@ -45,7 +45,7 @@ describe('userRef length', () => {
     const t = await setup();
     await expectAnswer(t, postExport(t, new TextEncoder().encode(EXPORT), { query: `userRef=${TOO_LONG}` }), 400, INVALID);
     await expectAnswer(t, t.request('/api/ingest-export', { method: 'POST', body: form({ userRef: TOO_LONG }) }), 400, INVALID);
-    // Checked in decisions §5's order: the content type first, then userRef, then the size.
+    // Checked in the order the API's errors take: the content type first, then userRef, then the size.
     await expectAnswer(t, postExport(t, new Uint8Array(10), { query: `userRef=${TOO_LONG}`, contentType: 'text/plain' }), 415, { error: 'Unsupported content type' });
     const small = await setup({ MAX_EXPORT_BYTES: '10' });
     await expectAnswer(small, postExport(small, new TextEncoder().encode(EXPORT), { query: `userRef=${TOO_LONG}` }), 400, INVALID);

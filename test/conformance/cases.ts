@@ -222,7 +222,7 @@ export function redirectTarget(got: Answer, base: string): string {
   return target.pathname + target.search;
 }
 
-/** What every hosted page answer carries (decisions §9). */
+/** What every hosted page answer carries (every hosted page's headers). */
 export function expectPage(got: Answer, status: number, contains: string | RegExp, what = '') {
   assert.equal(got.status, status, `${what} status ${got.status}: ${got.text.slice(0, 500)}`);
   assert.match(got.headers.get('content-type') ?? '', /^text\/html\b/, `${what} content type`);
@@ -242,7 +242,7 @@ export const tokenOf = (link: string) => new URL(link).searchParams.get('token')
 // Data
 // ---------------------------------------------------------------------------
 
-/** Text that must never reach a log line (decisions §14: no conversation text). */
+/** Text that must never reach a log line (no conversation text, ever). */
 export const CANARY_TEXT = 'canary-text-that-must-not-be-logged';
 
 const GENERATED_NEWEST = Date.parse('2025-06-01T12:00:00.000Z');
@@ -529,7 +529,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       assert.deepEqual([empty.provider, empty.created, empty.conversationCount], ['anthropic', 0, 0]);
     });
 
-    fullCase('an over-large upload: 413, Connection: close, and the server stops reading (decisions §5)', async () => {
+    fullCase('an over-large upload: 413, Connection: close, and the server stops reading', async () => {
       const { apiKey } = await onboard('Oversized');
       const problems: string[] = [];
       const check = (what: string, ok: boolean, detail: string) => void (ok || problems.push(`${what}: ${detail}`));
@@ -892,7 +892,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       await waitFor(`the database file holding all ${bytes} bytes`, 10_000, () => (statSync(databasePath).size >= bytes ? true : undefined));
     });
 
-    test('SIGTERM while an upload is half sent: the request is finished (decisions §14)', async () => {
+    test('SIGTERM while an upload is half sent: the request is finished', async () => {
       const { apiKey } = await onboard('Shutdown');
       const bytes = fixtureBytes('claude-conversations.json');
       let finish!: () => void;

@@ -140,7 +140,7 @@ describe('one database file, written under one runtime, served by the others', {
         assert.deepEqual(withoutSyncTimes(after), withoutSyncTimes(expected), 'only lastSyncAt moved');
         expected = after;
       }
-      // SIGINT here, SIGTERM everywhere else: decisions §14 names both.
+      // SIGINT here, SIGTERM everywhere else: both stop the server cleanly.
       assert.deepEqual(await running.stop('SIGINT'), { code: 0, signal: null }, `${reader} exits cleanly on SIGINT`);
       assert.ok(running.logs.some((line) => line.includes('"event":"shutdown"') && line.includes('"signal":"SIGINT"')), `${reader} logged its SIGINT shutdown`);
       running = undefined;

@@ -1,5 +1,5 @@
 /**
- * providers.md §1, "nothing the person saw is lost silently", over the whole
+ * The readers' first rule, "nothing the person saw is lost silently", over the whole
  * fidelity corpus: every export in test/fixtures/ (each top-level file, and each
  * folder as the zip it stands for) is imported through the API, and every string
  * the person saw in the provider's app must be found in what Parley stores —
@@ -153,7 +153,7 @@ function claudeBlockStrings(block: Json): string[] {
     case 'token_budget':
       return [];
     case 'tool_use':
-      // The file tools show the file, the edit, or a line naming the files (providers.md §4); their
+      // The file tools show the file, the edit, or a line naming the files; their
       // `description` is the model's note on the step, which the spec does not carry over.
       if (block.name === 'present_files') return (input.filepaths ?? []).map((path: string) => basename(path));
       if (block.name === 'create_file') return [basename(input.path ?? ''), ...str(input.file_text)];

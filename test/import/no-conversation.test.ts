@@ -1,5 +1,5 @@
 /**
- * providers.md §1: an export that is recognised, whose records were read, but
+ * Nothing is lost silently: an export that is recognised, whose records were read, but
  * that made not one conversation, is `400 Unrecognized export format` — never
  * `200` with zeros — for every provider; one readable conversation beside such
  * records imports, the others counted as skipped.

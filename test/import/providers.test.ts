@@ -609,7 +609,7 @@ describe('Microsoft Copilot (microsoft)', () => {
   });
 });
 
-describe('every new provider under §5', () => {
+describe('every new provider under the import rules (streaming, all or nothing, one connection per provider)', () => {
   test('concurrent imports of one export share one connection; an import into a named connection of another provider is refused', async () => {
     const t = await setup();
     for (const [name, contentType, conversations] of [['gemini-my-activity.json', JSON_TYPE, 4], ['copilot-activity-history.csv', CSV_TYPE, 4], ['grok-prod-grok-backend.json', JSON_TYPE, 2]] as const) {

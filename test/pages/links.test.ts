@@ -36,7 +36,7 @@ async function expectErrorPage(response: Response, status: number, heading: stri
 }
 
 describe('signLink', () => {
-  test('is exported at the path decisions §9 names, src/sdk/sign-link.ts: the SDK’s own', () => {
+  test('is exported at its public path, src/sdk/sign-link.ts: the SDK’s own', () => {
     assert.equal(atDecidedPath.signLink, signLink);
     assert.equal(atDecidedPath.MAX_LINK_LIFETIME_SECONDS, 900);
   });
@@ -81,7 +81,7 @@ describe('signLink', () => {
   });
 });
 
-describe('link verification, in the order of decisions §9', () => {
+describe('link verification, check by check in order', () => {
   test('each failure is an HTML page with its status, message and advice', async () => {
     const t = await setup();
     const other = await onboardApp(t.deps, 'Other');

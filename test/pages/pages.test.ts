@@ -387,7 +387,7 @@ describe('download my data', () => {
     ];
 
     const browser = await openSession(t, 'manage');
-    // Disconnecting deletes a connection's conversations and keeps it as revoked (decisions §10): so does the file.
+    // Disconnecting deletes a connection's conversations and keeps it as revoked: so does the file.
     const csrf = hiddenField(await (await browser.get(`/manage/connections/${revokedId}/disconnect`)).text(), 'csrf');
     assert.equal((await browser.post(`/manage/connections/${revokedId}/disconnect`, { csrf })).status, 303);
 
