@@ -6,6 +6,7 @@ import {
   isObject,
   isoFrom,
   titleFrom,
+  type FileNames,
   type Json,
   type Message,
   type RecordFormat,
@@ -27,17 +28,23 @@ const ROLES = new Set<Role>(['user', 'assistant', 'system', 'tool']);
 export const chatgptExport: RecordFormat = {
   kind: 'record',
   provider: 'openai',
-  readerVersion: 1,
+  // 2: images named from conversation_asset_file_names.json.
+  readerVersion: 2,
   zipMembers: CONVERSATIONS_FILE,
+  // `{"<file id>.dat": "<name the person uploaded>"}`, beside the conversations in 2026 zips.
+  fileNames: {
+    zipMember: /(^|\/)conversation_asset_file_names\.json$/,
+    read: (record) => Object.entries(record).flatMap(([file, name]): Array<[string, string]> => (typeof name === 'string' && name !== '' ? [[file.replace(/\.dat$/, ''), name]] : [])),
+  },
   // DeepSeek's conversations have a `mapping` too: never take one for ChatGPT's.
   recognizes: (raw) => 'mapping' in raw && !deepseekExport.recognizes(raw),
-  normalize(raw) {
+  normalize(raw, fileNames) {
     const externalId = externalIdFrom(raw.conversation_id, raw.id);
     if (externalId === null) return null;
     const title = titleFrom(raw.title);
     const mapping = isObject(raw.mapping) ? raw.mapping : {};
     const defaultModel = asString(raw.default_model_slug);
-    const conversation: ConversationContext = { defaultModel: defaultModel === 'auto' ? undefined : defaultModel, canvas: undefined };
+    const conversation: ConversationContext = { defaultModel: defaultModel === 'auto' ? undefined : defaultModel, canvas: undefined, fileNames };
     return {
       externalId,
       title,
@@ -53,6 +60,8 @@ interface ConversationContext {
   defaultModel: string | undefined;
   /** The canvas document created last: the one a later edit changes. */
   canvas: string | undefined;
+  /** The zip's names of uploaded files: those a message's attachments do not name. */
+  fileNames: FileNames;
 }
 
 /**
@@ -140,9 +149,9 @@ function toMessage(message: Json, contentType: string, content: Json, metadata: 
 function contentText(message: Json, contentType: string, content: Json, metadata: Json, conversation: ConversationContext): string {
   switch (contentType) {
     case 'text':
-      return withAttachments(withCanvases(withCitations(partsText(content.parts, metadata), metadata)), content, metadata);
+      return withAttachments(withCanvases(withCitations(partsText(content.parts, metadata, conversation.fileNames), metadata)), content, metadata, conversation.fileNames);
     case 'multimodal_text':
-      return withAttachments(withCanvases(partsText(content.parts, metadata)), content, metadata);
+      return withAttachments(withCanvases(partsText(content.parts, metadata, conversation.fileNames)), content, metadata, conversation.fileNames);
     case 'code':
       return canvasCall(message, content, conversation) ?? fenced(asString(content.text) ?? '', asString(content.language));
     case 'tether_quote':
@@ -150,7 +159,7 @@ function contentText(message: Json, contentType: string, content: Json, metadata
     case 'tether_browsing_display':
       return asString(content.result) || asString(content.summary) || '';
     default: {
-      const text = asString(content.text) ?? asString(content.result) ?? partsText(content.parts, metadata);
+      const text = asString(content.text) ?? asString(content.result) ?? partsText(content.parts, metadata, conversation.fileNames);
       // A tool's empty result is nothing to show; a type of unknown shape is named rather than lost.
       return text.trim() === '' && !TOOL_RESULT_CONTENT.has(contentType) ? `[unknown content: ${contentType}]` : text;
     }
@@ -161,10 +170,10 @@ const fenced = (text: string, language: string | undefined) => `\`\`\`${language
 
 /**
  * Parts in order: text as it is, an image as `[image: <name>]` (named by the
- * message's attachment of that file), a voice transcription as its text, and
- * any other part as a placeholder naming its type.
+ * message's attachment of that file, else by the zip), a voice transcription as
+ * its text, and any other part as a placeholder naming its type.
  */
-function partsText(parts: unknown, metadata: Json): string {
+function partsText(parts: unknown, metadata: Json, fileNames: FileNames): string {
   // Most messages are one string.
   if (Array.isArray(parts) && parts.length === 1 && typeof parts[0] === 'string') return parts[0];
   return asArray(parts)
@@ -173,7 +182,8 @@ function partsText(parts: unknown, metadata: Json): string {
       if (!isObject(part)) return '';
       const type = asString(part.content_type) ?? 'unknown content';
       if (type === 'image_asset_pointer') {
-        const name = attachmentName(metadata, fileIdOf(part.asset_pointer));
+        const fileId = fileIdOf(part.asset_pointer);
+        const name = attachmentName(metadata, fileId) ?? (fileId === undefined ? undefined : fileNames.get(fileId));
         return name ? `[image: ${name}]` : '[image]';
       }
       if (type === 'audio_transcription') return asString(part.text) ?? '';
@@ -193,7 +203,7 @@ function attachmentName(metadata: Json, fileId: string | undefined): string | un
 }
 
 /** The message's attachments that no part shows (an uploaded PDF, say): one `[file: <name>]` line each. */
-function withAttachments(text: string, content: Json, metadata: Json): string {
+function withAttachments(text: string, content: Json, metadata: Json, fileNames: FileNames): string {
   if (asArray(metadata.attachments).length === 0) return text;
   const shown = new Set(
     asArray(content.parts)
@@ -203,7 +213,10 @@ function withAttachments(text: string, content: Json, metadata: Json): string {
   const lines = asArray(metadata.attachments)
     .filter(isObject)
     .filter((attachment) => !shown.has(asString(attachment.id)))
-    .map((attachment) => `[file: ${asString(attachment.name) ?? asString(attachment.id) ?? 'file'}]`);
+    .map((attachment) => {
+      const id = asString(attachment.id);
+      return `[file: ${asString(attachment.name) ?? (id === undefined ? undefined : fileNames.get(id)) ?? id ?? 'file'}]`;
+    });
   return [text, ...lines].filter((line) => line.trim() !== '').join('\n');
 }
 

@@ -31,13 +31,22 @@ interface FormatBase {
   /** A file in the zip that means the export was made wrongly, when nothing else is readable. */
   misexported?: { zipMember: RegExp; reason: string };
   recognizes(record: Json): boolean;
+  /**
+   * A file of the zip that names the files the conversations refer to (ChatGPT's
+   * `conversation_asset_file_names.json`): read whole into FileNames, wherever it
+   * lies among the conversations.
+   */
+  fileNames?: { zipMember: RegExp; read(record: Json): Array<[fileId: string, name: string]> };
 }
+
+/** The names a zip gives its files, by file id (empty when it gives none). */
+export type FileNames = ReadonlyMap<string, string>;
 
 /** Each record is one conversation (ChatGPT, Claude, DeepSeek, Grok). */
 export interface RecordFormat extends FormatBase {
   kind: 'record';
   /** Null when the conversation cannot be read (no id): it is skipped and counted. */
-  normalize(record: Json): NormalizedConversation | null;
+  normalize(record: Json, fileNames: FileNames): NormalizedConversation | null;
 }
 
 /**

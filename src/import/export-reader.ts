@@ -204,7 +204,7 @@ class ZipRecords implements RecordReader {
     this.unzip.register(UnzipPassThrough);
     this.unzip.onfile = (file) => {
       const nested = outer === undefined && NESTED_ZIP.test(file.name);
-      if (!nested && !formats.some((format) => format.zipMembers.test(file.name))) {
+      if (!nested && !formats.some((format) => format.zipMembers.test(file.name) || format.fileNames?.zipMember.test(file.name))) {
         root.misexported ??= formats.find((format) => format.misexported?.zipMember.test(file.name))?.misexported?.reason;
         return;
       }

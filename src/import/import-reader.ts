@@ -75,6 +75,8 @@ export class ImportReader {
   private recordsRead = 0;
   private made = 0;
   private items: ImportItem[] = [];
+  /** What the zip names its files, from the file that lists them (read as it comes: see fileNames). */
+  private readonly fileNames = new Map<string, string>();
 
   constructor(private readonly options: ImportReaderOptions) {}
 
@@ -99,6 +101,7 @@ export class ImportReader {
   }
 
   private readRecord(record: WireRecord): void {
+    if ('text' in record && this.readFileNames(record.source, record.text)) return;
     this.recordsRead++;
     if ('unchanged' in record) {
       this.made++;
@@ -127,6 +130,15 @@ export class ImportReader {
     this.itemOf(value, place);
   }
 
+  /** Whether the record is a format's list of file names (no conversation), read into fileNames. */
+  private readFileNames(source: string, text: string): boolean {
+    const names = EXPORT_FORMATS.find((format) => format.fileNames?.zipMember.test(source))?.fileNames;
+    if (!names) return false;
+    const value = parseElement(text);
+    if (isObject(value)) for (const [fileId, name] of names.read(value)) this.fileNames.set(fileId, name);
+    return true;
+  }
+
   /** A record of the export's provider, as its item. */
   private itemOf(value: Json, place: Place): void {
     const format = this.format!;
@@ -139,7 +151,7 @@ export class ImportReader {
       }
       return;
     }
-    const normalized = format.normalize(value);
+    const normalized = format.normalize(value, this.fileNames);
     if (normalized) {
       this.made++;
       this.items.push(conversationItem(normalized, place));

@@ -23,13 +23,26 @@ async function storedFrom(bytes: Uint8Array, contentType: string) {
 }
 
 describe('ChatGPT 2026 archives', () => {
-  test('the 2026 zip without export_manifest.json, its shard under a folder, and the same zip inside an outer one: the conversations of the bare shard', async () => {
-    const { stored } = await storedFrom(fixtureBytes(SHARD), 'application/json');
+  test('the 2026 zip without export_manifest.json, its shard under a folder, and the same zip inside an outer one: the conversations of the bare shard, images named by the zip', async () => {
+    const bare = (await storedFrom(fixtureBytes(SHARD), 'application/json')).stored;
+    // The one image no attachment names is named by conversation_asset_file_names.json.
+    const unnamed = '[image]\nIs this one safe for cats?';
+    assert.equal(bare.filter(({ payload }) => payload.messages.some(({ content }: any) => content === unnamed)).length, 1);
+    const stored = JSON.parse(JSON.stringify(bare).replace(JSON.stringify(unnamed).slice(1, -1), '[image: IMG_2291.jpeg]\\nIs this one safe for cats?'));
     const files = zipFolderFiles('chatgpt-2026-zip');
     const underFolder = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [`export/${name}`, bytes]));
     for (const zip of [zipSync(files), zipSync(underFolder), zipSync({ 'chatgpt-export-2026-09-07.zip': zipSync(files), 'README.txt': new Uint8Array([0x68, 0x69]) })]) {
       assert.deepEqual((await storedFrom(zip, ZIP.contentType)).stored, stored);
     }
+  });
+
+  test('the zip after the bare shard: the conversation whose image the zip names is updated, the other unchanged', async () => {
+    const { t } = await storedFrom(fixtureBytes(SHARD), 'application/json');
+    const zip = zipSync(zipFolderFiles('chatgpt-2026-zip'));
+    const again = await json(await postExport(t, zip, ZIP));
+    assert.deepEqual([again.created, again.updated, again.unchanged], [0, 1, 1]);
+    const twice = await json(await postExport(t, zip, ZIP));
+    assert.deepEqual([twice.created, twice.updated, twice.unchanged], [0, 0, 2]);
   });
 
   test('a re-import of the nested zip is all unchanged', async () => {
@@ -49,8 +62,8 @@ describe('ChatGPT 2026 archives', () => {
   test('MAX_EXPANDED_BYTES counts what is read out of the outer zip and out of the zip inside it', async () => {
     const files = zipFolderFiles('chatgpt-2026-zip');
     const inner = zipSync(files);
-    const shard = files['conversations-000.json']!.length;
-    // Enough for the shard alone, not for the inner zip's bytes as well.
+    const shard = files['conversations-000.json']!.length + files['conversation_asset_file_names.json']!.length;
+    // Enough for the shard and its file names alone, not for the inner zip's bytes as well.
     const t = await setup({ MAX_EXPANDED_BYTES: String(shard + inner.length - 1) });
     await expectRefused(t, () => postExport(t, zipSync({ 'outer.zip': inner }), ZIP), 413, 'Export file too large: MAX_EXPANDED_BYTES');
     const roomy = await setup({ MAX_EXPANDED_BYTES: String(shard + inner.length) });

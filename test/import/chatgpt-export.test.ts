@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { chatgptExport } from '../../src/import/chatgpt-export.ts';
 import { fixtureJson } from '../helpers.ts';
 
-const normalize = (raw: unknown) => chatgptExport.normalize(raw as Record<string, unknown>);
+const normalize = (raw: unknown) => chatgptExport.normalize(raw as Record<string, unknown>, new Map());
 
 test('the displayed branch of a conversation with edits and regenerations', () => {
   const [conversation] = fixtureJson('chatgpt-branches.json');

@@ -5,7 +5,7 @@ import { claudeExport } from '../../src/import/claude-export.ts';
 import { conversationItem } from '../../src/import/import-reader.ts';
 import { fixtureBytes, fixtureJson, json, postExport, setup, zipFolderFiles } from '../helpers.ts';
 
-const normalize = (raw: unknown) => claudeExport.normalize(raw as Record<string, unknown>);
+const normalize = (raw: unknown) => claudeExport.normalize(raw as Record<string, unknown>, new Map());
 
 test('text, tool calls and tool results in the order they happened', () => {
   const [calculator, fetch] = fixtureJson('claude-tools.json');
