@@ -37,6 +37,12 @@ interface FormatBase {
    * lies among the conversations.
    */
   fileNames?: { zipMember: RegExp; read(record: Json): Array<[fileId: string, name: string]> };
+  /**
+   * The ids an older reader gave conversations the current one names otherwise
+   * (and may cut differently). Such a stored conversation is replaced: removed
+   * once the connection's other conversations hold every message of it.
+   */
+  formerIds?: RegExp;
 }
 
 /** The names a zip gives its files, by file id (empty when it gives none). */

@@ -21,6 +21,8 @@ export const copilotExport: GroupedFormat = {
   provider: 'microsoft',
   readerVersion: 1,
   zipMembers: /(^|\/)copilot-activity-history\.csv$/,
+  // `copilot-<first time>-<name hash>`: threads cut at every 30-minute gap, the answers' and prompts' roles mixed up.
+  formerIds: /^copilot-\d{4}-\d{2}-\d{2}T[\d:.]+Z-[0-9a-f]{8}$/,
   recognizes: (raw) => COPILOT_COLUMNS.every((column) => typeof raw[column] === 'string'),
   placement(raw) {
     const time = msFrom(raw.Time);

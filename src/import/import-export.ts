@@ -1,5 +1,7 @@
-import type { IngestResult } from '../../sdk/src/types.ts';
+import type { ConversationPayload, IngestResult, Message } from '../../sdk/src/types.ts';
 import * as connections from '../db/connections.ts';
+import * as conversations from '../db/conversations.ts';
+import type { Db } from '../db/database.ts';
 import * as staging from '../db/import-staging.ts';
 import * as pageSessions from '../db/page-sessions.ts';
 import { writeTransaction } from '../db/transaction.ts';
@@ -28,10 +30,13 @@ export interface ImportTarget {
 /** What an import answers: the SDK's IngestResult, so the two cannot drift apart. */
 export type ImportResult = IngestResult;
 
+/** Stored conversations read per query when looking for those an older reader stored. */
+const REPLACE_PAGE_SIZE = 200;
+
 /** Input is read on in slices of at most this many bytes. */
 const SLICE_BYTES = 64 * 1024;
 
-type ImportDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'importWorker' | 'sourceHash'>;
+type ImportDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'importWorker' | 'sourceHash' | 'erased'>;
 
 async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
   const connection = await connections.findConnectionOfApp(db, target.appId, target.connectionId!);
@@ -99,7 +104,10 @@ export async function importExport(
     const whole = await completed();
     // A provider named only after the file could not be held against it while it was read.
     if (whole.provider !== undefined && whole.provider !== staged.format!.provider) throw new ApiError('invalidProvider');
-    return await finish(deps, whole, staged.format!, staged);
+    const result = await finish(deps, whole, staged.format!, staged);
+    if (result.replaced > 0) deps.erased?.();
+    const { replaced, ...answer } = result;
+    return answer;
   } finally {
     channel.close();
     await staging.discardStaged(deps.db, staged.importId);
@@ -111,7 +119,7 @@ async function finish(
   target: ImportTarget,
   format: ExportFormat,
   { importId, read, unreadable }: StagedImport,
-): Promise<ImportResult> {
+): Promise<ImportResult & { replaced: number }> {
   const now = isoTime(deps.clock.now());
   return writeTransaction(deps.db, async (db) => {
     if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession))) throw new ApiError('sessionExpired');
@@ -137,7 +145,11 @@ async function finish(
     if ((await staging.countStaleMarkers(db, importId, connection.id)) > 0) throw new ApiError('importConflict');
     const { staged, created } = await staging.countNewStaged(db, importId, connection.id);
     const updated = (await staging.mergeStaged(db, importId, connection.id, now)) - created;
+    const replaced = format.formerIds ? await replaceFormerConversations(db, connection.id, format.formerIds) : [];
     const conversationCount = await connections.refreshConversationCount(db, connection.id);
+    for (const { id, externalId } of replaced) {
+      await recordEvent(db, deps, target.appId, 'conversation.deleted', { userRef: target.userRef, connectionId: connection.id, conversationId: id, externalId, conversationCount });
+    }
     await connections.updateConnection(db, connection.id, { status: 'active', last_sync_at: now });
     const counts = {
       created,
@@ -148,6 +160,34 @@ async function finish(
       conversationCount,
     };
     await recordEvent(db, deps, target.appId, 'connection.synced', { userRef: target.userRef, connectionId: connection.id, provider: format.provider, ...counts });
-    return { ok: true as const, userRef: target.userRef, connectionId: connection.id, provider: format.provider, ...counts };
+    return { ok: true as const, userRef: target.userRef, connectionId: connection.id, provider: format.provider, ...counts, replaced: replaced.length };
   });
+}
+
+/** A message as two readers of one export both write it. */
+const messageKey = ({ timestamp, content }: Message) => `${timestamp}\n${content}`;
+
+/**
+ * Removes the connection's conversations stored under an older reader's ids
+ * (`formerIds`) whose every message its other conversations now hold, so that a
+ * re-import by the current reader leaves no copy behind. One with a message
+ * found nowhere else is kept: nothing the person gave is lost. Returns those
+ * removed, for the caller to announce.
+ */
+async function replaceFormerConversations(db: Db, connectionId: string, formerIds: RegExp) {
+  const former: Array<{ id: string; externalId: string; messages: Message[] }> = [];
+  const held = new Set<string>();
+  for (let after: string | undefined; ; ) {
+    const rows = await conversations.listConversationsAfter(db, connectionId, after, REPLACE_PAGE_SIZE);
+    for (const row of rows) {
+      const messages = row.payload ? (JSON.parse(new TextDecoder().decode(row.payload)) as ConversationPayload).messages : [];
+      if (formerIds.test(row.external_id)) former.push({ id: row.id, externalId: row.external_id, messages });
+      else for (const message of messages) held.add(messageKey(message));
+    }
+    if (rows.length < REPLACE_PAGE_SIZE) break;
+    after = rows.at(-1)!.external_id;
+  }
+  const replaced = former.filter(({ messages }) => messages.every((message) => held.has(messageKey(message))));
+  for (const { id } of replaced) await conversations.deleteConversation(db, id);
+  return replaced;
 }

@@ -8,7 +8,8 @@ import { copilotExport } from '../../src/import/copilot-export.ts';
 import { groupItem, type RecordGroup } from '../../src/import/import-reader.ts';
 import { ReaderChannel } from '../../src/import/reader-channel.ts';
 import { startNodeImportWorker } from '../../src/runtime/node-workers.ts';
-import { conversationsOf, expectRefused, fixtureBytes, fixtureJson, json, postExport, setup, type TestContext } from '../helpers.ts';
+import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
+import { conversationsOf, expectRefused, fixtureBytes, fixtureJson, json, postExport, setup, storedPayload, type TestContext } from '../helpers.ts';
 
 const FILE = 'claude-conversations.json';
 
@@ -280,5 +281,40 @@ describe('the import reader', () => {
   test('an unexpected failure in the reader is an error with its message (a 500 to the caller)', async () => {
     const channel = new ReaderChannel(answering({ type: 'failed', message: 'TypeError: boom' }), {});
     await assert.rejects(readAll(channel), (error: unknown) => !(error instanceof ApiError) && (error as Error).message === 'import reader: TypeError: boom');
+  });
+});
+
+describe('conversations an older reader stored under other ids', () => {
+  const CSV = 'copilot-activity-history.csv';
+  const CSV_TYPE = { contentType: 'text/csv' };
+  /** Copilot's older reader: `copilot-<first time>-<name hash>`, one conversation per 30-minute stretch. */
+  const formerId = (externalId: string, firstTime: string) => `copilot-${firstTime}-${externalId.slice('copilot-'.length, 'copilot-'.length + 8)}`;
+
+  test('one whose every message the re-import holds is replaced and announced as deleted; one holding a message the file lacks stays', async () => {
+    const t = await setup();
+    await setWebhookEndpoint(t.deps, t.tenant.appId, 'https://example.test/hooks');
+    const { connectionId } = await json(await postExport(t, fixtureBytes(CSV), CSV_TYPE));
+    const stored = (await conversationsOf(t, connectionId)).sort((a, b) => a.external_id.localeCompare(b.external_id));
+    const [thread, other] = stored;
+    // As the older reader left them: the thread's first stretch under its former id,
+    // and the other conversation under its former id with a message this file does not have.
+    const firstStretch = { ...thread.payload, messages: thread.payload.messages.slice(0, 2) };
+    const otherPayload = { ...other.payload, messages: [...other.payload.messages, { role: 'assistant', content: 'only in an older export', timestamp: '2024-01-01T00:00:00.000Z' }] };
+    const formerThread = formerId(thread.external_id, thread.payload.messages[0].timestamp);
+    const formerOther = formerId(other.external_id, other.payload.messages[0].timestamp);
+    for (const [{ id }, externalId, payload] of [[thread, formerThread, firstStretch], [other, formerOther, otherPayload]] as const) {
+      await t.deps.db.updateTable('conversations').set({ external_id: externalId, payload: storedPayload(t.deps.db, JSON.stringify(payload)), source_hash: null }).where('id', '=', id).execute();
+    }
+
+    const again = await json(await postExport(t, fixtureBytes(CSV), CSV_TYPE));
+    assert.equal(again.created, 2);
+    const ids = (await conversationsOf(t, connectionId)).map((c) => c.external_id).sort();
+    assert.deepEqual(ids, [...stored.map((c) => c.external_id), formerOther].sort());
+    assert.equal(again.conversationCount, stored.length + 1);
+    const deleted = await t.deps.db.selectFrom('webhook_deliveries').select('body').where('event_type', '=', 'conversation.deleted').execute();
+    assert.deepEqual(
+      deleted.map(({ body }) => JSON.parse(body).data),
+      [{ userRef: 'u1', connectionId, conversationId: thread.id, externalId: formerThread, conversationCount: stored.length + 1 }],
+    );
   });
 });
