@@ -6,9 +6,10 @@ import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { parseConfig, type Config } from '../src/config.ts';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
-import { isPostgres, type ConnectionStatus, type Db } from '../src/db/database.ts';
-import { openPostgres } from '../src/db/postgres.ts';
+import { betterSqlite3, openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
+import type { ConnectionStatus, Db } from '../src/db/database.ts';
+import { dialectOf } from '../src/db/dialects/dialect.ts';
+import { openPostgres, postgres } from '../src/db/dialects/postgres.ts';
 import { openCounters } from '../src/db/rate-buckets.ts';
 import { readSchema } from '../src/db/schema-file.ts';
 import { cryptoRandom, isoTime, type Clock, type Deps } from '../src/deps.ts';
@@ -41,6 +42,9 @@ export interface TestContext {
   /** `app.request` with the tenant's API key unless `headers.Authorization` says otherwise. */
   request(path: string, init?: RequestInit): Promise<Response>;
 }
+
+/** Whether `db` is PostgreSQL: what a test checks inside the database differs. */
+export const isPostgres = (db: Db): boolean => dialectOf(db) === postgres;
 
 /**
  * The database a test runs on. By default SQLite: in memory, or the file at
@@ -75,7 +79,7 @@ export async function setup(
   const logs: Array<Record<string, unknown>> = [];
   const deps: Deps = {
     db: await openTestDatabase(databasePath),
-    counters: databasePath === ':memory:' || process.env.PARLEY_TEST_DATABASE_URL ? undefined : await openCounters(openBetterSqlite3, databasePath),
+    counters: databasePath === ':memory:' || process.env.PARLEY_TEST_DATABASE_URL ? undefined : await openCounters(betterSqlite3, databasePath),
     config,
     clock,
     random: cryptoRandom,

@@ -13,7 +13,7 @@ import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
-import { openPostgres } from '../../src/db/postgres.ts';
+import { openPostgres } from '../../src/db/dialects/postgres.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
 import { cryptoRandom } from '../../src/deps.ts';
 import { createLogger } from '../../src/log.ts';
