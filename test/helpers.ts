@@ -69,6 +69,11 @@ export async function openTestDatabase(databasePath = ':memory:'): Promise<Db> {
   return openPostgres(scoped.href, readSchema('schema.postgres.sql'), { poolSize: 4, allowExitOnIdle: true });
 }
 
+/** Where the test database's requests are counted, when not in it: SQLite's counters database (see rate-buckets.ts). */
+export async function openTestCounters(databasePath = ':memory:'): Promise<Db | undefined> {
+  return process.env.PARLEY_TEST_DATABASE_URL ? undefined : openCounters(betterSqlite3, databasePath);
+}
+
 /** An app over an in-memory database (or see openTestDatabase), a fixed clock and one onboarded tenant. */
 export async function setup(
   env: Record<string, string> = {},
@@ -79,7 +84,7 @@ export async function setup(
   const logs: Array<Record<string, unknown>> = [];
   const deps: Deps = {
     db: await openTestDatabase(databasePath),
-    counters: databasePath === ':memory:' || process.env.PARLEY_TEST_DATABASE_URL ? undefined : await openCounters(betterSqlite3, databasePath),
+    counters: await openTestCounters(databasePath),
     config,
     clock,
     random: cryptoRandom,

@@ -73,6 +73,7 @@ export interface ConversationsTable {
   source_hash: string | null;
 }
 
+/** On SQLite in the counters database (see rate-buckets.ts). */
 export interface RateBucketsTable {
   app_id: string;
   window_start: number;

@@ -39,16 +39,17 @@ export interface ServedDatabase {
 }
 
 /**
- * Opens the database for a server. A SQLite file also gets its counters file
- * (rate-buckets.ts) and a worker for its checkpoints, started by `checkpointWorker`.
+ * Opens the database for a server. SQLite also gets its counters database
+ * (rate-buckets.ts), and a file a worker for its checkpoints, started by
+ * `checkpointWorker`.
  */
 export async function openServedDatabase(
   config: DatabaseConfig,
   runtime: DatabaseRuntime & { checkpointWorker: () => CheckpointWorkerLike },
 ): Promise<ServedDatabase> {
   const db = await openDatabase(config, runtime);
+  const counters = config.databaseUrl ? undefined : await openCounters(runtime.sqlite, config.databasePath);
   const sqliteFile = !config.databaseUrl && config.databasePath !== ':memory:';
-  const counters = sqliteFile ? await openCounters(runtime.sqlite, config.databasePath) : undefined;
   const checkpoints = sqliteFile ? workerCheckpoints(runtime.checkpointWorker(), config.databasePath) : undefined;
   return {
     db,
