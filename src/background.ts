@@ -48,7 +48,7 @@ function everyMs(ms: number, work: () => Promise<void>, onError: (error: unknown
 
 /**
  * The work a server process does besides answering requests: webhook delivery,
- * hourly maintenance, indexing for search what imports stored, and SQLite's
+ * hourly maintenance, indexing for search what the database left unindexed, and
  * checkpoints. The same on every runtime: timers and fetch only.
  */
 export interface BackgroundOptions extends DeliveryWorkerOptions {

@@ -18,6 +18,7 @@ export const postgres: DatabaseDialect = {
   beginWrite: 'BEGIN',
   // Transactions overlap: the work locks the rows its decisions depend on.
   lockRows: ' FOR UPDATE',
+  // Statements run on its server, and its readers never wait for a writer: one statement.
   writeBatch: undefined,
   searchQuery: (words) => words.map((word, i) => `'${word}'${i === words.length - 1 ? ':*' : ''}`).join(' & '),
   // The GIN index is on the row's own `search` column (schema.postgres.sql, version 4).
