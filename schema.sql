@@ -262,3 +262,9 @@ CREATE TABLE app_return_origins (
 -- that link to its session) and where the pages offer to return to.
 ALTER TABLE page_sessions ADD COLUMN link_jti TEXT;
 ALTER TABLE page_sessions ADD COLUMN return_url TEXT;
+
+-- version 11
+-- Requests are counted in a database of their own (DATABASE_PATH-counters, see
+-- src/db/rate-buckets.ts), whose write lock is not this file's: the table here
+-- was left unused.
+DROP TABLE rate_buckets;

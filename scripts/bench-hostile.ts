@@ -36,7 +36,7 @@ import { parseArgs } from 'node:util';
 import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../src/deps.ts';
-import { openPostgres } from '../src/db/postgres.ts';
+import { openPostgres } from '../src/db/dialects/postgres.ts';
 import { readSchema } from '../src/db/schema-file.ts';
 import { ROOT, startServer, type RuntimeName } from '../test/conformance/server.ts';
 import { startPostgres, type PostgresServer } from '../test/postgres-server.ts';

@@ -38,7 +38,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs, promisify } from 'node:util';
 import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
-import { openPostgres } from '../src/db/postgres.ts';
+import { openPostgres } from '../src/db/dialects/postgres.ts';
 import { readSchema } from '../src/db/schema-file.ts';
 import { cryptoRandom, systemClock } from '../src/deps.ts';
 import { freePort, ROOT, startServer, type RunningServer, type RuntimeName } from '../test/conformance/server.ts';

@@ -62,7 +62,7 @@ export function createApp(deps: Deps) {
   app.notFound((c) => errorResponse(c, new ApiError('notFound')));
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
-    if (isDatabaseBusy(error)) {
+    if (isDatabaseBusy(deps.db, error)) {
       // Waited busy_timeout for another process's write: the client may simply try again.
       deps.log.warn('database busy', { method: c.req.method, path: c.req.path });
       return errorResponse(c, new ApiError('databaseBusy', { headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } }));

@@ -1,6 +1,6 @@
-import { indexPending } from './conversations/search.ts';
 import { markStaleConnections } from './conversations/staleness.ts';
 import { checkpoint } from './db/checkpoint.ts';
+import { indexPending } from './db/conversation-search.ts';
 import { discardAbandonedStaging } from './db/import-staging.ts';
 import { takeLease } from './db/leases.ts';
 import { deleteExpiredPageState } from './db/page-sessions.ts';
@@ -48,7 +48,7 @@ function everyMs(ms: number, work: () => Promise<void>, onError: (error: unknown
 
 /**
  * The work a server process does besides answering requests: webhook delivery,
- * hourly maintenance, indexing for search what imports stored, and SQLite's
+ * hourly maintenance, indexing for search what the database left unindexed, and
  * checkpoints. The same on every runtime: timers and fetch only.
  */
 export interface BackgroundOptions extends DeliveryWorkerOptions {
@@ -83,7 +83,7 @@ export function startBackgroundWork(deps: Deps, options: BackgroundOptions = {})
     (error) => deps.log.error('checkpoint', { error: String(error) }),
   );
   const stopping = new AbortController();
-  const indexing = everyMs(SEARCH_INDEX_MS, () => indexPending(deps, undefined, undefined, stopping.signal), (error) => deps.log.error('search index', { error: String(error) }));
+  const indexing = everyMs(SEARCH_INDEX_MS, () => indexPending(deps.db, undefined, stopping.signal), (error) => deps.log.error('search index', { error: String(error) }));
   worker.start();
   return {
     /** People's text was deleted: the SQLite log that still holds it is emptied within a second or two. */

@@ -17,7 +17,7 @@ export interface Random {
 /** Everything the app is built from: nothing below the entry files reaches past these. */
 export interface Deps {
   db: Db;
-  /** Where requests are counted for the rate limit, when not in `db`: SQLite's counters file (see rate-buckets.ts). */
+  /** Where requests are counted for the rate limit, when not in `db`: SQLite's counters database, which it needs (see rate-buckets.ts). */
   counters?: Db;
   config: Config;
   clock: Clock;

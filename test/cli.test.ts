@@ -12,7 +12,7 @@ import { parseConfig } from '../src/config.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock, type Deps } from '../src/deps.ts';
 import { createLogger } from '../src/log.ts';
-import { fixtureBytes, seedConnection } from './helpers.ts';
+import { fixtureBytes, openTestCounters, seedConnection } from './helpers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PUBLIC_URL = 'https://parley.example.com';
@@ -84,6 +84,7 @@ describe('onboarding', () => {
   test('key create, key list and key revoke rotate keys; the API follows at once', async () => {
     const deps: Deps = {
       db: openBetterSqlite3(databasePath),
+      counters: await openTestCounters(databasePath),
       config: parseConfig({ DATABASE_PATH: databasePath }),
       clock: systemClock,
       random: cryptoRandom,
@@ -133,6 +134,7 @@ describe('onboarding', () => {
       assert.match(kept.lastUsedAt, ISO);
     } finally {
       await deps.db.destroy();
+      await deps.counters?.destroy();
     }
   });
 

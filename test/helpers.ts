@@ -6,9 +6,10 @@ import { createApp as onboardApp } from '../src/apps/apps.ts';
 import { parseConfig, type Config } from '../src/config.ts';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
-import { isPostgres, type ConnectionStatus, type Db } from '../src/db/database.ts';
-import { openPostgres } from '../src/db/postgres.ts';
+import { betterSqlite3, openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
+import type { ConnectionStatus, Db } from '../src/db/database.ts';
+import { dialectOf } from '../src/db/dialects/dialect.ts';
+import { openPostgres, postgres } from '../src/db/dialects/postgres.ts';
 import { openCounters } from '../src/db/rate-buckets.ts';
 import { readSchema } from '../src/db/schema-file.ts';
 import { cryptoRandom, isoTime, type Clock, type Deps } from '../src/deps.ts';
@@ -42,6 +43,9 @@ export interface TestContext {
   request(path: string, init?: RequestInit): Promise<Response>;
 }
 
+/** Whether `db` is PostgreSQL: what a test checks inside the database differs. */
+export const isPostgres = (db: Db): boolean => dialectOf(db) === postgres;
+
 /**
  * The database a test runs on. By default SQLite: in memory, or the file at
  * `databasePath`. With PARLEY_TEST_DATABASE_URL (npm test sets it for its second
@@ -65,6 +69,11 @@ export async function openTestDatabase(databasePath = ':memory:'): Promise<Db> {
   return openPostgres(scoped.href, readSchema('schema.postgres.sql'), { poolSize: 4, allowExitOnIdle: true });
 }
 
+/** Where the test database's requests are counted, when not in it: SQLite's counters database (see rate-buckets.ts). */
+export async function openTestCounters(databasePath = ':memory:'): Promise<Db | undefined> {
+  return process.env.PARLEY_TEST_DATABASE_URL ? undefined : openCounters(betterSqlite3, databasePath);
+}
+
 /** An app over an in-memory database (or see openTestDatabase), a fixed clock and one onboarded tenant. */
 export async function setup(
   env: Record<string, string> = {},
@@ -75,7 +84,7 @@ export async function setup(
   const logs: Array<Record<string, unknown>> = [];
   const deps: Deps = {
     db: await openTestDatabase(databasePath),
-    counters: databasePath === ':memory:' || process.env.PARLEY_TEST_DATABASE_URL ? undefined : await openCounters(openBetterSqlite3, databasePath),
+    counters: await openTestCounters(databasePath),
     config,
     clock,
     random: cryptoRandom,

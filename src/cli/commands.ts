@@ -46,7 +46,7 @@ export interface CommandIo {
   fileSize(path: string): number;
   fileExists(path: string): boolean;
   readFile(path: string): Uint8Array;
-  openSqlite(path: string): Db;
+  openSqlite(path: string): Promise<Db>;
   openPostgres(url: string): Promise<Db>;
 }
 
@@ -146,7 +146,7 @@ export const commands: Record<string, Command> = {
       if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--url must be a postgres:// URL');
       const path = deps.config.databasePath;
       if (!io.fileExists(path)) throw new UsageError(`No SQLite file at ${path}: set DATABASE_PATH to the file to copy`);
-      const source = io.openSqlite(path);
+      const source = await io.openSqlite(path);
       try {
         const target = await io.openPostgres(url);
         try {

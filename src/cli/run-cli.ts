@@ -2,18 +2,14 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { ConfigError, parseConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { OperationRefused } from '../db/database.ts';
-import { openDatabase } from '../db/open-database.ts';
-import { openPostgres } from '../db/postgres.ts';
+import { openDatabase, type DatabaseRuntime } from '../db/open-database.ts';
 import { cryptoRandom, systemClock } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { commands, parseArgs, usage, UsageError } from './commands.ts';
 
 /** What an entry file (one per runtime) gives the command line. */
-export interface CliRuntime {
+export interface CliRuntime extends DatabaseRuntime {
   env: Record<string, string | undefined>;
-  /** The runtime's own SQLite driver. */
-  openSqlite(path: string, schemaSql: string): Db;
-  schemas: { sqlite: () => string; postgres: () => string };
   /** Every address a host name resolves to (webhook targets are checked with it). */
   resolveHost(hostname: string): Promise<string[]>;
   /** Starts the server, which then runs until a signal stops it. */
@@ -40,13 +36,13 @@ export async function runCli(argv: string[], runtime: CliRuntime): Promise<numbe
       return 0;
     }
     const config = parseConfig(runtime.env);
-    db = await openDatabase(config, runtime.schemas, runtime.openSqlite);
+    db = await openDatabase(config, runtime);
     const result = await commands[invocation.command]!.run({ db, config, clock: systemClock, random: cryptoRandom, resolveHost: runtime.resolveHost }, invocation.flags, {
       fileSize: (path) => statSync(path).size,
       fileExists: (path) => existsSync(path),
       readFile: (path) => readFileSync(path),
-      openSqlite: (path) => runtime.openSqlite(path, runtime.schemas.sqlite()),
-      openPostgres: (url) => openPostgres(url, runtime.schemas.postgres()),
+      openSqlite: (path) => openDatabase({ databaseUrl: undefined, databasePath: path }, runtime),
+      openPostgres: (url) => openDatabase({ databaseUrl: url, databasePath: config.databasePath }, runtime),
     });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;

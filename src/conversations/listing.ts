@@ -4,7 +4,7 @@ import * as conversations from '../db/conversations.ts';
 import * as users from '../db/users.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { indexPending, isSearch, searchWords } from './search.ts';
+import { isSearch, searchWords } from './search.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -46,9 +46,7 @@ export async function listConversations(
   if (isSearch(q)) {
     const words = searchWords(q);
     if (words.length === 0) return { rows: [], total: 0 };
-    await indexPending(deps, { connectionId: connection.id });
-    const rows = await search.searchConnectionPage(db, connection.id, words, limit, offset, changedAfter);
-    return { rows, total: await search.countConnectionMatches(db, connection.id, words, changedAfter) };
+    return search.searchConnection(db, connection.id, words, { limit, offset, changedAfter });
   }
   const rows = await conversations.listConversationsPage(db, connection.id, limit, offset, changedAfter);
   const total = changedAfter === undefined ? connection.conversation_count : await conversations.countConversationsChangedAfter(db, connection.id, changedAfter);

@@ -1,5 +1,4 @@
 import * as search from '../db/conversation-search.ts';
-import { nextTurn } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
 import type { Message } from '../import/conversation.ts';
 import type { Owner } from './manage.ts';
@@ -74,34 +73,11 @@ export function snippetOf(messages: ReadonlyArray<Pick<Message, 'content'>>, wor
   return parts;
 }
 
-/** Conversations indexed per transaction: other requests get their turn between two. */
-const INDEX_BATCH = 500;
-
-/**
- * Indexes the conversations of the connections in scope (every one without a
- * scope) that imports stored but that are not indexed yet: the server's
- * background work does it just after each import, and a search first, so that
- * it finds everything stored.
- */
-export async function indexPending(deps: Pick<Deps, 'db'>, scope?: search.IndexScope, batch = INDEX_BATCH, signal?: AbortSignal): Promise<void> {
-  for (const connectionId of await search.connectionsToIndex(deps.db, scope)) {
-    // A shutdown stops between two batches: the connection stays noted, and the next start goes on.
-    for (let after = await search.indexConversations(deps.db, connectionId, batch); after !== null && !signal?.aborted; ) {
-      await nextTurn();
-      after = await search.indexConversations(deps.db, connectionId, batch, after);
-    }
-    if (signal?.aborted) return;
-  }
-}
-
 /** One page of the person's own conversations that match `q`, across their connections, best first, each with a snippet. */
 export async function searchOwn(deps: Pick<Deps, 'db'>, owner: Owner, q: string, page: { limit: number; offset: number }) {
   const words = searchWords(q);
   if (words.length === 0) return { results: [], total: 0 };
-  const { db } = deps;
-  await indexPending(deps, owner);
-  const rows = await search.searchUserPage(db, owner.appId, owner.userRef, words, page.limit, page.offset);
-  const total = await search.countUserMatches(db, owner.appId, owner.userRef, words);
+  const { rows, total } = await search.searchUser(deps.db, owner.appId, owner.userRef, words, page);
   const results = rows.map(({ payload, ...row }) => {
     const messages = payload ? ((JSON.parse(payload) as { messages?: Message[] }).messages ?? []) : [];
     return { ...row, snippet: snippetOf(messages, words) };

@@ -1,21 +1,5 @@
 import { Database } from 'bun:sqlite';
-import type { Db } from './database.ts';
-import { openDb, type SqliteConnection } from './sqlite.ts';
-import { prepareLocation, spreadStatement } from './sqlite-file.ts';
+import { spreadParameters, type SqliteDriver } from './sqlite-driver.ts';
 
-/** Opens the SQLite file with Bun's built-in driver behind kysely's interface. */
-export function openBunSqlite(path: string, schemaSql: string): Db {
-  const file = prepareLocation(path);
-  const connect = (): SqliteConnection => {
-    const database = new Database(path);
-    return {
-      exec: (sql) => database.exec(sql),
-      close: () => database.close(),
-      prepare(sql) {
-        const statement = database.prepare(sql);
-        return spreadStatement(statement, statement.columnNames.length > 0);
-      },
-    };
-  };
-  return openDb(connect(), schemaSql, { file }, file ? connect() : undefined);
-}
+/** Bun's built-in SQLite driver. */
+export const bunSqlite: SqliteDriver = (path) => spreadParameters(new Database(path), (statement) => statement.columnNames.length > 0);

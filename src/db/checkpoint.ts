@@ -1,35 +1,14 @@
-import { sql } from 'kysely';
-import { isPostgres, type Db } from './database.ts';
+import type { Db } from './database.ts';
+import { dialectOf } from './dialects/dialect.ts';
+import { checkpointSql, type CheckpointResult } from './dialects/sqlite.ts';
+import type { SqliteConnection, SqliteDriver } from './sqlite-driver.ts';
 
 /**
- * Copies what SQLite's write-ahead log holds into the database file; nothing on
- * PostgreSQL. Connections do not do it as they commit (wal_autocheckpoint is
- * off, see sqlite.ts): an import's final commit would make its uploader wait
- * while everything it wrote is copied — 3 s of a 1 GB import. The background
- * work does it every second instead, once the answer is on its way: in a
- * checkpoint worker of its own where the runtime gives one (below), else here.
- * `erasing` empties the log too (see checkpointSql); whether it finished.
+ * Copies what the database's write-ahead log holds into the database proper,
+ * where it has one to copy (see the dialect's checkpoint). `erasing` empties
+ * the log too; whether it finished.
  */
-export async function checkpoint(db: Db, erasing = false): Promise<boolean> {
-  if (isPostgres(db)) return true;
-  const { rows } = await sql.raw<CheckpointResult>(checkpointSql(erasing)).execute(db);
-  return rows[0]!.busy === 0;
-}
-
-/**
- * PASSIVE copies what it can without waiting for, or holding up, any reader or
- * writer. After people's text was deleted, the log still holds it (the frames
- * of the pages before secure_delete overwrote them): TRUNCATE copies all of it,
- * waiting briefly for readers, and empties the log file. `busy` is 1 when it
- * could not finish: a reader was still on an older state.
- */
-const checkpointSql = (erasing: boolean) => `PRAGMA wal_checkpoint(${erasing ? 'TRUNCATE' : 'PASSIVE'})`;
-
-interface CheckpointResult {
-  busy: number;
-  log: number;
-  checkpointed: number;
-}
+export const checkpoint = (db: Db, erasing = false): Promise<boolean> => dialectOf(db).checkpoint(db, erasing);
 
 /**
  * A checkpoint copies and syncs everything written since the last, and SQLite's
@@ -43,17 +22,12 @@ interface CheckpointResult {
 export type ToCheckpointer = { type: 'open'; path: string } | { type: 'checkpoint'; erasing: boolean };
 export type FromCheckpointer = { type: 'ready' } | { type: 'done'; complete: boolean } | { type: 'failed'; message: string };
 
-/** What the worker needs of a connection, in every runtime's driver. */
-interface CheckpointConnection {
-  prepare(sql: string): { get(): unknown };
-}
-
-/** The worker's side; `open` opens the file with the runtime's driver. A file that cannot be opened fails every checkpoint, saying why. */
+/** The worker's side; `open` is the runtime's SQLite driver. A file that cannot be opened fails every checkpoint, saying why. */
 export function serveCheckpoints(
   port: { postMessage(message: FromCheckpointer): void; onMessage(handler: (message: ToCheckpointer) => void): void },
-  open: (path: string) => CheckpointConnection,
+  open: SqliteDriver,
 ): void {
-  let connection: CheckpointConnection | Error = new Error('no database file named');
+  let connection: SqliteConnection | Error = new Error('no database file named');
   const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
   port.onMessage((message) => {
     if (message.type === 'open') {
@@ -66,7 +40,7 @@ export function serveCheckpoints(
     }
     try {
       if (connection instanceof Error) throw connection;
-      const { busy } = connection.prepare(checkpointSql(message.erasing)).get() as CheckpointResult;
+      const [{ busy }] = connection.prepare(checkpointSql(message.erasing)).all([]) as [CheckpointResult];
       port.postMessage({ type: 'done', complete: busy === 0 });
     } catch (error) {
       port.postMessage({ type: 'failed', message: messageOf(error) });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { countConversations } from './conversations.ts';
-import { isPostgres, type ConnectionStatus, type ConnectionsTable, type Db } from './database.ts';
+import type { ConnectionStatus, ConnectionsTable, Db } from './database.ts';
+import { dialectOf } from './dialects/dialect.ts';
 import { fixedSql } from './fixed-sql.ts';
 
 const CONNECTION_COLUMNS = [
@@ -71,11 +72,12 @@ export async function insertOpenConnection(
 
 /**
  * Locks the connection's row until the transaction ends, so that imports into
- * it count and merge one after the other. SQLite's write transactions never
- * overlap, so there it has nothing to do.
+ * it count and merge one after the other. Where write transactions never
+ * overlap (no lockRows) there is nothing to do.
  */
 export async function lockConnection(db: Db, connectionId: string): Promise<void> {
-  if (isPostgres(db)) await fixedSql(db, 'SELECT id FROM connections WHERE id = ? FOR UPDATE', [connectionId]);
+  const { lockRows } = dialectOf(db);
+  if (lockRows) await fixedSql(db, `SELECT id FROM connections WHERE id = ?${lockRows}`, [connectionId]);
 }
 
 export async function updateConnection(

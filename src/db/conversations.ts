@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { isPostgres, type ConversationsTable, type Db } from './database.ts';
+import type { ConversationsTable, Db } from './database.ts';
+import { dialectOf } from './dialects/dialect.ts';
 import { countRows, fixedSql } from './fixed-sql.ts';
 import { nextTurn } from './transaction.ts';
 
@@ -8,13 +9,11 @@ export const listingOrder = (table = '') => `${table}update_time DESC NULLS LAST
 const ORDER_AND_PAGE = `ORDER BY ${listingOrder()} LIMIT ? OFFSET ?`;
 const PAGE = `WHERE connection_id = ? ${ORDER_AND_PAGE}`;
 
-/** The payload as UTF-8 bytes: SQLite stores it as text, PostgreSQL as bytea. */
-const payloadBytes = (db: Db, table: string) => (isPostgres(db) ? `${table}payload` : `CAST(${table}payload AS BLOB)`);
 /** A conversation's columns as the API answers it, the payload as bytes; `table` qualifies them (`c.`) in a join. */
 export const bytesColumns = (db: Db, table = '') =>
-  `${table}id, ${table}external_id, ${table}title, ${payloadBytes(db, table)} AS payload, ${table}update_time`;
+  `${table}id, ${table}external_id, ${table}title, ${dialectOf(db).payloadBytes(`${table}payload`)} AS payload, ${table}update_time`;
 /** The payload as text. */
-export const payloadText = (db: Db, table = '') => (isPostgres(db) ? `convert_from(${table}payload, 'UTF8')` : `${table}payload`);
+export const payloadText = (db: Db, table = '') => dialectOf(db).payloadText(`${table}payload`);
 
 /** A conversation as the API and the manage page's download answer it, its payload as stored bytes. */
 export type ConversationBytesRow = Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'update_time'> & { payload: Uint8Array | null };
@@ -77,26 +76,24 @@ export async function countConversations(db: Db, connectionId: string): Promise<
   return Number(count);
 }
 
-/** Conversations deleted per statement on SQLite: each takes the thread for a few milliseconds. */
-const DELETE_BATCH = 200;
-
 /**
  * Deletes a connection's conversations and returns how many. Call it in a
- * transaction: on SQLite it deletes them in batches, letting other requests in
- * between two (`nextTurn`); readers see every one of them until the
- * transaction commits. On PostgreSQL, whose readers never wait, one statement.
+ * transaction: it deletes them in the dialect's batches, letting other requests
+ * in between two (`nextTurn`), or in one statement; readers see every one of
+ * them until the transaction commits.
  */
 export async function deleteConversationsOfConnection(db: Db, connectionId: string): Promise<number> {
-  if (isPostgres(db)) return Number((await db.deleteFrom('conversations').where('connection_id', '=', connectionId).executeTakeFirst()).numDeletedRows);
+  const batchSize = dialectOf(db).writeBatch?.delete;
+  if (batchSize === undefined) return Number((await db.deleteFrom('conversations').where('connection_id', '=', connectionId).executeTakeFirst()).numDeletedRows);
   let deleted = 0;
   for (;;) {
     const result = await db
       .deleteFrom('conversations')
-      .where('id', 'in', (eb) => eb.selectFrom('conversations').select('id').where('connection_id', '=', connectionId).limit(DELETE_BATCH))
+      .where('id', 'in', (eb) => eb.selectFrom('conversations').select('id').where('connection_id', '=', connectionId).limit(batchSize))
       .executeTakeFirst();
     const batch = Number(result.numDeletedRows);
     deleted += batch;
-    if (batch < DELETE_BATCH) return deleted;
+    if (batch < batchSize) return deleted;
     await nextTurn();
   }
 }

@@ -3,7 +3,8 @@ import { OperationRefused, type Database, type Db } from './database.ts';
 
 /**
  * The tables a copy carries, parents before children, each with its primary key.
- * Staging and leases are never copied: they belong to the processes running.
+ * Staging and leases are never copied: they belong to the processes running; nor
+ * are the rate counters (a file of their own on SQLite, this minute's counts).
  */
 const TABLES: ReadonlyArray<{ table: keyof Database & string; key: string[] }> = [
   { table: 'apps', key: ['id'] },
@@ -13,13 +14,12 @@ const TABLES: ReadonlyArray<{ table: keyof Database & string; key: string[] }> =
   { table: 'users', key: ['id'] },
   { table: 'connections', key: ['id'] },
   { table: 'conversations', key: ['id'] },
-  { table: 'rate_buckets', key: ['app_id', 'window_start'] },
   { table: 'used_links', key: ['jti'] },
   { table: 'page_sessions', key: ['token_hash'] },
   { table: 'webhook_deliveries', key: ['seq'] },
 ];
 /** Key columns that are numbers; the rest are text, compared byte by byte. */
-const NUMERIC_KEYS = new Set(['window_start', 'seq']);
+const NUMERIC_KEYS = new Set(['seq']);
 
 const BATCH_ROWS = 500;
 const BATCH_BYTES = 4 * 1024 * 1024;

@@ -1,4 +1,5 @@
-import { PostgresAdapter, type Generated, type Kysely } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
+import { dialectOf } from './dialects/dialect.ts';
 import type { ConnectionStatus } from '../../sdk/src/types.ts';
 
 export interface AppsTable {
@@ -72,6 +73,7 @@ export interface ConversationsTable {
   source_hash: string | null;
 }
 
+/** On SQLite in the counters database (see rate-buckets.ts). */
 export interface RateBucketsTable {
   app_id: string;
   window_start: number;
@@ -172,14 +174,5 @@ export type Db = Kysely<Database>;
 /** An operator's command the database cannot carry out, with what to do instead. */
 export class OperationRefused extends Error {}
 
-/** Which database a handle speaks to: the data layer's SQL differs in a few places, nothing above it. */
-export const isPostgres = (db: Db): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
-
-
-/**
- * SQLite's answer when another connection held the write lock for longer than
- * busy_timeout (another process on the file: a CLI command, or an old server
- * process still shutting down), in each runtime driver's words.
- */
-export const isDatabaseBusy = (error: unknown): boolean =>
-  error instanceof Error && (/^SQLITE_BUSY/.test(String((error as { code?: unknown }).code)) || /\bdatabase is locked\b/.test(error.message));
+/** Whether `error` is the database saying it waited too long for another's write (see the dialect's isBusy): the client may try again. */
+export const isDatabaseBusy = (db: Db, error: unknown): boolean => dialectOf(db).isBusy(error);

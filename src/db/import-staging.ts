@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { isPostgres, type Db, type ImportRecordsTable, type ImportStagingTable } from './database.ts';
+import type { Db, ImportRecordsTable, ImportStagingTable } from './database.ts';
+import { dialectOf } from './dialects/dialect.ts';
 import { fixedSql } from './fixed-sql.ts';
 import { nextTurn } from './transaction.ts';
 
@@ -85,33 +86,30 @@ export async function countNewStaged(db: Db, importId: string, connectionId: str
 }
 
 /**
- * Staged conversations merged per statement on SQLite: each takes the thread
- * for a few milliseconds. PostgreSQL's run on its server, and its readers never
- * wait for a writer: there it is one statement.
- */
-const MERGE_BATCH = 250;
-
-/**
  * Moves the staged conversations into the connection and returns how many rows
  * it wrote (new plus changed). Unchanged ones are not written at all:
  * re-importing the same file touches no conversation row. A conversation whose
  * content is unchanged but whose bytes now hash differently (the export was
  * written another way) keeps its content and takes the new hash. Call it in the
  * import's transaction: it goes through the staged rows in batches of external
- * ids, letting other requests in between two (`nextTurn`).
+ * ids (the dialect's writeBatch, else all in one), letting other requests in
+ * between two (`nextTurn`).
  */
 export async function mergeStaged(db: Db, importId: string, connectionId: string, now: string): Promise<number> {
-  // Staged as text; PostgreSQL keeps the payload as its UTF-8 bytes.
-  const payload = isPostgres(db) ? sql.raw("convert_to(payload, 'UTF8')") : sql.raw('payload');
+  const dialect = dialectOf(db);
+  // Staged as text, stored as the dialect stores a payload.
+  const payload = sql.raw(dialect.storedPayload('s.payload'));
+  const batchSize = dialect.writeBatch?.merge;
   let written = 0;
   for (let after: string | undefined; ; await nextTurn()) {
-    const [last] = isPostgres(db)
-      ? []
-      : await fixedSql<{ external_id: string }>(
-          db,
-          `SELECT external_id FROM import_staging WHERE import_id = ?${after === undefined ? '' : ' AND external_id > ?'} ORDER BY external_id LIMIT 1 OFFSET ?`,
-          [importId, ...(after === undefined ? [] : [after]), MERGE_BATCH - 1],
-        );
+    const [last] =
+      batchSize === undefined
+        ? []
+        : await fixedSql<{ external_id: string }>(
+            db,
+            `SELECT external_id FROM import_staging WHERE import_id = ?${after === undefined ? '' : ' AND external_id > ?'} ORDER BY external_id LIMIT 1 OFFSET ?`,
+            [importId, ...(after === undefined ? [] : [after]), batchSize - 1],
+          );
     const upTo = last?.external_id;
     // The batch's external ids, of the staged rows (`s`) or of the connection's.
     const inBatch = (table: string) =>

@@ -1,4 +1,5 @@
-import { isPostgres, type Db, type PageSessionsTable } from './database.ts';
+import type { Db, PageSessionsTable } from './database.ts';
+import { dialectOf } from './dialects/dialect.ts';
 import { fixedSql } from './fixed-sql.ts';
 
 export async function insertUsedLink(db: Db, row: { jti: string; app_id: string; used_at: string; expires_at: string }): Promise<boolean> {
@@ -19,11 +20,11 @@ export const findPageSession = (db: Db, tokenHash: string) =>
 
 /**
  * Whether the session still exists, locking its row until the transaction ends
- * on PostgreSQL (SQLite's write transactions never overlap): a purge that ends
+ * where write transactions overlap (see lockRows): a purge that ends
  * it either waits for the import holding it, or the import finds it gone.
  */
 export async function lockPageSession(db: Db, tokenHash: string): Promise<boolean> {
-  const rows = await fixedSql(db, `SELECT token_hash FROM page_sessions WHERE token_hash = ?${isPostgres(db) ? ' FOR UPDATE' : ''}`, [tokenHash]);
+  const rows = await fixedSql(db, `SELECT token_hash FROM page_sessions WHERE token_hash = ?${dialectOf(db).lockRows}`, [tokenHash]);
   return rows.length === 1;
 }
 

@@ -1,15 +1,18 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
+import { openSqlite } from './dialects/sqlite.ts';
 import { fixedSql } from './fixed-sql.ts';
+import type { SqliteDriver } from './sqlite-driver.ts';
 
 /**
- * On SQLite the counters live in a file of their own beside the database: its
- * write lock is not the database's, so counting a request never waits behind an
- * import's or a purge's transaction, and every process on the file still counts
- * in one place. The database's own `rate_buckets` table is then unused.
+ * On SQLite the counters live in a file of their own beside the database (the
+ * database has no `rate_buckets`): its write lock is not the database's, so
+ * counting a request never waits behind an import's or a purge's transaction,
+ * and every process on the file still counts in one place. An in-memory
+ * database's are in memory too. On PostgreSQL they are in the database.
  */
-export async function openCounters(openSqlite: (path: string, schemaSql: string) => Db, databasePath: string): Promise<Db> {
-  const counters = openSqlite(`${databasePath}-counters`, COUNTERS_SCHEMA);
+export async function openCounters(driver: SqliteDriver, databasePath: string): Promise<Db> {
+  const counters = openSqlite(driver, databasePath === ':memory:' ? databasePath : `${databasePath}-counters`, COUNTERS_SCHEMA);
   // Its transactions are one small upsert each: SQLite's own checkpoints after
   // each commit that fills its log cost nothing, unlike the database's (checkpoint.ts).
   await sql`PRAGMA wal_autocheckpoint = 1000`.execute(counters);

@@ -1,29 +1,23 @@
 import { createApp } from '../app.ts';
 import { startBackgroundWork } from '../background.ts';
 import { ConfigError, parseConfig, type Config } from '../config.ts';
-import { workerCheckpoints, type CheckpointWorkerLike } from '../db/checkpoint.ts';
-import type { Db } from '../db/database.ts';
-import { openDatabase } from '../db/open-database.ts';
-import { openCounters } from '../db/rate-buckets.ts';
+import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
+import { openServedDatabase, type DatabaseRuntime, type ServedDatabase } from '../db/open-database.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import type { SourceHash } from '../import/record-batch.ts';
 import { cryptoRandom, systemClock, type Deps } from '../deps.ts';
 import { createLogger } from '../log.ts';
 
-export interface Runtime {
+export interface Runtime extends DatabaseRuntime {
   name: 'node' | 'deno' | 'bun';
   env: Record<string, string | undefined>;
-  /** The runtime's own SQLite driver, used unless DATABASE_URL names PostgreSQL. */
-  openSqlite(path: string, schemaSql: string): Db;
-  /** The schema files' text (read from beside package.json, or embedded in the binary). */
-  schemas: { sqlite: () => string; postgres: () => string };
   /** Starts a worker that reads one import. */
   importWorker: () => WorkerLike;
   /** SHA-256 cheaper than Web Crypto's (see Deps). */
   sourceHash: SourceHash;
   /** The addresses of a host name (see Deps). */
   resolveHost(hostname: string): Promise<string[]>;
-  /** Starts a worker that checkpoints the SQLite file (see checkpoint.ts). */
+  /** Starts a worker that checkpoints the database file (see checkpoint.ts). */
   checkpointWorker: () => CheckpointWorkerLike;
   exit(code: number): never;
 }
@@ -44,19 +38,17 @@ export async function boot(runtime: Runtime) {
     return runtime.exit(1);
   }
   const log = createLogger(config.logLevel);
-  let db: Db;
+  let database: ServedDatabase;
   try {
-    db = await openDatabase(config, runtime.schemas, runtime.openSqlite);
+    database = await openServedDatabase(config, runtime);
   } catch (error) {
     // Unreachable or refusing: one line saying so, not a stack.
     console.error(`Cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
     return runtime.exit(1);
   }
-  const sqliteFile = !config.databaseUrl && config.databasePath !== ':memory:';
-  const counters = sqliteFile ? await openCounters(runtime.openSqlite, config.databasePath) : undefined;
   const deps: Deps = {
-    db,
-    counters,
+    db: database.db,
+    counters: database.counters,
     config,
     clock: systemClock,
     random: cryptoRandom,
@@ -67,8 +59,7 @@ export async function boot(runtime: Runtime) {
     erased: () => background.erased(),
   };
   const app = createApp(deps);
-  const checkpoints = sqliteFile ? workerCheckpoints(runtime.checkpointWorker(), config.databasePath) : undefined;
-  const background = startBackgroundWork(deps, { checkpoint: checkpoints?.run });
+  const background = startBackgroundWork(deps, { checkpoint: database.checkpoint });
   // Requests under way, so a shutdown can let them finish (an upload still
   // arriving included) before the database closes.
   let inFlight = 0;
@@ -114,10 +105,9 @@ export async function boot(runtime: Runtime) {
     async close(signal: string) {
       log.info('shutdown', { signal });
       // First: a checkpoint under way is cut short (it is safe to), not waited for.
-      checkpoints?.stop();
+      database.stopCheckpoints();
       await background.stop();
-      await deps.db.destroy();
-      await counters?.destroy();
+      await database.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 import postgresSchemaSql from '../../schema.postgres.sql' with { type: 'text' };
 import schemaSql from '../../schema.sql' with { type: 'text' };
 import { runCli } from '../cli/run-cli.ts';
-import { openBunSqlite } from '../db/bun-sqlite.ts';
+import { bunSqlite } from '../db/bun-sqlite.ts';
 import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
@@ -10,16 +10,15 @@ import { resolveHost } from './resolve-host.ts';
 
 // Bun's entry, and the single binary's (`npm run build:binary`): the server, or an operator command.
 const env = process.env;
-const openSqlite = openBunSqlite;
 // The schemas are imported as text so `bun build --compile` embeds them in the binary.
-const schemas = { sqlite: () => schemaSql, postgres: () => postgresSchemaSql };
+const schemas = { 'schema.sql': schemaSql, 'schema.postgres.sql': postgresSchemaSql };
+const database = { sqlite: bunSqlite, schema: (file: keyof typeof schemas) => schemas[file] };
 
 async function serve(): Promise<void> {
   const parley = await boot({
     name: 'bun',
     env,
-    openSqlite,
-    schemas,
+    ...database,
     // smol: a worker heap that is collected sooner, which keeps a large import's memory lower.
     importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as WorkerLike,
     checkpointWorker: () => new Worker(new URL('./bun-checkpoint-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as CheckpointWorkerLike,
@@ -52,5 +51,5 @@ async function serve(): Promise<void> {
   }
 }
 
-const exitCode = await runCli(process.argv.slice(2), { env, openSqlite, schemas, serve, resolveHost });
+const exitCode = await runCli(process.argv.slice(2), { env, ...database, serve, resolveHost });
 if (exitCode !== undefined) process.exitCode = exitCode;

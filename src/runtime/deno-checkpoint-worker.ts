@@ -1,8 +1,7 @@
-/// <reference path="../db/node-sqlite-types.d.ts" />
-import { DatabaseSync } from 'node:sqlite';
 import { serveCheckpoints, type FromCheckpointer, type ToCheckpointer } from '../db/checkpoint.ts';
+import { nodeSqlite } from '../db/node-sqlite.ts';
 
 declare const self: { postMessage(message: FromCheckpointer): void; onmessage: ((event: { data: ToCheckpointer }) => void) | null };
 
 // SQLite checkpoints on a connection of their own, in a Web Worker of Deno's (see checkpoint.ts).
-serveCheckpoints({ postMessage: (message) => self.postMessage(message), onMessage: (handler) => (self.onmessage = (event) => handler(event.data)) }, (path) => new DatabaseSync(path));
+serveCheckpoints({ postMessage: (message) => self.postMessage(message), onMessage: (handler) => (self.onmessage = (event) => handler(event.data)) }, nodeSqlite);

@@ -1,6 +1,6 @@
 import { runCli } from '../cli/run-cli.ts';
 import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
-import { openNodeSqlite } from '../db/node-sqlite.ts';
+import { nodeSqlite } from '../db/node-sqlite.ts';
 import { readSchema } from '../db/schema-file.ts';
 import type { WorkerLike } from '../import/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
@@ -9,15 +9,13 @@ import { resolveHost } from './resolve-host.ts';
 
 // Deno's entry (`npm run start:deno`): the server, or an operator command.
 const env = Deno.env.toObject();
-const openSqlite = openNodeSqlite;
-const schemas = { sqlite: () => readSchema('schema.sql'), postgres: () => readSchema('schema.postgres.sql') };
+const database = { sqlite: nodeSqlite, schema: readSchema };
 
 async function serve(): Promise<void> {
   const parley = await boot({
     name: 'deno',
     env,
-    openSqlite,
-    schemas,
+    ...database,
     importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as WorkerLike,
     checkpointWorker: () => new Worker(new URL('./deno-checkpoint-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as CheckpointWorkerLike,
     sourceHash: nodeSourceHash,
@@ -50,5 +48,5 @@ async function serve(): Promise<void> {
   }
 }
 
-const exitCode = await runCli(Deno.args, { env, openSqlite, schemas, serve, resolveHost });
+const exitCode = await runCli(Deno.args, { env, ...database, serve, resolveHost });
 if (exitCode !== undefined) Deno.exitCode = exitCode;

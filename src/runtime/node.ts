@@ -1,7 +1,7 @@
 import { serve as serveHttp } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { runCli } from '../cli/run-cli.ts';
-import { openBetterSqlite3 } from '../db/better-sqlite3.ts';
+import { betterSqlite3 } from '../db/better-sqlite3.ts';
 import { readSchema } from '../db/schema-file.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 import { lingerOnUnreadBodies } from './node-lingering-close.ts';
@@ -11,15 +11,13 @@ import { resolveHost } from './resolve-host.ts';
 
 // Node's entry: `npm start` (bundled) and `npm run cli` (from source) — the server, or an operator command.
 const env = process.env;
-const openSqlite = openBetterSqlite3;
-const schemas = { sqlite: () => readSchema('schema.sql'), postgres: () => readSchema('schema.postgres.sql') };
+const database = { sqlite: betterSqlite3, schema: readSchema };
 
 async function serve(): Promise<void> {
   const parley = await boot({
     name: 'node',
     env,
-    openSqlite,
-    schemas,
+    ...database,
     importWorker: startNodeImportWorker,
     checkpointWorker: startNodeCheckpointWorker,
     sourceHash: nodeSourceHash,
@@ -62,5 +60,5 @@ async function serve(): Promise<void> {
   }
 }
 
-const exitCode = await runCli(process.argv.slice(2), { env, openSqlite, schemas, serve, resolveHost });
+const exitCode = await runCli(process.argv.slice(2), { env, ...database, serve, resolveHost });
 if (exitCode !== undefined) process.exitCode = exitCode;

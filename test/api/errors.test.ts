@@ -73,7 +73,7 @@ describe('unexpected errors', () => {
 
   test('a missing table: JSON 500 on the listing, healthz still fine', async () => {
     const t = await setup();
-    await sql`DROP TABLE rate_buckets`.execute(t.deps.db);
+    await sql`DROP TABLE rate_buckets`.execute(t.deps.counters ?? t.deps.db);
     await failing(t, '/api/conversations?userRef=u1');
     const health = await t.app.request('/healthz');
     assert.equal(health.status, 200);

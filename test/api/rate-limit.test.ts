@@ -3,12 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { createApp as createParleyApp } from '../../src/app.ts';
 import { createKey, createApp as onboardApp } from '../../src/apps/apps.ts';
 import { parseConfig } from '../../src/config.ts';
 import { cryptoRandom, type Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/log.ts';
-import { FIXED_NOW, fixedClock, json, openTestDatabase, seedConnection, setup } from '../helpers.ts';
+import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
+import type { Db } from '../../src/db/database.ts';
+import { readSchema } from '../../src/db/schema-file.ts';
+import { FIXED_NOW, fixedClock, json, openTestCounters, openTestDatabase, seedConnection, setup } from '../helpers.ts';
 
 // FIXED_NOW is 12:00:30, half way through its minute.
 const MINUTE_END = Date.parse('2026-03-01T12:01:00.000Z');
@@ -93,7 +97,7 @@ describe('windows', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(rateHeaders(res), { limit: '60', remaining: '59', reset: String(MINUTE_END / 1000 + 60), retryAfter: null });
 
-    const buckets = await t.deps.db.selectFrom('rate_buckets').selectAll().execute();
+    const buckets = await (t.deps.counters ?? t.deps.db).selectFrom('rate_buckets').selectAll().execute();
     assert.deepEqual(buckets, [{ app_id: t.tenant.appId, window_start: MINUTE_END, count: 1 }]);
   });
 
@@ -163,7 +167,7 @@ describe('purge', () => {
     const res = await t.request('/api/purge', { method: 'POST', body: JSON.stringify({ userRef: 'u1' }) });
     assert.equal(res.status, 200);
     assert.deepEqual(rateHeaders(res), { limit: null, remaining: null, reset: null, retryAfter: null });
-    const buckets = await t.deps.db.selectFrom('rate_buckets').select('count').execute();
+    const buckets = await (t.deps.counters ?? t.deps.db).selectFrom('rate_buckets').select('count').execute();
     assert.deepEqual(buckets, [{ count: 2 }]);
   });
 });
@@ -192,7 +196,7 @@ describe('concurrency', () => {
       const path = join(dir, 'parley.db');
       const clock = fixedClock();
       const config = parseConfig({ DATABASE_PATH: path, LOG_LEVEL: 'silent' });
-      const open = async (): Promise<Deps> => ({ db: await openTestDatabase(path), config, clock, random: cryptoRandom, log: createLogger('silent') });
+      const open = async (): Promise<Deps> => ({ db: await openTestDatabase(path), counters: await openTestCounters(path), config, clock, random: cryptoRandom, log: createLogger('silent') });
       const a = await open();
       const b = await open();
       try {
@@ -210,12 +214,26 @@ describe('concurrency', () => {
         // Both connections served some of the 60.
         const byApp = [0, 1].map((k) => responses.filter((res, i) => i % 2 === k && res.status === 200).length);
         assert.ok(byApp[0]! > 0 && byApp[1]! > 0, `split ${byApp}`);
-        const bucket = await b.db.selectFrom('rate_buckets').selectAll().execute();
+        const bucket = await (b.counters ?? b.db).selectFrom('rate_buckets').selectAll().execute();
         assert.deepEqual(bucket, [{ app_id: tenant.appId, window_start: FIXED_NOW - 30_000, count: 200 }]);
       } finally {
         await a.db.destroy();
         await b.db.destroy();
+        await a.counters?.destroy();
+        await b.counters?.destroy();
       }
+    });
+
+    test('a SQLite file of the version before loses its unused rate_buckets table', { skip: Boolean(process.env.PARLEY_TEST_DATABASE_URL) && 'SQLite only: PostgreSQL counts in the database' }, async () => {
+      const path = join(dir, 'upgraded.db');
+      const schema = readSchema();
+      const tables = async (db: Db) => (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE name = 'rate_buckets'`.execute(db)).rows;
+      const previous = openBetterSqlite3(path, schema.slice(0, schema.indexOf('-- version 11\n')));
+      assert.deepEqual(await tables(previous), [{ name: 'rate_buckets' }]);
+      await previous.destroy();
+      const upgraded = openBetterSqlite3(path, schema);
+      assert.deepEqual(await tables(upgraded), []);
+      await upgraded.destroy();
     });
   });
 });

@@ -13,12 +13,11 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { startBackgroundWork } from '../../src/background.ts';
-import { indexPending } from '../../src/conversations/search.ts';
-import { connectionsToIndex, countConnectionMatches, indexConversations } from '../../src/db/conversation-search.ts';
-import { isPostgres } from '../../src/db/database.ts';
-import { openPostgres } from '../../src/db/postgres.ts';
+import { countConnectionMatches } from '../../src/db/conversation-search.ts';
+import { connectionsToIndex, indexConversations, indexPending } from '../../src/db/dialects/sqlite.ts';
+import { openPostgres } from '../../src/db/dialects/postgres.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
-import { json, postExport, seedConnection, setup, type TestContext } from '../helpers.ts';
+import { isPostgres, json, postExport, seedConnection, setup, type TestContext } from '../helpers.ts';
 import { openSession } from '../pages/page-client.ts';
 
 /** A Claude export of conversations given by id, title, update time and message texts. */
@@ -201,7 +200,7 @@ describe('the search index follows every change', () => {
     assert.notEqual(await indexConversations(t.deps.db, connectionId, 2, after!), null);
     assert.equal(await keyed(), 4);
     assert.deepEqual(await pendingConnections(t), [connectionId]);
-    await indexPending(t.deps, { connectionId }, 2);
+    await indexPending(t.deps.db, { connectionId }, undefined, 2);
     assert.equal(await keyed(), CORPUS.length);
     assert.deepEqual(await pendingConnections(t), []);
     assert.equal(await indexedWith(t, 'tomato'), 3);
@@ -271,8 +270,8 @@ async function openPostgresSchema(name: string, schemaSql: string) {
   return openPostgres(url.href, schemaSql, { poolSize: 2, allowExitOnIdle: true });
 }
 
-/** The connections SQLite has yet to index (none ever on PostgreSQL). */
-const pendingConnections = (t: TestContext) => connectionsToIndex(t.deps.db, undefined);
+/** The connections SQLite has yet to index (none ever on PostgreSQL, which has no such list). */
+const pendingConnections = async (t: TestContext) => (isPostgres(t.deps.db) ? [] : connectionsToIndex(t.deps.db, undefined));
 
 /** How many conversations the index itself holds a word for, whatever their connection: gone ones must not linger. */
 async function indexedWith(t: TestContext, word: string): Promise<number> {

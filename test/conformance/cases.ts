@@ -17,7 +17,7 @@ import { Webhook } from 'standardwebhooks';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import type { Db } from '../../src/db/database.ts';
-import { openPostgres } from '../../src/db/postgres.ts';
+import { openPostgres } from '../../src/db/dialects/postgres.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { signLink } from '../../sdk/src/sign-link.ts';

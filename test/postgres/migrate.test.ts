@@ -13,7 +13,7 @@ import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
-import { openPostgres } from '../../src/db/postgres.ts';
+import { openPostgres } from '../../src/db/dialects/postgres.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
 import { cryptoRandom } from '../../src/deps.ts';
 import { createLogger } from '../../src/log.ts';
@@ -66,7 +66,7 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
     const url = await createDatabase(testPostgresUrl()!, `migrate_full_${Date.now()}`);
     const { code, out } = await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', url);
     assert.equal(code, 0, JSON.stringify(out));
-    assert.deepEqual(out.counts, { apps: 1, app_logos: 0, app_return_origins: 0, api_keys: 1, users: 2, connections: 3, conversations: 10, rate_buckets: 0, used_links: 0, page_sessions: 0, webhook_deliveries: 6 });
+    assert.deepEqual(out.counts, { apps: 1, app_logos: 0, app_return_origins: 0, api_keys: 1, users: 2, connections: 3, conversations: 10, used_links: 0, page_sessions: 0, webhook_deliveries: 6 });
     assert.deepEqual(out.copied, out.counts);
 
     const db = await openPostgres(url, readSchema('schema.postgres.sql'), { poolSize: 2, allowExitOnIdle: true });

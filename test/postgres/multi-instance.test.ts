@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp as onboardApp } from '../../src/apps/apps.ts';
 import type { Db } from '../../src/db/database.ts';
-import { openPostgres } from '../../src/db/postgres.ts';
+import { openPostgres } from '../../src/db/dialects/postgres.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { signLink } from '../../sdk/src/sign-link.ts';

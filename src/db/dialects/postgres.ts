@@ -1,7 +1,41 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Database, Db } from './database.ts';
-import { schemaVersions } from './schema-versions.ts';
+import { OperationRefused, type Database, type Db } from '../database.ts';
+import { schemaVersions } from '../schema-versions.ts';
+import { withDialect, type DatabaseDialect } from './dialect.ts';
+
+/** PostgreSQL (DATABASE_URL): transactions overlap, its server runs the statements, readers never wait. */
+export const postgres: DatabaseDialect = {
+  schemaFile: 'schema.postgres.sql',
+  placeholders(text) {
+    let n = 0;
+    return text.replace(/\?/g, () => `$${++n}`);
+  },
+  // The payload is stored as its UTF-8 bytes (bytea).
+  payloadBytes: (column) => column,
+  payloadText: (column) => `convert_from(${column}, 'UTF8')`,
+  storedPayload: (column) => `convert_to(${column}, 'UTF8')`,
+  beginWrite: 'BEGIN',
+  // Transactions overlap: the work locks the rows its decisions depend on.
+  lockRows: ' FOR UPDATE',
+  // Statements run on its server, and its readers never wait for a writer: one statement.
+  writeBatch: undefined,
+  searchQuery: (words) => words.map((word, i) => `'${word}'${i === words.length - 1 ? ':*' : ''}`).join(' & '),
+  // The GIN index is on the row's own `search` column (schema.postgres.sql, version 4).
+  searchMatches: (scope) => ({
+    from: `conversations c CROSS JOIN to_tsquery('simple', parley_search_fold(?)) AS query WHERE c.search @@ query AND ${scope}`,
+    order: 'ts_rank(c.search, query) DESC',
+  }),
+  // The index is a column of the row, written with it: nothing is ever left to index.
+  indexPending: async () => {},
+  // Nothing to copy: PostgreSQL checkpoints by itself.
+  checkpoint: async () => true,
+  // Its writers wait for each other's locks without a time limit.
+  isBusy: () => false,
+  async backup() {
+    throw new OperationRefused('backup copies the SQLite file; on PostgreSQL use its own tools, such as pg_dump --format=custom --file=parley.dump "$DATABASE_URL"');
+  },
+};
 
 /** pg's type ids: bigint (int8), whose values Parley keeps far below 2^53. */
 const INT8 = 20;
@@ -27,7 +61,7 @@ export async function openPostgres(url: string, schemaSql: string, { poolSize = 
     allowExitOnIdle,
     types: { getTypeParser: (id: number, format?: 'text' | 'binary') => (id === INT8 ? Number : pg.types.getTypeParser(id, format)) } as pg.CustomTypesConfig,
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: withDialect(new PostgresDialect({ pool }), postgres) });
   try {
     await migrate(db, schemaSql);
   } catch (error) {
@@ -48,7 +82,7 @@ async function migrate(db: Db, schemaSql: string): Promise<void> {
     await sql`CREATE TABLE IF NOT EXISTS parley_schema_version (version INTEGER NOT NULL)`.execute(trx);
     const { rows } = await sql<{ version: number }>`SELECT version FROM parley_schema_version`.execute(trx);
     const current = rows[0]?.version ?? 0;
-    for (const { version, sql: statements } of schemaVersions(schemaSql, 'schema.postgres.sql')) {
+    for (const { version, sql: statements } of schemaVersions(schemaSql, postgres.schemaFile)) {
       if (version <= current) continue;
       await sql.raw(statements).execute(trx);
       await sql`DELETE FROM parley_schema_version`.execute(trx);
