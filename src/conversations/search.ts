@@ -2,7 +2,8 @@ import * as search from '../db/conversation-search.ts';
 import { nextTurn } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
 import type { Message } from '../import/conversation.ts';
-import type { Owner } from './manage.ts';
+import type { Owner } from './ownership.ts';
+import { messagesOf } from './payload.ts';
 
 /** The longest `q` the API takes (`400 Invalid q parameter` beyond); the manage page's box holds as many. */
 export const MAX_QUERY_LENGTH = 200;
@@ -102,9 +103,6 @@ export async function searchOwn(deps: Pick<Deps, 'db'>, owner: Owner, q: string,
   await indexPending(deps, owner);
   const rows = await search.searchUserPage(db, owner.appId, owner.userRef, words, page.limit, page.offset);
   const total = await search.countUserMatches(db, owner.appId, owner.userRef, words);
-  const results = rows.map(({ payload, ...row }) => {
-    const messages = payload ? ((JSON.parse(payload) as { messages?: Message[] }).messages ?? []) : [];
-    return { ...row, snippet: snippetOf(messages, words) };
-  });
+  const results = rows.map(({ payload, ...row }) => ({ ...row, snippet: snippetOf(messagesOf(payload), words) }));
   return { results, total };
 }

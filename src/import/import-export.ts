@@ -5,6 +5,7 @@ import * as pageSessions from '../db/page-sessions.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import * as users from '../db/users.ts';
 import { isoTime, type Deps } from '../deps.ts';
+import { unrevokedConnectionOf } from '../conversations/ownership.ts';
 import { ApiError } from '../errors.ts';
 import type { ExportFormat } from './conversation.ts';
 import { currentlyRead, formatFor } from './formats.ts';
@@ -33,13 +34,6 @@ const SLICE_BYTES = 64 * 1024;
 
 type ImportDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'importWorker' | 'sourceHash'>;
 
-async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
-  const connection = await connections.findConnectionOfApp(db, target.appId, target.connectionId!);
-  if (!connection || connection.user_ref !== target.userRef) throw new ApiError('connectionNotFound');
-  if (connection.status === 'revoked') throw new ApiError('connectionRevoked');
-  return connection;
-}
-
 /**
  * Imports an export (a provider's zip, or its JSON or CSV file) for a user: all
  * or nothing. The conversations are found as the upload arrives and a reader —
@@ -63,7 +57,7 @@ export async function importExport(
   // Checked before the first byte of the file is read: the provider id is known,
   // and a named connection is this app's and this user's, and not revoked.
   if (target?.provider !== undefined && !formatFor(target.provider)) throw new ApiError('invalidProvider');
-  const named = target?.connectionId === undefined ? undefined : await requireTargetConnection(deps.db, target);
+  const named = target?.connectionId === undefined ? undefined : await unrevokedConnectionOf(deps, target, target.connectionId);
   const expectedProvider = target?.provider ?? named?.provider;
   const { maxConversationBytes, maxExpandedBytes } = deps.config;
   const upload: UploadOptions = {
@@ -119,7 +113,7 @@ async function finish(
     if (target.connectionId !== undefined) {
       // Checked again, under its lock: it may have been revoked while the file was uploading.
       await connections.lockConnection(db, target.connectionId);
-      connection = await requireTargetConnection(db, target);
+      connection = await unrevokedConnectionOf({ db }, target, target.connectionId);
       if (connection.provider !== format.provider) throw new ApiError('invalidProvider');
     } else {
       const user = await users.ensureUser(db, { id: deps.random.uuid(), app_id: target.appId, user_ref: target.userRef, created_at: now });
