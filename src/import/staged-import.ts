@@ -3,9 +3,9 @@ import * as staging from '../db/import-staging.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat } from './conversation.ts';
-import { formatFor, storedSourceHash } from './formats.ts';
+import { formatFor, storedSourceHash, type KnownSource } from './formats.ts';
 import type { ConversationItem, ImportItem, RecordGroup } from './import-reader.ts';
-import { webCryptoSourceHash, type KnownSource } from './record-batch.ts';
+import { webCryptoSourceHash } from './record-batch.ts';
 
 /**
  * Staged rows are written in batches of about this many bytes or rows. Small
