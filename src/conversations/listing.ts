@@ -2,7 +2,7 @@ import * as connections from '../db/connections.ts';
 import * as search from '../db/conversation-search.ts';
 import * as conversations from '../db/conversations.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { connectionOfApp } from './ownership.ts';
 import { indexPending, isSearch, searchWords } from './search.ts';
 
@@ -12,7 +12,7 @@ export const DEFAULT_PAGE_SIZE = 50;
 /** The user's connections, newest capture first. */
 export async function listConnections(deps: Pick<Deps, 'db'>, appId: string, userRef: string) {
   const rows = await connections.listConnectionsOfUserRef(deps.db, appId, userRef);
-  if (!rows) throw new ApiError('userNotFound');
+  if (!rows) throw new ParleyError('userNotFound');
   return rows;
 }
 

@@ -2,7 +2,7 @@ import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { connectionOf, unrevokedConnectionOf, type Owner } from './ownership.ts';
 import { messagesOf } from './payload.ts';
@@ -20,14 +20,14 @@ export async function conversationPage(deps: Pick<Deps, 'db'>, owner: Owner, con
 
 export async function conversationOf(deps: Pick<Deps, 'db'>, owner: Owner, conversationId: string) {
   const row = await conversations.findConversationOfUser(deps.db, owner.appId, owner.userRef, conversationId);
-  if (!row) throw new ApiError('conversationNotFound');
+  if (!row) throw new ParleyError('conversationNotFound');
   return { ...row, messages: messagesOf(row.payload) };
 }
 
 export async function deleteConversation(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>, owner: Owner, conversationId: string) {
   const deleted = await writeTransaction(deps.db, async (db) => {
     const row = await conversations.findConversationOfUser(db, owner.appId, owner.userRef, conversationId);
-    if (!row) throw new ApiError('conversationNotFound');
+    if (!row) throw new ParleyError('conversationNotFound');
     await conversations.deleteConversation(db, row.id);
     const conversationCount = await connections.refreshConversationCount(db, row.connection_id);
     await recordEvent(db, deps, owner.appId, 'conversation.deleted', {

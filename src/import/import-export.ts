@@ -6,7 +6,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import * as users from '../db/users.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { unrevokedConnectionOf } from '../conversations/ownership.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import type { ExportFormat } from './conversation.ts';
 import { currentlyRead, formatFor } from './formats.ts';
 import { localImportWorker } from './import-worker.ts';
@@ -56,7 +56,7 @@ export async function importExport(
 ): Promise<ImportResult> {
   // Checked before the first byte of the file is read: the provider id is known,
   // and a named connection is this app's and this user's, and not revoked.
-  if (target?.provider !== undefined && !formatFor(target.provider)) throw new ApiError('invalidProvider');
+  if (target?.provider !== undefined && !formatFor(target.provider)) throw new ParleyError('invalidProvider');
   const named = target?.connectionId === undefined ? undefined : await unrevokedConnectionOf(deps, target, target.connectionId);
   const expectedProvider = target?.provider ?? named?.provider;
   const { maxConversationBytes, maxExpandedBytes } = deps.config;
@@ -92,7 +92,7 @@ export async function importExport(
     await staged.finish((format, group) => channel.normalize(format, group));
     const whole = await completed();
     // A provider named only after the file could not be held against it while it was read.
-    if (whole.provider !== undefined && whole.provider !== staged.format!.provider) throw new ApiError('invalidProvider');
+    if (whole.provider !== undefined && whole.provider !== staged.format!.provider) throw new ParleyError('invalidProvider');
     return await finish(deps, whole, staged.format!, staged);
   } finally {
     channel.close();
@@ -108,13 +108,13 @@ async function finish(
 ): Promise<ImportResult> {
   const now = isoTime(deps.clock.now());
   return writeTransaction(deps.db, async (db) => {
-    if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession))) throw new ApiError('sessionExpired');
+    if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession))) throw new ParleyError('sessionExpired');
     let connection;
     if (target.connectionId !== undefined) {
       // Checked again, under its lock: it may have been revoked while the file was uploading.
       await connections.lockConnection(db, target.connectionId);
       connection = await unrevokedConnectionOf({ db }, target, target.connectionId);
-      if (connection.provider !== format.provider) throw new ApiError('invalidProvider');
+      if (connection.provider !== format.provider) throw new ParleyError('invalidProvider');
     } else {
       const user = await users.ensureUser(db, { id: deps.random.uuid(), app_id: target.appId, user_ref: target.userRef, created_at: now });
       const id = deps.random.uuid();
@@ -128,7 +128,7 @@ async function finish(
       await connections.lockConnection(db, connection.id);
     }
     // A conversation skipped as unchanged must still be so, under the lock.
-    if ((await staging.countStaleMarkers(db, importId, connection.id)) > 0) throw new ApiError('importConflict');
+    if ((await staging.countStaleMarkers(db, importId, connection.id)) > 0) throw new ParleyError('importConflict');
     const { staged, created } = await staging.countNewStaged(db, importId, connection.id);
     const updated = (await staging.mergeStaged(db, importId, connection.id, now)) - created;
     const conversationCount = await connections.refreshConversationCount(db, connection.id);
