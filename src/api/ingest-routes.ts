@@ -33,7 +33,8 @@ export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware, import
       // file has been read, and outrank what was wrong with the file (a missing userRef or an
       // unknown provider is the answer, as it would be had the fields come first).
       return importExport(deps, undefined, file, completed).catch(async (error: unknown) => {
-        // Read on past the file for the fields after it; if the rest cannot be read, the file's error stands.
+        // Read on past the file for the fields after it: a field that fails IngestFields is the
+        // answer; if the rest cannot be read, or every field holds, the file's error stands.
         const after = await fieldsAfter().catch(() => undefined);
         if (after) parseInput(IngestFields, fieldsWith(after));
         throw error;

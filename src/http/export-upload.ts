@@ -1,10 +1,10 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import type { Config } from '../config.ts';
 import { ParleyError } from '../errors.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import { readMultipartUpload } from './multipart.ts';
 import { readWithin } from './request-body.ts';
-import type { Context } from 'hono';
-import type { AppEnv } from '../app-env.ts';
-import type { Config } from '../config.ts';
 
 type UploadKind = 'json' | 'zip' | 'csv' | 'multipart';
 
