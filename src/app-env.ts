@@ -15,5 +15,7 @@ export interface AppEnv {
       /** Whether the request carried the cookie of the session its page needs: without one, no session "expired". */
       sessionSent?: boolean;
     } & PageFrame;
+    /** Set once a route reads its body as an export upload: whether it was read to its end (see closeIfBodyUnread). */
+    upload?: { readonly finished: boolean };
   };
 }

@@ -11,7 +11,8 @@ import { brandRoutes } from './pages/brand-routes.ts';
 import { connectRoutes } from './pages/connect-routes.tsx';
 import { manageRoutes } from './pages/manage-routes.tsx';
 import { pageErrorResponse, pageHeaders } from './pages/page-kit.tsx';
-import { ApiError } from './errors.ts';
+import { ParleyError } from './errors.ts';
+import { errorStatus, setErrorHeaders } from './http/error-response.ts';
 import { isDatabaseBusy } from './db/database.ts';
 import { ImportSlots } from './import/import-slots.ts';
 
@@ -59,31 +60,25 @@ export function createApp(deps: Deps) {
   app.get('/assets/return.js', asset(RETURN_SCRIPT, 'text/javascript; charset=utf-8'));
   app.get('/assets/favicon.svg', asset(FAVICON, 'image/svg+xml'));
 
-  app.notFound((c) => errorResponse(c, new ApiError('notFound')));
+  app.notFound((c) => errorResponse(c, new ParleyError('notFound')));
   app.onError((error, c) => {
-    if (error instanceof ApiError) return errorResponse(c, error);
+    if (error instanceof ParleyError) return errorResponse(c, error);
     if (isDatabaseBusy(deps.db, error)) {
       // Waited busy_timeout for another process's write: the client may simply try again.
       deps.log.warn('database busy', { method: c.req.method, path: c.req.path });
-      return errorResponse(c, new ApiError('databaseBusy', { headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } }));
+      return errorResponse(c, new ParleyError('databaseBusy', { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS }));
     }
     // Details stay in the log; the client learns only that it was not its fault.
     deps.log.error('unhandled', { method: c.req.method, path: c.req.path, error: String(error), stack: (error as Error).stack });
-    return errorResponse(c, new ApiError('internal'));
+    return errorResponse(c, new ParleyError('internal'));
   });
   return app;
 }
 
 /** `{"error": message}` for the API; an HTML page with advice on the hosted pages. */
-function errorResponse(c: Context<AppEnv>, error: ApiError) {
-  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  // A request refused with its body perhaps unread (a 401 on a 1 GB upload, say):
-  // the rest goes with the connection instead of being read as the next request.
-  // Judged from the headers alone, as even asking Deno's Request whether its body
-  // was used makes the server read all of it; a client reconnects after an error.
-  const headers = c.req.raw.headers;
-  if (headers.has('Transfer-Encoding') || Number(headers.get('Content-Length')) > 0) c.header('Connection', 'close');
-  return c.get('page') ? pageErrorResponse(c, error) : c.json({ error: error.message }, error.status);
+function errorResponse(c: Context<AppEnv>, error: ParleyError) {
+  setErrorHeaders(c, error);
+  return c.get('page') ? pageErrorResponse(c, error) : c.json({ error: error.message }, errorStatus(error));
 }
 
 export type App = ReturnType<typeof createApp>;

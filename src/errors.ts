@@ -1,10 +1,11 @@
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import * as v from 'valibot';
 
 /**
- * Every error a client can see, with its status and exact message as the
- * API's interface defines them. API routes answer `{"error": message}`;
- * pages show `message` with a sentence on what to do.
+ * Every error a client can see, by code, with its status and exact message as
+ * the API's interface defines them. Services and parsers throw a code; only the
+ * edges read the rest: the API answers the status with `{"error": message}`
+ * (src/http/error-response.ts), the pages show a page for it, the CLI prints
+ * `{"error": message}`.
  */
 export const ERRORS = {
   missingAuthorization: [401, 'Missing Authorization header'],
@@ -64,27 +65,27 @@ export const ERRORS = {
   invalidPrivacyUrl: [400, 'Invalid privacy policy URL: use an absolute http(s) URL'],
   invalidLogo: [400, 'Invalid logo: use a PNG, JPEG or WebP image'],
   logoTooLarge: [413, 'Logo too large: at most 256 KiB'],
-} as const satisfies Record<string, readonly [ContentfulStatusCode, string]>;
+} as const satisfies Record<string, readonly [status: number, message: string]>;
 
 export type ErrorCode = keyof typeof ERRORS;
 
 /** The errors whose message a short reason may follow, after ": ". */
 export const ERRORS_WITH_DETAIL: readonly ErrorCode[] = ['invalidExport', 'accentColorTooLight', 'invalidLogo'];
 
-export class ApiError extends Error {
+/** The one error Parley's rules throw: a code of ERRORS, and what the edge needs to say more. */
+export class ParleyError extends Error {
   readonly code: ErrorCode;
-  readonly status: ContentfulStatusCode;
-  readonly headers: Record<string, string>;
   readonly detail: string | undefined;
+  /** When the same request may succeed again (busy, rate limited). */
+  readonly retryAfterSeconds: number | undefined;
 
   /** `detail` follows the message after ": " where the interface allows a short reason. */
-  constructor(code: ErrorCode, { detail, headers = {} }: { detail?: string | undefined; headers?: Record<string, string> } = {}) {
-    const [status, message] = ERRORS[code];
+  constructor(code: ErrorCode, { detail, retryAfterSeconds }: { detail?: string | undefined; retryAfterSeconds?: number } = {}) {
+    const message = ERRORS[code][1];
     super(detail ? `${message}: ${detail}` : message);
     this.code = code;
-    this.status = status;
-    this.headers = headers;
     this.detail = detail;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -97,5 +98,5 @@ export function parseInput<Schema extends v.GenericSchema>(schema: Schema, input
   if (result.success) return result.output;
   const code = result.issues[0].message;
   if (!(code in ERRORS)) throw new Error(`a schema failed without an error code: ${code}`);
-  throw new ApiError(code as ErrorCode);
+  throw new ParleyError(code as ErrorCode);
 }

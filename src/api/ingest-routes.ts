@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Deps } from '../deps.ts';
 import { importExport } from '../import/import-export.ts';
 import type { ImportSlots } from '../import/import-slots.ts';
-import { openExportUpload, type ExportUpload } from '../import/upload.ts';
+import { openExportUpload } from '../http/export-upload.ts';
 import type { AppEnv } from '../app-env.ts';
 import { parseInput } from '../errors.ts';
 import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
@@ -15,36 +15,32 @@ const presentFields = (fields: Record<string, string>) => Object.fromEntries(Obj
 export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware, imports: ImportSlots) {
   const routes = new Hono<AppEnv>();
   routes.post('/ingest-export', requireCaller, async (c) => {
-    let upload: ExportUpload | undefined;
-    try {
-      upload = await openExportUpload(c.req.raw, deps.config, { withUserRef: true });
-      const { appId } = c.get('caller');
-      const before = presentFields(upload.fields);
-      const fieldsAfter = upload.fieldsAfterFile;
-      // Fields after a form's file add to those before it; a field named before stands.
-      const target = (after: Record<string, string>) => ({ appId, ...parseInput(IngestFields, { ...presentFields(after), ...before }) });
-      const completed = async () => target(await fieldsAfter());
-      const file = upload.file;
-      // Admitted once the request's own checks have passed: the file is read only then.
-      const result = await imports.run(async () => {
-        if (before.userRef !== undefined) return importExport(deps, target({}), file, completed);
-        // A form that names its user only after the file: its fields are checked once the
-        // file has been read, and outrank what was wrong with the file (a missing userRef or an
-        // unknown provider is the answer, as it would be had the fields come first).
-        return importExport(deps, undefined, file, completed).catch(async (error: unknown) => {
-          // Read on past the file for the fields after it; if the rest cannot be read, the file's error stands.
-          const after = await fieldsAfter().catch(() => undefined);
-          if (after) target(after);
-          throw error;
-        });
+    // Refused part-way through the upload (413 while streaming, bad JSON early in a large
+    // file), the error's answer closes the connection: see closeIfBodyUnread.
+    const upload = await openExportUpload(c, deps.config, { withUserRef: true });
+    const { appId } = c.get('caller');
+    const before = presentFields(upload.fields);
+    const fieldsAfter = upload.fieldsAfterFile;
+    // Fields after a form's file add to those before it; a field named before stands.
+    const fieldsWith = (after: Record<string, string>) => ({ ...presentFields(after), ...before });
+    const target = (after: Record<string, string>) => ({ appId, ...parseInput(IngestFields, fieldsWith(after)) });
+    const completed = async () => target(await fieldsAfter());
+    const file = upload.file;
+    // Admitted once the request's own checks have passed: the file is read only then.
+    const result = await imports.run(async () => {
+      if (before.userRef !== undefined) return importExport(deps, target({}), file, completed);
+      // A form that names its user only after the file: its fields are checked once the
+      // file has been read, and outrank what was wrong with the file (a missing userRef or an
+      // unknown provider is the answer, as it would be had the fields come first).
+      return importExport(deps, undefined, file, completed).catch(async (error: unknown) => {
+        // Read on past the file for the fields after it: a field that fails IngestFields is the
+        // answer; if the rest cannot be read, or every field holds, the file's error stands.
+        const after = await fieldsAfter().catch(() => undefined);
+        if (after) parseInput(IngestFields, fieldsWith(after));
+        throw error;
       });
-      return c.json(result);
-    } catch (error) {
-      // Refused part-way through the upload (413 while streaming, bad JSON early in
-      // a large file): whatever the headers said, the rest goes with the connection.
-      if (!upload?.body.finished) c.header('Connection', 'close');
-      throw error;
-    }
+    });
+    return c.json(result);
   });
   routes.all('/ingest-export', methodNotAllowed(['POST']));
   return routes;

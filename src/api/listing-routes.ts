@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, listConnections, listConversations } from '../conversations/listing.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, parseInput } from '../errors.ts';
+import { ParleyError, parseInput } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { concatBytes } from '../bytes.ts';
 import { connectionJson, conversationsJsonParts } from './api-json.ts';
@@ -39,7 +39,7 @@ export function listingRoutes(deps: Deps, requireCaller: CallerMiddleware) {
     if (userRef) return connectionsResponse(deps, c);
     // Neither given: paging parameters say which listing the caller meant.
     const paging = limit !== undefined || offset !== undefined;
-    throw new ApiError(paging || connectionId !== undefined ? 'missingConnectionId' : 'missingUserRef');
+    throw new ParleyError(paging || connectionId !== undefined ? 'missingConnectionId' : 'missingUserRef');
   });
   routes.get('/connections', ...limited, (c) => connectionsResponse(deps, c));
   routes.all('/conversations', methodNotAllowed(['GET']));

@@ -3,7 +3,7 @@ import type { Handler } from 'hono';
 import { createAuthenticator } from '../apps/authenticate.ts';
 import { takeRateLimit } from '../apps/rate-limit.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 
 // RFC 9745: the moment the app secret stopped being the recommended Bearer value.
@@ -29,12 +29,13 @@ export const rateLimit = (deps: Deps) =>
     c.header('RateLimit-Limit', String(state.limit));
     c.header('RateLimit-Remaining', String(state.remaining));
     c.header('RateLimit-Reset', String(state.reset));
-    if (!state.allowed) throw new ApiError('rateLimited', { headers: { 'Retry-After': String(state.retryAfter) } });
+    if (!state.allowed) throw new ParleyError('rateLimited', { retryAfterSeconds: state.retryAfter });
     await next();
   });
 
 export const methodNotAllowed =
   (allow: string[]): Handler =>
-  () => {
-    throw new ApiError('methodNotAllowed', { headers: { Allow: allow.join(', ') } });
+  (c) => {
+    c.header('Allow', allow.join(', '));
+    throw new ParleyError('methodNotAllowed');
   };

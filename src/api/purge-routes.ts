@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import { purgeConnection, purgeUser } from '../conversations/purge.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, parseInput } from '../errors.ts';
+import { ParleyError, parseInput } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
 import { PurgeBody } from './schemas.ts';
-import { BODY_LIMITS, readBoundedBody } from '../request-body.ts';
+import { BODY_LIMITS, readBoundedBody } from '../http/request-body.ts';
 
 async function readJsonObject(request: Request, timeoutMs: number): Promise<Record<string, unknown>> {
   const bytes = await readBoundedBody(request, BODY_LIMITS.purge, timeoutMs);
@@ -13,9 +13,9 @@ async function readJsonObject(request: Request, timeoutMs: number): Promise<Reco
   try {
     body = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
-    throw new ApiError('invalidJsonBody');
+    throw new ParleyError('invalidJsonBody');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('invalidJsonBody');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ParleyError('invalidJsonBody');
   return body as Record<string, unknown>;
 }
 

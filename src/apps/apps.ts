@@ -1,7 +1,7 @@
 import { base64Url, randomBase62, sha256Hex } from '../crypto.ts';
 import * as store from '../db/apps.ts';
 import { isoTime, type Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { LINK_SCOPE } from '../../sdk/src/sign-link.ts';
 
 type AppsDeps = Pick<Deps, 'db' | 'clock' | 'random'>;
@@ -51,7 +51,7 @@ export async function listApps(deps: Pick<Deps, 'db'>) {
 
 export async function requireApp(deps: Pick<Deps, 'db'>, appId: string) {
   const app = await store.findApp(deps.db, appId);
-  if (!app) throw new ApiError('appNotFound');
+  if (!app) throw new ParleyError('appNotFound');
   return app;
 }
 
@@ -78,6 +78,6 @@ export async function listKeys(deps: Pick<Deps, 'db'>, appId: string) {
 
 export async function revokeKey(deps: AppsDeps, appId: string, keyId: string) {
   await requireApp(deps, appId);
-  if (!(await store.revokeApiKey(deps.db, appId, keyId, isoTime(deps.clock.now())))) throw new ApiError('keyNotFound');
+  if (!(await store.revokeApiKey(deps.db, appId, keyId, isoTime(deps.clock.now())))) throw new ParleyError('keyNotFound');
   return { ok: true as const };
 }

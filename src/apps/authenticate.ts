@@ -1,7 +1,7 @@
 import { sha256Hex, timingSafeEqual } from '../crypto.ts';
 import * as store from '../db/apps.ts';
 import { isoTime, type Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { API_KEY_PREFIX } from './apps.ts';
 
 export interface Caller {
@@ -40,12 +40,12 @@ async function authenticate(
   hashOf: (credential: string) => Promise<string>,
 ): Promise<Caller> {
   const credential = /^Bearer +(.*)$/i.exec(authorization ?? '')?.[1]?.trim();
-  if (!credential) throw new ApiError('missingAuthorization');
+  if (!credential) throw new ParleyError('missingAuthorization');
   const hash = await hashOf(credential);
 
   if (credential.startsWith(API_KEY_PREFIX)) {
     const key = await store.findApiKeyByHash(deps.db, hash);
-    if (!key || key.revoked_at !== null || !timingSafeEqual(key.key_hash, hash)) throw new ApiError('invalidApiKey');
+    if (!key || key.revoked_at !== null || !timingSafeEqual(key.key_hash, hash)) throw new ParleyError('invalidApiKey');
     const now = deps.clock.now();
     // Coarse on purpose: one write a minute per key at most, not one per request.
     const notSince = isoTime(now - LAST_USED_RESOLUTION_MS);
@@ -57,6 +57,6 @@ async function authenticate(
   }
 
   const app = await store.findAppBySecretHash(deps.db, hash);
-  if (!app || !timingSafeEqual(app.secret, credential)) throw new ApiError('invalidApiKey');
+  if (!app || !timingSafeEqual(app.secret, credential)) throw new ParleyError('invalidApiKey');
   return { appId: app.id, usedAppSecret: true };
 }

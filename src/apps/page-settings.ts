@@ -1,7 +1,7 @@
 import * as store from '../db/apps.ts';
 import type { AppsTable } from '../db/database.ts';
 import { isoTime, type Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { isReturnUrl } from '../../sdk/src/sign-link.ts';
 import { requireApp } from './apps.ts';
 
@@ -24,11 +24,11 @@ export function returnOrigin(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ApiError('invalidReturnOrigin');
+    throw new ParleyError('invalidReturnOrigin');
   }
   const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname));
   const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '' && !/[?#]/.test(text);
-  if (!scheme || !bare) throw new ApiError('invalidReturnOrigin');
+  if (!scheme || !bare) throw new ParleyError('invalidReturnOrigin');
   return url.origin;
 }
 
@@ -45,25 +45,25 @@ function luminance(hex: string): number {
 export const contrastOnWhite = (hex: string) => 1.05 / (luminance(hex) + 0.05);
 
 function accentColor(text: string): string {
-  if (!/^#[0-9a-f]{6}$/i.test(text)) throw new ApiError('invalidAccentColor');
+  if (!/^#[0-9a-f]{6}$/i.test(text)) throw new ParleyError('invalidAccentColor');
   const color = text.toLowerCase();
   const contrast = contrastOnWhite(color);
   if (contrast < MIN_CONTRAST_ON_WHITE) {
     // Rounded down, so that a colour just short of 4.5:1 never reads as 4.50:1.
     const shown = (Math.floor(contrast * 100) / 100).toFixed(2);
-    throw new ApiError('accentColorTooLight', { detail: `${color} has ${shown}:1 against white, WCAG AA needs ${MIN_CONTRAST_ON_WHITE}:1; choose a darker color` });
+    throw new ParleyError('accentColorTooLight', { detail: `${color} has ${shown}:1 against white, WCAG AA needs ${MIN_CONTRAST_ON_WHITE}:1; choose a darker color` });
   }
   return color;
 }
 
 function displayName(text: string): string {
   const name = text.trim();
-  if (name === '' || [...name].length > MAX_DISPLAY_NAME_LENGTH || /\p{Cc}/u.test(name)) throw new ApiError('invalidDisplayName');
+  if (name === '' || [...name].length > MAX_DISPLAY_NAME_LENGTH || /\p{Cc}/u.test(name)) throw new ParleyError('invalidDisplayName');
   return name;
 }
 
 function privacyUrl(text: string): string {
-  if (!isReturnUrl(text)) throw new ApiError('invalidPrivacyUrl');
+  if (!isReturnUrl(text)) throw new ParleyError('invalidPrivacyUrl');
   return new URL(text).href;
 }
 
@@ -82,8 +82,8 @@ function logoType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | 'image/webp' 
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'image/webp';
   const head = new TextDecoder().decode(bytes.subarray(0, 1024));
-  if (/<svg[\s>]/i.test(head)) throw new ApiError('invalidLogo', { detail: 'SVG is not accepted; export the logo as PNG' });
-  throw new ApiError('invalidLogo');
+  if (/<svg[\s>]/i.test(head)) throw new ParleyError('invalidLogo', { detail: 'SVG is not accepted; export the logo as PNG' });
+  throw new ParleyError('invalidLogo');
 }
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -124,7 +124,7 @@ export async function updateAppPageSettings(deps: Pick<Deps, 'db' | 'clock'>, ap
   let logo;
   if (changes.logo === null) logo = null;
   else if (changes.logo !== undefined) {
-    if (changes.logo.byteLength > MAX_LOGO_BYTES) throw new ApiError('logoTooLarge');
+    if (changes.logo.byteLength > MAX_LOGO_BYTES) throw new ParleyError('logoTooLarge');
     const bytes = changes.logo;
     logo = {
       app_id: appId,
@@ -157,7 +157,7 @@ export interface PageBrand {
 
 export async function pageBrand(deps: Pick<Deps, 'db'>, appId: string): Promise<PageBrand> {
   const app = await store.findAppBrand(deps.db, appId);
-  if (!app) throw new ApiError('appNotFound');
+  if (!app) throw new ParleyError('appNotFound');
   const brand: PageBrand = { name: app.display_name ?? app.name };
   if (app.logo_sha256) brand.logoUrl = `/brand/${encodeURIComponent(app.id)}/logo?v=${app.logo_sha256.slice(0, 16)}`;
   if (app.accent_color) brand.accentColor = app.accent_color;

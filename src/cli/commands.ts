@@ -4,7 +4,7 @@ import type { Db } from '../db/database.ts';
 import { createApp, createKey, listApps, listKeys, requireApp, revokeKey } from '../apps/apps.ts';
 import { MAX_LOGO_BYTES, registeredReturnUrl, updateAppPageSettings, type AppPageChanges } from '../apps/page-settings.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { LINK_SCOPE, signLink, type SignLinkOptions } from '../../sdk/src/sign-link.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../webhooks/endpoints.ts';
@@ -81,7 +81,7 @@ export const commands: Record<string, Command> = {
       else if (logo !== undefined) {
         if (!io.fileExists(logo)) throw new UsageError(`No file at ${logo}`);
         // Refused before it is read: a wrong path to a large file costs nothing.
-        if (io.fileSize(logo) > MAX_LOGO_BYTES) throw new ApiError('logoTooLarge');
+        if (io.fileSize(logo) > MAX_LOGO_BYTES) throw new ParleyError('logoTooLarge');
         changes.logo = io.readFile(logo);
       }
       return updateAppPageSettings(deps, appId, changes);
@@ -121,7 +121,7 @@ export const commands: Record<string, Command> = {
       if (locale !== undefined) options.locale = locale;
       if (returnUrl !== undefined) {
         // The pages would refuse it: say so now, not when the person opens the link.
-        if ((await registeredReturnUrl(deps, app.id, returnUrl)) === undefined) throw new ApiError('invalidReturnUrl');
+        if ((await registeredReturnUrl(deps, app.id, returnUrl)) === undefined) throw new ParleyError('invalidReturnUrl');
         options.returnUrl = returnUrl;
       }
       const url = await signLink(options, app.secret, deps.clock.now());

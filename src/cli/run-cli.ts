@@ -4,7 +4,7 @@ import type { Db } from '../db/database.ts';
 import { OperationRefused } from '../db/database.ts';
 import { openDatabase, type DatabaseRuntime } from '../db/open-database.ts';
 import { cryptoRandom, systemClock } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { commands, parseArgs, usage, UsageError } from './commands.ts';
 
 /** What an entry file (one per runtime) gives the command line. */
@@ -47,7 +47,7 @@ export async function runCli(argv: string[], runtime: CliRuntime): Promise<numbe
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
-    const known = error instanceof UsageError || error instanceof ApiError || error instanceof ConfigError || error instanceof OperationRefused || error instanceof TypeError;
+    const known = error instanceof UsageError || error instanceof ParleyError || error instanceof ConfigError || error instanceof OperationRefused || error instanceof TypeError;
     const message = known ? (error as Error).message : `Unexpected error: ${String(error)}`;
     process.stderr.write(`${JSON.stringify({ error: message })}\n`);
     // stderr stays one JSON object for scripts; a person at a terminal also gets the usage.

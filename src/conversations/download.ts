@@ -2,7 +2,8 @@ import type { ConnectionRow } from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
 import type { Deps } from '../deps.ts';
-import { connectionsOf, type Owner } from './manage.ts';
+import { connectionsOf } from './manage.ts';
+import type { Owner } from './ownership.ts';
 
 /** Conversations read per query: enough to keep round trips few, few enough that memory stays flat. */
 export const DOWNLOAD_PAGE_SIZE = 200;

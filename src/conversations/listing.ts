@@ -1,30 +1,18 @@
 import * as connections from '../db/connections.ts';
 import * as search from '../db/conversation-search.ts';
 import * as conversations from '../db/conversations.ts';
-import * as users from '../db/users.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
+import { connectionOfApp } from './ownership.ts';
 import { isSearch, searchWords } from './search.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;
 
-export async function requireConnection(deps: Pick<Deps, 'db'>, appId: string, connectionId: string) {
-  const connection = await connections.findConnectionOfApp(deps.db, appId, connectionId);
-  if (!connection) throw new ApiError('connectionNotFound');
-  return connection;
-}
-
-export async function requireUser(deps: Pick<Deps, 'db'>, appId: string, userRef: string) {
-  const user = await users.findUser(deps.db, appId, userRef);
-  if (!user) throw new ApiError('userNotFound');
-  return user;
-}
-
 /** The user's connections, newest capture first. */
 export async function listConnections(deps: Pick<Deps, 'db'>, appId: string, userRef: string) {
   const rows = await connections.listConnectionsOfUserRef(deps.db, appId, userRef);
-  if (!rows) throw new ApiError('userNotFound');
+  if (!rows) throw new ParleyError('userNotFound');
   return rows;
 }
 
@@ -40,7 +28,7 @@ export async function listConversations(
   connectionId: string,
   page: { limit: number; offset: number; changedAfter?: string | undefined; q?: string | undefined },
 ) {
-  const connection = await requireConnection(deps, appId, connectionId);
+  const connection = await connectionOfApp(deps, appId, connectionId);
   const { db } = deps;
   const { limit, offset, changedAfter, q } = page;
   if (isSearch(q)) {

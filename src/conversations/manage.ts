@@ -2,26 +2,14 @@ import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
-import type { Message } from '../import/conversation.ts';
+import { ParleyError } from '../errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { requireConnection } from './listing.ts';
-
-/** What the manage page may do for one user of one app, and nothing beyond them. */
-export interface Owner {
-  appId: string;
-  userRef: string;
-}
+import { connectionOf, unrevokedConnectionOf, type Owner } from './ownership.ts';
+import { messagesOf } from './payload.ts';
 
 /** A user who never imported anything (or deleted everything) simply has none. */
 export async function connectionsOf(deps: Pick<Deps, 'db'>, owner: Owner) {
   return (await connections.listConnectionsOfUserRef(deps.db, owner.appId, owner.userRef)) ?? [];
-}
-
-export async function connectionOf(deps: Pick<Deps, 'db'>, owner: Owner, connectionId: string) {
-  const connection = await requireConnection(deps, owner.appId, connectionId);
-  if (connection.user_ref !== owner.userRef) throw new ApiError('connectionNotFound');
-  return connection;
 }
 
 export async function conversationPage(deps: Pick<Deps, 'db'>, owner: Owner, connectionId: string, page: { limit: number; offset: number }) {
@@ -32,15 +20,14 @@ export async function conversationPage(deps: Pick<Deps, 'db'>, owner: Owner, con
 
 export async function conversationOf(deps: Pick<Deps, 'db'>, owner: Owner, conversationId: string) {
   const row = await conversations.findConversationOfUser(deps.db, owner.appId, owner.userRef, conversationId);
-  if (!row) throw new ApiError('conversationNotFound');
-  const payload = row.payload ? (JSON.parse(row.payload) as { messages?: Message[] }) : {};
-  return { ...row, messages: payload.messages ?? [] };
+  if (!row) throw new ParleyError('conversationNotFound');
+  return { ...row, messages: messagesOf(row.payload) };
 }
 
 export async function deleteConversation(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>, owner: Owner, conversationId: string) {
   const deleted = await writeTransaction(deps.db, async (db) => {
     const row = await conversations.findConversationOfUser(db, owner.appId, owner.userRef, conversationId);
-    if (!row) throw new ApiError('conversationNotFound');
+    if (!row) throw new ParleyError('conversationNotFound');
     await conversations.deleteConversation(db, row.id);
     const conversationCount = await connections.refreshConversationCount(db, row.connection_id);
     await recordEvent(db, deps, owner.appId, 'conversation.deleted', {
@@ -59,8 +46,7 @@ export async function deleteConversation(deps: Pick<Deps, 'db' | 'clock' | 'rand
 /** The user disconnects: the connection stays as `revoked` so the app sees it; its conversations go. */
 export async function disconnect(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>, owner: Owner, connectionId: string) {
   const revoked = await writeTransaction(deps.db, async (db) => {
-    const connection = await connectionOf({ db }, owner, connectionId);
-    if (connection.status === 'revoked') throw new ApiError('connectionRevoked');
+    const connection = await unrevokedConnectionOf({ db }, owner, connectionId);
     const deleted = await conversations.deleteConversationsOfConnection(db, connection.id);
     await connections.refreshConversationCount(db, connection.id);
     await connections.updateConnection(db, connection.id, { status: 'revoked' });

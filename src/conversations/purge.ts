@@ -5,7 +5,7 @@ import * as users from '../db/users.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { requireConnection, requireUser } from './listing.ts';
+import { connectionOfApp, userOfApp } from './ownership.ts';
 
 export interface PurgeCounts {
   users: number;
@@ -20,7 +20,7 @@ export interface PurgeCounts {
  */
 export async function purgeUser(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>, appId: string, userRef: string, keptSession?: string): Promise<PurgeCounts> {
   const counts = await writeTransaction(deps.db, async (db) => {
-    const user = await requireUser({ db }, appId, userRef);
+    const user = await userOfApp({ db }, appId, userRef);
     const counts = { users: 1, ...(await connections.countConnectionsAndConversationsOfUser(db, user.id)) };
     // In batches first: the cascade would delete them in one long statement.
     for (const connectionId of await connections.connectionIdsOfUser(db, user.id)) await deleteConversationsOfConnection(db, connectionId);
@@ -37,7 +37,7 @@ export async function purgeUser(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'er
 /** Hard-deletes one connection (whatever its status) and its conversations, and ends its user's page sessions, in one transaction. */
 export async function purgeConnection(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>, appId: string, connectionId: string): Promise<PurgeCounts> {
   const counts = await writeTransaction(deps.db, async (db) => {
-    const connection = await requireConnection({ db }, appId, connectionId);
+    const connection = await connectionOfApp({ db }, appId, connectionId);
     const conversations = await deleteConversationsOfConnection(db, connection.id);
     await connections.deleteConnection(db, connection.id);
     // The user's open pages would show, or upload into, what was just purged.

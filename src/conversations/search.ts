@@ -1,7 +1,8 @@
 import * as search from '../db/conversation-search.ts';
 import type { Deps } from '../deps.ts';
 import type { Message } from '../import/conversation.ts';
-import type { Owner } from './manage.ts';
+import type { Owner } from './ownership.ts';
+import { messagesOf } from './payload.ts';
 
 /** The longest `q` the API takes (`400 Invalid q parameter` beyond); the manage page's box holds as many. */
 export const MAX_QUERY_LENGTH = 200;
@@ -78,9 +79,6 @@ export async function searchOwn(deps: Pick<Deps, 'db'>, owner: Owner, q: string,
   const words = searchWords(q);
   if (words.length === 0) return { results: [], total: 0 };
   const { rows, total } = await search.searchUser(deps.db, owner.appId, owner.userRef, words, page);
-  const results = rows.map(({ payload, ...row }) => {
-    const messages = payload ? ((JSON.parse(payload) as { messages?: Message[] }).messages ?? []) : [];
-    return { ...row, snippet: snippetOf(messages, words) };
-  });
+  const results = rows.map(({ payload, ...row }) => ({ ...row, snippet: snippetOf(messagesOf(payload), words) }));
   return { results, total };
 }

@@ -1,5 +1,5 @@
 import { CsvError, parse } from 'csv-parse/stream';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { invalidExport } from './import-errors.ts';
 
 /** More columns than any export has: a row with more is refused, as is one over MAX_CONVERSATION_BYTES. */
@@ -60,7 +60,7 @@ export class CsvRecords {
       } else if (!quoted && byte === COMMA && ++rowFields > MAX_CSV_COLUMNS) {
         throw invalidExport(`a CSV row has more than ${MAX_CSV_COLUMNS} columns`);
       }
-      if (++rowBytes > this.maxRecordBytes) throw new ApiError('conversationTooLarge');
+      if (++rowBytes > this.maxRecordBytes) throw new ParleyError('conversationTooLarge');
     }
     this.quoted = quoted;
     this.rowBytes = rowBytes;
@@ -75,7 +75,7 @@ export class CsvRecords {
 }
 
 function refusal(error: unknown): never {
-  if (error instanceof CsvError && error.code === 'CSV_MAX_RECORD_SIZE') throw new ApiError('conversationTooLarge');
+  if (error instanceof CsvError && error.code === 'CSV_MAX_RECORD_SIZE') throw new ParleyError('conversationTooLarge');
   if (error instanceof CsvError) throw invalidExport(`the CSV file is malformed (${error.message.replace(/\.$/, '')})`);
   throw error;
 }

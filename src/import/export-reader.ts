@@ -1,5 +1,5 @@
 import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { concatBytes } from '../bytes.ts';
 import type { ExportFormat } from './conversation.ts';
 import { CsvRecords } from './csv-records.ts';
@@ -215,10 +215,10 @@ class ZipRecords implements RecordReader {
       this.open++;
       file.ondata = (error, data, final) => {
         // Our own verdicts (a limit, bad JSON) come back through fflate's callback as they are.
-        if (error) throw error instanceof ApiError ? error : damaged(error);
+        if (error) throw error instanceof ParleyError ? error : damaged(error);
         this.expanded += data.length;
         root.expandedInAll += data.length;
-        if (root.expandedInAll > limits.maxExpandedBytes) throw new ApiError('expandedTooLarge');
+        if (root.expandedInAll > limits.maxExpandedBytes) throw new ParleyError('expandedTooLarge');
         this.inflated.push({ reader, data, final });
       };
       try {
@@ -259,7 +259,7 @@ class ZipRecords implements RecordReader {
     try {
       this.unzip.push(chunk, final);
     } catch (error) {
-      throw error instanceof ApiError ? error : damaged(error);
+      throw error instanceof ParleyError ? error : damaged(error);
     }
   }
 

@@ -5,12 +5,18 @@ import { copilotExport } from './copilot-export.ts';
 import { deepseekExport } from './deepseek-export.ts';
 import { geminiExport } from './gemini-export.ts';
 import { grokExport } from './grok-export.ts';
-import type { KnownSource } from './record-batch.ts';
 
 /** Every export Parley reads; each recognises only its own records. */
 export const EXPORT_FORMATS: readonly ExportFormat[] = [chatgptExport, claudeExport, deepseekExport, grokExport, geminiExport, copilotExport];
 
 export const formatFor = (provider: string): ExportFormat | undefined => EXPORT_FORMATS.find((format) => format.provider === provider);
+
+/** A conversation already stored, known by its source bytes' hash: it need not be read again. */
+export interface KnownSource {
+  hash: string;
+  externalId: string;
+  provider: string;
+}
 
 /**
  * A conversation's `source_hash` as stored: the hash of its bytes in the export

@@ -1,4 +1,4 @@
-import type { ConversationPayload, IngestResult, Message } from '../../sdk/src/types.ts';
+import type { IngestResult, Message } from '../../sdk/src/types.ts';
 import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
@@ -7,7 +7,9 @@ import * as pageSessions from '../db/page-sessions.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import * as users from '../db/users.ts';
 import { isoTime, type Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { unrevokedConnectionOf } from '../conversations/ownership.ts';
+import { messagesOf } from '../conversations/payload.ts';
+import { ParleyError } from '../errors.ts';
 import type { ExportFormat } from './conversation.ts';
 import { currentlyRead, formatFor } from './formats.ts';
 import { localImportWorker } from './import-worker.ts';
@@ -38,13 +40,6 @@ const SLICE_BYTES = 64 * 1024;
 
 type ImportDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'importWorker' | 'sourceHash' | 'erased'>;
 
-async function requireTargetConnection(db: Deps['db'], target: ImportTarget) {
-  const connection = await connections.findConnectionOfApp(db, target.appId, target.connectionId!);
-  if (!connection || connection.user_ref !== target.userRef) throw new ApiError('connectionNotFound');
-  if (connection.status === 'revoked') throw new ApiError('connectionRevoked');
-  return connection;
-}
-
 /**
  * Imports an export (a provider's zip, or its JSON or CSV file) for a user: all
  * or nothing. The conversations are found as the upload arrives and a reader —
@@ -67,8 +62,8 @@ export async function importExport(
 ): Promise<ImportResult> {
   // Checked before the first byte of the file is read: the provider id is known,
   // and a named connection is this app's and this user's, and not revoked.
-  if (target?.provider !== undefined && !formatFor(target.provider)) throw new ApiError('invalidProvider');
-  const named = target?.connectionId === undefined ? undefined : await requireTargetConnection(deps.db, target);
+  if (target?.provider !== undefined && !formatFor(target.provider)) throw new ParleyError('invalidProvider');
+  const named = target?.connectionId === undefined ? undefined : await unrevokedConnectionOf(deps, target, target.connectionId);
   const expectedProvider = target?.provider ?? named?.provider;
   const { maxConversationBytes, maxExpandedBytes } = deps.config;
   const upload: UploadOptions = {
@@ -103,7 +98,7 @@ export async function importExport(
     await staged.finish((format, group) => channel.normalize(format, group));
     const whole = await completed();
     // A provider named only after the file could not be held against it while it was read.
-    if (whole.provider !== undefined && whole.provider !== staged.format!.provider) throw new ApiError('invalidProvider');
+    if (whole.provider !== undefined && whole.provider !== staged.format!.provider) throw new ParleyError('invalidProvider');
     const result = await finish(deps, whole, staged.format!, staged);
     if (result.replaced > 0) deps.erased?.();
     const { replaced, ...answer } = result;
@@ -122,13 +117,13 @@ async function finish(
 ): Promise<ImportResult & { replaced: number }> {
   const now = isoTime(deps.clock.now());
   return writeTransaction(deps.db, async (db) => {
-    if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession))) throw new ApiError('sessionExpired');
+    if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession))) throw new ParleyError('sessionExpired');
     let connection;
     if (target.connectionId !== undefined) {
       // Checked again, under its lock: it may have been revoked while the file was uploading.
       await connections.lockConnection(db, target.connectionId);
-      connection = await requireTargetConnection(db, target);
-      if (connection.provider !== format.provider) throw new ApiError('invalidProvider');
+      connection = await unrevokedConnectionOf({ db }, target, target.connectionId);
+      if (connection.provider !== format.provider) throw new ParleyError('invalidProvider');
     } else {
       const user = await users.ensureUser(db, { id: deps.random.uuid(), app_id: target.appId, user_ref: target.userRef, created_at: now });
       const id = deps.random.uuid();
@@ -142,7 +137,7 @@ async function finish(
       await connections.lockConnection(db, connection.id);
     }
     // A conversation skipped as unchanged must still be so, under the lock.
-    if ((await staging.countStaleMarkers(db, importId, connection.id)) > 0) throw new ApiError('importConflict');
+    if ((await staging.countStaleMarkers(db, importId, connection.id)) > 0) throw new ParleyError('importConflict');
     const { staged, created } = await staging.countNewStaged(db, importId, connection.id);
     const updated = (await staging.mergeStaged(db, importId, connection.id, now)) - created;
     const replaced = format.formerIds ? await replaceFormerConversations(db, connection.id, format.formerIds) : [];
@@ -180,7 +175,7 @@ async function replaceFormerConversations(db: Db, connectionId: string, formerId
   for (let after: string | undefined; ; ) {
     const rows = await conversations.listConversationsAfter(db, connectionId, after, REPLACE_PAGE_SIZE);
     for (const row of rows) {
-      const messages = row.payload ? (JSON.parse(new TextDecoder().decode(row.payload)) as ConversationPayload).messages : [];
+      const messages = messagesOf(row.payload && new TextDecoder().decode(row.payload));
       if (formerIds.test(row.external_id)) former.push({ id: row.id, externalId: row.external_id, messages });
       else for (const message of messages) held.add(messageKey(message));
     }

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { isObject, storableText, storablePayload, type ExportFormat, type GroupedFormat, type Json, type NormalizedConversation } from './conversation.ts';
 import { EXPORT_FORMATS, formatFor } from './formats.ts';
 import { unrecognizedExport } from './import-errors.ts';
@@ -166,7 +166,7 @@ export class ImportReader {
   /** The export's provider is known: checked against the caller's, and the records held so far are read. */
   private settle(chosen: ExportFormat): void {
     if (this.format) return;
-    if (this.options.expectedProvider !== undefined && chosen.provider !== this.options.expectedProvider) throw new ApiError('invalidProvider');
+    if (this.options.expectedProvider !== undefined && chosen.provider !== this.options.expectedProvider) throw new ParleyError('invalidProvider');
     this.format = chosen;
     this.items.push({ kind: 'format', provider: chosen.provider });
     for (const { value, place } of this.held) this.itemOf(value, place);

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 
 /** What a refused import is told to wait: about what an ordinary import takes. */
 const RETRY_AFTER_SECONDS = 5;
@@ -41,7 +41,7 @@ export class ImportSlots {
       };
       const timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(admit), 1);
-        reject(new ApiError('importsBusy', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } }));
+        reject(new ParleyError('importsBusy', { retryAfterSeconds: RETRY_AFTER_SECONDS }));
       }, this.waitMs);
       this.waiting.push(admit);
     });

@@ -1,4 +1,4 @@
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { ParleyError, type ErrorCode } from '../errors.ts';
 import { ImportReader, type ConversationItem, type ImportItem, type ImportReaderOptions, type RecordGroup } from './import-reader.ts';
 import { UploadReader, type RecordBatch, type SourceHash, type UploadOptions } from './record-batch.ts';
 
@@ -23,7 +23,7 @@ export type FromReader =
   | { type: 'items'; items: ImportItem[]; last: boolean }
   /** A group, normalised; groups are answered in the order they came. */
   | { type: 'normalized'; item: ConversationItem }
-  /** Reading stopped: an ApiError's code and detail, or an unexpected error's message. */
+  /** Reading stopped: an ParleyError's code and detail, or an unexpected error's message. */
   | { type: 'failed'; code?: ErrorCode; detail?: string; message: string };
 
 /** The worker's end of the conversation, on whatever runtime. */
@@ -71,7 +71,7 @@ export function serveImport(port: ReaderPort, hash?: SourceHash): void {
     } catch (error) {
       failed = true;
       port.postMessage(
-        error instanceof ApiError
+        error instanceof ParleyError
           ? { type: 'failed', code: error.code, ...(error.detail ? { detail: error.detail } : {}), message: error.message }
           : { type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
       );

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { EMPTY_FILE, invalidExport, NOT_JSON, unrecognizedExport } from './import-errors.ts';
 import { NestedScanner } from './nested-scanner.ts';
 
@@ -256,7 +256,7 @@ export class JsonElementSplitter {
   /** Keeps part of the element being read; one over the limit stops the import before it is whole. */
   private collect(part: Uint8Array): void {
     const needed = this.pendingBytes + part.length;
-    if (needed > this.maxElementBytes) throw new ApiError('conversationTooLarge');
+    if (needed > this.maxElementBytes) throw new ParleyError('conversationTooLarge');
     if (needed > this.pending.length) {
       const grown = new Uint8Array(Math.min(this.maxElementBytes, Math.max(needed, this.pending.length * 2)));
       grown.set(this.pending.subarray(0, this.pendingBytes));
@@ -274,7 +274,7 @@ export class JsonElementSplitter {
       bytes = this.pending.slice(0, this.pendingBytes);
       this.pendingBytes = 0;
     } else if (bytes.length > this.maxElementBytes) {
-      throw new ApiError('conversationTooLarge');
+      throw new ParleyError('conversationTooLarge');
     }
     this.inScalar = false;
     this.expect = this.topLevelObject && this.container === 'none' ? 'trailing' : 'comma-or-end';

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import type { FromReader, WorkerLike } from './import-worker.ts';
 import type { GroupedFormat } from './conversation.ts';
 import { groupItem, type ConversationItem, type ImportItem, type ImportReaderOptions, type RecordGroup } from './import-reader.ts';
@@ -48,7 +48,7 @@ export class ReaderChannel {
     worker.onmessage = ({ data }: { data: FromReader }) => {
       if (data.type === 'items') this.batches.push(data);
       else if (data.type === 'normalized') this.normalizing.shift()!.resolve(data.item);
-      else this.fail(data.code ? new ApiError(data.code, { detail: data.detail }) : new Error(`import reader: ${data.message}`));
+      else this.fail(data.code ? new ParleyError(data.code, { detail: data.detail }) : new Error(`import reader: ${data.message}`));
       this.notify();
     };
     worker.postMessage({ type: 'start', options, ...(upload && { upload }) });

@@ -1,13 +1,6 @@
 import { base64Url } from '../crypto.ts';
 import { ExportReader, type ReadLimits, type SourcedRecord } from './export-reader.ts';
-import { EXPORT_FORMATS } from './formats.ts';
-
-/** A conversation already stored, known by its source bytes' hash: it need not be read again. */
-export interface KnownSource {
-  hash: string;
-  externalId: string;
-  provider: string;
-}
+import { EXPORT_FORMATS, type KnownSource } from './formats.ts';
 
 /**
  * One record as it goes to the reader: a JSON element (its text, and the hash of

@@ -1,11 +1,11 @@
 import type { ImportRecordsTable, ImportStagingTable } from '../db/database.ts';
 import * as staging from '../db/import-staging.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat } from './conversation.ts';
-import { formatFor, storedSourceHash } from './formats.ts';
+import { formatFor, storedSourceHash, type KnownSource } from './formats.ts';
 import type { ConversationItem, ImportItem, RecordGroup } from './import-reader.ts';
-import { webCryptoSourceHash, type KnownSource } from './record-batch.ts';
+import { webCryptoSourceHash } from './record-batch.ts';
 
 /**
  * Staged rows are written in batches of about this many bytes or rows. Small
@@ -146,7 +146,7 @@ export class StagedImport {
         const gap = previous !== undefined && row.time - previous.time >= GROUPING_GAP_MS;
         if (previous === undefined || previous.key !== row.group_key || (gap && format.splitsOnGap(row.group_key))) close();
         groupBytes += row.record.length;
-        if (groupBytes > this.deps.config.maxConversationBytes) throw new ApiError('conversationTooLarge');
+        if (groupBytes > this.deps.config.maxConversationBytes) throw new ParleyError('conversationTooLarge');
         group.push(row.record);
         previous = { key: row.group_key, time: row.time };
       }

@@ -3,7 +3,7 @@ import * as apps from '../db/apps.ts';
 import * as store from '../db/page-sessions.ts';
 import type { PagePurpose } from '../db/database.ts';
 import { isoTime, type Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { isValidUserRef } from '../users/user-ref.ts';
 import { registeredReturnUrl } from '../apps/page-settings.ts';
 import { canonicalLocale, isReturnUrl, LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, type LinkClaims } from '../../sdk/src/sign-link.ts';
@@ -19,7 +19,7 @@ function decode(token: string): LinkClaims {
     decodeProtectedHeader(token);
     claims = decodeJwt(token);
   } catch {
-    throw new ApiError('invalidLink');
+    throw new ParleyError('invalidLink');
   }
   const { appId, userRef, scopes, purpose, iat, exp, jti, locale, returnUrl } = claims;
   const wellFormed =
@@ -36,7 +36,7 @@ function decode(token: string): LinkClaims {
     // Optional; a well-formed tag Parley has no pages in is accepted (the pages fall back).
     (locale === undefined || (typeof locale === 'string' && canonicalLocale(locale) !== undefined)) &&
     (returnUrl === undefined || isReturnUrl(returnUrl));
-  if (!wellFormed) throw new ApiError('invalidLink');
+  if (!wellFormed) throw new ParleyError('invalidLink');
   return claims as unknown as LinkClaims;
 }
 
@@ -68,15 +68,15 @@ export interface AuthenticLink {
  * page about the link may offer its way back.
  */
 export async function authenticateLink(deps: Pick<Deps, 'db'>, token: string | undefined): Promise<AuthenticLink> {
-  if (!token) throw new ApiError('missingLink');
+  if (!token) throw new ParleyError('missingLink');
   const claims = decode(token);
   const app = await apps.findApp(deps.db, claims.appId);
-  if (!app) throw new ApiError('appNotFound');
+  if (!app) throw new ParleyError('appNotFound');
   try {
     // HS256 only: `alg: none` and every other algorithm are refused here.
     await compactVerify(token, encoder.encode(app.secret), { algorithms: ['HS256'] });
   } catch {
-    throw new ApiError('invalidLink');
+    throw new ParleyError('invalidLink');
   }
   return { claims, allowedScopes: app.allowed_scopes.split(' '), returnUrl: await registeredReturnUrl(deps, claims.appId, claims.returnUrl) };
 }
@@ -89,16 +89,16 @@ export async function authenticateLink(deps: Pick<Deps, 'db'>, token: string | u
 export async function checkLink(deps: Pick<Deps, 'db' | 'clock'>, { claims, allowedScopes, returnUrl }: AuthenticLink, page: PagePurpose): Promise<void> {
   const now = deps.clock.now() / 1000;
   // Expired once more than its lifetime has passed (the interface's words): exp itself still counts.
-  if (now > claims.exp) throw new ApiError('linkExpired');
+  if (now > claims.exp) throw new ParleyError('linkExpired');
   // Signed ahead of time, a link would stay valid until long after it was made:
   // more than a minute of clock drift ahead is refused, so no link outlives 16 minutes.
-  if (claims.exp - claims.iat > MAX_LINK_LIFETIME_SECONDS || claims.iat > now + MAX_CLOCK_DRIFT_SECONDS) throw new ApiError('invalidLinkLifetime');
-  if (claims.purpose !== page) throw new ApiError('wrongLinkPurpose');
+  if (claims.exp - claims.iat > MAX_LINK_LIFETIME_SECONDS || claims.iat > now + MAX_CLOCK_DRIFT_SECONDS) throw new ParleyError('invalidLinkLifetime');
+  if (claims.purpose !== page) throw new ParleyError('wrongLinkPurpose');
   if (claims.scopes.length === 0 || !claims.scopes.every((scope) => scope === LINK_SCOPE && allowedScopes.includes(scope))) {
-    throw new ApiError('forbiddenScope');
+    throw new ParleyError('forbiddenScope');
   }
-  if (claims.returnUrl !== undefined && returnUrl === undefined) throw new ApiError('returnUrlNotAllowed');
-  if (await store.isLinkUsed(deps.db, claims.jti)) throw new ApiError('linkAlreadyUsed');
+  if (claims.returnUrl !== undefined && returnUrl === undefined) throw new ParleyError('returnUrlNotAllowed');
+  if (await store.isLinkUsed(deps.db, claims.jti)) throw new ParleyError('linkAlreadyUsed');
 }
 
 /**
@@ -112,5 +112,5 @@ export async function consumeLink(deps: Pick<Deps, 'db' | 'clock'>, claims: Link
     used_at: isoTime(deps.clock.now()),
     expires_at: isoTime(claims.exp * 1000),
   });
-  if (!inserted) throw new ApiError('linkAlreadyUsed');
+  if (!inserted) throw new ParleyError('linkAlreadyUsed');
 }

@@ -2,7 +2,7 @@ import { base64Url, sha256Hex, timingSafeEqual } from '../crypto.ts';
 import type { PagePurpose } from '../db/database.ts';
 import * as store from '../db/page-sessions.ts';
 import { isoTime, type Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 
 export const SESSION_IDLE_MS = 30 * 60_000;
 
@@ -47,13 +47,13 @@ export async function openPageSession(
  * No cookie, an unknown one, or one idle for over 30 minutes: `Session expired`.
  */
 export async function resumePageSession(deps: SessionDeps, token: string | undefined, purpose: PagePurpose): Promise<PageSession> {
-  if (!token) throw new ApiError('sessionExpired');
+  if (!token) throw new ParleyError('sessionExpired');
   const tokenHash = await sha256Hex(token);
   const row = await store.findPageSession(deps.db, tokenHash);
   const now = deps.clock.now();
   const idle = row !== undefined && Date.parse(row.last_seen_at) + SESSION_IDLE_MS <= now;
   if (idle) await store.deletePageSession(deps.db, tokenHash);
-  if (!row || idle || row.purpose !== purpose) throw new ApiError('sessionExpired');
+  if (!row || idle || row.purpose !== purpose) throw new ParleyError('sessionExpired');
   await store.updatePageSession(deps.db, tokenHash, { last_seen_at: isoTime(now) });
   return {
     tokenHash,
@@ -68,7 +68,7 @@ export async function resumePageSession(deps: SessionDeps, token: string | undef
 
 /** Every form post carries the session's CSRF token; a cross-site form cannot know it. */
 export function checkCsrf(session: PageSession, submitted: string | undefined): void {
-  if (!submitted || !timingSafeEqual(session.csrfToken, submitted)) throw new ApiError('invalidCsrf');
+  if (!submitted || !timingSafeEqual(session.csrfToken, submitted)) throw new ParleyError('invalidCsrf');
 }
 
 export async function rememberResult(deps: Pick<Deps, 'db'>, session: PageSession, result: object): Promise<void> {

@@ -2,11 +2,12 @@ import { Hono } from 'hono';
 import { ChooseProviderPage, ConnectStartPage, ImportResultPage, UploadPage, type ImportOutcome } from '../../pages/connect-pages.tsx';
 import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { importExport } from '../import/import-export.ts';
 import type { ImportSlots } from '../import/import-slots.ts';
 import { formatFor } from '../import/formats.ts';
-import { openExportUpload, type ExportUpload } from '../import/upload.ts';
+import { closeIfBodyUnread, errorStatus } from '../http/error-response.ts';
+import { openExportUpload } from '../http/export-upload.ts';
 import { checkCsrf, rememberResult } from '../links/page-sessions.ts';
 import { importProblem } from './import-problem.ts';
 import { pageHeaders, pageLink, pageSession, postedForm, renderPage, startPageSession } from './page-kit.tsx';
@@ -51,7 +52,7 @@ export function connectRoutes(deps: Deps, imports: ImportSlots) {
   routes.get('/connect/:provider', async (c) => {
     const current = await pageSession(deps, c, 'connect');
     const provider = c.req.param('provider');
-    if (!formatFor(provider)) throw new ApiError('notFound');
+    if (!formatFor(provider)) throw new ParleyError('notFound');
     return renderPage(c, <UploadPage appName={current.appName} provider={provider} csrfToken={current.csrfToken} maxBytes={deps.config.maxExportBytes} />);
   });
 
@@ -60,25 +61,24 @@ export function connectRoutes(deps: Deps, imports: ImportSlots) {
   routes.post('/connect/:provider', async (c) => {
     const current = await pageSession(deps, c, 'connect');
     const provider = c.req.param('provider');
-    if (!formatFor(provider)) throw new ApiError('notFound');
-    let upload: ExportUpload | undefined;
+    if (!formatFor(provider)) throw new ParleyError('notFound');
     let outcome: ImportOutcome & { status: number };
     try {
-      upload = await openExportUpload(c.req.raw, deps.config);
+      const upload = await openExportUpload(c, deps.config);
       checkCsrf(current, upload.fields.csrf);
       const target = { appId: current.appId, userRef: current.userRef, provider, pageSession: current.tokenHash };
       const file = upload.file;
       const result = await imports.run(() => importExport(deps, target, file, async () => target));
       outcome = { ...result, status: 200 };
     } catch (error) {
-      // Refused before the file was read through: the rest of it goes with the connection.
-      if (!upload?.body.finished) c.header('Connection', 'close');
       // Refusals of the request rather than of the file are error pages at the form's
       // address; the upload script retries a 503 by itself.
-      if (!(error instanceof ApiError) || error.code === 'invalidCsrf' || error.code === 'unsupportedContentType' || error.code === 'sessionExpired' || error.code === 'importsBusy') throw error;
+      if (!(error instanceof ParleyError) || error.code === 'invalidCsrf' || error.code === 'unsupportedContentType' || error.code === 'sessionExpired' || error.code === 'importsBusy') throw error;
+      // A refused file is no error response: the redirect to the result page says whether the connection stays.
+      closeIfBodyUnread(c);
       // The page says what to do next; the precise reason is for the log (and the API's answer).
       deps.log.info('page import refused', { appId: current.appId, provider, error: error.message });
-      outcome = { provider, ok: false, status: error.status, problem: importProblem(error) };
+      outcome = { provider, ok: false, status: errorStatus(error), problem: importProblem(error) };
     }
     await rememberResult(deps, current, outcome);
     return c.redirect('/connect/result', 303);

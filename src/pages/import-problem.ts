@@ -1,4 +1,4 @@
-import type { ApiError } from '../errors.ts';
+import type { ParleyError } from '../errors.ts';
 import { EXPORT_FORMATS } from '../import/formats.ts';
 import { EMPTY_FILE, NOT_JSON } from '../import/import-errors.ts';
 
@@ -9,7 +9,7 @@ import { EMPTY_FILE, NOT_JSON } from '../import/import-errors.ts';
  */
 export type ImportProblem = 'notAnExport' | 'otherProvider' | 'misexported' | 'damaged' | 'tooLarge' | 'conversationTooLarge' | 'conflict' | 'failed';
 
-export function importProblem(error: ApiError): ImportProblem {
+export function importProblem(error: ParleyError): ImportProblem {
   switch (error.code) {
     case 'unrecognizedExport':
       return 'notAnExport';

@@ -4,11 +4,12 @@ import { providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
 import { streamOf } from '../bytes.ts';
 import { downloadOf } from '../conversations/download.ts';
-import { connectionOf, connectionsOf, conversationOf, conversationPage, deleteConversation, disconnect, type Owner } from '../conversations/manage.ts';
+import { connectionsOf, conversationOf, conversationPage, deleteConversation, disconnect } from '../conversations/manage.ts';
+import { connectionOf, type Owner } from '../conversations/ownership.ts';
 import { purgeUser } from '../conversations/purge.ts';
 import { MAX_QUERY_LENGTH, isSearch, searchOwn } from '../conversations/search.ts';
 import { isoTime, type Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 import { checkCsrf, rememberResult, type PageSession } from '../links/page-sessions.ts';
 import { downloadFile } from './download-file.ts';
 import { isNavigation, messages, pageHeaders, pageLink, pageSession, postedForm, renderPage, sessionCookie, startPageSession } from './page-kit.tsx';
@@ -139,7 +140,7 @@ export function manageRoutes(deps: Deps) {
   routes.get('/manage/connections/:id/disconnect', async (c) => {
     const owner = await session(c);
     const connection = await connectionOf(deps, owner, c.req.param('id'));
-    if (connection.status === 'revoked') throw new ApiError('connectionRevoked');
+    if (connection.status === 'revoked') throw new ParleyError('connectionRevoked');
     const name = providerName(connection.provider);
     const t = messages(c);
     return renderPage(
@@ -188,7 +189,7 @@ export function manageRoutes(deps: Deps) {
         deleted = { connections, conversations };
       } catch (error) {
         // Nothing imported, or already deleted: the outcome the person asked for.
-        if (!(error instanceof ApiError && error.code === 'userNotFound')) throw error;
+        if (!(error instanceof ParleyError && error.code === 'userNotFound')) throw error;
       }
       await rememberResult(deps, owner, { deleted });
       return '/manage?notice=all-deleted';

@@ -10,12 +10,13 @@ import type { Messages } from '../../pages/i18n/en.ts';
 import { PageFrameContext } from '../../pages/page-frame.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { PagePurpose } from '../db/database.ts';
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { ParleyError, type ErrorCode } from '../errors.ts';
 import { pageBrand, registeredReturnUrl } from '../apps/page-settings.ts';
 import type { Deps } from '../deps.ts';
 import { authenticateLink, checkLink, consumeLink, linkLocale, type AuthenticLink } from '../links/link-verification.ts';
 import { openPageSession, resumePageSession } from '../links/page-sessions.ts';
-import { BODY_LIMITS, readBoundedBody } from '../request-body.ts';
+import { errorStatus } from '../http/error-response.ts';
+import { BODY_LIMITS, readBoundedBody } from '../http/request-body.ts';
 
 /** The headers every hosted page is served with; also marks errors here as HTML, in the browser's language until a link or session says otherwise. */
 export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
@@ -46,13 +47,14 @@ export function renderPage(c: Context<AppEnv>, page: VNode, status: 200 | 400 | 
  * JSON and the log. A session that was never opened in this browser is not said
  * to have expired.
  */
-export function pageErrorResponse(c: Context<AppEnv>, error: ApiError) {
+export function pageErrorResponse(c: Context<AppEnv>, error: ParleyError) {
   const t = messages(c);
   const { appName, sessionSent } = c.get('page');
   const neverOpened = error.code === 'sessionExpired' && !sessionSent;
   const advice = neverOpened ? t.noSessionAdvice : ((t.advice as Partial<Record<ErrorCode, string>>)[error.code] ?? t.askAgain);
   const message = neverOpened ? t.noSessionTitle : t.errors[error.code];
-  return renderPage(c, <ErrorPage status={error.status} message={message} advice={advice} appName={appName} />, error.status as 400);
+  const status = errorStatus(error);
+  return renderPage(c, <ErrorPage status={status} message={message} advice={advice} appName={appName} />, status as 400);
 }
 
 /** Follows a signed link's `locale` claim, when it names a language the pages speak. */
@@ -107,7 +109,7 @@ async function sessionOpenedBy(deps: Deps, c: Context<AppEnv>, purpose: PagePurp
   try {
     return (await resumePageSession(deps, sessionCookie(c, purpose), purpose)).linkJti === jti;
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'sessionExpired') return false;
+    if (error instanceof ParleyError && error.code === 'sessionExpired') return false;
     throw error;
   }
 }

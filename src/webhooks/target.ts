@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { ParleyError } from '../errors.ts';
 
 /**
  * Where webhooks may be sent. A self-hosted app's receiver is often on a
@@ -105,6 +105,6 @@ const noResolver = async (): Promise<string[]> => {
 
 /** Checks a webhook URL being set: no credentials in it, and an address WEBHOOK_ALLOW_PRIVATE allows. */
 export async function checkWebhookTarget(deps: TargetDeps, url: URL): Promise<void> {
-  if (hasCredentials(url)) throw new ApiError('webhookUrlCredentials');
-  if (await refusedTarget(deps, url)) throw new ApiError('privateWebhookUrl');
+  if (hasCredentials(url)) throw new ParleyError('webhookUrlCredentials');
+  if (await refusedTarget(deps, url)) throw new ParleyError('privateWebhookUrl');
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { signLink } from '../../sdk/src/sign-link.ts';
-import { MAX_FIELD_BYTES, MAX_FIELDS } from '../../src/import/multipart.ts';
-import { BODY_LIMITS } from '../../src/request-body.ts';
+import { MAX_FIELD_BYTES, MAX_FIELDS } from '../../src/http/multipart.ts';
+import { BODY_LIMITS } from '../../src/http/request-body.ts';
 import { hiddenField, openSession, PageClient } from '../pages/page-client.ts';
 import { expectRefused, fixtureBytes, form, json, postExport, rowCounts, setup, type TestContext } from '../helpers.ts';
 

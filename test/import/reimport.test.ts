@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
-import { ApiError } from '../../src/errors.ts';
+import { ParleyError } from '../../src/errors.ts';
 import { localImportWorker, type FromReader, type ToReader, type WorkerLike } from '../../src/import/import-worker.ts';
 import { claudeExport } from '../../src/import/claude-export.ts';
 import { copilotExport } from '../../src/import/copilot-export.ts';
@@ -273,14 +273,14 @@ describe('the import reader', () => {
     await expectRefused(t, () => postExport(t, fixtureBytes('gemini-my-activity.json')), 500, 'Internal server error');
   });
 
-  test('a refusal comes back as the ApiError it was, detail included', async () => {
+  test('a refusal comes back as the ParleyError it was, detail included', async () => {
     const channel = new ReaderChannel(answering({ type: 'failed', code: 'invalidExport', detail: 'bad JSON', message: 'Invalid export file: bad JSON' }), {});
-    await assert.rejects(readAll(channel), (error: unknown) => error instanceof ApiError && error.code === 'invalidExport' && error.message === 'Invalid export file: bad JSON');
+    await assert.rejects(readAll(channel), (error: unknown) => error instanceof ParleyError && error.code === 'invalidExport' && error.message === 'Invalid export file: bad JSON');
   });
 
   test('an unexpected failure in the reader is an error with its message (a 500 to the caller)', async () => {
     const channel = new ReaderChannel(answering({ type: 'failed', message: 'TypeError: boom' }), {});
-    await assert.rejects(readAll(channel), (error: unknown) => !(error instanceof ApiError) && (error as Error).message === 'import reader: TypeError: boom');
+    await assert.rejects(readAll(channel), (error: unknown) => !(error instanceof ParleyError) && (error as Error).message === 'import reader: TypeError: boom');
   });
 });
 

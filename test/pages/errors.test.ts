@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
-import { ApiError } from '../../src/errors.ts';
+import { ParleyError } from '../../src/errors.ts';
 import { importProblem } from '../../src/pages/import-problem.ts';
 import { signLink } from '../../sdk/src/sign-link.ts';
 import { fixtureBytes, postExport, rowCounts, setup, type TestContext } from '../helpers.ts';
@@ -142,12 +142,12 @@ describe('a failed import: one page per kind, in the person’s language, saying
   });
 
   test('every other refusal of the import is a kind too, and an unknown one says so without its reason', () => {
-    assert.equal(importProblem(new ApiError('importConflict')), 'conflict');
-    assert.equal(importProblem(new ApiError('conversationTooLarge')), 'conversationTooLarge');
-    assert.equal(importProblem(new ApiError('expandedTooLarge')), 'tooLarge');
-    assert.equal(importProblem(new ApiError('invalidExport', { detail: 'the file is empty' })), 'notAnExport');
-    assert.equal(importProblem(new ApiError('invalidExport', { detail: 'the CSV file is malformed (x)' })), 'damaged');
-    assert.equal(importProblem(new ApiError('internal')), 'failed');
+    assert.equal(importProblem(new ParleyError('importConflict')), 'conflict');
+    assert.equal(importProblem(new ParleyError('conversationTooLarge')), 'conversationTooLarge');
+    assert.equal(importProblem(new ParleyError('expandedTooLarge')), 'tooLarge');
+    assert.equal(importProblem(new ParleyError('invalidExport', { detail: 'the file is empty' })), 'notAnExport');
+    assert.equal(importProblem(new ParleyError('invalidExport', { detail: 'the CSV file is malformed (x)' })), 'damaged');
+    assert.equal(importProblem(new ParleyError('internal')), 'failed');
   });
 });
 

@@ -1,6 +1,6 @@
 import { concatBytes, indexOfBytes } from '../bytes.ts';
-import { ApiError } from '../errors.ts';
-import { invalidExport } from './import-errors.ts';
+import { ParleyError } from '../errors.ts';
+import { invalidExport } from '../import/import-errors.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -70,9 +70,9 @@ async function readFields(reader: BufferedReader, delimiter: Uint8Array, fields:
       if (!(await reader.skipPast(delimiter))) throw invalidExport('the form data is cut short or malformed');
       continue;
     }
-    if (++count > MAX_FIELDS) throw new ApiError('bodyTooLarge');
+    if (++count > MAX_FIELDS) throw new ParleyError('bodyTooLarge');
     const value = await reader.readUntil(delimiter, MAX_FIELD_BYTES);
-    if (value === 'too long') throw new ApiError('bodyTooLarge');
+    if (value === 'too long') throw new ParleyError('bodyTooLarge');
     if (value === null) throw invalidExport('the form data is cut short or malformed');
     if (name !== undefined) fields[name] = decoder.decode(value);
   }

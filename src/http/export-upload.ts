@@ -1,8 +1,10 @@
-import { ApiError } from '../errors.ts';
+import type { Context } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import type { Config } from '../config.ts';
+import { ParleyError } from '../errors.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import { readMultipartUpload } from './multipart.ts';
-import { readWithin } from '../request-body.ts';
-import type { Config } from '../config.ts';
+import { readWithin } from './request-body.ts';
 
 type UploadKind = 'json' | 'zip' | 'csv' | 'multipart';
 
@@ -18,7 +20,7 @@ const KINDS: Record<string, UploadKind> = {
 /** The upload's kind from its Content-Type, or 415. */
 function uploadKind(contentType: string | undefined): UploadKind {
   const kind = KINDS[(contentType ?? '').split(';')[0]!.trim().toLowerCase()];
-  if (!kind) throw new ApiError('unsupportedContentType');
+  if (!kind) throw new ParleyError('unsupportedContentType');
   return kind;
 }
 
@@ -53,7 +55,7 @@ export class LimitedBody implements AsyncIterable<Uint8Array> {
           return;
         }
         bytes += value.length;
-        if (bytes > this.maxBytes) throw new ApiError('exportTooLarge');
+        if (bytes > this.maxBytes) throw new ParleyError('exportTooLarge');
         // Node's server hands over Buffers, whose slice() is a view rather than a
         // copy; the reader's slice() calls rely on a copy (part of a buffer, copied
         // before it moves to a re-import's worker; multipart's field values).
@@ -74,20 +76,22 @@ export interface ExportUpload {
   file: AsyncIterable<Uint8Array>;
   /** A form's fields after its file (none for other uploads): see MultipartUpload.fieldsAfter. */
   fieldsAfterFile(): Promise<Record<string, string>>;
-  body: LimitedBody;
 }
 
 /**
  * Opens an export upload, checked in the order the API's errors take: content type
  * (415), then userRef if asked (400; for multipart once the fields before its
  * file are read, and only if given there: a form may name it after the file),
- * then the declared size (413). A multipart body is read up to its file.
+ * then the declared size (413). A multipart body is read up to its file. The
+ * body is noted on the context, so that an answer given before it was read
+ * to its end closes the connection.
  */
 export async function openExportUpload(
-  request: Request,
+  c: Context<AppEnv>,
   { maxExportBytes: maxBytes, uploadIdleTimeoutMs }: Pick<Config, 'maxExportBytes' | 'uploadIdleTimeoutMs'>,
   { withUserRef = false } = {},
 ): Promise<ExportUpload> {
+  const request = c.req.raw;
   const kind = uploadKind(request.headers.get('Content-Type') ?? undefined);
   const fields: Record<string, string> = Object.fromEntries(new URL(request.url).searchParams);
   const checkUserRef = (known: Record<string, string>) => {
@@ -95,14 +99,15 @@ export async function openExportUpload(
   };
   if (kind !== 'multipart') checkUserRef(fields);
   const declared = Number(request.headers.get('Content-Length') ?? Number.NaN);
-  if (declared > maxBytes) throw new ApiError('exportTooLarge');
+  if (declared > maxBytes) throw new ParleyError('exportTooLarge');
   const body = new LimitedBody(request.body, maxBytes, uploadIdleTimeoutMs);
-  if (kind !== 'multipart') return { fields, file: body, fieldsAfterFile: async () => ({}), body };
+  c.set('upload', body);
+  if (kind !== 'multipart') return { fields, file: body, fieldsAfterFile: async () => ({}) };
 
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers.get('Content-Type')!);
-  if (!boundary) throw new ApiError('unsupportedContentType');
+  if (!boundary) throw new ParleyError('unsupportedContentType');
   const form = await readMultipartUpload(body, boundary[1] ?? boundary[2]!);
   const merged = { ...fields, ...form.fields };
   if (merged.userRef) checkUserRef(merged);
-  return { fields: merged, file: form.file, fieldsAfterFile: form.fieldsAfter, body };
+  return { fields: merged, file: form.file, fieldsAfterFile: form.fieldsAfter };
 }

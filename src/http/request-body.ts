@@ -1,5 +1,5 @@
-import { concatBytes } from './bytes.ts';
-import { ApiError } from './errors.ts';
+import { concatBytes } from '../bytes.ts';
+import { ParleyError } from '../errors.ts';
 
 /**
  * The most each route reads of a body that is not an export upload. Uploads are
@@ -17,7 +17,7 @@ export const BODY_LIMITS = {
 export async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, timeoutMs: number): ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError('requestTimeout')), Math.max(0, timeoutMs));
+    timer = setTimeout(() => reject(new ParleyError('requestTimeout')), Math.max(0, timeoutMs));
   });
   try {
     return await Promise.race([reader.read(), timeout]);
@@ -33,7 +33,7 @@ export async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>
  * with the connection (see the entry files).
  */
 export async function readBoundedBody(request: Request, maxBytes: number, timeoutMs: number): Promise<Uint8Array> {
-  if (Number(request.headers.get('Content-Length')) > maxBytes) throw new ApiError('bodyTooLarge');
+  if (Number(request.headers.get('Content-Length')) > maxBytes) throw new ParleyError('bodyTooLarge');
   if (!request.body) return new Uint8Array(0);
   const deadline = performance.now() + timeoutMs;
   const reader = request.body.getReader();
@@ -44,7 +44,7 @@ export async function readBoundedBody(request: Request, maxBytes: number, timeou
       const { done, value } = await readWithin(reader, deadline - performance.now());
       if (done) return concatBytes(chunks);
       bytes += value.length;
-      if (bytes > maxBytes) throw new ApiError('bodyTooLarge');
+      if (bytes > maxBytes) throw new ParleyError('bodyTooLarge');
       chunks.push(value);
     }
   } finally {
