@@ -13,7 +13,7 @@ import { manageRoutes } from './pages/manage-routes.tsx';
 import { pageErrorResponse, pageHeaders } from './pages/page-kit.tsx';
 import { ParleyError } from './errors.ts';
 import { errorStatus, setErrorHeaders } from './http/error-response.ts';
-import { isDatabaseBusy } from './db/database.ts';
+import { isDatabaseBusy } from './db/dialects/dialect.ts';
 import { ImportSlots } from './import/import-slots.ts';
 
 export const VERSION: string = packageJson.version;

@@ -1,5 +1,4 @@
 import type { Generated, Kysely } from 'kysely';
-import { dialectOf } from './dialects/dialect.ts';
 import type { ConnectionStatus } from '../../sdk/src/types.ts';
 
 export interface AppsTable {
@@ -173,6 +172,3 @@ export type Db = Kysely<Database>;
 
 /** An operator's command the database cannot carry out, with what to do instead. */
 export class OperationRefused extends Error {}
-
-/** Whether `error` is the database saying it waited too long for another's write (see the dialect's isBusy): the client may try again. */
-export const isDatabaseBusy = (db: Db, error: unknown): boolean => dialectOf(db).isBusy(error);

@@ -78,3 +78,6 @@ export function dialectOf(db: Db): DatabaseDialect {
   if (!dialect) throw new Error('a database handle opened without a dialect (see openDatabase)');
   return dialect;
 }
+
+/** Whether `error` is the database saying it waited too long for another's write (see isBusy): the client may try again. */
+export const isDatabaseBusy = (db: Db, error: unknown): boolean => dialectOf(db).isBusy(error);
