@@ -1,8 +1,9 @@
-import { base64Url, randomBase62, sha256Hex } from '../crypto.ts';
+import { LINK_SCOPE } from 'parley-sdk';
+import { base64Url } from 'parley-sdk/encoding';
+import { randomBase62, sha256Hex } from '../crypto.ts';
 import * as store from '../db/apps.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { LINK_SCOPE } from '../../sdk/src/sign-link.ts';
 
 type AppsDeps = Pick<Deps, 'db' | 'clock' | 'random'>;
 

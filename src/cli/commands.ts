@@ -1,3 +1,4 @@
+import { LINK_SCOPE, signLink, type SignLinkOptions } from 'parley-sdk';
 import { backupTo } from '../db/backup.ts';
 import { copySqliteToPostgres } from '../db/copy-to-postgres.ts';
 import type { Db } from '../db/database.ts';
@@ -5,7 +6,6 @@ import { createApp, createKey, listApps, listKeys, requireApp, revokeKey } from 
 import { MAX_LOGO_BYTES, registeredReturnUrl, updateAppPageSettings, type AppPageChanges } from '../apps/page-settings.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { LINK_SCOPE, signLink, type SignLinkOptions } from '../../sdk/src/sign-link.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../webhooks/endpoints.ts';
 

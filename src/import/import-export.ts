@@ -1,4 +1,4 @@
-import type { IngestResult } from '../../sdk/src/types.ts';
+import type { IngestResult } from 'parley-sdk';
 import * as connections from '../db/connections.ts';
 import * as staging from '../db/import-staging.ts';
 import * as pageSessions from '../db/page-sessions.ts';

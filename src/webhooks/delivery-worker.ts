@@ -1,7 +1,7 @@
+import { webhookSignature } from 'parley-sdk/webhooks';
 import { releaseLease, takeLease } from '../db/leases.ts';
 import * as deliveries from '../db/webhook-deliveries.ts';
 import type { Deps } from '../deps.ts';
-import { signWebhook } from './signature.ts';
 import { hasCredentials, refusedTarget, withoutCredentials } from './target.ts';
 
 export interface DeliveryWorker {
@@ -58,7 +58,7 @@ export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' 
           'User-Agent': 'Parley-Webhooks',
           'webhook-id': delivery.id,
           'webhook-timestamp': String(timestamp),
-          'webhook-signature': await signWebhook(delivery.secret, delivery.id, timestamp, delivery.body),
+          'webhook-signature': await webhookSignature(delivery.secret, delivery.id, timestamp, delivery.body),
         },
         body: delivery.body,
         redirect: 'manual',

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
+import { base64 } from 'parley-sdk/encoding';
+import { WEBHOOK_SECRET_PREFIX } from 'parley-sdk/webhooks';
 import { requireApp } from '../apps/apps.ts';
-import { base64 } from '../crypto.ts';
 import * as apps from '../db/apps.ts';
 import type { DeliveryStatus } from '../db/database.ts';
 import * as deliveries from '../db/webhook-deliveries.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import { WEBHOOK_SECRET_PREFIX } from './signature.ts';
 import { checkWebhookTarget } from './target.ts';
 
 const WebhookUrl = v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//));
