@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { createApp as createParleyApp } from '../src/app.ts';
-import { createApp as onboardApp } from '../src/apps/apps.ts';
+import { onboardApp } from '../src/apps/apps.ts';
 import { commands, parseArgs } from '../src/cli/commands.ts';
 import { parseConfig } from '../src/config.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Zip, ZipDeflate } from 'fflate';
 import { createApp as createParleyApp, type App } from '../src/app.ts';
-import { createApp as onboardApp } from '../src/apps/apps.ts';
+import { onboardApp } from '../src/apps/apps.ts';
 import { parseConfig, type Config } from '../src/config.ts';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';

@@ -26,7 +26,7 @@ async function newApiKey(deps: AppsDeps, appId: string) {
 }
 
 /** Onboards an app; the secret and first key are returned here and never again. */
-export async function createApp(deps: AppsDeps, name: string) {
+export async function onboardApp(deps: AppsDeps, name: string) {
   const appId = `app_${randomBase62(deps.random.bytes, 20)}`;
   const appSecret = base64Url(deps.random.bytes(32));
   const { apiKey, row } = await newApiKey(deps, appId);

@@ -2,7 +2,7 @@ import { LINK_SCOPE, signLink, type SignLinkOptions } from 'parley-sdk';
 import { backupTo } from '../db/backup.ts';
 import { copySqliteToPostgres } from '../db/copy-to-postgres.ts';
 import type { Db } from '../db/database.ts';
-import { createApp, createKey, listApps, listKeys, requireApp, revokeKey } from '../apps/apps.ts';
+import { createKey, listApps, listKeys, onboardApp, requireApp, revokeKey } from '../apps/apps.ts';
 import { MAX_LOGO_BYTES, registeredReturnUrl, updateAppPageSettings, type AppPageChanges } from '../apps/page-settings.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
@@ -62,7 +62,7 @@ export const commands: Record<string, Command> = {
   'app create': {
     flags: '--name NAME',
     does: 'Creates an app. Prints its appId, its appSecret (signs hosted-page links) and its first apiKey, shown only now.',
-    run: (deps, flags) => createApp(deps, required(flags, 'name')),
+    run: (deps, flags) => onboardApp(deps, required(flags, 'name')),
   },
   'app list': { flags: '', does: 'Lists the apps, with how many active keys each has.', run: (deps) => listApps(deps) },
   'app update': {

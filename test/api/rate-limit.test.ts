@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createApp as createParleyApp } from '../../src/app.ts';
-import { createKey, createApp as onboardApp } from '../../src/apps/apps.ts';
+import { createKey, onboardApp } from '../../src/apps/apps.ts';
 import { parseConfig } from '../../src/config.ts';
 import { cryptoRandom, type Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/log.ts';

@@ -15,7 +15,7 @@ import { strToU8, zipSync } from 'fflate';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { signLink } from 'parley-sdk';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import type { Db } from '../../src/db/database.ts';
 import { openPostgres } from '../../src/db/postgres.ts';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { signLink } from 'parley-sdk';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { conversationsInFixture, EXPORT_FIXTURE_NAMES, fixtureBytes, fixtureContentType, PROVIDER_BY_PREFIX } from '../helpers.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import { signLink, type SignLinkOptions } from 'parley-sdk';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { onboardApp } from '../../src/apps/apps.ts';
 import * as atDecidedPath from '../../src/sdk/sign-link.ts';
 import { NAVIGATION, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, PageClient } from './page-client.ts';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { signLink } from 'parley-sdk';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { onboardApp } from '../../src/apps/apps.ts';
 import type { Db } from '../../src/db/database.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
