@@ -1,4 +1,5 @@
 import { LINK_SCOPE, signLink, type SignLinkOptions } from 'parley-sdk';
+import * as v from 'valibot';
 import { backupTo } from '../db/backup.ts';
 import { copySqliteToPostgres } from '../db/copy-to-postgres.ts';
 import type { Db } from '../db/database.ts';
@@ -6,6 +7,7 @@ import { createKey, listApps, listKeys, onboardApp, requireApp, revokeKey } from
 import { MAX_LOGO_BYTES, registeredReturnUrl, updateAppPageSettings, type AppPageChanges } from '../apps/page-settings.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
+import { PostgresUrl } from '../urls.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../webhooks/endpoints.ts';
 
@@ -143,7 +145,7 @@ export const commands: Record<string, Command> = {
     does: 'Copies the SQLite database at DATABASE_PATH into an empty PostgreSQL database; resumable, verified by counts.',
     run: async (deps, flags, io) => {
       const url = required(flags, 'url');
-      if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--url must be a postgres:// URL');
+      if (!v.is(PostgresUrl, url)) throw new UsageError('--url must be a postgres:// URL');
       const path = deps.config.databasePath;
       if (!io.fileExists(path)) throw new UsageError(`No SQLite file at ${path}: set DATABASE_PATH to the file to copy`);
       const source = io.openSqlite(path);
