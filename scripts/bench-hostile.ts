@@ -33,7 +33,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApp as onboardApp } from '../src/apps/apps.ts';
+import { onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../src/deps.ts';
 import { openPostgres } from '../src/db/dialects/postgres.ts';

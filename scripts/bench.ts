@@ -36,7 +36,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs, promisify } from 'node:util';
-import { createApp as onboardApp } from '../src/apps/apps.ts';
+import { onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { openPostgres } from '../src/db/dialects/postgres.ts';
 import { readSchema } from '../src/db/schema-file.ts';

@@ -6,6 +6,7 @@ import { takeLease } from './db/leases.ts';
 import { deleteExpiredPageState } from './db/page-sessions.ts';
 import { isoTime, type Deps } from './deps.ts';
 import { SESSION_IDLE_MS } from './links/page-sessions.ts';
+import { runEvery } from './periodic.ts';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './webhooks/delivery-worker.ts';
 
 const HOUR_MS = 3_600_000;
@@ -28,25 +29,6 @@ async function runMaintenance(deps: Deps, holder: string, periodMs: number): Pro
 }
 
 /**
- * Runs `work` every `ms`, one run at a time: a tick that finds one still under
- * way (a large import's) lets it be. stop() returns the run under way, if any.
- */
-function everyMs(ms: number, work: () => Promise<void>, onError: (error: unknown) => void) {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    running ??= work()
-      .catch(onError)
-      .finally(() => (running = undefined));
-  }, ms);
-  return {
-    stop() {
-      clearInterval(timer);
-      return running;
-    },
-  };
-}
-
-/**
  * The work a server process does besides answering requests: webhook delivery,
  * hourly maintenance, indexing for search what the database left unindexed, and
  * checkpoints. The same on every runtime: timers and fetch only.
@@ -61,14 +43,12 @@ export function startBackgroundWork(deps: Deps, options: BackgroundOptions = {})
   const worker = createDeliveryWorker(deps, options);
   const periodMs = options.maintenanceMs ?? HOUR_MS;
   const holder = deps.random.uuid();
-  const maintain = () => runMaintenance(deps, holder, periodMs).catch((error) => deps.log.error('maintenance', { error: String(error) }));
-  // One run at a time, and stop() waits for the one under way: the database closes after.
-  let running = maintain();
-  const timer = setInterval(() => (running = running.then(maintain)), periodMs);
+  const logged = (work: string) => (error: unknown) => deps.log.error(work, { error: String(error) });
+  const maintenance = runEvery(periodMs, () => runMaintenance(deps, holder, periodMs), logged('maintenance'), { immediately: true });
   const runCheckpoint = options.checkpoint ?? ((erasing: boolean) => checkpoint(deps.db, erasing));
   // Set when people's text was deleted: the next checkpoint empties the log, and the one after tries again if it could not.
   let erasing = false;
-  const checkpoints = everyMs(
+  const checkpoints = runEvery(
     CHECKPOINT_MS,
     async () => {
       const erase = erasing;
@@ -80,21 +60,20 @@ export function startBackgroundWork(deps: Deps, options: BackgroundOptions = {})
         if (erase && !complete) erasing = true;
       }
     },
-    (error) => deps.log.error('checkpoint', { error: String(error) }),
+    logged('checkpoint'),
   );
   const stopping = new AbortController();
-  const indexing = everyMs(SEARCH_INDEX_MS, () => indexPending(deps.db, undefined, stopping.signal), (error) => deps.log.error('search index', { error: String(error) }));
+  const indexing = runEvery(SEARCH_INDEX_MS, () => indexPending(deps.db, undefined, stopping.signal), logged('search index'));
   worker.start();
   return {
     /** People's text was deleted: the SQLite log that still holds it is emptied within a second or two. */
     erased() {
       erasing = true;
     },
-    /** Stops every kind of work between two of its steps: what is left is done after the next start. */
+    /** Stops every kind of work between two of its steps, and waits for that (the database closes after): what is left is done after the next start. */
     async stop() {
       stopping.abort();
-      clearInterval(timer);
-      await Promise.all([running, checkpoints.stop(), indexing.stop()]);
+      await Promise.all([maintenance.stop(), checkpoints.stop(), indexing.stop()]);
       await worker.stop();
     },
   };

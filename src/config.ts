@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { HttpUrl, PostgresUrl } from './urls.ts';
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -12,17 +13,7 @@ const integer = (min: number, max: number) =>
     v.maxValue(max, `must be a whole number from ${min} to ${max}`),
   );
 
-const httpUrl = v.pipe(
-  v.string(),
-  v.url('must be an absolute http(s) URL'),
-  v.regex(/^https?:\/\//, 'must be an absolute http(s) URL'),
-  v.transform((url) => url.replace(/\/+$/, '')),
-);
-
-const postgresUrl = v.pipe(
-  v.string(),
-  v.regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL, such as postgres://parley:secret@db.example.com:5432/parley'),
-);
+const publicUrl = v.pipe(HttpUrl, v.transform((url) => url.replace(/\/+$/, '')));
 
 const retrySchedule = v.pipe(
   v.string(),
@@ -57,7 +48,7 @@ const EnvSchema = v.object({
   PORT: integer(0, 65535),
   HOST: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
   DATABASE_PATH: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
-  PUBLIC_URL: httpUrl,
+  PUBLIC_URL: publicUrl,
   RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000_000),
   MAX_EXPORT_BYTES: integer(1, Number.MAX_SAFE_INTEGER),
   WEBHOOK_RETRY_SCHEDULE: retrySchedule,
@@ -73,7 +64,7 @@ const EnvSchema = v.object({
   IMPORT_QUEUE_TIMEOUT_MS: integer(0, 3_600_000),
   // Unset: four times MAX_EXPORT_BYTES, which decides it, so it has no fixed default.
   MAX_EXPANDED_BYTES: v.optional(integer(1, Number.MAX_SAFE_INTEGER)),
-  DATABASE_URL: v.optional(postgresUrl),
+  DATABASE_URL: v.optional(PostgresUrl),
   WEBHOOK_ALLOW_PRIVATE: v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((value) => value === 'true')),
 });
 

@@ -1,5 +1,3 @@
-export { base64, base64Url, timingSafeEqual } from '../sdk/src/encoding.ts';
-
 const encoder = new TextEncoder();
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

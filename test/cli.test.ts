@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
-import { createApp as createParleyApp } from '../src/app.ts';
-import { createApp as onboardApp } from '../src/apps/apps.ts';
+import { createApp } from '../src/app.ts';
+import { onboardApp } from '../src/apps/apps.ts';
 import { commands, parseArgs } from '../src/cli/commands.ts';
 import { parseConfig } from '../src/config.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
@@ -92,7 +92,7 @@ describe('onboarding', () => {
     };
     try {
       // The API runs over the same file while the CLI changes it, as a running server would.
-      const api = createParleyApp(deps);
+      const api = createApp(deps);
       await seedConnection(deps, { appId: created.appId, userRef: 'u1', count: 2 });
       const call = (key: string) => api.request('/api/conversations?userRef=u1', { headers: { Authorization: `Bearer ${key}` } });
       const first = await call(created.apiKey);
@@ -347,6 +347,9 @@ describe('the command error table, in-process', () => {
     { args: ['webhook', 'set', '--app', '$APP', '--url', 'https://hooks@hooks.example.com/'], error: 'Invalid webhook URL: it must not hold a user name or password (user:password@)' },
     { args: ['webhook', 'set', '--app', '$APP', '--url', 'http://127.0.0.1:9000/hooks'], error: 'no error' },
     { args: ['backup', '--out', 'exists.db'], error: 'exists.db already exists: choose a new file for the backup' },
+    { args: ['webhook', 'set', '--app', '$APP', '--url', 'ftp://hooks.example.com/'], error: 'Invalid webhook URL: use an absolute http(s) URL' },
+    { args: ['migrate-to-postgres', '--url', 'mysql://parley@db.example.com/parley'], error: '--url must be a postgres:// URL' },
+    { args: ['migrate-to-postgres', '--url', 'postgres://'], error: '--url must be a postgres:// URL' },
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires'], error: 'Missing --expires' },
     { args: ['key', 'create', '--app', 'app_unknown'], error: 'App not found' },
     { args: ['key', 'list', '--app', 'app_unknown'], error: 'App not found' },

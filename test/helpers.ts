@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Zip, ZipDeflate } from 'fflate';
-import { createApp as createParleyApp, type App } from '../src/app.ts';
-import { createApp as onboardApp } from '../src/apps/apps.ts';
+import { createApp, type App } from '../src/app.ts';
+import { onboardApp } from '../src/apps/apps.ts';
 import { parseConfig, type Config } from '../src/config.ts';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
@@ -90,7 +90,7 @@ export async function setup(
     random: cryptoRandom,
     log: createLogger('debug', (line) => logs.push(JSON.parse(line))),
   };
-  const app = createParleyApp(deps);
+  const app = createApp(deps);
   // Every answer a test sees must be one /openapi.json describes.
   app.request = checkingAnswers(app.request) as typeof app.request;
   const tenant = await onboardApp(deps, 'Test app');

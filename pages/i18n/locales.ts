@@ -1,4 +1,4 @@
-import { canonicalLocale } from '../../sdk/src/sign-link.ts';
+import { canonicalLocale } from 'parley-sdk/sign-link';
 import { de } from './de.ts';
 import { en, type Messages } from './en.ts';
 import { es } from './es.ts';

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { ROOT, startServer, type RunningServer, type RuntimeName } from '../../test/conformance/server.ts';

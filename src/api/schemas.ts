@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { CONNECTION_STATUSES, PROVIDERS, ROLES } from '../../sdk/src/types.ts';
+import { CONNECTION_STATUSES, PROVIDERS, ROLES } from 'parley-sdk';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../conversations/listing.ts';
 import { MAX_QUERY_LENGTH } from '../conversations/search.ts';
 import { isoTime } from '../deps.ts';

@@ -1,8 +1,9 @@
-import { base64Url, randomBase62, sha256Hex } from '../crypto.ts';
+import { LINK_SCOPE } from 'parley-sdk';
+import { base64Url } from 'parley-sdk/encoding';
+import { randomBase62, sha256Hex } from '../crypto.ts';
 import * as store from '../db/apps.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
-import { LINK_SCOPE } from '../../sdk/src/sign-link.ts';
 
 type AppsDeps = Pick<Deps, 'db' | 'clock' | 'random'>;
 
@@ -25,7 +26,7 @@ async function newApiKey(deps: AppsDeps, appId: string) {
 }
 
 /** Onboards an app; the secret and first key are returned here and never again. */
-export async function createApp(deps: AppsDeps, name: string) {
+export async function onboardApp(deps: AppsDeps, name: string) {
   const appId = `app_${randomBase62(deps.random.bytes, 20)}`;
   const appSecret = base64Url(deps.random.bytes(32));
   const { apiKey, row } = await newApiKey(deps, appId);

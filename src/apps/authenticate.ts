@@ -1,4 +1,5 @@
-import { sha256Hex, timingSafeEqual } from '../crypto.ts';
+import { timingSafeEqual } from 'parley-sdk/encoding';
+import { sha256Hex } from '../crypto.ts';
 import * as store from '../db/apps.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';

@@ -1,8 +1,8 @@
+import { isReturnUrl } from 'parley-sdk/sign-link';
 import * as store from '../db/apps.ts';
 import type { AppsTable } from '../db/database.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
-import { isReturnUrl } from '../../sdk/src/sign-link.ts';
 import { requireApp } from './apps.ts';
 
 // What the hosted pages show of an app (its brand) and where they may send the

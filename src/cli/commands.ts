@@ -1,11 +1,13 @@
+import { LINK_SCOPE, signLink, type SignLinkOptions } from 'parley-sdk';
+import * as v from 'valibot';
 import { backupTo } from '../db/backup.ts';
 import { copySqliteToPostgres } from '../db/copy-to-postgres.ts';
 import type { Db } from '../db/database.ts';
-import { createApp, createKey, listApps, listKeys, requireApp, revokeKey } from '../apps/apps.ts';
+import { createKey, listApps, listKeys, onboardApp, requireApp, revokeKey } from '../apps/apps.ts';
 import { MAX_LOGO_BYTES, registeredReturnUrl, updateAppPageSettings, type AppPageChanges } from '../apps/page-settings.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
-import { LINK_SCOPE, signLink, type SignLinkOptions } from '../../sdk/src/sign-link.ts';
+import { PostgresUrl } from '../urls.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../webhooks/endpoints.ts';
 
@@ -62,7 +64,7 @@ export const commands: Record<string, Command> = {
   'app create': {
     flags: '--name NAME',
     does: 'Creates an app. Prints its appId, its appSecret (signs hosted-page links) and its first apiKey, shown only now.',
-    run: (deps, flags) => createApp(deps, required(flags, 'name')),
+    run: (deps, flags) => onboardApp(deps, required(flags, 'name')),
   },
   'app list': { flags: '', does: 'Lists the apps, with how many active keys each has.', run: (deps) => listApps(deps) },
   'app update': {
@@ -143,7 +145,7 @@ export const commands: Record<string, Command> = {
     does: 'Copies the SQLite database at DATABASE_PATH into an empty PostgreSQL database; resumable, verified by counts.',
     run: async (deps, flags, io) => {
       const url = required(flags, 'url');
-      if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('--url must be a postgres:// URL');
+      if (!v.is(PostgresUrl, url)) throw new UsageError('--url must be a postgres:// URL');
       const path = deps.config.databasePath;
       if (!io.fileExists(path)) throw new UsageError(`No SQLite file at ${path}: set DATABASE_PATH to the file to copy`);
       const source = await io.openSqlite(path);

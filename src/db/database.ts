@@ -1,5 +1,5 @@
 import type { Generated, Kysely } from 'kysely';
-import type { ConnectionStatus } from '../../sdk/src/types.ts';
+import type { ConnectionStatus } from 'parley-sdk';
 
 export interface AppsTable {
   id: string;

@@ -1,4 +1,4 @@
-import type { ConversationPayload, Message, Provider, Role } from '../../sdk/src/types.ts';
+import type { ConversationPayload, Message, Provider, Role } from 'parley-sdk';
 
 // What every provider's export is normalised to: the API's own types, as the SDK gives them.
 export type { Message, Role };

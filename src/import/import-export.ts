@@ -1,4 +1,4 @@
-import type { IngestResult, Message } from '../../sdk/src/types.ts';
+import type { IngestResult, Message } from 'parley-sdk';
 import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';

@@ -1,4 +1,4 @@
-import { base64Url } from '../crypto.ts';
+import { base64Url } from 'parley-sdk/encoding';
 import { ExportReader, type ReadLimits, type SourcedRecord } from './export-reader.ts';
 import { EXPORT_FORMATS, type KnownSource } from './formats.ts';
 

@@ -1,4 +1,5 @@
 import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
+import { canonicalLocale, isReturnUrl, LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, type LinkClaims } from 'parley-sdk/sign-link';
 import * as apps from '../db/apps.ts';
 import * as store from '../db/page-sessions.ts';
 import type { PagePurpose } from '../db/database.ts';
@@ -6,7 +7,6 @@ import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { isValidUserRef } from '../users/user-ref.ts';
 import { registeredReturnUrl } from '../apps/page-settings.ts';
-import { canonicalLocale, isReturnUrl, LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, type LinkClaims } from '../../sdk/src/sign-link.ts';
 
 const encoder = new TextEncoder();
 

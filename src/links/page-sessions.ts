@@ -1,4 +1,5 @@
-import { base64Url, sha256Hex, timingSafeEqual } from '../crypto.ts';
+import { base64Url, timingSafeEqual } from 'parley-sdk/encoding';
+import { sha256Hex } from '../crypto.ts';
 import type { PagePurpose } from '../db/database.ts';
 import * as store from '../db/page-sessions.ts';
 import { isoTime, type Deps } from '../deps.ts';

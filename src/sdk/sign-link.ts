@@ -1,2 +1,2 @@
 // signLink has been public at this path since the first release; the one implementation is the SDK's.
-export * from '../../sdk/src/sign-link.ts';
+export * from 'parley-sdk/sign-link';

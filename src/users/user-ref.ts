@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { MAX_USER_REF_LENGTH, isValidUserRef } from '../../sdk/src/sign-link.ts';
+import { MAX_USER_REF_LENGTH, isValidUserRef } from 'parley-sdk/sign-link';
 import { parseInput, type ErrorCode } from '../errors.ts';
 
 // The rule signLink checks too: one implementation, the SDK's.

@@ -1,7 +1,8 @@
+import { webhookSignature } from 'parley-sdk/webhooks';
 import { releaseLease, takeLease } from '../db/leases.ts';
 import * as deliveries from '../db/webhook-deliveries.ts';
 import type { Deps } from '../deps.ts';
-import { signWebhook } from './signature.ts';
+import { runEvery, type Periodic } from '../periodic.ts';
 import { hasCredentials, refusedTarget, withoutCredentials } from './target.ts';
 
 export interface DeliveryWorker {
@@ -36,8 +37,7 @@ export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' 
   const holder = deps.random.uuid();
   const leaseOf = (appId: string) => `webhooks:${appId}`;
   const stopping = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running = false;
+  let polling: Periodic | undefined;
 
   async function attempt(delivery: NonNullable<Awaited<ReturnType<typeof deliveries.claimNextDelivery>>>) {
     const attempts = delivery.attempts + 1;
@@ -58,7 +58,7 @@ export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' 
           'User-Agent': 'Parley-Webhooks',
           'webhook-id': delivery.id,
           'webhook-timestamp': String(timestamp),
-          'webhook-signature': await signWebhook(delivery.secret, delivery.id, timestamp, delivery.body),
+          'webhook-signature': await webhookSignature(delivery.secret, delivery.id, timestamp, delivery.body),
         },
         body: delivery.body,
         redirect: 'manual',
@@ -122,27 +122,18 @@ export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' 
     }
   }
 
-  const tick = () => {
-    timer = setTimeout(async () => {
-      await startDueChains().catch((error) => deps.log.error('webhook worker', { error: String(error) }));
-      if (running) tick();
-    }, pollMs);
-  };
-
   return {
     async runOnce() {
       await startDueChains();
       await Promise.all(chains.values());
     },
     start() {
-      if (running) return;
-      running = true;
-      tick();
+      polling ??= runEvery(pollMs, startDueChains, (error) => deps.log.error('webhook worker', { error: String(error) }));
     },
     async stop() {
-      running = false;
-      clearTimeout(timer);
       stopping.abort();
+      // A poll under way may still start chains: they see the abort and end at once.
+      await polling?.stop();
       await Promise.all(chains.values());
     },
   };

@@ -1,21 +1,21 @@
 import * as v from 'valibot';
+import { base64 } from 'parley-sdk/encoding';
+import { WEBHOOK_SECRET_PREFIX } from 'parley-sdk/webhooks';
 import { requireApp } from '../apps/apps.ts';
-import { base64 } from '../crypto.ts';
 import * as apps from '../db/apps.ts';
 import type { DeliveryStatus } from '../db/database.ts';
 import * as deliveries from '../db/webhook-deliveries.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
-import { WEBHOOK_SECRET_PREFIX } from './signature.ts';
+import { HttpUrl } from '../urls.ts';
 import { checkWebhookTarget } from './target.ts';
 
-const WebhookUrl = v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//));
 const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 const LIST_LIMIT = 100;
 
 /** Sets the app's endpoint; the secret is kept when one exists, unless a new one is asked for. */
 export async function setWebhookEndpoint(deps: Pick<Deps, 'db' | 'random' | 'config' | 'resolveHost'>, appId: string, url: string, { newSecret = false } = {}) {
-  if (!v.is(WebhookUrl, url)) throw new ParleyError('invalidWebhookUrl');
+  if (!v.is(HttpUrl, url)) throw new ParleyError('invalidWebhookUrl');
   await checkWebhookTarget(deps, new URL(url));
   const app = await requireApp(deps, appId);
   const secret = app.webhook_secret && !newSecret ? app.webhook_secret : WEBHOOK_SECRET_PREFIX + base64(deps.random.bytes(32));

@@ -1,4 +1,4 @@
-import type { EventType, ParleyEvent } from '../../sdk/src/types.ts';
+import type { EventType, ParleyEvent } from 'parley-sdk';
 import { randomBase62 } from '../crypto.ts';
 import * as apps from '../db/apps.ts';
 import type { Db } from '../db/database.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { signLink } from '../../sdk/src/sign-link.ts';
+import { signLink } from 'parley-sdk';
 import { MAX_FIELD_BYTES, MAX_FIELDS } from '../../src/http/multipart.ts';
 import { BODY_LIMITS } from '../../src/http/request-body.ts';
 import { hiddenField, openSession, PageClient } from '../pages/page-client.ts';

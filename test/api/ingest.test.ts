@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { onboardApp } from '../../src/apps/apps.ts';
 import {
   conversationsInFixture,
   conversationsOf,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { onboardApp } from '../../src/apps/apps.ts';
 import { refreshConversationCount } from '../../src/db/connections.ts';
 import { isoTime } from '../../src/deps.ts';
 import { FIXED_NOW, fixtureJson, json, postExport, seedConnection, setup, storedPayload, type TestContext } from '../helpers.ts';

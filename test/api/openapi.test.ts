@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type * as v from 'valibot';
-import type * as sdk from '../../sdk/src/index.ts';
+import type * as sdk from 'parley-sdk';
 import * as schemas from '../../src/api/schemas.ts';
 import { ERRORS, type ErrorCode } from '../../src/errors.ts';
 import { json, setup } from '../helpers.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { onboardApp } from '../../src/apps/apps.ts';
 import { json, seedConnection, setup, type TestContext } from '../helpers.ts';
 
 const purge = (t: TestContext, body: string, headers: Record<string, string> = {}) =>

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { createApp as createParleyApp } from '../../src/app.ts';
-import { createKey, createApp as onboardApp } from '../../src/apps/apps.ts';
+import { createApp } from '../../src/app.ts';
+import { createKey, onboardApp } from '../../src/apps/apps.ts';
 import { parseConfig } from '../../src/config.ts';
 import { cryptoRandom, type Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/log.ts';
@@ -202,7 +202,7 @@ describe('concurrency', () => {
       try {
         const tenant = await onboardApp(a, 'Shared');
         await seedConnection(a, { appId: tenant.appId, userRef: 'u1', count: 1 });
-        const apps = [createParleyApp(a), createParleyApp(b)];
+        const apps = [createApp(a), createApp(b)];
         const responses = await Promise.all(
           Array.from({ length: 200 }, (_, i) =>
             apps[i % 2]!.request('/api/conversations?userRef=u1', { headers: { Authorization: `Bearer ${tenant.apiKey}` } }),

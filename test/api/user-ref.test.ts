@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
-import { signLink } from '../../sdk/src/sign-link.ts';
+import { signLink } from 'parley-sdk';
 import { json, postExport, rowCounts, seedConnection, setup, type TestContext } from '../helpers.ts';
 
 const LONGEST = 'u'.repeat(1024);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { startServer, type RunningServer } from '../conformance/server.ts';

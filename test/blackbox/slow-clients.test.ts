@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { startServer, type RunningServer } from '../conformance/server.ts';

@@ -14,13 +14,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { strToU8, zipSync } from 'fflate';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { signLink } from 'parley-sdk';
+import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import type { Db } from '../../src/db/database.ts';
 import { openPostgres } from '../../src/db/dialects/postgres.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
-import { signLink } from '../../sdk/src/sign-link.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import {
   conversationsInFixture,

@@ -10,10 +10,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { signLink } from 'parley-sdk';
+import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
-import { signLink } from '../../sdk/src/sign-link.ts';
 import { conversationsInFixture, EXPORT_FIXTURE_NAMES, fixtureBytes, fixtureContentType, PROVIDER_BY_PREFIX } from '../helpers.ts';
 import {
   Browser,

@@ -95,7 +95,7 @@ function command(runtime: RuntimeName, binaryPath: string | undefined): [string,
     case 'npm-start':
       return ['npm', ['start', '--silent']];
     case 'deno':
-      return [`${ROOT}node_modules/.bin/deno`, ['run', `--v8-flags=${V8_FLAGS.join(',')}`, '--allow-net', '--allow-env', '--allow-read', '--allow-write', 'src/runtime/deno.ts']];
+      return [`${ROOT}node_modules/.bin/deno`, ['run', '--conditions=parley-source', `--v8-flags=${V8_FLAGS.join(',')}`, '--allow-net', '--allow-env', '--allow-read', '--allow-write', 'src/runtime/deno.ts']];
     case 'bun':
       return [`${ROOT}node_modules/.bin/bun`, ['src/runtime/bun.ts']];
     case 'binary':

@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { signLink } from '../../sdk/src/sign-link.ts';
+import { signLink } from 'parley-sdk';
 import { FIXTURES_DIR, zipFolderFiles } from '../helpers.ts';
 import { accessibilityViolations, capture, cli, describeInBrowser, launchChromium, PHONE, SCREENSHOTS_DIR, startServer, tabTo, watchPage, type RunningServer } from './browser.ts';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { signLink } from '../../sdk/src/sign-link.ts';
+import { signLink } from 'parley-sdk';
 import { accessibilityViolations, cli, ROOT, describeInBrowser, freePort, launchChromium, startServer, watchPage, type RunningServer } from './browser.ts';
 
 /** The customer's page: records every message it receives, with the sender's origin. */

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
-import { signLink } from '../../sdk/src/sign-link.ts';
+import { signLink } from 'parley-sdk';
 import { startNodeImportWorker } from '../../src/runtime/node-workers.ts';
 import { expectRefused, json, postExport, rowCounts, setup, streamedZip } from '../helpers.ts';
 import { hiddenField, PageClient } from '../pages/page-client.ts';

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { signLink } from 'parley-sdk';
 import { updateAppPageSettings } from '../../src/apps/page-settings.ts';
-import { signLink } from '../../sdk/src/sign-link.ts';
 import { fixtureBytes, setup, type TestContext } from '../helpers.ts';
 import { openSession, PageClient } from './page-client.ts';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
+import { signLink } from 'parley-sdk';
 import { ParleyError } from '../../src/errors.ts';
 import { importProblem } from '../../src/pages/import-problem.ts';
-import { signLink } from '../../sdk/src/sign-link.ts';
 import { fixtureBytes, postExport, rowCounts, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, openSession, PageClient } from './page-client.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
-import { signLink } from '../../sdk/src/sign-link.ts';
+import { signLink } from 'parley-sdk';
 import { en } from '../../pages/i18n/en.ts';
 import { CATALOGUES, messagesFor, negotiateLocale } from '../../pages/i18n/locales.ts';
 import { fixtureBytes, setup, type TestContext } from '../helpers.ts';

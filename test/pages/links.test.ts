@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
-import { signLink, type SignLinkOptions } from '../../sdk/src/sign-link.ts';
+import { signLink, type SignLinkOptions } from 'parley-sdk';
+import { onboardApp } from '../../src/apps/apps.ts';
 import * as atDecidedPath from '../../src/sdk/sign-link.ts';
 import { NAVIGATION, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, PageClient } from './page-client.ts';

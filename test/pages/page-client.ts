@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { signLink } from '../../sdk/src/sign-link.ts';
+import { signLink } from 'parley-sdk';
 import { NAVIGATION, type TestContext } from '../helpers.ts';
 
 /**

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
-import { signLink } from '../../sdk/src/sign-link.ts';
+import { signLink } from 'parley-sdk';
+import { onboardApp } from '../../src/apps/apps.ts';
 import { FIXED_NOW, NAVIGATION, fixtureBytes, fixtureJson, json, postExport, rowCounts, seedConnection, setup, type TestContext } from '../helpers.ts';
 import { EXPORT_FORMATS } from '../../src/import/formats.ts';
 import { PROVIDER_GUIDES } from '../../pages/providers.ts';

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
+import { signLink, type SignLinkOptions } from 'parley-sdk';
 import { updateAppPageSettings } from '../../src/apps/page-settings.ts';
-import { signLink, type SignLinkOptions } from '../../sdk/src/sign-link.ts';
 import { fixtureBytes, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, PageClient } from './page-client.ts';
 

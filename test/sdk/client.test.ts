@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ParleyClient } from '../../sdk/src/index.ts';
+import { ParleyClient } from 'parley-sdk';
 import { postExport, setup, type TestContext } from '../helpers.ts';
 
 function claudeExport(conversations: Array<{ id: string; title: string; text: string }>) {

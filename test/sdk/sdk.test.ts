@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createApp as onboardApp } from '../../src/apps/apps.ts';
+import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
