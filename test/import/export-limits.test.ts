@@ -7,7 +7,8 @@ import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import { signLink } from '../../sdk/src/sign-link.ts';
 import { startNodeImportWorker } from '../../src/runtime/node-workers.ts';
-import { expectRefused, json, postExport, rowCounts, setup, streamedZip } from '../helpers.ts';
+import { BYTES_PER_VALUE } from '../../src/import/json-elements.ts';
+import { expectRefused, json, longChatgptConversation, postExport, rowCounts, setup, streamedZip } from '../helpers.ts';
 import { hiddenField, PageClient } from '../pages/page-client.ts';
 
 const NOTHING = { users: 0, connections: 0, conversations: 0, staged: 0 };
@@ -37,6 +38,24 @@ describe('MAX_CONVERSATION_BYTES', () => {
     const t = await setup({ MAX_CONVERSATION_BYTES: '1000' });
     const body = await json(await postExport(t, exportOf(conversationOfSize('a', 1000), conversationOfSize('b', 1000))));
     assert.deepEqual([body.created, body.conversationCount], [2, 2]);
+  });
+
+  test('a conversation of more values than the limit allows (one per BYTES_PER_VALUE bytes) is 413, though its bytes are far fewer; a long real conversation imports', async () => {
+    const t = await setup();
+    const maxValues = t.deps.config.maxConversationBytes / BYTES_PER_VALUE;
+    const message = 'Export file too large: MAX_CONVERSATION_BYTES';
+    // Each `{},` or `0,` is a value JSON.parse spends tens of bytes on.
+    const emptyObjects = strToU8(`[{"id":"dense","title":"Dense","mapping":{},"v":[${'{},'.repeat(maxValues / 2)}{}]}]`);
+    const zeros = strToU8(`[{"id":"zeros","title":"Zeros","mapping":{},"v":[${'0,'.repeat(maxValues)}0]}]`);
+    for (const body of [emptyObjects, zeros]) {
+      assert.ok(body.length < t.deps.config.maxConversationBytes / 8, `${body.length} bytes`);
+      await expectRefused(t, () => postExport(t, body), 413, message);
+      await expectRefused(t, () => postExport(t, zipSync({ 'conversations.json': body }), { contentType: 'application/zip' }), 413, message);
+    }
+    const long = longChatgptConversation(10_000);
+    assert.ok(long.values > 300_000 && long.values < maxValues / 2, `${long.values} values`);
+    const imported = await json(await postExport(t, long.bytes));
+    assert.deepEqual([imported.created, imported.skipped], [1, 0]);
   });
 
   test('a small zip whose one conversation expands far past the limit is stopped while inflating', async () => {
