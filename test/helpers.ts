@@ -328,7 +328,8 @@ export async function recordWrites(
 /**
  * A ChatGPT export of one conversation of `messages` messages in one branch, each
  * node shaped as the export writes one — ids, author, content, status and the
- * metadata an assistant's answer carries — and how many JSON values it holds.
+ * metadata an assistant's answer carries — and how many values and keys it
+ * holds, as a record's values are bounded (JsonElementSplitter).
  */
 export function longChatgptConversation(messages: number): { bytes: Uint8Array; values: number } {
   const id = (i: number) => `${i.toString(16).padStart(8, '0')}-4f5a-4b6c-9d7e-8f9a0b1c2d3e`;
@@ -354,10 +355,16 @@ export function longChatgptConversation(messages: number): { bytes: Uint8Array; 
     mapping[id(i)] = { id: id(i), message, parent: id(i - 1), children: i < messages ? [id(i + 1)] : [] };
   }
   const text = JSON.stringify([{ id: 'long', title: 'Long', create_time: 1733504407, update_time: 1733504407 + messages, current_node: id(messages), mapping }]);
-  let values = 0;
-  JSON.parse(text, (_key, value) => {
-    values++;
-    return value;
-  });
+  // Counted as the splitter counts them: the opening brackets, commas and colons outside strings, inside the conversation's own bracket.
+  let values = -2;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[' || char === ',' || char === ':') values++;
+  }
   return { bytes: new TextEncoder().encode(text), values };
 }

@@ -21,12 +21,12 @@ type Expect = 'document' | 'first-element' | 'element' | 'comma-or-end' | 'rest-
 const MAX_KEY_BYTES = 64;
 
 /**
- * An element may hold one value for every this many bytes it may be long.
- * JSON.parse spends tens of bytes of memory on each value, whatever the few
- * bytes that write it (`{},` or `0,`), so an element of such values near the
- * byte bound would cost many times the bound; a real conversation writes its
- * values with far more bytes each than this. Proportional, so that one setting
- * (MAX_CONVERSATION_BYTES) sizes what one conversation may cost.
+ * An element may hold one value or key for every this many bytes it may be
+ * long. JSON.parse spends tens of bytes of memory on each, whatever the few
+ * bytes that write it (`{},`, `0,`, `"k1":`), so an element of such values near
+ * the byte bound would cost many times the bound; a real conversation writes
+ * its values and keys with far more bytes each than this. Proportional, so that
+ * one setting (MAX_CONVERSATION_BYTES) sizes what one conversation may cost.
  */
 export const BYTES_PER_VALUE = 64;
 
@@ -44,8 +44,8 @@ export const BYTES_PER_VALUE = 64;
  * strings, escapes and nesting, inside elements with NestedScanner's
  * WebAssembly, 64 bytes at a time — and JSON.parse does the rest, so memory is
  * bounded by the largest element — which may be no longer than `maxElementBytes`,
- * and hold no more values (objects, arrays, scalars) than one per BYTES_PER_VALUE
- * of that, counted as its bytes are scanned.
+ * and hold no more values (objects, arrays, scalars) and keys than one per
+ * BYTES_PER_VALUE of that, counted as its bytes are scanned.
  */
 export class JsonElementSplitter {
   private expect: Expect = 'document';
@@ -56,7 +56,7 @@ export class JsonElementSplitter {
   private escapePending = false;
   /** A scalar element (string, number, literal) being collected at depth 0. */
   private inScalar = false;
-  /** The values the element being read may still hold; each opening bracket and each comma outside strings starts one. */
+  /** The values and keys the element being read may still hold; each opening bracket, comma and colon outside strings starts one. */
   private valuesLeft = 0;
   private readonly maxValues: number;
   /**
@@ -140,7 +140,7 @@ export class JsonElementSplitter {
         else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
           this.depth++;
           this.countValue();
-        } else if (byte === COMMA) this.countValue();
+        } else if (byte === COMMA || byte === COLON) this.countValue();
         else if ((byte === CLOSE_BRACE || byte === CLOSE_BRACKET) && --this.depth === 0) {
           this.finishElement(chunk, start, i + 1);
           start = -1;
@@ -226,7 +226,7 @@ export class JsonElementSplitter {
     if (this.expect !== 'trailing') throw invalidExport('the file ends before the JSON document does (truncated?)');
   }
 
-  /** A value of the top-level object's own, met outside the scanner. */
+  /** A value or key of the top-level object's own, met outside the scanner. */
   private countValue(): void {
     if (--this.valuesLeft < 0) throw new ApiError('conversationTooLarge');
   }

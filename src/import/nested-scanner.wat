@@ -10,10 +10,11 @@
 ;; second", 2019). A block whose closing brackets cannot bring the depth down to
 ;; the floor only adds up its brackets; the others are walked bracket by bracket.
 ;;
-;; It also counts the values it passes — an opening bracket or a comma outside
-;; strings starts one — against a budget: JSON.parse spends far more memory on
-;; a value than the bytes that write it, so a record is bounded in values as in
-;; bytes, and is refused while it is read rather than once it is whole.
+;; It also counts the values and keys it passes — an opening bracket, a comma or
+;; a colon outside strings starts one — against a budget: JSON.parse spends far
+;; more memory on a value or a key than the bytes that write it, so a record is
+;; bounded in values as in bytes, and is refused while it is read rather than
+;; once it is whole.
 (module
   (memory (export "memory") 2)
   ;; The depth, and at the chunk's end whether it ends inside a string and on an
@@ -21,16 +22,16 @@
   (global $depth (export "depth") (mut i32) (i32.const 0))
   (global $inString (export "inString") (mut i32) (i32.const 0))
   (global $escapePending (export "escapePending") (mut i32) (i32.const 0))
-  ;; The budget of values left where the last scan stopped.
+  ;; The budget of values and keys left where the last scan stopped.
   (global $valuesLeft (export "valuesLeft") (mut i32) (i32.const 0))
 
   ;; The index after the bracket that brings the depth to `floor`, -1 if the
   ;; chunk (`end` bytes) ends first, or -2 once more than `valuesLeft` values
-  ;; have been passed.
+  ;; and keys have been passed.
   (func (export "skipNested") (param $from i32) (param $end i32) (param $floor i32) (param $startDepth i32) (param $valuesLeft i32) (result i32)
     (local $base i32) (local $depth i32)
     (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $v3 v128)
-    (local $quote v128) (local $backslash v128) (local $open v128) (local $close v128) (local $lower v128) (local $comma v128)
+    (local $quote v128) (local $backslash v128) (local $open v128) (local $close v128) (local $lower v128) (local $comma v128) (local $colon v128)
     (local $below i64) (local $quotes i64) (local $backslashes i64) (local $opens i64) (local $closes i64) (local $commas i64)
     (local $nextEscaped i64) (local $code i64) (local $escaped i64) (local $strings i64) (local $inString i64)
     (local $closing i32) (local $brackets i64) (local $at i64)
@@ -41,6 +42,7 @@
     (local.set $quote (i8x16.splat (i32.const 0x22)))
     (local.set $backslash (i8x16.splat (i32.const 0x5c)))
     (local.set $comma (i8x16.splat (i32.const 0x2c)))
+    (local.set $colon (i8x16.splat (i32.const 0x3a)))
     ;; `{` and `[` differ only in bit 0x20, as do `}` and `]`.
     (local.set $lower (i8x16.splat (i32.const 0x20)))
     (local.set $open (i8x16.splat (i32.const 0x7b)))
@@ -66,10 +68,10 @@
                     (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $v3) (local.get $backslash)))) (i64.const 48))))))
         (local.set $commas (i64.and (local.get $below)
           (i64.or
-            (i64.or (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $v0) (local.get $comma))))
-                    (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $v1) (local.get $comma)))) (i64.const 16)))
-            (i64.or (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $v2) (local.get $comma)))) (i64.const 32))
-                    (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $v3) (local.get $comma)))) (i64.const 48))))))
+            (i64.or (i64.extend_i32_u (i8x16.bitmask (v128.or (i8x16.eq (local.get $v0) (local.get $comma)) (i8x16.eq (local.get $v0) (local.get $colon)))))
+                    (i64.shl (i64.extend_i32_u (i8x16.bitmask (v128.or (i8x16.eq (local.get $v1) (local.get $comma)) (i8x16.eq (local.get $v1) (local.get $colon))))) (i64.const 16)))
+            (i64.or (i64.shl (i64.extend_i32_u (i8x16.bitmask (v128.or (i8x16.eq (local.get $v2) (local.get $comma)) (i8x16.eq (local.get $v2) (local.get $colon))))) (i64.const 32))
+                    (i64.shl (i64.extend_i32_u (i8x16.bitmask (v128.or (i8x16.eq (local.get $v3) (local.get $comma)) (i8x16.eq (local.get $v3) (local.get $colon))))) (i64.const 48))))))
         (local.set $v0 (v128.or (local.get $v0) (local.get $lower)))
         (local.set $v1 (v128.or (local.get $v1) (local.get $lower)))
         (local.set $v2 (v128.or (local.get $v2) (local.get $lower)))
@@ -110,7 +112,7 @@
         (local.set $inString (i64.shr_s (local.get $strings) (i64.const 63)))
         (local.set $opens (i64.and (local.get $opens) (i64.xor (local.get $strings) (i64.const -1))))
         (local.set $closes (i64.and (local.get $closes) (i64.xor (local.get $strings) (i64.const -1))))
-        ;; Where values start: the brackets that open one, the commas before one.
+        ;; Where values and keys start: the brackets that open one, the commas and colons before one.
         (local.set $commas (i64.or (local.get $opens) (i64.and (local.get $commas) (i64.xor (local.get $strings) (i64.const -1)))))
 
         (local.set $closing (i32.wrap_i64 (i64.popcnt (local.get $closes))))

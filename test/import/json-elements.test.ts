@@ -96,15 +96,20 @@ test('a container cut short or followed by more data is refused', async () => {
 test('a record holds at most one value per BYTES_PER_VALUE of the byte bound, counted as it is read, however it is chunked', async () => {
   const maxValues = 100;
   const maxConversationBytes = maxValues * BYTES_PER_VALUE;
-  // Values counted: every opening bracket and every comma outside strings, below the record's own bracket.
+  // Counted: every opening bracket, comma and colon outside strings, below the record's own bracket.
   const zeros = (count: number) => `[${Array(count).fill(0).join(',')}]`;
+  // A colon and a comma each, less one comma; an even count ends on `[0]`.
+  const members = (values: number) => {
+    const count = Math.ceil(values / 2);
+    return Array.from({ length: count }, (_, i) => `"k${i}":${values % 2 === 0 && i === count - 1 ? '[0]' : '0'}`).join(',');
+  };
   const records: Array<[string, (values: number) => string]> = [
-    // `[` then count - 1 commas.
-    ['an array in an element', (values) => `[{"v":${zeros(values)}}]`],
+    // A colon, `[`, then count - 1 commas.
+    ['an array in an element', (values) => `[{"v":${zeros(values - 1)}}]`],
     ['empty objects in an element', (values) => `[[${Array(Math.ceil(values / 2)).fill('{}').join(',')}${values % 2 ? '' : ',0'}]]`],
-    ['members of a file that is one object', (values) => `{${Array.from({ length: values + 1 }, (_, i) => `"k${i}":0`).join(',')}}`],
-    ['an array in a file that is one object', (values) => `{"v":${zeros(values)}}`],
-    ['commas and brackets in strings, which count for nothing', (values) => `[{"s":"${',{['.repeat(500)}","v":${zeros(values - 1)}}]`],
+    ['members of a file that is one object', (values) => `{${members(values)}}`],
+    ['an array in a file that is one object', (values) => `{"v":${zeros(values - 1)}}`],
+    ['commas, colons and brackets in strings, which count for nothing', (values) => `[{"s":"${',:{['.repeat(500)}","v":${zeros(values - 3)}}]`],
   ];
   for (const [name, record] of records) {
     const fits = text(record(maxValues));

@@ -7,10 +7,11 @@ import { nestedScannerModule } from '../../scripts/build-wasm.ts';
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
+const COLON = 0x3a;
 
 /**
  * What the scanner must find, read byte by byte: its answer, then its state —
- * or TOO_MANY_VALUES when more than `valuesLeft` values start before its answer.
+ * or TOO_MANY_VALUES when more than `valuesLeft` values and keys start before its answer.
  */
 function byteByByte(chunk: Uint8Array, from: number, floor: number, depth: number, valuesLeft: number) {
   let inString = false;
@@ -23,7 +24,7 @@ function byteByByte(chunk: Uint8Array, from: number, floor: number, depth: numbe
       else if (byte === BACKSLASH) escaped = true;
       else if (byte === QUOTE) inString = false;
     } else if (byte === QUOTE) inString = true;
-    else if (byte === COMMA) valuesLeft--;
+    else if (byte === COMMA || byte === COLON) valuesLeft--;
     else if (byte === 0x7b || byte === 0x5b) {
       depth++;
       valuesLeft--;
@@ -41,7 +42,7 @@ test('the embedded module is nested-scanner.wat assembled (npm run build:wasm)',
   assert.equal(readFileSync('src/import/nested-scanner-wasm.ts', 'utf8'), await nestedScannerModule());
 });
 
-test('the scanner agrees with a byte-by-byte reading: runs of backslashes, quotes, brackets and commas at every offset of its 64-byte blocks, and the values counted', () => {
+test('the scanner agrees with a byte-by-byte reading: runs of backslashes, quotes, brackets, commas and colons at every offset of its 64-byte blocks, and the values counted', () => {
   const random = seeded(13);
   const scanner = new NestedScanner();
   const pick = (bytes: string) => bytes.charCodeAt(Math.floor(random() * bytes.length));
@@ -55,10 +56,10 @@ test('the scanner agrees with a byte-by-byte reading: runs of backslashes, quote
         bytes.push(QUOTE);
         for (let n = Math.floor(random() * (random() < 0.5 ? 6 : 140)); n > 0; n--) {
           if (random() < 0.3) bytes.push(BACKSLASH, pick('\\"n'));
-          else bytes.push(pick('{}[],a '));
+          else bytes.push(pick('{}[],:a '));
         }
         bytes.push(QUOTE);
-      } else bytes.push(pick('{}[],a '));
+      } else bytes.push(pick('{}[],:a '));
     }
     const chunk = Uint8Array.from(bytes.slice(0, 1 + Math.floor(random() * bytes.length)));
     const outside = starts.filter((at) => at < chunk.length);
