@@ -269,19 +269,16 @@ function cases(work: string): Case[] {
     ],
     ['63 MiB conversation of empty objects, [{},{},…]', () => importJson(denseConversation('{}', 63 * MIB), 'objects')],
     ['63 MiB conversation of zeros, [0,0,…]', () => importJson(denseConversation('0', 63 * MIB), 'zeros')],
-    [
-      'conversation of 1,000,000 distinct keys, just under the bound in values',
-      () => {
-        const mapping = Array.from({ length: 1_000_000 }, (_, i) => `"k${i}":0`).join(',');
-        return importJson(encoder.encode(`[{"id":"keys","title":"Keys","mapping":{${mapping}}}]`), 'keys');
-      },
-    ],
+    ...[1_000_000, 520_000].map((keys): Case => [
+      `conversation of ${keys.toLocaleString('en')} distinct keys${keys < 524_288 ? ', just under the bound in values and keys' : ''}`,
+      () => importJson(encoder.encode(`[{"id":"keys","title":"Keys","mapping":{${Array.from({ length: keys }, (_, i) => `"k${i}":0`).join(',')}}}]`), 'keys'),
+    ]),
     [
       'ChatGPT conversation of 10,000 messages with metadata',
       () => {
         const { bytes, values } = longChatgptConversation(10_000);
         const imported = importJson(bytes, 'long');
-        return async (t) => ({ ...(await imported(t)), note: `${(bytes.length / MIB).toFixed(1)} MB, ${values.toLocaleString('en')} values` });
+        return async (t) => ({ ...(await imported(t)), note: `${(bytes.length / MIB).toFixed(1)} MB, ${values.toLocaleString('en')} values and keys` });
       },
     ],
     [
