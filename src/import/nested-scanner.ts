@@ -12,8 +12,7 @@ interface ScannerExports {
 /** Bytes read past a chunk's end: the scanner reads whole 64-byte blocks. */
 const PADDING = 64;
 const PAGE_BYTES = 64 * 1024;
-/** skipNested's answers when it stops before the floor: the chunk ended, or the values and keys passed exceed the budget. */
-export const CHUNK_ENDED = -1;
+/** skipNested's answer once the values and keys passed exceed the budget (-1: the chunk ended first). */
 export const TOO_MANY_VALUES = -2;
 /** The largest budget of values the scanner counts down from (an i32). */
 export const UNCOUNTED_VALUES = 2 ** 31 - 1;
@@ -60,8 +59,8 @@ export class NestedScanner {
 
   /**
    * From `from`, outside any string, at `depth`: the index after the bracket
-   * that brings the depth down to `floor`, CHUNK_ENDED when the chunk ends
-   * first, or TOO_MANY_VALUES once it has passed more than `valuesLeft` values
+   * that brings the depth down to `floor`, -1 when the chunk ends first, or
+   * TOO_MANY_VALUES once it has passed more than `valuesLeft` values
    * and keys (an opening bracket, a comma or a colon outside strings starts one).
    */
   skipNested(chunk: Uint8Array, from: number, floor: number, depth: number, valuesLeft: number): number {

@@ -32,7 +32,7 @@
     (local $base i32) (local $depth i32)
     (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $v3 v128)
     (local $quote v128) (local $backslash v128) (local $open v128) (local $close v128) (local $lower v128) (local $comma v128) (local $colon v128)
-    (local $below i64) (local $quotes i64) (local $backslashes i64) (local $opens i64) (local $closes i64) (local $commas i64)
+    (local $below i64) (local $quotes i64) (local $backslashes i64) (local $opens i64) (local $closes i64) (local $starts i64)
     (local $nextEscaped i64) (local $code i64) (local $escaped i64) (local $strings i64) (local $inString i64)
     (local $closing i32) (local $brackets i64) (local $at i64)
     (local.set $base (i32.and (local.get $from) (i32.const -64)))
@@ -66,7 +66,7 @@
                     (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $v1) (local.get $backslash)))) (i64.const 16)))
             (i64.or (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $v2) (local.get $backslash)))) (i64.const 32))
                     (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $v3) (local.get $backslash)))) (i64.const 48))))))
-        (local.set $commas (i64.and (local.get $below)
+        (local.set $starts (i64.and (local.get $below)
           (i64.or
             (i64.or (i64.extend_i32_u (i8x16.bitmask (v128.or (i8x16.eq (local.get $v0) (local.get $comma)) (i8x16.eq (local.get $v0) (local.get $colon)))))
                     (i64.shl (i64.extend_i32_u (i8x16.bitmask (v128.or (i8x16.eq (local.get $v1) (local.get $comma)) (i8x16.eq (local.get $v1) (local.get $colon))))) (i64.const 16)))
@@ -113,14 +113,14 @@
         (local.set $opens (i64.and (local.get $opens) (i64.xor (local.get $strings) (i64.const -1))))
         (local.set $closes (i64.and (local.get $closes) (i64.xor (local.get $strings) (i64.const -1))))
         ;; Where values and keys start: the brackets that open one, the commas and colons before one.
-        (local.set $commas (i64.or (local.get $opens) (i64.and (local.get $commas) (i64.xor (local.get $strings) (i64.const -1)))))
+        (local.set $starts (i64.or (local.get $opens) (i64.and (local.get $starts) (i64.xor (local.get $strings) (i64.const -1)))))
 
         (local.set $closing (i32.wrap_i64 (i64.popcnt (local.get $closes))))
         (if (i32.gt_s (i32.sub (local.get $depth) (local.get $closing)) (local.get $floor))
           (then
             (local.set $depth (i32.add (local.get $depth)
               (i32.sub (i32.wrap_i64 (i64.popcnt (local.get $opens))) (local.get $closing))))
-            (local.set $valuesLeft (i32.sub (local.get $valuesLeft) (i32.wrap_i64 (i64.popcnt (local.get $commas))))))
+            (local.set $valuesLeft (i32.sub (local.get $valuesLeft) (i32.wrap_i64 (i64.popcnt (local.get $starts))))))
           (else
             (local.set $brackets (i64.or (local.get $opens) (local.get $closes)))
             (block $walked
@@ -135,7 +135,7 @@
                       (then
                         ;; The values up to this bracket count; those after it are another's.
                         (local.set $valuesLeft (i32.sub (local.get $valuesLeft)
-                          (i32.wrap_i64 (i64.popcnt (i64.and (local.get $commas) (i64.sub (i64.shl (i64.const 1) (local.get $at)) (i64.const 1)))))))
+                          (i32.wrap_i64 (i64.popcnt (i64.and (local.get $starts) (i64.sub (i64.shl (i64.const 1) (local.get $at)) (i64.const 1)))))))
                         (if (i32.lt_s (local.get $valuesLeft) (i32.const 0)) (then (return (i32.const -2))))
                         (global.set $valuesLeft (local.get $valuesLeft))
                         (global.set $depth (local.get $depth))
@@ -144,7 +144,7 @@
                         (return (i32.add (i32.add (local.get $base) (i32.wrap_i64 (local.get $at))) (i32.const 1)))))))
                 (local.set $brackets (i64.and (local.get $brackets) (i64.sub (local.get $brackets) (i64.const 1))))
                 (br $walk)))
-            (local.set $valuesLeft (i32.sub (local.get $valuesLeft) (i32.wrap_i64 (i64.popcnt (local.get $commas)))))))
+            (local.set $valuesLeft (i32.sub (local.get $valuesLeft) (i32.wrap_i64 (i64.popcnt (local.get $starts)))))))
         (if (i32.lt_s (local.get $valuesLeft) (i32.const 0)) (then (return (i32.const -2))))
         (local.set $base (i32.add (local.get $base) (i32.const 64)))
         (br $blocks)))
