@@ -333,3 +333,47 @@ export async function recordWrites(
   }
   return async () => (await db.executeQuery<{ op: string; key: string; value: string | null }>(CompiledQuery.raw('SELECT op, key, value FROM recorded_writes ORDER BY seq', []))).rows;
 }
+
+/**
+ * A ChatGPT export of one conversation of `messages` messages in one branch, each
+ * node shaped as the export writes one — ids, author, content, status and the
+ * metadata an assistant's answer carries — and how many values and keys it
+ * holds, as a record's values are bounded (JsonElementSplitter).
+ */
+export function longChatgptConversation(messages: number): { bytes: Uint8Array; values: number } {
+  const id = (i: number) => `${i.toString(16).padStart(8, '0')}-4f5a-4b6c-9d7e-8f9a0b1c2d3e`;
+  const mapping: Record<string, unknown> = { [id(0)]: { id: id(0), message: null, parent: null, children: [id(1)] } };
+  for (let i = 1; i <= messages; i++) {
+    const assistant = i % 2 === 0;
+    const metadata = assistant
+      ? { finish_details: { type: 'stop', stop_tokens: [200002] }, citations: [], content_references: [], is_complete: true, message_type: null, model_slug: 'gpt-4o', default_model_slug: 'gpt-4o', parent_id: id(i - 1), request_id: `8ee1b3d5f7a9c2e4-${i}`, timestamp_: 'absolute' }
+      : { request_id: `8ee1b3d5f7a9c2e4-${i}`, message_source: null, timestamp_: 'absolute', message_type: null };
+    const message = {
+      id: id(i),
+      author: { role: assistant ? 'assistant' : 'user', name: null, metadata: {} },
+      create_time: 1733504407.260381 + i,
+      update_time: null,
+      content: { content_type: 'text', parts: [`Message ${i}: ${assistant ? 'an answer, with a sentence or two of explanation' : 'a question'}.`] },
+      status: 'finished_successfully',
+      end_turn: assistant ? true : null,
+      weight: 1.0,
+      metadata,
+      recipient: 'all',
+      channel: null,
+    };
+    mapping[id(i)] = { id: id(i), message, parent: id(i - 1), children: i < messages ? [id(i + 1)] : [] };
+  }
+  const text = JSON.stringify([{ id: 'long', title: 'Long', create_time: 1733504407, update_time: 1733504407 + messages, current_node: id(messages), mapping }]);
+  // Counted as the splitter counts them: the opening brackets, commas and colons outside strings, inside the conversation's own bracket.
+  let values = -2;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[' || char === ',' || char === ':') values++;
+  }
+  return { bytes: new TextEncoder().encode(text), values };
+}

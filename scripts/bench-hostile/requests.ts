@@ -1,6 +1,7 @@
 /**
  * Hostile requests (rather than hostile files alone): bodies far past a route's
- * bound, slow senders, amplifying CSV, and a burst of large imports. Each case
+ * bound, slow senders, zip bombs, amplifying CSV, conversations dense in values
+ * (and the largest real-shaped one), and a burst of large imports. Each case
  * runs against a fresh server with the default limits while two clients list
  * conversations without pause and /healthz is polled, and reports the answer, how
  * long the case took, the server's peak RSS, the listing's p99 and the slowest
@@ -15,6 +16,7 @@ import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { ROOT, startServer, type RunningServer, type RuntimeName } from '../../test/conformance/server.ts';
 import { SHAPES, writeExport } from '../generate-export/index.ts';
+import { longChatgptConversation } from '../../test/helpers.ts';
 import { fill, MIB, procStatus, zipOf } from './kit.ts';
 
 export interface RequestRow {
@@ -217,6 +219,16 @@ function* manyFields(count: number, boundary: string): Generator<Uint8Array> {
 
 const COPILOT_HEADER = 'Conversation,Time,Author,Message\r\n';
 
+/** A ChatGPT export of one conversation of about `bytes`, nearly all of it `value` repeated in an array. */
+function denseConversation(value: string, bytes: number): Buffer {
+  const head = '[{"id":"dense","title":"Dense","mapping":{},"v":[';
+  const tail = `${value}]}]`;
+  return Buffer.concat([Buffer.from(head), Buffer.from(`${value},`.repeat(Math.floor((bytes - head.length - tail.length) / (value.length + 1)))), Buffer.from(tail)]);
+}
+
+/** An import of `body` as JSON, answered. */
+const importJson = (body: Uint8Array, userRef: string) => async (t: Target) => ({ answer: await answerOf(post(t, `/api/ingest-export?userRef=${userRef}`, body as Uint8Array<ArrayBuffer>, api(t, 'application/json'))) });
+
 /** A case: its name, and what it sends, made before the server starts (large inputs take a while to make). */
 type Case = [string, () => Promise<(target: Target) => Promise<Outcome>> | ((target: Target) => Promise<Outcome>)];
 
@@ -243,6 +255,30 @@ function cases(work: string): Case[] {
           answer: await answerOf(post(t, '/api/ingest-export?userRef=bomb', zip as Uint8Array<ArrayBuffer>, api(t, 'application/zip'))),
           note: `zip ${(zip.length / MIB).toFixed(1)} MB; fetch hears the answer`,
         });
+      },
+    ],
+    [
+      'zip of 4.1 GiB whitespace around [], past MAX_EXPANDED_BYTES',
+      () => {
+        const zip = zipOf('[', fill(' ', MIB), 4200, ']');
+        return async (t) => ({
+          answer: await answerOf(post(t, '/api/ingest-export?userRef=bomb', zip as Uint8Array<ArrayBuffer>, api(t, 'application/zip'))),
+          note: `zip ${(zip.length / MIB).toFixed(1)} MB`,
+        });
+      },
+    ],
+    ['63 MiB conversation of empty objects, [{},{},…]', () => importJson(denseConversation('{}', 63 * MIB), 'objects')],
+    ['63 MiB conversation of zeros, [0,0,…]', () => importJson(denseConversation('0', 63 * MIB), 'zeros')],
+    ...[1_000_000, 520_000].map((keys): Case => [
+      `conversation of ${keys.toLocaleString('en')} distinct keys${keys < 524_288 ? ', just under the bound in values and keys' : ''}`,
+      () => importJson(encoder.encode(`[{"id":"keys","title":"Keys","mapping":{${Array.from({ length: keys }, (_, i) => `"k${i}":0`).join(',')}}}]`), 'keys'),
+    ]),
+    [
+      'ChatGPT conversation of 10,000 messages with metadata',
+      () => {
+        const { bytes, values } = longChatgptConversation(10_000);
+        const imported = importJson(bytes, 'long');
+        return async (t) => ({ ...(await imported(t)), note: `${(bytes.length / MIB).toFixed(1)} MB, ${values.toLocaleString('en')} values and keys` });
       },
     ],
     [

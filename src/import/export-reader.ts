@@ -17,6 +17,15 @@ const isZip = (head: Uint8Array) => head[0] === 0x50 && head[1] === 0x4b && ((he
 const INFLATE_OUTPUT_BYTES = 1024 * 1024;
 const MIN_INFLATE_SLICE = 1024;
 
+/**
+ * Inflating runs on the thread that serves requests, and one compressed chunk
+ * may hold a thousand times its size: after each slice's worth of inflated bytes
+ * the reading waits for the event loop's next turn, so that other requests are
+ * answered in between rather than after the whole chunk (a zip bomb's refusal
+ * included). Awaiting a promise alone would not do: it never lets I/O in.
+ */
+const ioTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface ReadLimits {
   /** The largest single conversation's JSON (or CSV row). */
   maxConversationBytes: number;
@@ -191,6 +200,8 @@ class ZipRecords implements RecordReader {
   /** Bytes read out of this archive, and bytes of it read in so far. */
   private expanded = 0;
   private compressed = 0;
+  /** Bytes read out of this archive since the event loop last had a turn. */
+  private expandedThisTurn = 0;
   /** Bytes read out of the export's zip and the zips in it: what MAX_EXPANDED_BYTES bounds. */
   private expandedInAll = 0;
   /** The last chunks, enough to hold the end record and its comment. */
@@ -217,6 +228,7 @@ class ZipRecords implements RecordReader {
         // Our own verdicts (a limit, bad JSON) come back through fflate's callback as they are.
         if (error) throw error instanceof ParleyError ? error : damaged(error);
         this.expanded += data.length;
+        this.expandedThisTurn += data.length;
         root.expandedInAll += data.length;
         if (root.expandedInAll > limits.maxExpandedBytes) throw new ParleyError('expandedTooLarge');
         this.inflated.push({ reader, data, final });
@@ -240,6 +252,10 @@ class ZipRecords implements RecordReader {
       this.feed(part, false);
       offset += part.length;
       await this.readInflated();
+      if (this.expandedThisTurn >= INFLATE_OUTPUT_BYTES) {
+        this.expandedThisTurn = 0;
+        await ioTurn();
+      }
     }
   }
 

@@ -1,6 +1,6 @@
 import { ParleyError } from '../errors.ts';
 import { EMPTY_FILE, invalidExport, NOT_JSON, unrecognizedExport } from './import-errors.ts';
-import { NestedScanner } from './nested-scanner.ts';
+import { NestedScanner, TOO_MANY_VALUES, UNCOUNTED_VALUES } from './nested-scanner.ts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -21,6 +21,16 @@ type Expect = 'document' | 'first-element' | 'element' | 'comma-or-end' | 'rest-
 const MAX_KEY_BYTES = 64;
 
 /**
+ * An element may hold one value or key for every this many bytes it may be
+ * long. JSON.parse spends tens of bytes of memory on each, whatever the few
+ * bytes that write it (`{},`, `0,`, `"k1":`), so an element of such values near
+ * the byte bound would cost many times the bound; a real conversation writes
+ * its values and keys with far more bytes each than this. Proportional, so that
+ * one setting (MAX_CONVERSATION_BYTES) sizes what one conversation may cost.
+ */
+export const BYTES_PER_VALUE = 64;
+
+/**
  * Splits a JSON document, pushed as byte chunks, into the elements of its
  * top-level array and hands each one's bytes to `onElement` (decoded,
  * parseElement reads them; they stay valid as long as the chunk they came in). A
@@ -33,7 +43,9 @@ const MAX_KEY_BYTES = 64;
  * built-in JSON.parse. Only the element boundaries are found here — tracking
  * strings, escapes and nesting, inside elements with NestedScanner's
  * WebAssembly, 64 bytes at a time — and JSON.parse does the rest, so memory is
- * bounded by the largest element — which may be no longer than `maxElementBytes`.
+ * bounded by the largest element — which may be no longer than `maxElementBytes`,
+ * and hold no more values (objects, arrays, scalars) and keys than one per
+ * BYTES_PER_VALUE of that, counted as its bytes are scanned.
  */
 export class JsonElementSplitter {
   private expect: Expect = 'document';
@@ -44,6 +56,9 @@ export class JsonElementSplitter {
   private escapePending = false;
   /** A scalar element (string, number, literal) being collected at depth 0. */
   private inScalar = false;
+  /** The values and keys the element being read may still hold; each opening bracket, comma and colon outside strings starts one. */
+  private valuesLeft = 0;
+  private readonly maxValues: number;
   /**
    * An element that spans chunks is copied here as it arrives, so the chunks it
    * came in can go at once; the buffer is reused for every later element.
@@ -70,6 +85,7 @@ export class JsonElementSplitter {
     containerKey = 'conversations',
   ) {
     this.containerKey = new TextEncoder().encode(containerKey);
+    this.maxValues = Math.min(UNCOUNTED_VALUES, Math.floor(maxElementBytes / BYTES_PER_VALUE));
   }
 
   push(chunk: Uint8Array): void {
@@ -121,7 +137,10 @@ export class JsonElementSplitter {
           continue;
         }
         if (byte === QUOTE) this.inString = true;
-        else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) this.depth++;
+        else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+          this.depth++;
+          this.countValue();
+        } else if (byte === COMMA || byte === COLON) this.countValue();
         else if ((byte === CLOSE_BRACE || byte === CLOSE_BRACKET) && --this.depth === 0) {
           this.finishElement(chunk, start, i + 1);
           start = -1;
@@ -148,6 +167,7 @@ export class JsonElementSplitter {
             this.topLevelObject = true;
             this.expect = 'element';
             this.depth = 1;
+            this.valuesLeft = this.maxValues;
             start = i - 1;
           } else throw unrecognizedOrInvalid(byte);
           break;
@@ -165,6 +185,7 @@ export class JsonElementSplitter {
             break;
           }
           start = i - 1;
+          this.valuesLeft = this.maxValues;
           if (byte === OPEN_BRACE || byte === OPEN_BRACKET) this.depth = 1;
           else {
             this.inScalar = true;
@@ -186,8 +207,12 @@ export class JsonElementSplitter {
    * Nearly every byte of an export passes here, so it is WebAssembly's.
    */
   private skipNested(chunk: Uint8Array, from: number, floor: number): number {
-    const end = this.scanner.skipNested(chunk, from, floor, this.depth);
+    // What follows the container's array is skipped, not held: its values cost nothing.
+    const counted = this.collecting();
+    const end = this.scanner.skipNested(chunk, from, floor, this.depth, counted ? this.valuesLeft : UNCOUNTED_VALUES);
+    if (end === TOO_MANY_VALUES) throw new ApiError('conversationTooLarge');
     this.depth = this.scanner.depth;
+    if (counted) this.valuesLeft = this.scanner.valuesLeft;
     if (end !== -1) return end;
     this.inString = this.scanner.inString;
     this.escapePending = this.scanner.escapePending;
@@ -199,6 +224,11 @@ export class JsonElementSplitter {
     if (this.inScalar && !this.inString && this.depth === 0) this.finishElement(new Uint8Array(0), 0, 0);
     if (this.expect === 'document') throw invalidExport(EMPTY_FILE);
     if (this.expect !== 'trailing') throw invalidExport('the file ends before the JSON document does (truncated?)');
+  }
+
+  /** A value or key of the top-level object's own, met outside the scanner. */
+  private countValue(): void {
+    if (--this.valuesLeft < 0) throw new ApiError('conversationTooLarge');
   }
 
   private collecting(): boolean {

@@ -5,12 +5,17 @@ interface ScannerExports {
   depth: WebAssembly.Global;
   inString: WebAssembly.Global;
   escapePending: WebAssembly.Global;
-  skipNested(from: number, end: number, floor: number, depth: number): number;
+  valuesLeft: WebAssembly.Global;
+  skipNested(from: number, end: number, floor: number, depth: number, valuesLeft: number): number;
 }
 
 /** Bytes read past a chunk's end: the scanner reads whole 64-byte blocks. */
 const PADDING = 64;
 const PAGE_BYTES = 64 * 1024;
+/** skipNested's answer once the values and keys passed exceed the budget (-1: the chunk ended first). */
+export const TOO_MANY_VALUES = -2;
+/** The largest budget of values the scanner counts down from (an i32). */
+export const UNCOUNTED_VALUES = 2 ** 31 - 1;
 
 /**
  * Skips through nested JSON values 64 bytes at a time (nested-scanner.wat), for
@@ -42,6 +47,11 @@ export class NestedScanner {
     return this.scanner.depth.value as number;
   }
 
+  /** What is left of the budget of values where the last scan stopped. */
+  get valuesLeft(): number {
+    return this.scanner.valuesLeft.value as number;
+  }
+
   /** Call when a new chunk comes, even in the same array: its bytes are copied again. */
   forget(): void {
     this.loaded = undefined;
@@ -49,11 +59,13 @@ export class NestedScanner {
 
   /**
    * From `from`, outside any string, at `depth`: the index after the bracket
-   * that brings the depth down to `floor`, or -1 when the chunk ends first.
+   * that brings the depth down to `floor`, -1 when the chunk ends first, or
+   * TOO_MANY_VALUES once it has passed more than `valuesLeft` values
+   * and keys (an opening bracket, a comma or a colon outside strings starts one).
    */
-  skipNested(chunk: Uint8Array, from: number, floor: number, depth: number): number {
+  skipNested(chunk: Uint8Array, from: number, floor: number, depth: number, valuesLeft: number): number {
     if (this.loaded !== chunk) this.load(chunk);
-    return this.scanner.skipNested(from, chunk.length, floor, depth);
+    return this.scanner.skipNested(from, chunk.length, floor, depth, valuesLeft);
   }
 
   private load(chunk: Uint8Array): void {

@@ -9,6 +9,12 @@
 ;; prefix XOR of the quotes (Langdale and Lemire, "Parsing gigabytes of JSON per
 ;; second", 2019). A block whose closing brackets cannot bring the depth down to
 ;; the floor only adds up its brackets; the others are walked bracket by bracket.
+;;
+;; It also counts the values and keys it passes — an opening bracket, a comma or
+;; a colon outside strings starts one — against a budget: JSON.parse spends far
+;; more memory on a value or a key than the bytes that write it, so a record is
+;; bounded in values as in bytes, and is refused while it is read rather than
+;; once it is whole.
 (module
   (memory (export "memory") 2)
   ;; The depth, and at the chunk's end whether it ends inside a string and on an
@@ -16,14 +22,17 @@
   (global $depth (export "depth") (mut i32) (i32.const 0))
   (global $inString (export "inString") (mut i32) (i32.const 0))
   (global $escapePending (export "escapePending") (mut i32) (i32.const 0))
+  ;; The budget of values and keys left where the last scan stopped.
+  (global $valuesLeft (export "valuesLeft") (mut i32) (i32.const 0))
 
-  ;; The index after the bracket that brings the depth to `floor`, or -1 if the
-  ;; chunk (`end` bytes) ends first.
-  (func (export "skipNested") (param $from i32) (param $end i32) (param $floor i32) (param $startDepth i32) (result i32)
+  ;; The index after the bracket that brings the depth to `floor`, -1 if the
+  ;; chunk (`end` bytes) ends first, or -2 once more than `valuesLeft` values
+  ;; and keys have been passed.
+  (func (export "skipNested") (param $from i32) (param $end i32) (param $floor i32) (param $startDepth i32) (param $valuesLeft i32) (result i32)
     (local $base i32) (local $depth i32)
     (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $v3 v128)
-    (local $quote v128) (local $backslash v128) (local $open v128) (local $close v128) (local $lower v128)
-    (local $below i64) (local $quotes i64) (local $backslashes i64) (local $opens i64) (local $closes i64)
+    (local $quote v128) (local $backslash v128) (local $open v128) (local $close v128) (local $lower v128) (local $comma v128) (local $colon v128)
+    (local $below i64) (local $quotes i64) (local $backslashes i64) (local $opens i64) (local $closes i64) (local $starts i64)
     (local $nextEscaped i64) (local $code i64) (local $escaped i64) (local $strings i64) (local $inString i64)
     (local $closing i32) (local $brackets i64) (local $at i64)
     (local.set $base (i32.and (local.get $from) (i32.const -64)))
@@ -32,6 +41,8 @@
     (local.set $depth (local.get $startDepth))
     (local.set $quote (i8x16.splat (i32.const 0x22)))
     (local.set $backslash (i8x16.splat (i32.const 0x5c)))
+    (local.set $comma (i8x16.splat (i32.const 0x2c)))
+    (local.set $colon (i8x16.splat (i32.const 0x3a)))
     ;; `{` and `[` differ only in bit 0x20, as do `}` and `]`.
     (local.set $lower (i8x16.splat (i32.const 0x20)))
     (local.set $open (i8x16.splat (i32.const 0x7b)))
@@ -55,6 +66,12 @@
                     (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $v1) (local.get $backslash)))) (i64.const 16)))
             (i64.or (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $v2) (local.get $backslash)))) (i64.const 32))
                     (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $v3) (local.get $backslash)))) (i64.const 48))))))
+        (local.set $starts (i64.and (local.get $below)
+          (i64.or
+            (i64.or (i64.extend_i32_u (i8x16.bitmask (v128.or (i8x16.eq (local.get $v0) (local.get $comma)) (i8x16.eq (local.get $v0) (local.get $colon)))))
+                    (i64.shl (i64.extend_i32_u (i8x16.bitmask (v128.or (i8x16.eq (local.get $v1) (local.get $comma)) (i8x16.eq (local.get $v1) (local.get $colon))))) (i64.const 16)))
+            (i64.or (i64.shl (i64.extend_i32_u (i8x16.bitmask (v128.or (i8x16.eq (local.get $v2) (local.get $comma)) (i8x16.eq (local.get $v2) (local.get $colon))))) (i64.const 32))
+                    (i64.shl (i64.extend_i32_u (i8x16.bitmask (v128.or (i8x16.eq (local.get $v3) (local.get $comma)) (i8x16.eq (local.get $v3) (local.get $colon))))) (i64.const 48))))))
         (local.set $v0 (v128.or (local.get $v0) (local.get $lower)))
         (local.set $v1 (v128.or (local.get $v1) (local.get $lower)))
         (local.set $v2 (v128.or (local.get $v2) (local.get $lower)))
@@ -95,12 +112,15 @@
         (local.set $inString (i64.shr_s (local.get $strings) (i64.const 63)))
         (local.set $opens (i64.and (local.get $opens) (i64.xor (local.get $strings) (i64.const -1))))
         (local.set $closes (i64.and (local.get $closes) (i64.xor (local.get $strings) (i64.const -1))))
+        ;; Where values and keys start: the brackets that open one, the commas and colons before one.
+        (local.set $starts (i64.or (local.get $opens) (i64.and (local.get $starts) (i64.xor (local.get $strings) (i64.const -1)))))
 
         (local.set $closing (i32.wrap_i64 (i64.popcnt (local.get $closes))))
         (if (i32.gt_s (i32.sub (local.get $depth) (local.get $closing)) (local.get $floor))
           (then
             (local.set $depth (i32.add (local.get $depth)
-              (i32.sub (i32.wrap_i64 (i64.popcnt (local.get $opens))) (local.get $closing)))))
+              (i32.sub (i32.wrap_i64 (i64.popcnt (local.get $opens))) (local.get $closing))))
+            (local.set $valuesLeft (i32.sub (local.get $valuesLeft) (i32.wrap_i64 (i64.popcnt (local.get $starts))))))
           (else
             (local.set $brackets (i64.or (local.get $opens) (local.get $closes)))
             (block $walked
@@ -113,18 +133,26 @@
                     (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
                     (if (i32.eq (local.get $depth) (local.get $floor))
                       (then
+                        ;; The values up to this bracket count; those after it are another's.
+                        (local.set $valuesLeft (i32.sub (local.get $valuesLeft)
+                          (i32.wrap_i64 (i64.popcnt (i64.and (local.get $starts) (i64.sub (i64.shl (i64.const 1) (local.get $at)) (i64.const 1)))))))
+                        (if (i32.lt_s (local.get $valuesLeft) (i32.const 0)) (then (return (i32.const -2))))
+                        (global.set $valuesLeft (local.get $valuesLeft))
                         (global.set $depth (local.get $depth))
                         (global.set $inString (i32.const 0))
                         (global.set $escapePending (i32.const 0))
                         (return (i32.add (i32.add (local.get $base) (i32.wrap_i64 (local.get $at))) (i32.const 1)))))))
                 (local.set $brackets (i64.and (local.get $brackets) (i64.sub (local.get $brackets) (i64.const 1))))
-                (br $walk)))))
+                (br $walk)))
+            (local.set $valuesLeft (i32.sub (local.get $valuesLeft) (i32.wrap_i64 (i64.popcnt (local.get $starts)))))))
+        (if (i32.lt_s (local.get $valuesLeft) (i32.const 0)) (then (return (i32.const -2))))
         (local.set $base (i32.add (local.get $base) (i32.const 64)))
         (br $blocks)))
     ;; The chunk ended. The zeros after it hold no quote, so the string state at
     ;; its end is the last block's; the byte after it is escaped if its bit in
     ;; that block (or, for a chunk ending on a block's edge, the carry) says so.
     (global.set $depth (local.get $depth))
+    (global.set $valuesLeft (local.get $valuesLeft))
     (global.set $inString (i32.wrap_i64 (i64.and (local.get $inString) (i64.const 1))))
     (global.set $escapePending
       (i32.and (global.get $inString)

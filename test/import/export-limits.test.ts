@@ -7,7 +7,10 @@ import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import { signLink } from 'parley-sdk';
 import { startNodeImportWorker } from '../../src/runtime/node-workers.ts';
-import { expectRefused, json, postExport, rowCounts, setup, streamedZip } from '../helpers.ts';
+import { ExportReader } from '../../src/import/export-reader.ts';
+import { EXPORT_FORMATS } from '../../src/import/formats.ts';
+import { BYTES_PER_VALUE } from '../../src/import/json-elements.ts';
+import { expectRefused, json, longChatgptConversation, postExport, rowCounts, setup, streamedZip } from '../helpers.ts';
 import { hiddenField, PageClient } from '../pages/page-client.ts';
 
 const NOTHING = { users: 0, connections: 0, conversations: 0, staged: 0 };
@@ -39,6 +42,24 @@ describe('MAX_CONVERSATION_BYTES', () => {
     assert.deepEqual([body.created, body.conversationCount], [2, 2]);
   });
 
+  test('a conversation of more values than the limit allows (one per BYTES_PER_VALUE bytes) is 413, though its bytes are far fewer; a long real conversation imports', async () => {
+    const t = await setup();
+    const maxValues = t.deps.config.maxConversationBytes / BYTES_PER_VALUE;
+    const message = 'Export file too large: MAX_CONVERSATION_BYTES';
+    // Each `{},` or `0,` is a value JSON.parse spends tens of bytes on.
+    const emptyObjects = strToU8(`[{"id":"dense","title":"Dense","mapping":{},"v":[${'{},'.repeat(maxValues / 2)}{}]}]`);
+    const zeros = strToU8(`[{"id":"zeros","title":"Zeros","mapping":{},"v":[${'0,'.repeat(maxValues)}0]}]`);
+    for (const body of [emptyObjects, zeros]) {
+      assert.ok(body.length < t.deps.config.maxConversationBytes / 8, `${body.length} bytes`);
+      await expectRefused(t, () => postExport(t, body), 413, message);
+      await expectRefused(t, () => postExport(t, zipSync({ 'conversations.json': body }), { contentType: 'application/zip' }), 413, message);
+    }
+    const long = longChatgptConversation(5_000);
+    assert.ok(long.values > 250_000 && long.values < maxValues / 3, `${long.values} values`);
+    const imported = await json(await postExport(t, long.bytes));
+    assert.deepEqual([imported.created, imported.skipped], [1, 0]);
+  });
+
   test('a small zip whose one conversation expands far past the limit is stopped while inflating', async () => {
     const t = await setup({ MAX_CONVERSATION_BYTES: String(1024 * 1024) });
     // About 20 KB that inflate to 32 MB, sent as one chunk: read whole, it would be 32 MB at once.
@@ -65,6 +86,25 @@ test('into a connection that holds conversations the worker reads the upload its
     const again = await json(await zip(stored));
     assert.deepEqual([again.created, again.unchanged], [0, 2], `${worker}: the zip's bytes are the stored ones`);
   }
+});
+
+test('a zip that expands a thousandfold lets the event loop turn while one chunk of it is inflated, so other requests are served meanwhile', async () => {
+  const megabytes = 16;
+  const bomb = zipSync({ 'conversations.json': strToU8(`[${' '.repeat(megabytes * 1024 * 1024)}]`) }, { level: 9 });
+  assert.ok(bomb.length < 64 * 1024, `${bomb.length} bytes: one chunk`);
+  const reader = new ExportReader({ maxConversationBytes: 1024 * 1024, maxExpandedBytes: 2 ** 32 }, EXPORT_FORMATS);
+  let turns = 0;
+  let reading = true;
+  const turn = () => {
+    turns++;
+    if (reading) setImmediate(turn);
+  };
+  setImmediate(turn);
+  await reader.push(bomb);
+  await reader.end();
+  reading = false;
+  // Without turns in between, the chunk would be read whole before the first.
+  assert.ok(turns >= megabytes / 2, `${turns} turns`);
 });
 
 describe('MAX_EXPANDED_BYTES', () => {

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ExportReader, type SourcedRecord } from '../../src/import/export-reader.ts';
 import { EXPORT_FORMATS } from '../../src/import/formats.ts';
-import { parseElement } from '../../src/import/json-elements.ts';
+import { BYTES_PER_VALUE, parseElement } from '../../src/import/json-elements.ts';
 import { FIXTURE_NAMES, fixtureBytes, providerOfFixture } from '../helpers.ts';
 
 /** Every record of a document pushed in chunks of `size` bytes, parsed. */
-async function readAll(bytes: Uint8Array, size = 7): Promise<unknown[]> {
-  const reader = new ExportReader({ maxConversationBytes: 2 ** 26, maxExpandedBytes: 2 ** 32 }, EXPORT_FORMATS);
+async function readAll(bytes: Uint8Array, size = 7, maxConversationBytes = 2 ** 26): Promise<unknown[]> {
+  const reader = new ExportReader({ maxConversationBytes, maxExpandedBytes: 2 ** 32 }, EXPORT_FORMATS);
   const records: SourcedRecord[] = [];
   for (let i = 0; i < bytes.length; i += size) records.push(...(await reader.push(bytes.subarray(i, i + size))));
   records.push(...(await reader.end()));
@@ -91,4 +91,43 @@ test('a container cut short or followed by more data is refused', async () => {
   await assert.rejects(readAll(text('{"conversations":[{"a":1}')), { message: truncated });
   await assert.rejects(readAll(text('{"conversations":[{"a":1}], "tasks": [')), { message: truncated });
   await assert.rejects(readAll(text('{"conversations":[]}]')), { message: 'Invalid export file: unexpected data after the end of the JSON document' });
+});
+
+test('a record holds at most one value per BYTES_PER_VALUE of the byte bound, counted as it is read, however it is chunked', async () => {
+  const maxValues = 100;
+  const maxConversationBytes = maxValues * BYTES_PER_VALUE;
+  // Counted: every opening bracket, comma and colon outside strings, below the record's own bracket.
+  const zeros = (count: number) => `[${Array(count).fill(0).join(',')}]`;
+  // A colon and a comma each, less one comma; an even count ends on `[0]`.
+  const members = (values: number) => {
+    const count = Math.ceil(values / 2);
+    return Array.from({ length: count }, (_, i) => `"k${i}":${values % 2 === 0 && i === count - 1 ? '[0]' : '0'}`).join(',');
+  };
+  const records: Array<[string, (values: number) => string]> = [
+    // A colon, `[`, then count - 1 commas.
+    ['an array in an element', (values) => `[{"v":${zeros(values - 1)}}]`],
+    ['empty objects in an element', (values) => `[[${Array(Math.ceil(values / 2)).fill('{}').join(',')}${values % 2 ? '' : ',0'}]]`],
+    ['members of a file that is one object', (values) => `{${members(values)}}`],
+    ['an array in a file that is one object', (values) => `{"v":${zeros(values - 1)}}`],
+    ['commas, colons and brackets in strings, which count for nothing', (values) => `[{"s":"${',:{['.repeat(500)}","v":${zeros(values - 3)}}]`],
+  ];
+  for (const [name, record] of records) {
+    const fits = text(record(maxValues));
+    const over = text(record(maxValues + 1));
+    assert.ok(over.length < maxConversationBytes / 2, `${name}: far fewer bytes than the bound`);
+    for (const size of [1, 3, 64, 100, over.length]) {
+      assert.equal((await readAll(fits, size, maxConversationBytes)).length, 1, `${name} in chunks of ${size}`);
+      await assert.rejects(readAll(over, size, maxConversationBytes), { message: 'Export file too large: MAX_CONVERSATION_BYTES' }, `${name} in chunks of ${size}`);
+    }
+  }
+});
+
+test('each record has its own count of values, and what is skipped after a container counts for none', async () => {
+  const maxConversationBytes = 10 * BYTES_PER_VALUE;
+  const ten = `[${Array(11).fill(0).join(',')}]`;
+  const many = `[${Array(1000).fill('{}').join(',')}]`;
+  for (const size of [1, 5, 64]) {
+    assert.equal((await readAll(text(`[${Array(50).fill(ten).join(',')}]`), size, maxConversationBytes)).length, 50);
+    assert.equal((await readAll(text(`{"conversations":[${ten},${ten}],"projects":${many}}`), size, maxConversationBytes)).length, 2);
+  }
 });
