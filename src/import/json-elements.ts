@@ -210,7 +210,7 @@ export class JsonElementSplitter {
     // What follows the container's array is skipped, not held: its values cost nothing.
     const counted = this.collecting();
     const end = this.scanner.skipNested(chunk, from, floor, this.depth, counted ? this.valuesLeft : UNCOUNTED_VALUES);
-    if (end === TOO_MANY_VALUES) throw new ApiError('conversationTooLarge');
+    if (end === TOO_MANY_VALUES) throw new ParleyError('conversationTooLarge');
     this.depth = this.scanner.depth;
     if (counted) this.valuesLeft = this.scanner.valuesLeft;
     if (end !== -1) return end;
@@ -228,7 +228,7 @@ export class JsonElementSplitter {
 
   /** A value or key of the top-level object's own, met outside the scanner. */
   private countValue(): void {
-    if (--this.valuesLeft < 0) throw new ApiError('conversationTooLarge');
+    if (--this.valuesLeft < 0) throw new ParleyError('conversationTooLarge');
   }
 
   private collecting(): boolean {
