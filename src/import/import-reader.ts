@@ -185,6 +185,14 @@ export async function groupItem(format: GroupedFormat, { records, seq, hash }: R
   return conversationItem(await format.normalize(records.map((record) => JSON.parse(record) as Json)), { seq, source: '', hash });
 }
 
+/**
+ * JSON.stringify writes a lone surrogate as a `\ud8…`–`\udf…` escape, a valid pair
+ * as it is, and U+0000 as `\u0000`: only a payload with such an escape needs a
+ * pass over its text. One regular expression finds them several times faster
+ * than looking for each escape with `includes`.
+ */
+const UNSTORABLE_ESCAPE = /\\u(?:d[89a-f]|0000)/;
+
 /** A normalised conversation as it is staged: valid Unicode, its payload serialised. */
 export function conversationItem(conversation: NormalizedConversation, { seq, source, hash }: Place): ConversationItem {
   const payload = JSON.stringify(conversation.payload);
@@ -195,9 +203,7 @@ export function conversationItem(conversation: NormalizedConversation, { seq, so
     sourceHash: hash,
     externalId: storableText(conversation.externalId),
     title: conversation.title === null ? null : storableText(conversation.title),
-    // JSON.stringify writes a lone surrogate as a `\ud…` escape, a valid pair as it
-    // is, and U+0000 as `\u0000`: only a payload with such an escape needs a pass over its text.
-    payload: payload.includes('\\ud') || payload.includes('\\u0000') ? JSON.stringify(storablePayload(conversation.payload)) : payload,
+    payload: UNSTORABLE_ESCAPE.test(payload) ? JSON.stringify(storablePayload(conversation.payload)) : payload,
     updateTime: conversation.updateTime,
   };
 }
