@@ -1,14 +1,14 @@
 /**
- * Assembles the WebAssembly the service embeds — src/import/nested-scanner.wat —
- * into src/import/nested-scanner-wasm.ts, the module's bytes as base64, so that
+ * Assembles the WebAssembly the service embeds — src/import/scanning/nested-scanner.wat —
+ * into src/import/scanning/nested-scanner-wasm.ts, the module's bytes as base64, so that
  * every runtime and the binary load it as plain source. `npm run build:wasm`;
  * a test fails when the two differ.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import wabt from 'wabt';
 
-const SOURCE = 'src/import/nested-scanner.wat';
-const TARGET = 'src/import/nested-scanner-wasm.ts';
+const SOURCE = 'src/import/scanning/nested-scanner.wat';
+const TARGET = 'src/import/scanning/nested-scanner-wasm.ts';
 
 /** The generated module's text for the .wat at `source`. */
 export async function nestedScannerModule(source = SOURCE): Promise<string> {

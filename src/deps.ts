@@ -1,7 +1,7 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import type { WorkerLike } from './import/import-worker.ts';
-import type { SourceHash } from './import/record-batch.ts';
+import type { WorkerLike } from './import/worker/import-worker.ts';
+import type { SourceHash } from './import/worker/record-batcher.ts';
 import type { Logger } from './log.ts';
 
 /** Milliseconds since the epoch; tests pass a clock they move by hand. */

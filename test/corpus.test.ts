@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { JsonElementSplitter, parseElement } from '../src/import/json-elements.ts';
+import { JsonElementSplitter, parseElement } from '../src/import/scanning/json-elements.ts';
 import { json, postExport, providerOfFixture, setup } from './helpers.ts';
 
 interface Corpus {

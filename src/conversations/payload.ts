@@ -1,4 +1,4 @@
-import type { Message } from '../import/conversation.ts';
+import type { Message } from '../import/formats/format.ts';
 
 /** The messages of a stored conversation's payload (none when it has no payload, or the payload no messages). */
 export const messagesOf = (payload: string | null | undefined): Message[] =>

@@ -1,6 +1,6 @@
 import * as search from '../db/conversation-search.ts';
 import type { Deps } from '../deps.ts';
-import type { Message } from '../import/conversation.ts';
+import type { Message } from '../import/formats/format.ts';
 import type { Owner } from './ownership.ts';
 import { messagesOf } from './payload.ts';
 

@@ -10,13 +10,13 @@ import { isoTime, type Deps } from '../deps.ts';
 import { unrevokedConnectionOf } from '../conversations/ownership.ts';
 import { messagesOf } from '../conversations/payload.ts';
 import { ParleyError } from '../errors.ts';
-import type { ExportFormat } from './conversation.ts';
-import { currentlyRead, formatFor } from './formats.ts';
-import { localImportWorker } from './import-worker.ts';
-import { ReaderChannel } from './reader-channel.ts';
-import { UploadReader, type UploadOptions } from './record-batch.ts';
+import type { ExportFormat } from './formats/format.ts';
+import { currentlyRead, formatFor } from './formats/registry.ts';
+import { localImportWorker } from './worker/import-worker.ts';
+import { WorkerChannel } from './worker/worker-channel.ts';
+import { RecordBatcher, type UploadOptions } from './worker/record-batcher.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { StagedImport } from './staged-import.ts';
+import { StagedImport } from './staging/staged-import.ts';
 
 export interface ImportTarget {
   appId: string;
@@ -39,6 +39,16 @@ const REPLACE_PAGE_SIZE = 200;
 const SLICE_BYTES = 64 * 1024;
 
 type ImportDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'importWorker' | 'sourceHash' | 'erased'>;
+
+/**
+ * Whether this thread finds the upload's records (inflating, splitting, hashing,
+ * decoding) for the worker, so that the two threads share the work: when none
+ * of the user's conversations is stored, the worker parses every record. With
+ * some stored, the upload is most likely a newer export of them — mostly
+ * unchanged, nothing to parse — and the worker, idle otherwise, scans its bytes
+ * itself. Either way this thread writes.
+ */
+const scansOnThisThread = (upload: UploadOptions) => upload.known.length === 0;
 
 /**
  * Imports an export (a provider's zip, or its JSON or CSV file) for a user: all
@@ -70,15 +80,9 @@ export async function importExport(
     limits: { maxConversationBytes, maxExpandedBytes },
     known: target ? currentlyRead(await staging.knownSources(deps.db, { ...target, provider: expectedProvider })) : [],
   };
-  // Who finds the records (inflating, splitting, hashing, decoding), so that the
-  // two threads share the work. With conversations of this user's already stored,
-  // the upload is most likely a newer export of them — mostly unchanged, nothing
-  // to parse — and the worker, idle otherwise, reads its bytes itself. Otherwise
-  // the worker parses every record, and this thread finds them for it. Either
-  // way this thread writes.
-  const here = upload.known.length === 0 ? new UploadReader(upload, deps.sourceHash) : undefined;
+  const here = scansOnThisThread(upload) ? new RecordBatcher(upload, deps.sourceHash) : undefined;
   const staged = new StagedImport(deps, deps.random.uuid(), upload.known);
-  const channel = new ReaderChannel((deps.importWorker ?? localImportWorker)(), { expectedProvider }, here ? undefined : upload);
+  const channel = new WorkerChannel((deps.importWorker ?? localImportWorker)(), { expectedProvider }, here ? undefined : upload);
   try {
     const sending = (async () => {
       for await (const chunk of bytes) {

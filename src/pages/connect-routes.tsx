@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { importExport } from '../import/import-export.ts';
 import type { ImportSlots } from '../import/import-slots.ts';
-import { formatFor } from '../import/formats.ts';
+import { formatFor } from '../import/formats/registry.ts';
 import { closeIfBodyUnread, errorStatus } from '../http/error-response.ts';
 import { openExportUpload } from '../http/export-upload.ts';
 import { checkCsrf, rememberResult } from '../links/page-sessions.ts';

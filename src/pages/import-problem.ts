@@ -1,5 +1,5 @@
 import type { ParleyError } from '../errors.ts';
-import { EXPORT_FORMATS } from '../import/formats.ts';
+import { EXPORT_FORMATS } from '../import/formats/registry.ts';
 import { EMPTY_FILE, NOT_JSON } from '../import/import-errors.ts';
 
 /**

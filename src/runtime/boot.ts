@@ -3,8 +3,8 @@ import { startBackgroundWork } from '../background.ts';
 import { ConfigError, parseConfig, type Config } from '../config.ts';
 import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
 import { openServedDatabase, type DatabaseRuntime, type ServedDatabase } from '../db/open-database.ts';
-import type { WorkerLike } from '../import/import-worker.ts';
-import type { SourceHash } from '../import/record-batch.ts';
+import type { WorkerLike } from '../import/worker/import-worker.ts';
+import type { SourceHash } from '../import/worker/record-batcher.ts';
 import { cryptoRandom, systemClock, type Deps } from '../deps.ts';
 import { createLogger } from '../log.ts';
 

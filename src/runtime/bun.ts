@@ -3,7 +3,7 @@ import schemaSql from '../../schema.sql' with { type: 'text' };
 import { runCli } from '../cli/run-cli.ts';
 import { bunSqlite } from '../db/bun-sqlite.ts';
 import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
-import type { WorkerLike } from '../import/import-worker.ts';
+import type { WorkerLike } from '../import/worker/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
 import { resolveHost } from './resolve-host.ts';

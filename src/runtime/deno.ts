@@ -2,7 +2,7 @@ import { runCli } from '../cli/run-cli.ts';
 import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
 import { nodeSqlite } from '../db/node-sqlite.ts';
 import { readSchema } from '../db/schema-file.ts';
-import type { WorkerLike } from '../import/import-worker.ts';
+import type { WorkerLike } from '../import/worker/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
 import { resolveHost } from './resolve-host.ts';

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { serveImport } from '../import/import-worker.ts';
+import { serveImport } from '../import/worker/import-worker.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
 
 // One import's reading, in a worker thread of Node's (see node-workers.ts).

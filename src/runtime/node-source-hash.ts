@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SourceHash } from '../import/record-batch.ts';
+import type { SourceHash } from '../import/worker/record-batcher.ts';
 
 /**
  * SHA-256 by node:crypto, which Deno and Bun provide too: Web Crypto's digest

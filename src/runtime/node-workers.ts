@@ -1,6 +1,6 @@
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
-import type { WorkerLike } from '../import/import-worker.ts';
+import type { WorkerLike } from '../import/worker/import-worker.ts';
 
 /**
  * A Node worker thread running the script `name` that sits beside this module:

@@ -1,4 +1,4 @@
-import { serveImport, type FromReader, type ToReader } from '../import/import-worker.ts';
+import { serveImport, type FromReader, type ToReader } from '../import/worker/import-worker.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
 
 /** A Web Worker's global scope, as far as this file uses it. */

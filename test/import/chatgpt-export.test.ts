@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chatgptExport } from '../../src/import/chatgpt-export.ts';
+import { chatgptExport } from '../../src/import/formats/chatgpt.ts';
 import { fixtureJson } from '../helpers.ts';
 
 const normalize = (raw: unknown) => chatgptExport.normalize(raw as Record<string, unknown>, new Map());

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { zipSync } from 'fflate';
-import { claudeExport } from '../../src/import/claude-export.ts';
-import { conversationItem } from '../../src/import/import-reader.ts';
+import { claudeExport } from '../../src/import/formats/claude.ts';
+import { conversationItem } from '../../src/import/worker/conversation-reader.ts';
 import { fixtureBytes, fixtureJson, json, postExport, setup, zipFolderFiles } from '../helpers.ts';
 
 const normalize = (raw: unknown) => claudeExport.normalize(raw as Record<string, unknown>, new Map());

@@ -7,9 +7,9 @@ import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import { signLink } from 'parley-sdk';
 import { startNodeImportWorker } from '../../src/runtime/node-workers.ts';
-import { ExportReader } from '../../src/import/export-reader.ts';
-import { EXPORT_FORMATS } from '../../src/import/formats.ts';
-import { BYTES_PER_VALUE } from '../../src/import/json-elements.ts';
+import { ExportScanner } from '../../src/import/scanning/export-scanner.ts';
+import { EXPORT_FORMATS } from '../../src/import/formats/registry.ts';
+import { BYTES_PER_VALUE } from '../../src/import/scanning/json-elements.ts';
 import { expectRefused, json, longChatgptConversation, postExport, rowCounts, setup, streamedZip } from '../helpers.ts';
 import { hiddenField, PageClient } from '../pages/page-client.ts';
 
@@ -92,7 +92,7 @@ test('a zip that expands a thousandfold lets the event loop turn while one chunk
   const megabytes = 16;
   const bomb = zipSync({ 'conversations.json': strToU8(`[${' '.repeat(megabytes * 1024 * 1024)}]`) }, { level: 9 });
   assert.ok(bomb.length < 64 * 1024, `${bomb.length} bytes: one chunk`);
-  const reader = new ExportReader({ maxConversationBytes: 1024 * 1024, maxExpandedBytes: 2 ** 32 }, EXPORT_FORMATS);
+  const reader = new ExportScanner({ maxConversationBytes: 1024 * 1024, maxExpandedBytes: 2 ** 32 }, EXPORT_FORMATS);
   let turns = 0;
   let reading = true;
   const turn = () => {

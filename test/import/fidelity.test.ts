@@ -17,7 +17,7 @@ import { test } from 'node:test';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { zipSync } from 'fflate';
 import { listConversationsPage } from '../../src/db/conversations.ts';
-import { formatFor } from '../../src/import/formats.ts';
+import { formatFor } from '../../src/import/formats/registry.ts';
 import { fixtureBytes, json, postExport, setup, zipFolderFiles, type TestContext } from '../helpers.ts';
 
 type Json = Record<string, any>;

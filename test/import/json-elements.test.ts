@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ExportReader, type SourcedRecord } from '../../src/import/export-reader.ts';
-import { EXPORT_FORMATS } from '../../src/import/formats.ts';
-import { BYTES_PER_VALUE, parseElement } from '../../src/import/json-elements.ts';
+import { ExportScanner, type SourcedRecord } from '../../src/import/scanning/export-scanner.ts';
+import { EXPORT_FORMATS } from '../../src/import/formats/registry.ts';
+import { BYTES_PER_VALUE, parseElement } from '../../src/import/scanning/json-elements.ts';
 import { FIXTURE_NAMES, fixtureBytes, providerOfFixture } from '../helpers.ts';
 
 /** Every record of a document pushed in chunks of `size` bytes, parsed. */
 async function readAll(bytes: Uint8Array, size = 7, maxConversationBytes = 2 ** 26): Promise<unknown[]> {
-  const reader = new ExportReader({ maxConversationBytes, maxExpandedBytes: 2 ** 32 }, EXPORT_FORMATS);
+  const reader = new ExportScanner({ maxConversationBytes, maxExpandedBytes: 2 ** 32 }, EXPORT_FORMATS);
   const records: SourcedRecord[] = [];
   for (let i = 0; i < bytes.length; i += size) records.push(...(await reader.push(bytes.subarray(i, i + size))));
   records.push(...(await reader.end()));

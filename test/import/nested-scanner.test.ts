@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { NestedScanner, TOO_MANY_VALUES, UNCOUNTED_VALUES } from '../../src/import/nested-scanner.ts';
+import { NestedScanner, TOO_MANY_VALUES, UNCOUNTED_VALUES } from '../../src/import/scanning/nested-scanner.ts';
 import { nestedScannerModule } from '../../scripts/build-wasm.ts';
 
 const QUOTE = 0x22;
@@ -39,7 +39,7 @@ function seeded(seed: number) {
 }
 
 test('the embedded module is nested-scanner.wat assembled (npm run build:wasm)', async () => {
-  assert.equal(readFileSync('src/import/nested-scanner-wasm.ts', 'utf8'), await nestedScannerModule());
+  assert.equal(readFileSync('src/import/scanning/nested-scanner-wasm.ts', 'utf8'), await nestedScannerModule());
 });
 
 test('the scanner agrees with a byte-by-byte reading: runs of backslashes, quotes, brackets, commas and colons at every offset of its 64-byte blocks, and the values counted', () => {

@@ -81,3 +81,12 @@ test('an empty export with its provider named is still a user with no conversati
   const body = await json(await postExport(t, asJson([]), { query: 'userRef=u1&provider=anthropic' }));
   assert.deepEqual([body.provider, body.created, body.skipped, body.conversationCount], ['anthropic', 0, 0, 0]);
 });
+
+test('records no format knows are held until one is recognised: up to 16 MiB of them, then the file is no export', async () => {
+  const t = await setup();
+  const unknown = (chars: number) => ({ notes: 'x'.repeat(chars) });
+  const conversation = { id: 'c1', title: 'ok', mapping: {}, create_time: 1_700_000_000 };
+  const held = await json(await postExport(t, asJson([unknown(8 * 1024 * 1024), conversation])));
+  assert.deepEqual([held.provider, held.created, held.skipped], ['openai', 1, 1]);
+  await expectRefused(t, () => postExport(t, asJson([unknown(9 * 1024 * 1024), unknown(9 * 1024 * 1024), conversation]), { query: 'userRef=u2' }), 400, 'Unrecognized export format');
+});

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
 import { ParleyError } from '../../src/errors.ts';
-import { localImportWorker, type FromReader, type ToReader, type WorkerLike } from '../../src/import/import-worker.ts';
-import { claudeExport } from '../../src/import/claude-export.ts';
-import { copilotExport } from '../../src/import/copilot-export.ts';
-import { groupItem, type RecordGroup } from '../../src/import/import-reader.ts';
-import { ReaderChannel } from '../../src/import/reader-channel.ts';
+import { localImportWorker, type FromReader, type ToReader, type WorkerLike } from '../../src/import/worker/import-worker.ts';
+import { claudeExport } from '../../src/import/formats/claude.ts';
+import { copilotExport } from '../../src/import/formats/copilot.ts';
+import { groupItem, type RecordGroup } from '../../src/import/worker/conversation-reader.ts';
+import { WorkerChannel } from '../../src/import/worker/worker-channel.ts';
 import { startNodeImportWorker } from '../../src/runtime/node-workers.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { conversationsOf, expectRefused, fixtureBytes, fixtureJson, json, postExport, setup, storedPayload, type TestContext } from '../helpers.ts';
@@ -202,7 +202,7 @@ describe('the import reader', () => {
     return worker;
   };
 
-  const readAll = async (channel: ReaderChannel) => {
+  const readAll = async (channel: WorkerChannel) => {
     await channel.write({ records: [] });
     channel.end();
     for await (const items of channel.items()) void items;
@@ -211,7 +211,7 @@ describe('the import reader', () => {
   test('a slice of the upload that is all of its buffer is moved to the reader, part of one is copied', async () => {
     const sent: Array<{ message: ToReader; transfer: ArrayBuffer[] | undefined }> = [];
     const worker: WorkerLike = { postMessage: (message, transfer) => void sent.push({ message, transfer }), onmessage: null, terminate: () => {} };
-    const channel = new ReaderChannel(worker, {}, { limits: { maxConversationBytes: 100, maxExpandedBytes: 100 }, known: [] });
+    const channel = new WorkerChannel(worker, {}, { limits: { maxConversationBytes: 100, maxExpandedBytes: 100 }, known: [] });
     const whole = new Uint8Array([1, 2, 3]);
     const partOf = new Uint8Array([4, 5, 6, 7]);
     await channel.writeBytes(whole);
@@ -242,7 +242,7 @@ describe('the import reader', () => {
       onmessage: null,
       terminate: () => {},
     };
-    const channel = new ReaderChannel(worker, {});
+    const channel = new WorkerChannel(worker, {});
     const items = await Promise.all(groups.map((group) => channel.normalize(copilotExport, group)));
     assert.deepEqual(items, await Promise.all(groups.map((group) => groupItem(copilotExport, group))));
     assert.deepEqual(items.map((item) => item.seq), [0, 1, 2, 3, 4, 5, 6]);
@@ -250,7 +250,7 @@ describe('the import reader', () => {
   });
 
   test('a reader that fails refuses the groups it was sent and any sent after', async () => {
-    const channel = new ReaderChannel(answering({ type: 'failed', message: 'TypeError: boom' }), {});
+    const channel = new WorkerChannel(answering({ type: 'failed', message: 'TypeError: boom' }), {});
     const made = await Promise.allSettled(groups.map((group) => channel.normalize(copilotExport, group)));
     const boom = 'import reader: TypeError: boom';
     // Those made here are made; the reader's share is refused with its failure.
@@ -274,12 +274,12 @@ describe('the import reader', () => {
   });
 
   test('a refusal comes back as the ParleyError it was, detail included', async () => {
-    const channel = new ReaderChannel(answering({ type: 'failed', code: 'invalidExport', detail: 'bad JSON', message: 'Invalid export file: bad JSON' }), {});
+    const channel = new WorkerChannel(answering({ type: 'failed', code: 'invalidExport', detail: 'bad JSON', message: 'Invalid export file: bad JSON' }), {});
     await assert.rejects(readAll(channel), (error: unknown) => error instanceof ParleyError && error.code === 'invalidExport' && error.message === 'Invalid export file: bad JSON');
   });
 
   test('an unexpected failure in the reader is an error with its message (a 500 to the caller)', async () => {
-    const channel = new ReaderChannel(answering({ type: 'failed', message: 'TypeError: boom' }), {});
+    const channel = new WorkerChannel(answering({ type: 'failed', message: 'TypeError: boom' }), {});
     await assert.rejects(readAll(channel), (error: unknown) => !(error instanceof ParleyError) && (error as Error).message === 'import reader: TypeError: boom');
   });
 });

@@ -4,7 +4,7 @@ import { strToU8 } from 'fflate';
 import { signLink } from 'parley-sdk';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { FIXED_NOW, NAVIGATION, fixtureBytes, fixtureJson, json, postExport, rowCounts, seedConnection, setup, type TestContext } from '../helpers.ts';
-import { EXPORT_FORMATS } from '../../src/import/formats.ts';
+import { EXPORT_FORMATS } from '../../src/import/formats/registry.ts';
 import { PROVIDER_GUIDES } from '../../pages/providers.ts';
 import { ConnectStartPage } from '../../pages/connect-pages.tsx';
 import { messagesFor } from '../../pages/i18n/locales.ts';

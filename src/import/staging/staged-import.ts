@@ -1,11 +1,11 @@
-import type { ImportRecordsTable, ImportStagingTable } from '../db/database.ts';
-import * as staging from '../db/import-staging.ts';
-import type { Deps } from '../deps.ts';
-import { ParleyError } from '../errors.ts';
-import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat } from './conversation.ts';
-import { formatFor, storedSourceHash, type KnownSource } from './formats.ts';
-import type { ConversationItem, ImportItem, RecordGroup } from './import-reader.ts';
-import { webCryptoSourceHash } from './record-batch.ts';
+import type { ImportRecordsTable, ImportStagingTable } from '../../db/database.ts';
+import * as staging from '../../db/import-staging.ts';
+import type { Deps } from '../../deps.ts';
+import { ParleyError } from '../../errors.ts';
+import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat } from '../formats/format.ts';
+import { formatFor, storedSourceHash, type KnownSource } from '../formats/registry.ts';
+import type { ConversationItem, ImportItem, RecordGroup } from '../worker/conversation-reader.ts';
+import { webCryptoSourceHash } from '../worker/record-batcher.ts';
 
 /**
  * Staged rows are written in batches of about this many bytes or rows. Small
@@ -75,7 +75,7 @@ export class StagedImport {
 
   /**
    * Call once every item is in: writes what is pending and assembles grouped
-   * conversations, each one `normalize`d (by either thread: see ReaderChannel.normalize).
+   * conversations, each one `normalize`d (by either thread: see WorkerChannel.normalize).
    */
   async finish(normalize: Normalize): Promise<void> {
     await this.flush();

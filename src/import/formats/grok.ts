@@ -1,4 +1,4 @@
-import { asArray, asString, externalIdFrom, isObject, isoFrom, msFrom, sourceLine, titleFrom, type Json, type Message, type RecordFormat } from './conversation.ts';
+import { asArray, asString, externalIdFrom, isObject, isoFrom, msFrom, sourceLine, titleFrom, type Json, type Message, type RecordFormat } from './format.ts';
 
 /**
  * Grok (`xai`): `prod-grok-backend.json` is an object whose `conversations`

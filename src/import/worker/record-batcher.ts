@@ -1,6 +1,6 @@
 import { base64Url } from 'parley-sdk/encoding';
-import { ExportReader, type ReadLimits, type SourcedRecord } from './export-reader.ts';
-import { EXPORT_FORMATS, type KnownSource } from './formats.ts';
+import { ExportScanner, type ReadLimits, type SourcedRecord } from '../scanning/export-scanner.ts';
+import { EXPORT_FORMATS, type KnownSource } from '../formats/registry.ts';
 
 /**
  * One record as it goes to the reader: a JSON element (its text, and the hash of
@@ -19,7 +19,7 @@ export interface RecordBatch {
 }
 
 /**
- * Makes batches of the records an ExportReader finds: each JSON element is
+ * Makes batches of the records an ExportScanner finds: each JSON element is
  * hashed, and one whose hash is that of a stored conversation goes as
  * `unchanged`, without its text: a re-import parses almost nothing. The others
  * are decoded here — on the receiving thread in a first import, where parsing
@@ -27,7 +27,7 @@ export interface RecordBatch {
  * a fraction of what decoding costs (Node: 0.25 s less of the reader's 2.2 s on
  * a 200 MB export).
  */
-class BatchMaker {
+class BatchHasher {
   private seq = 0;
   private readonly known: Map<string, KnownSource>;
   private readonly decoder = new TextDecoder();
@@ -71,14 +71,14 @@ export interface UploadOptions {
   known: KnownSource[];
 }
 
-/** An upload's bytes in, batches of its records out: an ExportReader's records, made into batches. */
-export class UploadReader {
-  private readonly records: ExportReader;
-  private readonly batches: BatchMaker;
+/** An upload's bytes in, batches of its records out: an ExportScanner's records, made into batches. */
+export class RecordBatcher {
+  private readonly records: ExportScanner;
+  private readonly batches: BatchHasher;
 
   constructor({ limits, known }: UploadOptions, hash?: SourceHash) {
-    this.records = new ExportReader(limits, EXPORT_FORMATS);
-    this.batches = new BatchMaker(known, hash);
+    this.records = new ExportScanner(limits, EXPORT_FORMATS);
+    this.batches = new BatchHasher(known, hash);
   }
 
   /** The records the chunk completed. */

@@ -1,5 +1,5 @@
-import { sha256Hex } from '../crypto.ts';
-import { asString, msFrom, titleFrom, type GroupedFormat, type Json, type Message } from './conversation.ts';
+import { sha256Hex } from '../../crypto.ts';
+import { asString, msFrom, titleFrom, type GroupedFormat, type Json, type Message } from './format.ts';
 
 export const COPILOT_COLUMNS = ['Conversation', 'Time', 'Author', 'Message'] as const;
 

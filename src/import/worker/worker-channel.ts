@@ -1,8 +1,8 @@
-import { ParleyError } from '../errors.ts';
+import { ParleyError } from '../../errors.ts';
 import type { FromReader, WorkerLike } from './import-worker.ts';
-import type { GroupedFormat } from './conversation.ts';
-import { groupItem, type ConversationItem, type ImportItem, type ImportReaderOptions, type RecordGroup } from './import-reader.ts';
-import type { RecordBatch, UploadOptions } from './record-batch.ts';
+import type { GroupedFormat } from '../formats/format.ts';
+import { groupItem, type ConversationItem, type ImportItem, type ConversationReaderOptions, type RecordGroup } from './conversation-reader.ts';
+import type { RecordBatch, UploadOptions } from './record-batcher.ts';
 
 /**
  * Batches that may be with the reader, or read but not yet written, at once: the
@@ -28,7 +28,7 @@ const GROUPS_MADE_HERE = 2;
  * its items. After the end, groups of records go in one by one, each answered
  * by its conversation.
  */
-export class ReaderChannel {
+export class WorkerChannel {
   private readonly batches: Array<{ items: ImportItem[]; last: boolean }> = [];
   /** Groups sent to be normalised and not yet answered, oldest first. */
   private readonly normalizing: Array<{ resolve(item: ConversationItem): void; reject(error: Error): void }> = [];
@@ -42,7 +42,7 @@ export class ReaderChannel {
   /** With `upload`, the reader reads the upload's bytes (writeBytes) rather than batches of its records. */
   constructor(
     private readonly worker: WorkerLike,
-    options: ImportReaderOptions,
+    options: ConversationReaderOptions,
     upload?: UploadOptions,
   ) {
     worker.onmessage = ({ data }: { data: FromReader }) => {

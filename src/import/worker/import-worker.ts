@@ -1,6 +1,6 @@
-import { ParleyError, type ErrorCode } from '../errors.ts';
-import { ImportReader, type ConversationItem, type ImportItem, type ImportReaderOptions, type RecordGroup } from './import-reader.ts';
-import { UploadReader, type RecordBatch, type SourceHash, type UploadOptions } from './record-batch.ts';
+import { ParleyError, type ErrorCode } from '../../errors.ts';
+import { ConversationReader, type ConversationItem, type ImportItem, type ConversationReaderOptions, type RecordGroup } from './conversation-reader.ts';
+import { RecordBatcher, type RecordBatch, type SourceHash, type UploadOptions } from './record-batcher.ts';
 
 /**
  * An import's reading runs in a worker: the thread that receives the upload and
@@ -12,7 +12,7 @@ import { UploadReader, type RecordBatch, type SourceHash, type UploadOptions } f
  * writer sends back each group it assembled, for the reader to normalise.
  */
 export type ToReader =
-  | { type: 'start'; options: ImportReaderOptions; upload?: UploadOptions }
+  | { type: 'start'; options: ConversationReaderOptions; upload?: UploadOptions }
   | { type: 'batch'; batch: RecordBatch }
   | { type: 'bytes'; bytes: Uint8Array }
   | { type: 'end' }
@@ -47,8 +47,8 @@ export interface WorkerLike {
  * the records of an upload read here.
  */
 export function serveImport(port: ReaderPort, hash?: SourceHash): void {
-  let reader: ImportReader | undefined;
-  let upload: UploadReader | undefined;
+  let reader: ConversationReader | undefined;
+  let upload: RecordBatcher | undefined;
   let failed = false;
   const answer = (items: ImportItem[], last = false) => port.postMessage({ type: 'items', items, last });
   const handle = async (message: ToReader) => {
@@ -56,8 +56,8 @@ export function serveImport(port: ReaderPort, hash?: SourceHash): void {
     try {
       switch (message.type) {
         case 'start':
-          reader = new ImportReader(message.options);
-          if (message.upload) upload = new UploadReader(message.upload, hash);
+          reader = new ConversationReader(message.options);
+          if (message.upload) upload = new RecordBatcher(message.upload, hash);
           return;
         case 'batch':
           return answer(reader!.read(message.batch));

@@ -1,5 +1,5 @@
-import { ParleyError } from '../errors.ts';
-import { EMPTY_FILE, invalidExport, NOT_JSON, unrecognizedExport } from './import-errors.ts';
+import { ParleyError } from '../../errors.ts';
+import { EMPTY_FILE, invalidExport, NOT_JSON, unrecognizedExport } from '../import-errors.ts';
 import { NestedScanner, TOO_MANY_VALUES, UNCOUNTED_VALUES } from './nested-scanner.ts';
 
 const QUOTE = 0x22;

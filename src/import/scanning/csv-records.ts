@@ -1,6 +1,6 @@
 import { CsvError, parse } from 'csv-parse/stream';
-import { ParleyError } from '../errors.ts';
-import { invalidExport } from './import-errors.ts';
+import { ParleyError } from '../../errors.ts';
+import { invalidExport } from '../import-errors.ts';
 
 /** More columns than any export has: a row with more is refused, as is one over MAX_CONVERSATION_BYTES. */
 export const MAX_CSV_COLUMNS = 64;

@@ -12,7 +12,7 @@ import {
   type Message,
   type RecordFormat,
   type Role,
-} from './conversation.ts';
+} from './format.ts';
 import { branchTo, newestLeaf } from './mapping-tree.ts';
 
 /** The person's and the model's text, and the model's reasoning; any other fragment is a tool's. */

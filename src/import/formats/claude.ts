@@ -12,7 +12,7 @@ import {
   type Message,
   type RecordFormat,
   type Role,
-} from './conversation.ts';
+} from './format.ts';
 
 const SENDER_ROLES: Record<string, Role> = { human: 'user', user: 'user', assistant: 'assistant', system: 'system' };
 

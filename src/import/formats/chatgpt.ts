@@ -11,8 +11,8 @@ import {
   type Message,
   type RecordFormat,
   type Role,
-} from './conversation.ts';
-import { deepseekExport } from './deepseek-export.ts';
+} from './format.ts';
+import { deepseekExport } from './deepseek.ts';
 import { branchTo } from './mapping-tree.ts';
 
 /** Context the user or model edits in settings, shown nowhere in the conversation. */

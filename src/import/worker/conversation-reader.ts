@@ -1,14 +1,19 @@
-import { ParleyError } from '../errors.ts';
-import { isObject, storableText, storablePayload, type ExportFormat, type GroupedFormat, type Json, type NormalizedConversation } from './conversation.ts';
-import { EXPORT_FORMATS, formatFor } from './formats.ts';
-import { unrecognizedExport } from './import-errors.ts';
-import { parseElement } from './json-elements.ts';
-import type { RecordBatch, WireRecord } from './record-batch.ts';
+import { ParleyError } from '../../errors.ts';
+import { isObject, storableText, storablePayload, type ExportFormat, type GroupedFormat, type Json, type NormalizedConversation } from '../formats/format.ts';
+import { EXPORT_FORMATS, formatFor } from '../formats/registry.ts';
+import { unrecognizedExport } from '../import-errors.ts';
+import { parseElement } from '../scanning/json-elements.ts';
+import type { RecordBatch, WireRecord } from './record-batcher.ts';
 
-/** Records seen before any is recognised are held; a file of only such is not an export. */
+/**
+ * Records seen before any is recognised are held, parsed; a file of only such
+ * is not an export. Held by count and by the length of their text, so that a few
+ * large records no format knows cannot fill the worker's memory.
+ */
 const MAX_UNRECOGNISED_HELD = 100;
+const MAX_UNRECOGNISED_HELD_CHARS = 16 * 1024 * 1024;
 
-export interface ImportReaderOptions {
+export interface ConversationReaderOptions {
   /** The provider the caller (or the named connection) says the file is from; another is refused. */
   expectedProvider?: string | undefined;
 }
@@ -67,9 +72,10 @@ interface Place {
  * the provider from the first record it knows (holding those before), and
  * normalises every record of that provider. Runs in the import's worker.
  */
-export class ImportReader {
+export class ConversationReader {
   private format: ExportFormat | undefined;
   private held: HeldRecord[] = [];
+  private heldChars = 0;
   private unreadable = 0;
   /** Records read, and those that made (or will make) a conversation: an export whose records made none is refused. */
   private recordsRead = 0;
@@ -78,7 +84,7 @@ export class ImportReader {
   /** What the zip names its files, from the file that lists them (read as it comes: see fileNames). */
   private readonly fileNames = new Map<string, string>();
 
-  constructor(private readonly options: ImportReaderOptions) {}
+  constructor(private readonly options: ConversationReaderOptions) {}
 
   read({ records }: RecordBatch): ImportItem[] {
     for (const record of records) this.readRecord(record);
@@ -118,7 +124,8 @@ export class ImportReader {
     }
     const recognised = EXPORT_FORMATS.find((candidate) => candidate.recognizes(value));
     if (!this.format && !recognised) {
-      if (this.held.push({ place, value }) > MAX_UNRECOGNISED_HELD) throw unrecognizedExport();
+      this.heldChars += 'text' in record ? record.text.length : 0;
+      if (this.held.push({ place, value }) > MAX_UNRECOGNISED_HELD || this.heldChars > MAX_UNRECOGNISED_HELD_CHARS) throw unrecognizedExport();
       return;
     }
     if (!this.format) this.settle(recognised!);

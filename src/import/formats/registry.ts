@@ -1,10 +1,10 @@
-import { chatgptExport } from './chatgpt-export.ts';
-import { claudeExport } from './claude-export.ts';
-import type { ExportFormat } from './conversation.ts';
-import { copilotExport } from './copilot-export.ts';
-import { deepseekExport } from './deepseek-export.ts';
-import { geminiExport } from './gemini-export.ts';
-import { grokExport } from './grok-export.ts';
+import { chatgptExport } from './chatgpt.ts';
+import { claudeExport } from './claude.ts';
+import type { ExportFormat } from './format.ts';
+import { copilotExport } from './copilot.ts';
+import { deepseekExport } from './deepseek.ts';
+import { geminiExport } from './gemini.ts';
+import { grokExport } from './grok.ts';
 
 /** Every export Parley reads; each recognises only its own records. */
 export const EXPORT_FORMATS: readonly ExportFormat[] = [chatgptExport, claudeExport, deepseekExport, grokExport, geminiExport, copilotExport];

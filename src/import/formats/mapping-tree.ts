@@ -1,4 +1,4 @@
-import { asArray, asString, isObject, type Json } from './conversation.ts';
+import { asArray, asString, isObject, type Json } from './format.ts';
 
 /**
  * ChatGPT and DeepSeek keep a conversation as a tree of nodes in `mapping`

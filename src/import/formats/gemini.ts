@@ -1,5 +1,5 @@
 import { NodeHtmlMarkdown } from 'node-html-markdown';
-import { asArray, asString, isObject, msFrom, type GroupedFormat, type Json, type Message } from './conversation.ts';
+import { asArray, asString, isObject, msFrom, type GroupedFormat, type Json, type Message } from './format.ts';
 
 /** `Prompted ` (some Takeouts put a no-break space after it) opens an exchange's title; the prompt follows. */
 const PROMPTED = /^Prompted[ \u00a0]/;

@@ -1,9 +1,9 @@
 import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
-import { ParleyError } from '../errors.ts';
-import { concatBytes } from '../bytes.ts';
-import type { ExportFormat } from './conversation.ts';
+import { ParleyError } from '../../errors.ts';
+import { concatBytes } from '../../bytes.ts';
+import type { ExportFormat } from '../formats/format.ts';
 import { CsvRecords } from './csv-records.ts';
-import { invalidExport, unrecognizedExport } from './import-errors.ts';
+import { invalidExport, unrecognizedExport } from '../import-errors.ts';
 import { JsonElementSplitter } from './json-elements.ts';
 
 /** A local file header starts a zip; an end-of-directory record alone is an empty zip. */
@@ -40,7 +40,7 @@ export interface ReadLimits {
 export type SourcedRecord = { source: string } & ({ bytes: Uint8Array } | { value: Record<string, string> });
 
 /** Where a document's records go, chunk by chunk. */
-interface RecordReader {
+interface RecordSource {
   push(chunk: Uint8Array): void | Promise<void>;
   end(): void | Promise<void>;
 }
@@ -57,9 +57,9 @@ interface RecordSink {
  * (raw, as the provider wrote them) as they complete. Nothing is held beyond the
  * record being read. `formats` say which files of a zip are read.
  */
-export class ExportReader {
+export class ExportScanner {
   private ready: SourcedRecord[] = [];
-  private input: RecordReader | undefined;
+  private input: RecordSource | undefined;
   private head: Uint8Array = new Uint8Array(0);
 
   constructor(
@@ -90,7 +90,7 @@ export class ExportReader {
     return this.take();
   }
 
-  private open(start: Uint8Array): RecordReader {
+  private open(start: Uint8Array): RecordSource {
     const sinkFor = (source: string): RecordSink => ({
       json: (bytes) => void this.ready.push({ source, bytes }),
       csv: (value) => void this.ready.push({ source, value }),
@@ -116,8 +116,8 @@ const SNIFF_BYTES = 64 * 1024;
  * first line with commas is a CSV header; everything else is read as JSON and
  * refused as such.
  */
-class DocumentRecords implements RecordReader {
-  private reader: RecordReader | undefined;
+class DocumentRecords implements RecordSource {
+  private reader: RecordSource | undefined;
   private head: Uint8Array[] = [];
   private headBytes = 0;
 
@@ -147,7 +147,7 @@ class DocumentRecords implements RecordReader {
     await this.reader.end();
   }
 
-  private open(kind: 'json' | 'csv'): RecordReader {
+  private open(kind: 'json' | 'csv'): RecordSource {
     const max = this.limits.maxConversationBytes;
     return kind === 'csv' ? new CsvRecords(this.sink.csv, max) : new JsonElementSplitter(this.sink.json, max);
   }
@@ -173,7 +173,7 @@ const MAX_COMMENT_BYTES = 0xffff;
 
 /** Inflated data of a file, waiting to be read once fflate's synchronous callback has returned. */
 interface Inflated {
-  reader: RecordReader;
+  reader: RecordSource;
   data: Uint8Array;
   final: boolean;
 }
@@ -190,7 +190,7 @@ const NESTED_ZIP = /^(?!file[-_])[^/]+\.zip$/i;
  * A provider's zip: the files some format reads (each a document, in archive
  * order), and those of one nested zip; everything else skipped unread.
  */
-class ZipRecords implements RecordReader {
+class ZipRecords implements RecordSource {
   private readonly unzip = new Unzip();
   private readonly inflated: Inflated[] = [];
   private filesRead = 0;
