@@ -4,7 +4,15 @@ import { ReturnLink } from './return-link.tsx';
 import type { ImportProblem } from '../src/pages/import-problem.ts';
 import { PROVIDER_GUIDES, providerGuide, providerName } from './providers.ts';
 
-export function ConnectStartPage({ appName, token, privacyPolicyUrl }: { appName: string; token: string; privacyPolicyUrl?: string | undefined }) {
+export function ConnectStartPage({
+  appName,
+  token,
+  privacyPolicyUrl,
+}: {
+  appName: string;
+  token: string;
+  privacyPolicyUrl?: string | undefined;
+}) {
   const t = useMessages();
   return (
     <Layout title={t.startTitle} appName={appName}>
@@ -36,7 +44,8 @@ export function ConnectStartPage({ appName, token, privacyPolicyUrl }: { appName
         </dl>
         {privacyPolicyUrl && (
           <p>
-            {t.privacyPolicyIntro({ app: appName })} <a href={privacyPolicyUrl} rel="noopener noreferrer">
+            {t.privacyPolicyIntro({ app: appName })}{' '}
+            <a href={privacyPolicyUrl} rel="noopener noreferrer">
               {t.privacyPolicy({ app: appName })}
             </a>
           </p>
@@ -67,7 +76,17 @@ export function ChooseProviderPage({ appName }: { appName: string }) {
   );
 }
 
-export function UploadPage({ appName, provider, csrfToken, maxBytes }: { appName: string; provider: string; csrfToken: string; maxBytes: number }) {
+export function UploadPage({
+  appName,
+  provider,
+  csrfToken,
+  maxBytes,
+}: {
+  appName: string;
+  provider: string;
+  csrfToken: string;
+  maxBytes: number;
+}) {
   const t = useMessages();
   const guide = providerGuide(provider)!;
   const name = guide.name;
@@ -147,7 +166,8 @@ export interface ImportOutcome {
 }
 
 /** A sentence of the catalogue that may need the names it is said with. */
-const said = <Args,>(text: string | ((args: Args) => string), args: Args) => (typeof text === 'function' ? text(args) : text);
+const said = <Args,>(text: string | ((args: Args) => string), args: Args) =>
+  typeof text === 'function' ? text(args) : text;
 
 export function ImportResultPage({ appName, outcome }: { appName: string; outcome: ImportOutcome }) {
   const t = useMessages();
@@ -178,7 +198,9 @@ export function ImportResultPage({ appName, outcome }: { appName: string; outcom
   return (
     <Layout title={t.importCompleteTitle} appName={appName} returnInPage>
       <section class="card success" aria-labelledby="result-title">
-        <h1 id="result-title">{nothingNew ? t.nothingNewHeading({ provider: name }) : t.importedHeading({ provider: name })}</h1>
+        <h1 id="result-title">
+          {nothingNew ? t.nothingNewHeading({ provider: name }) : t.importedHeading({ provider: name })}
+        </h1>
         {nothingNew && <p>{t.nothingNewText({ provider: name })}</p>}
         <p class="big">{t.nowAvailable({ count: outcome.conversationCount ?? 0, provider: name, app: appName })}</p>
         <Counts

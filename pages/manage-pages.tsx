@@ -32,11 +32,24 @@ interface SearchView {
   q: string;
   page: number;
   total: number;
-  results: Array<{ id: string; title: string | null; update_time: string | null; provider: string; snippet: Array<{ text: string; marked: boolean }> }>;
+  results: Array<{
+    id: string;
+    title: string | null;
+    update_time: string | null;
+    provider: string;
+    snippet: Array<{ text: string; marked: boolean }>;
+  }>;
 }
 
 /** Previous and next links for a list in pages of `pageSize`. */
-function Pager(props: { page: number; total: number; pageSize: number; href: (page: number) => string; previous: string; next: string }) {
+function Pager(props: {
+  page: number;
+  total: number;
+  pageSize: number;
+  href: (page: number) => string;
+  previous: string;
+  next: string;
+}) {
   const { page, total, pageSize, href } = props;
   const t = useMessages();
   const pages = Math.max(1, Math.ceil(total / pageSize));
@@ -62,7 +75,15 @@ function SearchForm({ q, maxLength }: { q: string; maxLength: number }) {
         {t.searchLabel}
       </p>
       <span class="search-row">
-        <input id="search-q" type="search" name="q" value={q} maxLength={maxLength} autocomplete="off" aria-describedby="search-hint" />
+        <input
+          id="search-q"
+          type="search"
+          name="q"
+          value={q}
+          maxLength={maxLength}
+          autocomplete="off"
+          aria-describedby="search-hint"
+        />
         <button type="submit" class="button">
           {t.searchButton}
         </button>
@@ -90,11 +111,22 @@ function SearchResults({ search, pageSize }: { search: SearchView; pageSize: num
                 <span class="muted small">
                   {providerName(result.provider)} · <Time iso={result.update_time} />
                 </span>
-                {result.snippet.length > 0 && <p class="snippet">{result.snippet.map((part) => (part.marked ? <mark>{part.text}</mark> : part.text))}</p>}
+                {result.snippet.length > 0 && (
+                  <p class="snippet">
+                    {result.snippet.map((part) => (part.marked ? <mark>{part.text}</mark> : part.text))}
+                  </p>
+                )}
               </li>
             ))}
           </ul>
-          <Pager page={search.page} total={search.total} pageSize={pageSize} href={href} previous={`← ${t.betterMatches}`} next={`${t.moreMatches} →`} />
+          <Pager
+            page={search.page}
+            total={search.total}
+            pageSize={pageSize}
+            href={href}
+            previous={`← ${t.betterMatches}`}
+            next={`${t.moreMatches} →`}
+          />
         </>
       )}
       <p>
@@ -271,7 +303,14 @@ export function ManageConnectionPage(props: {
             ))}
           </ul>
         )}
-        <Pager page={page} total={total} pageSize={pageSize} href={pageHref} previous={`← ${t.newer}`} next={`${t.older} →`} />
+        <Pager
+          page={page}
+          total={total}
+          pageSize={pageSize}
+          href={pageHref}
+          previous={`← ${t.newer}`}
+          next={`${t.older} →`}
+        />
       </section>
       {connection.status !== 'revoked' && (
         <section class="card danger-zone" aria-labelledby="disconnect-title">
@@ -287,11 +326,18 @@ export function ManageConnectionPage(props: {
 }
 
 /** A conversation long enough (about three phone screens) to want a way back to its top. */
-const isLong = (messages: Array<{ content: string }>) => messages.length > 8 || messages.reduce((sum, message) => sum + message.content.length, 0) > 3_000;
+const isLong = (messages: Array<{ content: string }>) =>
+  messages.length > 8 || messages.reduce((sum, message) => sum + message.content.length, 0) > 3_000;
 
 export function ManageConversationPage(props: {
   appName: string;
-  conversation: { id: string; title: string | null; update_time: string | null; connection_id: string; provider: string };
+  conversation: {
+    id: string;
+    title: string | null;
+    update_time: string | null;
+    connection_id: string;
+    provider: string;
+  };
   messages: Array<{ role: string; content: string; timestamp: string | null; model?: string; reasoning?: string }>;
 }) {
   const { appName, conversation, messages } = props;
@@ -301,7 +347,9 @@ export function ManageConversationPage(props: {
   return (
     <Layout title={title} appName={appName}>
       <p class="back">
-        <a href={`/manage/connections/${conversation.connection_id}`}>← {t.providerConversations({ provider: providerName(conversation.provider) })}</a>
+        <a href={`/manage/connections/${conversation.connection_id}`}>
+          ← {t.providerConversations({ provider: providerName(conversation.provider) })}
+        </a>
       </p>
       {/* The messages are the page's cards: no card around them to squeeze their code. */}
       <article class="conversation" aria-labelledby="conversation-title">

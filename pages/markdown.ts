@@ -59,13 +59,18 @@ export function markdownRenderer(codeLabel: string): (markdown: string) => strin
   // Code and tables scroll sideways inside the message when wider than it (see the
   // stylesheet): tabindex puts them in the tab order, so a keyboard can reach and
   // scroll them too (WCAG 2.1.1; axe's scrollable-region-focusable).
-  const focusable = (render: RendererRule): RendererRule => (...args) => render(...args).replace(/^<(pre|table)>/, '<$1 tabindex="0">');
+  const focusable =
+    (render: RendererRule): RendererRule =>
+    (...args) =>
+      render(...args).replace(/^<(pre|table)>/, '<$1 tabindex="0">');
   // A code block is a figure captioned with its language (`codeLabel` when it has
   // none), where the page script adds a copy button.
-  const captioned = (render: RendererRule): RendererRule => (tokens, idx, options, env, self) => {
-    const language = tokens[idx]!.info.trim().split(/\s+/)[0] || codeLabel;
-    return `<figure class="code"><figcaption>${md.utils.escapeHtml(language)}</figcaption>${render(tokens, idx, options, env, self)}</figure>\n`;
-  };
+  const captioned =
+    (render: RendererRule): RendererRule =>
+    (tokens, idx, options, env, self) => {
+      const language = tokens[idx]!.info.trim().split(/\s+/)[0] || codeLabel;
+      return `<figure class="code"><figcaption>${md.utils.escapeHtml(language)}</figcaption>${render(tokens, idx, options, env, self)}</figure>\n`;
+    };
   rules.fence = captioned(focusable(rules.fence!));
   rules.code_block = captioned(focusable(rules.code_block!));
   rules.table_open = focusable((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));

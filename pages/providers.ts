@@ -15,7 +15,10 @@ export interface ProviderGuide {
 
 export type ProviderId = 'openai' | 'anthropic' | 'google' | 'microsoft' | 'xai' | 'deepseek';
 
-const files = (...extensions: string[]) => ({ extensions, files: new Intl.ListFormat('en', { type: 'disjunction' }).format(extensions) });
+const files = (...extensions: string[]) => ({
+  extensions,
+  files: new Intl.ListFormat('en', { type: 'disjunction' }).format(extensions),
+});
 const ZIP_OR_JSON = { accept: '.zip,.json,application/zip,application/json', ...files('.zip', '.json') };
 
 export const PROVIDER_GUIDES: readonly ProviderGuide[] = [
@@ -94,7 +97,8 @@ export const PROVIDER_GUIDES: readonly ProviderGuide[] = [
   },
 ];
 
-export const providerGuide = (provider: string): ProviderGuide | undefined => PROVIDER_GUIDES.find((guide) => guide.id === provider);
+export const providerGuide = (provider: string): ProviderGuide | undefined =>
+  PROVIDER_GUIDES.find((guide) => guide.id === provider);
 
 /** A provider's name as people know it. */
 export const providerName = (provider: string): string => providerGuide(provider)?.name ?? provider;

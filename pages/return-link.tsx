@@ -8,7 +8,17 @@ import { usePageFrame, type ReturnStatus } from './page-frame.ts';
  * too, on the registered origin only. With `announce` the script tells the
  * opener as soon as the page loads: the page is an outcome (a result, an error).
  */
-export function ReturnLink({ status, connectionId, button, announce }: { status: ReturnStatus; connectionId?: string | undefined; button?: boolean; announce?: boolean }) {
+export function ReturnLink({
+  status,
+  connectionId,
+  button,
+  announce,
+}: {
+  status: ReturnStatus;
+  connectionId?: string | undefined;
+  button?: boolean;
+  announce?: boolean;
+}) {
   const t = useMessages();
   const { brand, returnUrl } = usePageFrame();
   if (!returnUrl || !brand) return null;

@@ -42,7 +42,9 @@ import { ROOT, startServer, type RuntimeName } from '../test/conformance/server.
 import { startPostgres, type PostgresServer } from '../test/postgres-server.ts';
 import { fill, MIB, procStatus, zipOf } from './bench-hostile/kit.ts';
 import { requestCases, requestTable } from './bench-hostile/requests.ts';
-const { values: options } = parseArgs({ options: { runtime: { type: 'string', default: 'node-bundle' }, only: { type: 'string', default: '' } } });
+const { values: options } = parseArgs({
+  options: { runtime: { type: 'string', default: 'node-bundle' }, only: { type: 'string', default: '' } },
+});
 const runtime = options.runtime as RuntimeName;
 const work = mkdtempSync(join(tmpdir(), 'parley-hostile-'));
 
@@ -86,7 +88,10 @@ const uploads: Array<[string, () => Uint8Array]> = [
   ['1.5 GB conversation', () => zipOf('[{"id":"bomb","mapping":{},"title":"', megabyteOfA, 1536, '"}]')],
   ['3 GB of whitespace around []', () => zipOf('[', megabyteOfSpace, 3072, ']')],
   ['3 GB of whitespace in a conversation', () => zipOf('[{"id":', megabyteOfSpace, 3072, '"x","mapping":{}}]')],
-  ['63 MiB conversation of 960 messages', () => zipOf('[{"id":"long","title":"Long","current_node":"n959","mapping":{', longMessages(), 1, '}}]')],
+  [
+    '63 MiB conversation of 960 messages',
+    () => zipOf('[{"id":"long","title":"Long","current_node":"n959","mapping":{', longMessages(), 1, '}}]'),
+  ],
   ['63 MiB conversation, all title', () => zipOf('[{"id":"largest","mapping":{},"title":"', megabyteOfA, 63, '"}]')],
 ];
 
@@ -103,7 +108,9 @@ function manyConversations(count: number, marker: string): Uint8Array {
   const parts: string[] = [];
   for (let i = 0; i < count; i++) {
     const message = `{"id":"m","message":{"author":{"role":"user"},"create_time":${1700000000 + i},"content":{"content_type":"text","parts":["${marker} ${i}"]}}}`;
-    parts.push(`{"id":"c${i}","title":"Conversation ${i}","create_time":${1700000000 + i},"update_time":${1700000000 + i},"current_node":"m","mapping":{"m":${message}}}`);
+    parts.push(
+      `{"id":"c${i}","title":"Conversation ${i}","create_time":${1700000000 + i},"update_time":${1700000000 + i},"current_node":"m","mapping":{"m":${message}}}`,
+    );
   }
   return new TextEncoder().encode(`[${parts.join(',')}]`);
 }
@@ -130,15 +137,33 @@ async function pollListing(url: string, apiKey: string, done: Promise<unknown>) 
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!);
+  return sorted.length === 0
+    ? 0
+    : Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!);
 };
 
 /** A server on a fresh SQLite file, or on a fresh database of `postgres`, with one app onboarded. */
-async function serverFor(database: 'sqlite' | 'postgres', postgres: PostgresServer | undefined, env: Record<string, string> = {}) {
+async function serverFor(
+  database: 'sqlite' | 'postgres',
+  postgres: PostgresServer | undefined,
+  env: Record<string, string> = {},
+) {
   const databasePath = join(mkdtempSync(join(work, 'db-')), 'parley.db');
-  const databaseUrl = postgres ? await postgres.createDatabase(`bench_${crypto.randomUUID().replace(/-/g, '')}`) : undefined;
-  const server = await startServer(runtime, { databasePath, env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env } });
-  const db = databaseUrl ? await openPostgres(databaseUrl, readSchema('schema.postgres.sql')) : openBetterSqlite3(databasePath);
+  const databaseUrl = postgres
+    ? await postgres.createDatabase(`bench_${crypto.randomUUID().replace(/-/g, '')}`)
+    : undefined;
+  const server = await startServer(runtime, {
+    databasePath,
+    env: {
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...env,
+    },
+  });
+  const db = databaseUrl
+    ? await openPostgres(databaseUrl, readSchema('schema.postgres.sql'))
+    : openBetterSqlite3(databasePath);
   const { apiKey } = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, `Bench ${database}`);
   await db.destroy();
   return { server, apiKey, databasePath };
@@ -168,9 +193,16 @@ async function longWrites(database: 'sqlite' | 'postgres'): Promise<WriteRow[]> 
   const rows: WriteRow[] = [];
   try {
     const { server, apiKey } = await serverFor(database, postgres);
-    const api = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}`, ...init.headers } });
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}`, ...init.headers } });
     // The user whose listing is polled, with a few conversations.
-    await (await api('/api/ingest-export?userRef=reader', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: manyConversations(50, 'reader') as Uint8Array<ArrayBuffer> })).text();
+    await (
+      await api('/api/ingest-export?userRef=reader', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: manyConversations(50, 'reader') as Uint8Array<ArrayBuffer>,
+      })
+    ).text();
     const listing = `${server.url}/api/conversations?userRef=reader&limit=20`;
     const body = manyConversations(LONG_WRITE_CONVERSATIONS, 'bulk');
     const measure = async (write: string, run: () => Promise<Response>) => {
@@ -193,10 +225,18 @@ async function longWrites(database: 'sqlite' | 'postgres'): Promise<WriteRow[]> 
       rows.push(row);
     };
     await measure(`import of ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')} conversations`, () =>
-      api('/api/ingest-export?userRef=bulk', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body as Uint8Array<ArrayBuffer> }),
+      api('/api/ingest-export?userRef=bulk', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: body as Uint8Array<ArrayBuffer>,
+      }),
     );
     await measure(`purge of those ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')}`, () =>
-      api('/api/purge', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ userRef: 'bulk' }) }),
+      api('/api/purge', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ userRef: 'bulk' }),
+      }),
     );
     await server.stop();
   } finally {
@@ -211,10 +251,22 @@ async function longWrites(database: 'sqlite' | 'postgres'): Promise<WriteRow[]> 
 
 async function purgedText(): Promise<WriteRow> {
   const { server, apiKey, databasePath } = await serverFor('sqlite', undefined);
-  const api = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', ...init.headers } });
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', ...init.headers },
+    });
   const marker = 'Zebracornmarker';
-  await (await api('/api/ingest-export?userRef=purged', { method: 'POST', body: manyConversations(2_000, marker) as Uint8Array<ArrayBuffer> })).text();
-  const onDisk = () => [databasePath, `${databasePath}-wal`].filter((file) => existsSync(file)).reduce((count, file) => count + readFileSync(file).toString('latin1').split(marker).length - 1, 0);
+  await (
+    await api('/api/ingest-export?userRef=purged', {
+      method: 'POST',
+      body: manyConversations(2_000, marker) as Uint8Array<ArrayBuffer>,
+    })
+  ).text();
+  const onDisk = () =>
+    [databasePath, `${databasePath}-wal`]
+      .filter((file) => existsSync(file))
+      .reduce((count, file) => count + readFileSync(file).toString('latin1').split(marker).length - 1, 0);
   // Until the checkpoints have copied it into the file too.
   while (!readFileSync(databasePath).toString('latin1').includes(marker)) await sleep(100);
   const response = await api('/api/purge', { method: 'POST', body: JSON.stringify({ userRef: 'purged' }) });
@@ -257,7 +309,9 @@ async function shutdown(): Promise<WriteRow[]> {
   });
   const starting = performance.now();
   const next = await startServer(runtime, { databasePath, env: { LOG_LEVEL: 'warn' } });
-  const listing = await fetch(`${next.url}/api/conversations?userRef=bulk`, { headers: { Authorization: `Bearer ${apiKey}` } });
+  const listing = await fetch(`${next.url}/api/conversations?userRef=bulk`, {
+    headers: { Authorization: `Bearer ${apiKey}` },
+  });
   await listing.text();
   const restarted = report({
     case: 'a new process on the same file: from start to its first listing, sqlite',
@@ -275,7 +329,8 @@ for (const [name, make] of uploads) if (name.includes(options.only)) rows.push(a
 const requestRows = await requestCases(runtime, work, options.only);
 
 const writeRows: WriteRow[] = [];
-for (const database of ['sqlite', 'postgres'] as const) if (`long writes ${database}`.includes(options.only)) writeRows.push(...(await longWrites(database)));
+for (const database of ['sqlite', 'postgres'] as const)
+  if (`long writes ${database}`.includes(options.only)) writeRows.push(...(await longWrites(database)));
 if ('purged text'.includes(options.only)) writeRows.push(await purgedText());
 if ('shutdown'.includes(options.only)) writeRows.push(...(await shutdown()));
 
@@ -284,7 +339,10 @@ const table = [
   '',
   '| Upload | zip | answer | time | server CPU | server peak RSS |',
   '| - | - | - | - | - | - |',
-  ...rows.map((row) => `| ${row.upload} | ${row.zipMb} MB | ${row.status} ${row.answer} | ${row.seconds} s | ${row.serverCpuSeconds} s | ${row.peakRssMb} MB |`),
+  ...rows.map(
+    (row) =>
+      `| ${row.upload} | ${row.zipMb} MB | ${row.status} ${row.answer} | ${row.seconds} s | ${row.serverCpuSeconds} s | ${row.peakRssMb} MB |`,
+  ),
   '',
   `Long writes, shutdown and purged text, ${runtime}:`,
   '',

@@ -69,13 +69,17 @@ const { values: options } = parseArgs({
 /** A comma-separated option's values, each one of `known`. */
 function listOption<T extends string>(name: string, value: string, known: readonly T[]): T[] {
   const values = value.split(',').filter((v) => v !== '') as T[];
-  for (const v of values) if (!known.includes(v)) throw new Error(`--${name}: unknown value ${v} (known: ${known.join(', ')})`);
+  for (const v of values)
+    if (!known.includes(v)) throw new Error(`--${name}: unknown value ${v} (known: ${known.join(', ')})`);
   return values;
 }
 const runtime = listOption('runtime', options.runtime, RUNTIMES)[0] ?? 'node';
 const compared = listOption('compare', options.compare, RUNTIMES);
 const compareSize = Number(options['compare-size']);
-const sizes = options.sizes.split(',').filter((s) => s !== '').map(Number);
+const sizes = options.sizes
+  .split(',')
+  .filter((s) => s !== '')
+  .map(Number);
 const providers = listOption('providers', options.providers, PROVIDERS);
 const databases = listOption('databases', options.databases, ['sqlite', 'postgres'] as const);
 const instanceCounts = options.instances.split(',').map(Number);
@@ -87,7 +91,9 @@ const binaryPath = join(ROOT, 'dist/parley');
 
 /** From /proc: the process's peak (VmHWM) or current (VmRSS) resident memory, in MB. */
 function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(field))!;
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 }
 
@@ -114,15 +120,20 @@ let databaseCount = 0;
 async function parley(r: Runtime, database: DatabaseName, env: Record<string, string> = {}, instances = 1) {
   const databasePath = join(mkdtempSync(join(work, 'db-')), 'parley.db');
   const databaseUrl = database === 'postgres' ? await postgres!.createDatabase(`bench_${++databaseCount}`) : undefined;
-  const db = databaseUrl ? await openPostgres(databaseUrl, readSchema('schema.postgres.sql'), { poolSize: 1 }) : openBetterSqlite3(databasePath);
+  const db = databaseUrl
+    ? await openPostgres(databaseUrl, readSchema('schema.postgres.sql'), { poolSize: 1 })
+    : openBetterSqlite3(databasePath);
   const tenant = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Bench');
   await db.destroy();
   const serverEnv = { LOG_LEVEL: 'warn', ...env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
-  const servers = await Promise.all(Array.from({ length: instances }, () => startServer(serverOf(r), { databasePath, env: serverEnv, binaryPath })));
+  const servers = await Promise.all(
+    Array.from({ length: instances }, () => startServer(serverOf(r), { databasePath, env: serverEnv, binaryPath })),
+  );
   return { servers, server: servers[0]!, apiKey: tenant.apiKey };
 }
 
-const exportFile = (provider: Provider, sizeMb: number) => join(work, `${provider}-${sizeMb}.${SHAPES[provider].layout.bare}`);
+const exportFile = (provider: Provider, sizeMb: number) =>
+  join(work, `${provider}-${sizeMb}.${SHAPES[provider].layout.bare}`);
 const contentType = (provider: Provider) => (SHAPES[provider].layout.bare === 'csv' ? 'text/csv' : 'application/json');
 
 /** The provider's bare export file (JSON, or CSV for Copilot) of at least `sizeMb`, once; the generator's summary. */
@@ -130,7 +141,17 @@ const generated = new Map<string, Summary>();
 async function generate(provider: Provider, sizeMb: number): Promise<Summary> {
   const file = exportFile(provider, sizeMb);
   if (!generated.has(file)) {
-    const args = ['--import', 'tsx', 'scripts/generate-export.ts', '--provider', provider, '--size-mb', String(sizeMb), '--out', file];
+    const args = [
+      '--import',
+      'tsx',
+      'scripts/generate-export.ts',
+      '--provider',
+      provider,
+      '--size-mb',
+      String(sizeMb),
+      '--out',
+      file,
+    ];
     const { stdout } = await run(process.execPath, args, { cwd: ROOT, maxBuffer: 16 * MIB });
     generated.set(file, JSON.parse(stdout) as Summary);
   }
@@ -164,7 +185,11 @@ interface Upload {
  */
 function upload(server: RunningServer, apiKey: string, file: string, type: string): Promise<Upload> {
   const started = performance.now();
-  const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': type, 'Content-Length': String(statSync(file).size) };
+  const headers = {
+    Authorization: `Bearer ${apiKey}`,
+    'Content-Type': type,
+    'Content-Length': String(statSync(file).size),
+  };
   return new Promise((resolve) => {
     let settled = false;
     const done = (status: number, text: string | null, failure?: Error) => {
@@ -176,15 +201,29 @@ function upload(server: RunningServer, apiKey: string, file: string, type: strin
       } catch {
         // Not JSON: the text itself is the error.
       }
-      const error = failure ? failure.message : status !== 200 || typeof result?.created !== 'number' ? (result?.error ?? (text?.slice(0, 200) || `HTTP ${status}`)) : null;
-      resolve({ seconds: (performance.now() - started) / 1000, status, error, created: result?.created ?? 0, unchanged: result?.unchanged ?? 0 });
+      const error = failure
+        ? failure.message
+        : status !== 200 || typeof result?.created !== 'number'
+          ? (result?.error ?? (text?.slice(0, 200) || `HTTP ${status}`))
+          : null;
+      resolve({
+        seconds: (performance.now() - started) / 1000,
+        status,
+        error,
+        created: result?.created ?? 0,
+        unchanged: result?.unchanged ?? 0,
+      });
     };
-    const request = httpRequest(`${server.url}/api/ingest-export?userRef=bench`, { method: 'POST', headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => done(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')));
-      response.on('error', (failure) => done(response.statusCode ?? 0, null, failure));
-    });
+    const request = httpRequest(
+      `${server.url}/api/ingest-export?userRef=bench`,
+      { method: 'POST', headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')));
+        response.on('error', (failure) => done(response.statusCode ?? 0, null, failure));
+      },
+    );
     // The server went away mid-upload, or answered early and closed.
     request.on('error', (failure) => done(0, null, failure));
     createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(request);
@@ -219,12 +258,21 @@ interface Load {
   non2xx: number;
 }
 
-async function autocannon(url: string, headers: Record<string, string> = {}, connectionCount = connections): Promise<Load> {
+async function autocannon(
+  url: string,
+  headers: Record<string, string> = {},
+  connectionCount = connections,
+): Promise<Load> {
   const args = ['-c', String(connectionCount), '-d', String(duration), '--json'];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
   const { stdout } = await run(join(ROOT, 'node_modules/.bin/autocannon'), [...args, url], { maxBuffer: 64 * MIB });
   const result = JSON.parse(stdout);
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+  };
 }
 
 /** A warmed-up measurement of `url`. */
@@ -237,7 +285,11 @@ async function load(url: string, headers: Record<string, string> = {}, connectio
 async function baselines(r: Runtime, bodyFile: string) {
   const port = await freePort();
   const [command, args] = scriptCommand(r, 'scripts/hello-server.ts');
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', PORT: String(port), BODY_FILE: bodyFile }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', PORT: String(port), BODY_FILE: bodyFile },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise((resolve) => child.stdout!.once('data', resolve));
   try {
     return { hello: await load(`http://127.0.0.1:${port}/`), fromMemory: await load(`http://127.0.0.1:${port}/bytes`) };
@@ -250,7 +302,11 @@ async function baselines(r: Runtime, bodyFile: string) {
 async function listing(r: Runtime, database: DatabaseName, file: string, type: string) {
   const { server, apiKey } = await parley(r, database, { RATE_LIMIT_PER_MINUTE: '1000000000' });
   const auth = { Authorization: `Bearer ${apiKey}` };
-  const imported = await fetch(`${server.url}/api/ingest-export?userRef=bench`, { method: 'POST', headers: { ...auth, 'Content-Type': type }, body: readFileSync(file) }).then((r) => r.json());
+  const imported = await fetch(`${server.url}/api/ingest-export?userRef=bench`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': type },
+    body: readFileSync(file),
+  }).then((r) => r.json());
   const pageUrl = `${server.url}/api/conversations?connectionId=${imported.connectionId}&limit=50&offset=100`;
   const bodyFile = join(work, 'page.json');
   writeFileSync(bodyFile, new Uint8Array(await (await fetch(pageUrl, { headers: auth })).arrayBuffer()));
@@ -269,13 +325,23 @@ async function listing(r: Runtime, database: DatabaseName, file: string, type: s
  * each loaded by its own autocannon with its share of the connections: the
  * requests per second added up, and the worst p99.
  */
-async function listingOverInstances(instances: number, file: string, type: string): Promise<Load & { instances: number }> {
+async function listingOverInstances(
+  instances: number,
+  file: string,
+  type: string,
+): Promise<Load & { instances: number }> {
   const { servers, apiKey } = await parley(runtime, 'postgres', { RATE_LIMIT_PER_MINUTE: '1000000000' }, instances);
   const auth = { Authorization: `Bearer ${apiKey}` };
-  await fetch(`${servers[0]!.url}/api/ingest-export?userRef=bench`, { method: 'POST', headers: { ...auth, 'Content-Type': type }, body: readFileSync(file) }).then((r) => r.text());
+  await fetch(`${servers[0]!.url}/api/ingest-export?userRef=bench`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': type },
+    body: readFileSync(file),
+  }).then((r) => r.text());
   const url = (server: RunningServer) => `${server.url}/api/conversations?userRef=bench`;
   await Promise.all(servers.map((server) => autocannon(url(server), auth, Math.ceil(connections / instances)))); // warm-up
-  const loads = await Promise.all(servers.map((server) => autocannon(url(server), auth, Math.ceil(connections / instances))));
+  const loads = await Promise.all(
+    servers.map((server) => autocannon(url(server), auth, Math.ceil(connections / instances))),
+  );
   await Promise.all(servers.map((server) => server.stop()));
   return {
     instances,
@@ -348,10 +414,17 @@ async function detailed() {
   const scaling = [];
   if (listed !== undefined) {
     const file = exportFile(listed, sizes[0]!);
-    for (const database of databases) listings.push({ database, ...(await listing(runtime, database, file, contentType(listed))) });
-    if (databases.includes('postgres')) for (const instances of instanceCounts) scaling.push(await listingOverInstances(instances, file, contentType(listed)));
+    for (const database of databases)
+      listings.push({ database, ...(await listing(runtime, database, file, contentType(listed))) });
+    if (databases.includes('postgres'))
+      for (const instances of instanceCounts)
+        scaling.push(await listingOverInstances(instances, file, contentType(listed)));
   }
-  return { imports, listing: listed === undefined ? null : { provider: listed, listings, scaling }, startup: await startup(runtime) };
+  return {
+    imports,
+    listing: listed === undefined ? null : { provider: listed, listings, scaling },
+    startup: await startup(runtime),
+  };
 }
 
 /** Section 4: each runtime of --compare on SQLite, on the ChatGPT export of --compare-size MB. */
@@ -382,7 +455,12 @@ async function comparison() {
   return { sizeMb: compareSize, rows };
 }
 
-function report(machine: string, date: string, d: Awaited<ReturnType<typeof detailed>> | null, c: Awaited<ReturnType<typeof comparison>> | null): string[] {
+function report(
+  machine: string,
+  date: string,
+  d: Awaited<ReturnType<typeof detailed>> | null,
+  c: Awaited<ReturnType<typeof comparison>> | null,
+): string[] {
   const lines = [`Measured ${date.slice(0, 10)} on ${machine}.`, ''];
   if (c) {
     const na = (value: unknown, unit = '') => (value === null || value === undefined ? 'n/a' : `${value}${unit}`);
@@ -412,8 +490,12 @@ function report(machine: string, date: string, d: Awaited<ReturnType<typeof deta
         const error = i.error.replace(/\s+/g, ' ').replaceAll('|', '\\|');
         return `| ${what}, ${i.generatedConversations} conversations generated | ${database} | – | – | ${i.seconds} s | ${parse} | – | – | ${rss} | failed: ${i.status === 0 ? 'no answer' : `HTTP ${i.status}`}, ${error} |`;
       }
-      const generatedNote = i.conversations === i.generatedConversations ? '' : ` (${i.generatedConversations} generated)`;
-      const again = i.reimportSeconds === null ? `failed: ${i.reimportError}` : `${i.reimportSeconds} s (${i.reimportSpeedup}× faster)`;
+      const generatedNote =
+        i.conversations === i.generatedConversations ? '' : ` (${i.generatedConversations} generated)`;
+      const again =
+        i.reimportSeconds === null
+          ? `failed: ${i.reimportError}`
+          : `${i.reimportSeconds} s (${i.reimportSpeedup}× faster)`;
       return `| ${what}, ${i.conversations} conversations${generatedNote} | ${database} | ${i.mbPerSecond} | ${i.conversationsPerSecond} | ${i.seconds} s | ${parse} | ${i.ratioToParse ?? 'n/a'} | ${again} | ${rss} | ok |`;
     }),
     '',
@@ -436,11 +518,16 @@ function report(machine: string, date: string, d: Awaited<ReturnType<typeof deta
         '',
         `| \`GET /api/conversations?userRef=\` over instances on one PostgreSQL database (${connections} connections in all) | requests/s | p50 (worst) | p99 (worst) |`,
         '| - | - | - | - |',
-        ...scaling.map((s) => `| ${s.instances} instance${s.instances === 1 ? '' : 's'} | ${s.rps} | ${s.p50} ms | ${s.p99} ms |`),
+        ...scaling.map(
+          (s) => `| ${s.instances} instance${s.instances === 1 ? '' : 's'} | ${s.rps} | ${s.p50} ms | ${s.p99} ms |`,
+        ),
       );
     }
   }
-  lines.push('', `Start-up to the first \`/healthz\`: ${d.startup.ms} ms (median of 5); idle RSS ${d.startup.idleRssMb} MB.`);
+  lines.push(
+    '',
+    `Start-up to the first \`/healthz\`: ${d.startup.ms} ms (median of 5); idle RSS ${d.startup.idleRssMb} MB.`,
+  );
   return lines;
 }
 
@@ -456,7 +543,10 @@ async function main() {
     const c = compared.length > 0 ? await comparison() : null;
     const lines = report(machine, date, d, c);
     mkdirSync(options.out, { recursive: true });
-    writeFileSync(join(options.out, 'bench.json'), `${JSON.stringify({ machine, date, runtime, detailed: d, comparison: c }, null, 2)}\n`);
+    writeFileSync(
+      join(options.out, 'bench.json'),
+      `${JSON.stringify({ machine, date, runtime, detailed: d, comparison: c }, null, 2)}\n`,
+    );
     writeFileSync(join(options.out, 'bench.md'), `${lines.join('\n')}\n`);
     console.log(lines.join('\n'));
   } finally {

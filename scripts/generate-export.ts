@@ -31,9 +31,25 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
-import { PROVIDERS, SHAPES, writeExport, ZIP_MAX_MB, type Format, type Provider, type WriteOptions } from './generate-export/index.ts';
+import {
+  PROVIDERS,
+  SHAPES,
+  writeExport,
+  ZIP_MAX_MB,
+  type Format,
+  type Provider,
+  type WriteOptions,
+} from './generate-export/index.ts';
 
-export { conversations, generateConversations, generateExportBytes, PROVIDERS, SHAPES, type GenerateOptions, type Provider } from './generate-export/index.ts';
+export {
+  conversations,
+  generateConversations,
+  generateExportBytes,
+  PROVIDERS,
+  SHAPES,
+  type GenerateOptions,
+  type Provider,
+} from './generate-export/index.ts';
 
 const USAGE =
   `usage: node --import tsx scripts/generate-export.ts --provider ${PROVIDERS.join('|')} --size-mb N --out FILE\n` +
@@ -65,7 +81,8 @@ function parseCli(argv: string[]): WriteOptions {
   if (!PROVIDERS.includes(provider)) fail(`--provider must be one of ${PROVIDERS.join(', ')}`);
   const shape = SHAPES[provider];
   const format = (values.format ?? shape.layout.bare) as Format;
-  if (format !== shape.layout.bare && format !== 'zip') fail(`--format must be ${shape.layout.bare} or zip for ${provider}`);
+  if (format !== shape.layout.bare && format !== 'zip')
+    fail(`--format must be ${shape.layout.bare} or zip for ${provider}`);
   const sizeMb = Number(values['size-mb']);
   if (!(sizeMb > 0) || !Number.isFinite(sizeMb)) fail('--size-mb must be a positive number');
   const splitMb = Number(values['split-mb']);
@@ -73,7 +90,8 @@ function parseCli(argv: string[]): WriteOptions {
   const seed = Number(values.seed);
   if (!Number.isInteger(seed)) fail('--seed must be an integer');
   if (!values.out) fail('--out is required');
-  if (format === 'zip' && (sizeMb > ZIP_MAX_MB || splitMb > ZIP_MAX_MB)) fail(`--format zip is limited to ${ZIP_MAX_MB} MiB (no Zip64)`);
+  if (format === 'zip' && (sizeMb > ZIP_MAX_MB || splitMb > ZIP_MAX_MB))
+    fail(`--format zip is limited to ${ZIP_MAX_MB} MiB (no Zip64)`);
   return { shape, format, sizeMb, splitMb, seed, out: values.out! };
 }
 

@@ -10,8 +10,19 @@
 import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
 
-declare const Deno: { serve(options: { hostname: string; port: number; onListen(): void }, fetch: (request: Request) => Response | Promise<Response>): unknown };
-declare const Bun: { serve(options: { hostname: string; port: number; fetch: (request: Request) => Response | Promise<Response> }): unknown };
+declare const Deno: {
+  serve(
+    options: { hostname: string; port: number; onListen(): void },
+    fetch: (request: Request) => Response | Promise<Response>,
+  ): unknown;
+};
+declare const Bun: {
+  serve(options: {
+    hostname: string;
+    port: number;
+    fetch: (request: Request) => Response | Promise<Response>;
+  }): unknown;
+};
 
 const body = process.env.BODY_FILE ? new Uint8Array(readFileSync(process.env.BODY_FILE)) : new Uint8Array(0);
 const app = new Hono();

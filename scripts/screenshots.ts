@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { ROOT } from '../test/e2e/browser.ts';
 
 const DOCS_DIR = join(ROOT, 'docs/screenshots');
-const shown = new Set([...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/docs\/screenshots\/([\w-]+\.png)/g)].map((m) => m[1]!));
+const shown = new Set(
+  [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/docs\/screenshots\/([\w-]+\.png)/g)].map((m) => m[1]!),
+);
 
 const taken = mkdtempSync(join(tmpdir(), 'parley-screenshots-'));
 try {

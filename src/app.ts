@@ -45,7 +45,10 @@ export function createApp(deps: Deps) {
   app.get('/openapi.json', (c) =>
     // Built on first request: most processes never serve it. Readable from
     // anywhere, so documentation viewers on other origins can load it.
-    c.body((openApi ??= JSON.stringify(openApiDocument(VERSION))), 200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' }),
+    c.body((openApi ??= JSON.stringify(openApiDocument(VERSION))), 200, {
+      'Content-Type': 'application/json',
+      'Access-Control-Allow-Origin': '*',
+    }),
   );
   const imports = new ImportSlots(deps.config.maxConcurrentImports, deps.config.importQueueTimeoutMs);
   app.route('/api', apiRoutes(deps, imports));
@@ -53,7 +56,11 @@ export function createApp(deps: Deps) {
   app.route('/', manageRoutes(deps));
   app.route('/', brandRoutes(deps));
   const asset = (body: string, type: string) => (c: Context) =>
-    c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+    c.body(body, 200, {
+      'Content-Type': type,
+      'Cache-Control': 'public, max-age=3600',
+      'X-Content-Type-Options': 'nosniff',
+    });
   app.get('/assets/parley.css', asset(STYLESHEET, 'text/css; charset=utf-8'));
   app.get('/assets/upload.js', asset(UPLOAD_SCRIPT, 'text/javascript; charset=utf-8'));
   app.get('/assets/page.js', asset(PAGE_SCRIPT, 'text/javascript; charset=utf-8'));
@@ -69,7 +76,12 @@ export function createApp(deps: Deps) {
       return errorResponse(c, new ParleyError('databaseBusy', { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS }));
     }
     // Details stay in the log; the client learns only that it was not its fault.
-    deps.log.error('unhandled', { method: c.req.method, path: c.req.path, error: String(error), stack: (error as Error).stack });
+    deps.log.error('unhandled', {
+      method: c.req.method,
+      path: c.req.path,
+      error: String(error),
+      stack: (error as Error).stack,
+    });
     return errorResponse(c, new ParleyError('internal'));
   });
   return app;

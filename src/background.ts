@@ -44,7 +44,9 @@ export function startBackgroundWork(deps: Deps, options: BackgroundOptions = {})
   const periodMs = options.maintenanceMs ?? HOUR_MS;
   const holder = deps.random.uuid();
   const logged = (work: string) => (error: unknown) => deps.log.error(work, { error: String(error) });
-  const maintenance = runEvery(periodMs, () => runMaintenance(deps, holder, periodMs), logged('maintenance'), { immediately: true });
+  const maintenance = runEvery(periodMs, () => runMaintenance(deps, holder, periodMs), logged('maintenance'), {
+    immediately: true,
+  });
   const runCheckpoint = options.checkpoint ?? ((erasing: boolean) => checkpoint(deps.db, erasing));
   // Set when people's text was deleted: the next checkpoint empties the log, and the one after tries again if it could not.
   let erasing = false;
@@ -63,7 +65,11 @@ export function startBackgroundWork(deps: Deps, options: BackgroundOptions = {})
     logged('checkpoint'),
   );
   const stopping = new AbortController();
-  const indexing = runEvery(SEARCH_INDEX_MS, () => indexPending(deps.db, undefined, stopping.signal), logged('search index'));
+  const indexing = runEvery(
+    SEARCH_INDEX_MS,
+    () => indexPending(deps.db, undefined, stopping.signal),
+    logged('search index'),
+  );
   worker.start();
   return {
     /** People's text was deleted: the SQLite log that still holds it is emptied within a second or two. */

@@ -28,7 +28,10 @@ export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
  * the stream breaks off with it (its response already started, so nothing else
  * can say so).
  */
-export function streamOf(chunks: AsyncIterator<Uint8Array>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
+export function streamOf(
+  chunks: AsyncIterator<Uint8Array>,
+  onError: (error: unknown) => void,
+): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {

@@ -13,7 +13,10 @@ const integer = (min: number, max: number) =>
     v.maxValue(max, `must be a whole number from ${min} to ${max}`),
   );
 
-const publicUrl = v.pipe(HttpUrl, v.transform((url) => url.replace(/\/+$/, '')));
+const publicUrl = v.pipe(
+  HttpUrl,
+  v.transform((url) => url.replace(/\/+$/, '')),
+);
 
 const retrySchedule = v.pipe(
   v.string(),
@@ -65,7 +68,10 @@ const EnvSchema = v.object({
   // Unset: four times MAX_EXPORT_BYTES, which decides it, so it has no fixed default.
   MAX_EXPANDED_BYTES: v.optional(integer(1, Number.MAX_SAFE_INTEGER)),
   DATABASE_URL: v.optional(PostgresUrl),
-  WEBHOOK_ALLOW_PRIVATE: v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((value) => value === 'true')),
+  WEBHOOK_ALLOW_PRIVATE: v.pipe(
+    v.picklist(['true', 'false'], 'must be true or false'),
+    v.transform((value) => value === 'true'),
+  ),
 });
 
 export interface Config {

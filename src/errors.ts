@@ -46,7 +46,10 @@ export const ERRORS = {
   deliveryNotFound: [404, 'Delivery not found'],
   invalidWebhookUrl: [400, 'Invalid webhook URL: use an absolute http(s) URL'],
   webhookUrlCredentials: [400, 'Invalid webhook URL: it must not hold a user name or password (user:password@)'],
-  privateWebhookUrl: [400, 'Invalid webhook URL: its host is a private address, refused by WEBHOOK_ALLOW_PRIVATE=false'],
+  privateWebhookUrl: [
+    400,
+    'Invalid webhook URL: its host is a private address, refused by WEBHOOK_ALLOW_PRIVATE=false',
+  ],
   invalidDeliveryStatus: [400, 'Invalid status: use pending, delivered or failed'],
   linkExpired: [403, 'Link expired'],
   invalidLinkLifetime: [403, 'Invalid link lifetime'],
@@ -80,7 +83,10 @@ export class ParleyError extends Error {
   readonly retryAfterSeconds: number | undefined;
 
   /** `detail` follows the message after ": " where the interface allows a short reason. */
-  constructor(code: ErrorCode, { detail, retryAfterSeconds }: { detail?: string | undefined; retryAfterSeconds?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    { detail, retryAfterSeconds }: { detail?: string | undefined; retryAfterSeconds?: number } = {},
+  ) {
     const message = ERRORS[code][1];
     super(detail ? `${message}: ${detail}` : message);
     this.code = code;

@@ -13,9 +13,11 @@ export interface Logger {
 
 /** JSON lines, one per event. Callers pass only non-secret fields. */
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => console.log(line)): Logger {
-  const at = (lineLevel: Exclude<LogLevel, 'silent'>) => (event: string, fields: LogFields = {}) => {
-    if (RANK[lineLevel] < RANK[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lineLevel, event, ...fields }));
-  };
+  const at =
+    (lineLevel: Exclude<LogLevel, 'silent'>) =>
+    (event: string, fields: LogFields = {}) => {
+      if (RANK[lineLevel] < RANK[level]) return;
+      write(JSON.stringify({ time: new Date().toISOString(), level: lineLevel, event, ...fields }));
+    };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

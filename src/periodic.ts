@@ -9,7 +9,12 @@ export interface Periodic {
  * indexing, a slow database) lets it be. A failed run goes to `onError`; the
  * next tick runs again.
  */
-export function runEvery(ms: number, work: () => Promise<void>, onError: (error: unknown) => void, { immediately = false } = {}): Periodic {
+export function runEvery(
+  ms: number,
+  work: () => Promise<void>,
+  onError: (error: unknown) => void,
+  { immediately = false } = {},
+): Periodic {
   let running: Promise<void> | undefined;
   const tick = () => {
     running ??= work()

@@ -11,5 +11,8 @@ export const HttpUrl = v.pipe(v.string(), v.url(HTTP_URL_MESSAGE), v.regex(/^htt
 /** A PostgreSQL connection URL: `DATABASE_URL`, `migrate-to-postgres --url`. */
 export const PostgresUrl = v.pipe(
   v.string(),
-  v.regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL, such as postgres://parley:secret@db.example.com:5432/parley'),
+  v.regex(
+    /^postgres(ql)?:\/\/\S+$/,
+    'must be a postgres:// URL, such as postgres://parley:secret@db.example.com:5432/parley',
+  ),
 );

@@ -51,7 +51,8 @@ describe('SQLite checkpoints', () => {
       for (let i = 0; i < 2000; i++) await sql`INSERT INTO filler VALUES (${'x'.repeat(PAGE)})`.execute(db);
       const before = statSync(path).size;
       // Until the worker is listening, a checkpoint asked for is skipped.
-      for (let tries = 0; statSync(path).size <= before && tries < 500; tries++) await Promise.all([checkpoints.run(), sleep(20)]);
+      for (let tries = 0; statSync(path).size <= before && tries < 500; tries++)
+        await Promise.all([checkpoints.run(), sleep(20)]);
       assert.ok(statSync(path).size > before + 2000 * PAGE, 'the pages are in the file');
       await sql`INSERT INTO filler VALUES ('one more')`.execute(db);
       assert.ok((await logFrames(db)) <= 3, 'the log restarted');
@@ -63,7 +64,10 @@ describe('SQLite checkpoints', () => {
     try {
       const failure = async () => {
         for (let tries = 0; tries < 500; tries++) {
-          const error = await nowhere.run().then(() => undefined, (error: Error) => error);
+          const error = await nowhere.run().then(
+            () => undefined,
+            (error: Error) => error,
+          );
           if (error) return error;
           await sleep(20);
         }
@@ -96,7 +100,10 @@ describe('SQLite checkpoints', () => {
     const background = startBackgroundWork(t.deps, { pollMs: 60_000 });
     t.deps.erased = () => background.erased();
     const onDisk = () => {
-      const bytes = Buffer.concat([readFileSync(path), existsSync(`${path}-wal`) ? readFileSync(`${path}-wal`) : Buffer.alloc(0)]);
+      const bytes = Buffer.concat([
+        readFileSync(path),
+        existsSync(`${path}-wal`) ? readFileSync(`${path}-wal`) : Buffer.alloc(0),
+      ]);
       return (marker: string) => bytes.includes(marker);
     };
     const markedExport = (marker: string, count: number) =>
@@ -105,11 +112,24 @@ describe('SQLite checkpoints', () => {
           id: `${marker}-${i}`,
           title: `${marker} title ${i}`,
           current_node: 'm',
-          mapping: { m: { id: 'm', message: { author: { role: 'user' }, create_time: 1700000000 + i, content: { content_type: 'text', parts: [`${marker} said ${i}`] } } } },
+          mapping: {
+            m: {
+              id: 'm',
+              message: {
+                author: { role: 'user' },
+                create_time: 1700000000 + i,
+                content: { content_type: 'text', parts: [`${marker} said ${i}`] },
+              },
+            },
+          },
         })),
       );
     const ingest = async (userRef: string, marker: string, count = 20) => {
-      const response = await t.request(`/api/ingest-export?userRef=${userRef}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: markedExport(marker, count) });
+      const response = await t.request(`/api/ingest-export?userRef=${userRef}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: markedExport(marker, count),
+      });
       assert.equal(response.status, 200, await response.clone().text());
       return (await response.json()) as { connectionId: string };
     };
@@ -126,20 +146,49 @@ describe('SQLite checkpoints', () => {
       const disconnected = await ingest('disconnected', 'Axolotlmoth');
       const kept = await ingest('kept', 'Pangolinfly');
       await sleep(1_500);
-      for (const marker of ['Zebracorn', 'Quokkafish', 'Narwhalbee', 'Axolotlmoth', 'Pangolinfly']) assert.ok(onDisk()(marker), `${marker} was written`);
+      for (const marker of ['Zebracorn', 'Quokkafish', 'Narwhalbee', 'Axolotlmoth', 'Pangolinfly'])
+        assert.ok(onDisk()(marker), `${marker} was written`);
 
-      assert.equal((await t.request('/api/purge', { method: 'POST', body: JSON.stringify({ userRef: 'purged-user' }) })).status, 200);
-      assert.equal((await t.request('/api/purge', { method: 'POST', body: JSON.stringify({ connectionId: purgedConnection.connectionId }) })).status, 200);
-      const { conversations } = await (await t.request(`/api/conversations?connectionId=${managed.connectionId}`)).json();
+      assert.equal(
+        (await t.request('/api/purge', { method: 'POST', body: JSON.stringify({ userRef: 'purged-user' }) })).status,
+        200,
+      );
+      assert.equal(
+        (
+          await t.request('/api/purge', {
+            method: 'POST',
+            body: JSON.stringify({ connectionId: purgedConnection.connectionId }),
+          })
+        ).status,
+        200,
+      );
+      const { conversations } = await (
+        await t.request(`/api/conversations?connectionId=${managed.connectionId}`)
+      ).json();
       for (const conversation of conversations) {
         const confirm = await (await browser.get(`/manage/conversations/${conversation.id}/delete`)).text();
-        assert.equal((await browser.post(`/manage/conversations/${conversation.id}/delete`, { csrf: hiddenField(confirm, 'csrf') })).status, 303);
+        assert.equal(
+          (
+            await browser.post(`/manage/conversations/${conversation.id}/delete`, {
+              csrf: hiddenField(confirm, 'csrf'),
+            })
+          ).status,
+          303,
+        );
       }
       const viewer = await openSession(t, 'manage', 'disconnected');
       const confirm = await (await viewer.get(`/manage/connections/${disconnected.connectionId}/disconnect`)).text();
-      assert.equal((await viewer.post(`/manage/connections/${disconnected.connectionId}/disconnect`, { csrf: hiddenField(confirm, 'csrf') })).status, 303);
+      assert.equal(
+        (
+          await viewer.post(`/manage/connections/${disconnected.connectionId}/disconnect`, {
+            csrf: hiddenField(confirm, 'csrf'),
+          })
+        ).status,
+        303,
+      );
 
-      for (const marker of ['Zebracorn', 'Quokkafish', 'Narwhalbee', 'Axolotlmoth']) assert.ok(await gone(marker), `${marker} is still on disk`);
+      for (const marker of ['Zebracorn', 'Quokkafish', 'Narwhalbee', 'Axolotlmoth'])
+        assert.ok(await gone(marker), `${marker} is still on disk`);
       assert.ok(onDisk()('Pangolinfly'), 'what was not deleted is still there');
       assert.equal((await t.request(`/api/conversations?connectionId=${kept.connectionId}`)).status, 200);
     } finally {

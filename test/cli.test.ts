@@ -16,7 +16,22 @@ import { fixtureBytes, openTestCounters, seedConnection } from './helpers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PUBLIC_URL = 'https://parley.example.com';
-const CONFIG_VARIABLES = ['PORT', 'HOST', 'DATABASE_PATH', 'PUBLIC_URL', 'RATE_LIMIT_PER_MINUTE', 'MAX_EXPORT_BYTES', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'STALE_AFTER_DAYS', 'LOG_LEVEL', 'MAX_CONVERSATION_BYTES', 'MAX_EXPANDED_BYTES', 'DATABASE_URL', 'WEBHOOK_ALLOW_PRIVATE'];
+const CONFIG_VARIABLES = [
+  'PORT',
+  'HOST',
+  'DATABASE_PATH',
+  'PUBLIC_URL',
+  'RATE_LIMIT_PER_MINUTE',
+  'MAX_EXPORT_BYTES',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'WEBHOOK_TIMEOUT_MS',
+  'STALE_AFTER_DAYS',
+  'LOG_LEVEL',
+  'MAX_CONVERSATION_BYTES',
+  'MAX_EXPANDED_BYTES',
+  'DATABASE_URL',
+  'WEBHOOK_ALLOW_PRIVATE',
+];
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-cli-'));
 const databasePath = join(dir, 'data', 'parley.db');
@@ -94,7 +109,8 @@ describe('onboarding', () => {
       // The API runs over the same file while the CLI changes it, as a running server would.
       const api = createApp(deps);
       await seedConnection(deps, { appId: created.appId, userRef: 'u1', count: 2 });
-      const call = (key: string) => api.request('/api/conversations?userRef=u1', { headers: { Authorization: `Bearer ${key}` } });
+      const call = (key: string) =>
+        api.request('/api/conversations?userRef=u1', { headers: { Authorization: `Bearer ${key}` } });
       const first = await call(created.apiKey);
       assert.equal(first.status, 200);
       assert.equal((await first.json()).connections[0].conversationCount, 2);
@@ -107,8 +123,13 @@ describe('onboarding', () => {
       const listed = await ok(['key', 'list', '--app', created.appId]);
       assert.deepEqual(Object.keys(listed), ['keys']);
       assert.equal(listed.keys.length, 2);
-      const byId = new Map<string, Record<string, unknown>>(listed.keys.map((key: { keyId: string }) => [key.keyId, key]));
-      for (const [keyId, apiKey] of [[created.keyId, created.apiKey], [next.keyId, next.apiKey]] as const) {
+      const byId = new Map<string, Record<string, unknown>>(
+        listed.keys.map((key: { keyId: string }) => [key.keyId, key]),
+      );
+      for (const [keyId, apiKey] of [
+        [created.keyId, created.apiKey],
+        [next.keyId, next.apiKey],
+      ] as const) {
         const key = byId.get(keyId)!;
         assert.deepEqual(Object.keys(key).sort(), ['createdAt', 'keyId', 'lastUsedAt', 'revokedAt', 'start']);
         assert.equal(key.start, apiKey.slice(0, 12));
@@ -141,9 +162,24 @@ describe('onboarding', () => {
   test('app update sets the brand and return origins, link --return-url takes only a registered origin', async () => {
     const logo = join(ROOT, 'test/fixtures/logo.png');
     const updated = await ok([
-      'app', 'update', '--app', created.appId,
-      '--display-name', 'Acme Notes', '--logo', logo, '--accent-color', '#0B5FFF', '--privacy-url', 'https://acme.example/privacy',
-      '--return-origin', 'https://acme.example', '--return-origin', 'https://staging.acme.example:8443/', '--return-origin', 'http://localhost:3000',
+      'app',
+      'update',
+      '--app',
+      created.appId,
+      '--display-name',
+      'Acme Notes',
+      '--logo',
+      logo,
+      '--accent-color',
+      '#0B5FFF',
+      '--privacy-url',
+      'https://acme.example/privacy',
+      '--return-origin',
+      'https://acme.example',
+      '--return-origin',
+      'https://staging.acme.example:8443/',
+      '--return-origin',
+      'http://localhost:3000',
     ]);
     assert.deepEqual(updated, {
       appId: created.appId,
@@ -156,22 +192,82 @@ describe('onboarding', () => {
     });
     assert.match(updated.logo.sha256, /^[0-9a-f]{64}$/);
 
-    const { url } = await ok(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'connect', '--return-url', 'https://acme.example/settings?tab=ai']);
-    assert.equal(decodeJwt(new URL(url).searchParams.get('token')!).claims.returnUrl, 'https://acme.example/settings?tab=ai');
-    const refused = await cli(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'connect', '--return-url', 'https://evil.example/']);
+    const { url } = await ok([
+      'link',
+      '--app',
+      created.appId,
+      '--user',
+      'u1',
+      '--purpose',
+      'connect',
+      '--return-url',
+      'https://acme.example/settings?tab=ai',
+    ]);
+    assert.equal(
+      decodeJwt(new URL(url).searchParams.get('token')!).claims.returnUrl,
+      'https://acme.example/settings?tab=ai',
+    );
+    const refused = await cli([
+      'link',
+      '--app',
+      created.appId,
+      '--user',
+      'u1',
+      '--purpose',
+      'connect',
+      '--return-url',
+      'https://evil.example/',
+    ]);
     assert.deepEqual([refused.code, JSON.parse(refused.stderr)], [1, { error: 'Invalid returnUrl' }]);
 
     // One bad value refuses the whole update: the good one beside it is not saved either.
-    const half = await cli(['app', 'update', '--app', created.appId, '--display-name', 'Other', '--accent-color', '#ffffff']);
+    const half = await cli([
+      'app',
+      'update',
+      '--app',
+      created.appId,
+      '--display-name',
+      'Other',
+      '--accent-color',
+      '#ffffff',
+    ]);
     assert.equal(half.code, 1);
     assert.equal((await ok(['app', 'update', '--app', created.appId])).displayName, 'Acme Notes');
 
     // "" removes a setting; a flag left out keeps it.
-    const cleared = await ok(['app', 'update', '--app', created.appId, '--return-origin', '', '--logo', '', '--display-name', '']);
-    assert.deepEqual([cleared.displayName, cleared.logo, cleared.returnOrigins, cleared.accentColor], [null, null, [], '#0b5fff']);
-    const gone = await cli(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'connect', '--return-url', 'https://acme.example/settings']);
+    const cleared = await ok([
+      'app',
+      'update',
+      '--app',
+      created.appId,
+      '--return-origin',
+      '',
+      '--logo',
+      '',
+      '--display-name',
+      '',
+    ]);
+    assert.deepEqual(
+      [cleared.displayName, cleared.logo, cleared.returnOrigins, cleared.accentColor],
+      [null, null, [], '#0b5fff'],
+    );
+    const gone = await cli([
+      'link',
+      '--app',
+      created.appId,
+      '--user',
+      'u1',
+      '--purpose',
+      'connect',
+      '--return-url',
+      'https://acme.example/settings',
+    ]);
     assert.deepEqual(JSON.parse(gone.stderr), { error: 'Invalid returnUrl' });
-    assert.deepEqual(await ok(['app', 'update', '--app', created.appId, '--accent-color', '', '--privacy-url', '']), { ...cleared, accentColor: null, privacyUrl: null });
+    assert.deepEqual(await ok(['app', 'update', '--app', created.appId, '--accent-color', '', '--privacy-url', '']), {
+      ...cleared,
+      accentColor: null,
+      privacyUrl: null,
+    });
   });
 
   // Independent read-backs of the state left above; run side by side to save time.
@@ -198,7 +294,13 @@ describe('onboarding', () => {
       const { header, claims } = decodeJwt(new URL(connect.url).searchParams.get('token')!);
       assert.deepEqual(header, { alg: 'HS256', typ: 'JWT' });
       assert.deepEqual(
-        { appId: claims.appId, userRef: claims.userRef, scopes: claims.scopes, purpose: claims.purpose, lifetime: claims.exp - claims.iat },
+        {
+          appId: claims.appId,
+          userRef: claims.userRef,
+          scopes: claims.scopes,
+          purpose: claims.purpose,
+          lifetime: claims.exp - claims.iat,
+        },
         { appId: created.appId, userRef: 'user 42', scopes: ['conversations:read'], purpose: 'connect', lifetime: 900 },
       );
 
@@ -209,12 +311,25 @@ describe('onboarding', () => {
     });
 
     test('link without PUBLIC_URL signs links to localhost at PORT', async () => {
-      const { url } = await ok(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'connect'], { PUBLIC_URL: '', PORT: '28901' });
+      const { url } = await ok(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'connect'], {
+        PUBLIC_URL: '',
+        PORT: '28901',
+      });
       assert.ok(url.startsWith('http://localhost:28901/start?token='), url);
     });
 
-    test('link --locale chooses the pages\' language, carried canonicalised', async () => {
-      const { url } = await ok(['link', '--app', created.appId, '--user', 'u1', '--purpose', 'manage', '--locale', 'zh-cn']);
+    test("link --locale chooses the pages' language, carried canonicalised", async () => {
+      const { url } = await ok([
+        'link',
+        '--app',
+        created.appId,
+        '--user',
+        'u1',
+        '--purpose',
+        'manage',
+        '--locale',
+        'zh-cn',
+      ]);
       assert.equal(decodeJwt(new URL(url).searchParams.get('token')!).claims.locale, 'zh-CN');
     });
 
@@ -226,7 +341,10 @@ describe('onboarding', () => {
       const copy = new BetterSqlite3(out, { readonly: true, fileMustExist: true });
       try {
         assert.deepEqual(copy.prepare('SELECT id, name FROM apps').all(), [{ id: created.appId, name: 'Acme Inc' }]);
-        assert.equal((copy.prepare('SELECT count(*) AS n FROM api_keys WHERE app_id = ?').get(created.appId) as { n: number }).n, 2);
+        assert.equal(
+          (copy.prepare('SELECT count(*) AS n FROM api_keys WHERE app_id = ?').get(created.appId) as { n: number }).n,
+          2,
+        );
         assert.equal((copy.prepare('SELECT count(*) AS n FROM conversations').get() as { n: number }).n, 2);
         assert.deepEqual(copy.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
       } finally {
@@ -242,10 +360,14 @@ describe('help: usage on stdout, exit 0, nothing on stderr', { concurrency: true
       const run = await cli(args);
       assert.deepEqual([run.code, run.stderr], [0, '']);
       assert.match(run.stdout, /^Usage: parley \[command\] \[flags\]\n/);
-      for (const name of ['serve', ...Object.keys(commands), 'help']) assert.match(run.stdout, new RegExp(`^  ${name}\\b`, 'm'), name);
+      for (const name of ['serve', ...Object.keys(commands), 'help'])
+        assert.match(run.stdout, new RegExp(`^  ${name}\\b`, 'm'), name);
     });
   }
-  for (const args of [['help', 'app', 'create'], ['app', 'create', '--help']]) {
+  for (const args of [
+    ['help', 'app', 'create'],
+    ['app', 'create', '--help'],
+  ]) {
     test(args.join(' '), async () => {
       const run = await cli(args);
       assert.deepEqual([run.code, run.stderr], [0, '']);
@@ -265,7 +387,12 @@ describe('errors: {"error"} on stderr, exit 1, nothing on stdout', { concurrency
       args: ['webhook', 'set', '--app', 'app_unknown', '--url', 'https://hooks:s3cret@hooks.example.com/parley'],
       error: 'Invalid webhook URL: it must not hold a user name or password (user:password@)',
     },
-    { name: 'a bad configuration value', args: ['app', 'list'], env: { PUBLIC_URL: 'notaurl' }, error: 'Invalid configuration: PUBLIC_URL must be an absolute http(s) URL (got "notaurl")' },
+    {
+      name: 'a bad configuration value',
+      args: ['app', 'list'],
+      env: { PUBLIC_URL: 'notaurl' },
+      error: 'Invalid configuration: PUBLIC_URL must be an absolute http(s) URL (got "notaurl")',
+    },
   ];
   for (const { name, args, env, error } of cases) {
     test(name, async () => {
@@ -280,7 +407,12 @@ describe('errors: {"error"} on stderr, exit 1, nothing on stdout', { concurrency
 
 describe('the command error table, in-process', () => {
   async function attempt(argv: string[]): Promise<string> {
-    const deps = { db: openBetterSqlite3(':memory:'), config: parseConfig({ PUBLIC_URL }), clock: systemClock, random: cryptoRandom };
+    const deps = {
+      db: openBetterSqlite3(':memory:'),
+      config: parseConfig({ PUBLIC_URL }),
+      clock: systemClock,
+      random: cryptoRandom,
+    };
     try {
       const app = await onboardApp(deps, 'Known');
       const invocation = parseArgs(argv.map((arg) => (arg === '$APP' ? app.appId : arg)));
@@ -307,7 +439,9 @@ describe('the command error table, in-process', () => {
     'logo.png': fixtureBytes('logo.png'),
     'logo.jpg': Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, ...Buffer.from('JFIF')]),
     'logo.webp': Uint8Array.from([...Buffer.from('RIFF'), 0x1a, 0, 0, 0, ...Buffer.from('WEBPVP8 ')]),
-    'logo.svg': Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    'logo.svg': Buffer.from(
+      '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    ),
     'logo.png.txt': Buffer.from('not an image'),
     'huge.png': new Uint8Array(256 * 1024 + 1).fill(0x89),
   };
@@ -318,7 +452,10 @@ describe('the command error table, in-process', () => {
     { args: [], error: 'serves' },
     { args: ['serve'], error: 'serves' },
     { args: ['serve', 'now'], error: 'Unexpected argument: now' },
-    { args: ['serve', '--port', '9000'], error: 'Unexpected argument: --port (serve reads its settings from environment variables)' },
+    {
+      args: ['serve', '--port', '9000'],
+      error: 'Unexpected argument: --port (serve reads its settings from environment variables)',
+    },
     { args: ['--name', 'x'], error: 'Missing command' },
     { args: ['help'], error: 'help on everything' },
     { args: ['--help'], error: 'help on everything' },
@@ -344,11 +481,20 @@ describe('the command error table, in-process', () => {
     { args: ['link', '--app', 'app_unknown', '--purpose', 'connect'], error: 'Missing --user' },
     { args: ['link', '--app', '$APP', '--user', 'u'], error: 'Missing --purpose' },
     { args: ['backup'], error: 'Missing --out' },
-    { args: ['webhook', 'set', '--app', '$APP', '--url', 'https://hooks@hooks.example.com/'], error: 'Invalid webhook URL: it must not hold a user name or password (user:password@)' },
+    {
+      args: ['webhook', 'set', '--app', '$APP', '--url', 'https://hooks@hooks.example.com/'],
+      error: 'Invalid webhook URL: it must not hold a user name or password (user:password@)',
+    },
     { args: ['webhook', 'set', '--app', '$APP', '--url', 'http://127.0.0.1:9000/hooks'], error: 'no error' },
     { args: ['backup', '--out', 'exists.db'], error: 'exists.db already exists: choose a new file for the backup' },
-    { args: ['webhook', 'set', '--app', '$APP', '--url', 'ftp://hooks.example.com/'], error: 'Invalid webhook URL: use an absolute http(s) URL' },
-    { args: ['migrate-to-postgres', '--url', 'mysql://parley@db.example.com/parley'], error: '--url must be a postgres:// URL' },
+    {
+      args: ['webhook', 'set', '--app', '$APP', '--url', 'ftp://hooks.example.com/'],
+      error: 'Invalid webhook URL: use an absolute http(s) URL',
+    },
+    {
+      args: ['migrate-to-postgres', '--url', 'mysql://parley@db.example.com/parley'],
+      error: '--url must be a postgres:// URL',
+    },
     { args: ['migrate-to-postgres', '--url', 'postgres://'], error: '--url must be a postgres:// URL' },
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires'], error: 'Missing --expires' },
     { args: ['key', 'create', '--app', 'app_unknown'], error: 'App not found' },
@@ -356,13 +502,28 @@ describe('the command error table, in-process', () => {
     { args: ['key', 'revoke', '--app', 'app_unknown', '--key', 'key_x'], error: 'App not found' },
     { args: ['key', 'revoke', '--app', '$APP', '--key', 'key_unknown'], error: 'Key not found' },
     { args: ['link', '--app', 'app_unknown', '--user', 'u', '--purpose', 'connect'], error: 'App not found' },
-    { args: ['link', '--app', '$APP', '--user', 'u'.repeat(1025), '--purpose', 'connect'], error: 'Invalid userRef parameter' },
+    {
+      args: ['link', '--app', '$APP', '--user', 'u'.repeat(1025), '--purpose', 'connect'],
+      error: 'Invalid userRef parameter',
+    },
     { args: ['link', '--app', '$APP', '--user', 'u'.repeat(1024), '--purpose', 'connect'], error: 'no error' },
-    { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'delete'], error: 'signLink: purpose must be "connect" or "manage"' },
-    { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires', '901'], error: 'signLink: expiresInSeconds must be from 1 to 900' },
-    { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires', 'soon'], error: 'signLink: expiresInSeconds must be a number' },
+    {
+      args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'delete'],
+      error: 'signLink: purpose must be "connect" or "manage"',
+    },
+    {
+      args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires', '901'],
+      error: 'signLink: expiresInSeconds must be from 1 to 900',
+    },
+    {
+      args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--expires', 'soon'],
+      error: 'signLink: expiresInSeconds must be a number',
+    },
     { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--locale'], error: 'Missing --locale' },
-    { args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--locale', 'de_DE'], error: 'signLink: locale must be a BCP 47 language tag, such as "de" or "zh-CN"' },
+    {
+      args: ['link', '--app', '$APP', '--user', 'u', '--purpose', 'manage', '--locale', 'de_DE'],
+      error: 'signLink: locale must be a BCP 47 language tag, such as "de" or "zh-CN"',
+    },
     { args: ['app', 'update'], error: 'Missing --app' },
     { args: ['app', 'update', '--app', 'app_unknown', '--accent-color', '#000000'], error: 'App not found' },
     { args: [...UPDATE, '--app', '$APP'], error: '--app given more than once' },
@@ -373,27 +534,63 @@ describe('the command error table, in-process', () => {
     { args: [...UPDATE, '--display-name'], error: '--display-name needs a value ("" removes it)' },
     { args: [...UPDATE, '--accent-color', '#767676'], error: 'no error' },
     // #777777 is just short of AA on white (4.478:1), shown rounded down.
-    { args: [...UPDATE, '--accent-color', '#777777'], error: 'Accent color too light: #777777 has 4.47:1 against white, WCAG AA needs 4.5:1; choose a darker color' },
-    { args: [...UPDATE, '--accent-color', '#FFCC00'], error: 'Accent color too light: #ffcc00 has 1.51:1 against white, WCAG AA needs 4.5:1; choose a darker color' },
+    {
+      args: [...UPDATE, '--accent-color', '#777777'],
+      error: 'Accent color too light: #777777 has 4.47:1 against white, WCAG AA needs 4.5:1; choose a darker color',
+    },
+    {
+      args: [...UPDATE, '--accent-color', '#FFCC00'],
+      error: 'Accent color too light: #ffcc00 has 1.51:1 against white, WCAG AA needs 4.5:1; choose a darker color',
+    },
     { args: [...UPDATE, '--accent-color', 'blue'], error: 'Invalid accent color: use #RRGGBB' },
     { args: [...UPDATE, '--accent-color', '#12345'], error: 'Invalid accent color: use #RRGGBB' },
     { args: [...UPDATE, '--privacy-url', 'https://acme.example/privacy'], error: 'no error' },
-    { args: [...UPDATE, '--privacy-url', 'acme.example/privacy'], error: 'Invalid privacy policy URL: use an absolute http(s) URL' },
-    { args: [...UPDATE, '--privacy-url', 'javascript:alert(1)'], error: 'Invalid privacy policy URL: use an absolute http(s) URL' },
+    {
+      args: [...UPDATE, '--privacy-url', 'acme.example/privacy'],
+      error: 'Invalid privacy policy URL: use an absolute http(s) URL',
+    },
+    {
+      args: [...UPDATE, '--privacy-url', 'javascript:alert(1)'],
+      error: 'Invalid privacy policy URL: use an absolute http(s) URL',
+    },
     { args: [...UPDATE, '--logo', 'logo.png'], error: 'no error' },
     { args: [...UPDATE, '--logo', 'logo.jpg'], error: 'no error' },
     { args: [...UPDATE, '--logo', 'logo.webp'], error: 'no error' },
-    { args: [...UPDATE, '--logo', 'logo.svg'], error: 'Invalid logo: use a PNG, JPEG or WebP image: SVG is not accepted; export the logo as PNG' },
+    {
+      args: [...UPDATE, '--logo', 'logo.svg'],
+      error: 'Invalid logo: use a PNG, JPEG or WebP image: SVG is not accepted; export the logo as PNG',
+    },
     { args: [...UPDATE, '--logo', 'logo.png.txt'], error: 'Invalid logo: use a PNG, JPEG or WebP image' },
     { args: [...UPDATE, '--logo', 'huge.png'], error: 'Logo too large: at most 256 KiB' },
     { args: [...UPDATE, '--logo', 'missing.png'], error: 'No file at missing.png' },
-    { args: [...UPDATE, '--return-origin', 'https://acme.example', '--return-origin', 'http://127.0.0.1:3000'], error: 'no error' },
-    { args: [...UPDATE, '--return-origin', 'https://acme.example/done'], error: 'Invalid return origin: use https://host[:port], or http:// for localhost' },
-    { args: [...UPDATE, '--return-origin', 'https://acme.example?x'], error: 'Invalid return origin: use https://host[:port], or http:// for localhost' },
-    { args: [...UPDATE, '--return-origin', 'http://acme.example'], error: 'Invalid return origin: use https://host[:port], or http:// for localhost' },
-    { args: [...UPDATE, '--return-origin', 'https://user:pw@acme.example'], error: 'Invalid return origin: use https://host[:port], or http:// for localhost' },
-    { args: [...UPDATE, '--return-origin', 'acme.example'], error: 'Invalid return origin: use https://host[:port], or http:// for localhost' },
-    { args: [...UPDATE, '--accent-color', '#ffffff'], error: 'Accent color too light: #ffffff has 1.00:1 against white, WCAG AA needs 4.5:1; choose a darker color' },
+    {
+      args: [...UPDATE, '--return-origin', 'https://acme.example', '--return-origin', 'http://127.0.0.1:3000'],
+      error: 'no error',
+    },
+    {
+      args: [...UPDATE, '--return-origin', 'https://acme.example/done'],
+      error: 'Invalid return origin: use https://host[:port], or http:// for localhost',
+    },
+    {
+      args: [...UPDATE, '--return-origin', 'https://acme.example?x'],
+      error: 'Invalid return origin: use https://host[:port], or http:// for localhost',
+    },
+    {
+      args: [...UPDATE, '--return-origin', 'http://acme.example'],
+      error: 'Invalid return origin: use https://host[:port], or http:// for localhost',
+    },
+    {
+      args: [...UPDATE, '--return-origin', 'https://user:pw@acme.example'],
+      error: 'Invalid return origin: use https://host[:port], or http:// for localhost',
+    },
+    {
+      args: [...UPDATE, '--return-origin', 'acme.example'],
+      error: 'Invalid return origin: use https://host[:port], or http:// for localhost',
+    },
+    {
+      args: [...UPDATE, '--accent-color', '#ffffff'],
+      error: 'Accent color too light: #ffffff has 1.00:1 against white, WCAG AA needs 4.5:1; choose a darker color',
+    },
     { args: [...LINK, '--return-url', 'https://acme.example/done'], error: 'Invalid returnUrl' },
     { args: [...LINK, '--return-url', 'not a url'], error: 'Invalid returnUrl' },
     { args: [...LINK, '--return-url'], error: 'Missing --return-url' },

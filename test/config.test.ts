@@ -31,7 +31,10 @@ describe('parseConfig', () => {
   test('PUBLIC_URL follows PORT unless it is set', () => {
     assert.equal(parseConfig({ PORT: '28901' }).publicUrl, 'http://localhost:28901');
     assert.equal(parseConfig({ PORT: '28901', PUBLIC_URL: '' }).publicUrl, 'http://localhost:28901');
-    assert.equal(parseConfig({ PORT: '28901', PUBLIC_URL: 'https://parley.example.com' }).publicUrl, 'https://parley.example.com');
+    assert.equal(
+      parseConfig({ PORT: '28901', PUBLIC_URL: 'https://parley.example.com' }).publicUrl,
+      'https://parley.example.com',
+    );
   });
 
   test('MAX_EXPANDED_BYTES follows MAX_EXPORT_BYTES unless it is set', () => {
@@ -95,28 +98,87 @@ describe('parseConfig', () => {
   });
 
   const bad: Array<{ env: Record<string, string>; message: string }> = [
-    { env: { MAX_CONCURRENT_IMPORTS: '0' }, message: 'Invalid configuration: MAX_CONCURRENT_IMPORTS must be a whole number from 1 to 1000 (got "0")' },
+    {
+      env: { MAX_CONCURRENT_IMPORTS: '0' },
+      message: 'Invalid configuration: MAX_CONCURRENT_IMPORTS must be a whole number from 1 to 1000 (got "0")',
+    },
     { env: { PORT: 'abc' }, message: 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "abc")' },
-    { env: { PORT: '70000' }, message: 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "70000")' },
+    {
+      env: { PORT: '70000' },
+      message: 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "70000")',
+    },
     { env: { PORT: '-1' }, message: 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "-1")' },
-    { env: { PUBLIC_URL: 'notaurl' }, message: 'Invalid configuration: PUBLIC_URL must be an absolute http(s) URL (got "notaurl")' },
-    { env: { PUBLIC_URL: 'ftp://example.com' }, message: 'Invalid configuration: PUBLIC_URL must be an absolute http(s) URL (got "ftp://example.com")' },
-    { env: { RATE_LIMIT_PER_MINUTE: '0' }, message: 'Invalid configuration: RATE_LIMIT_PER_MINUTE must be a whole number from 1 to 1000000000 (got "0")' },
-    { env: { RATE_LIMIT_PER_MINUTE: '2.5' }, message: 'Invalid configuration: RATE_LIMIT_PER_MINUTE must be a whole number from 1 to 1000000000 (got "2.5")' },
-    { env: { MAX_EXPORT_BYTES: '1GB' }, message: 'Invalid configuration: MAX_EXPORT_BYTES must be a whole number from 1 to 9007199254740991 (got "1GB")' },
-    { env: { LOG_LEVEL: 'loud' }, message: 'Invalid configuration: LOG_LEVEL must be one of debug, info, warn, error, silent (got "loud")' },
-    { env: { WEBHOOK_RETRY_SCHEDULE: '1,,2' }, message: 'Invalid configuration: WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of whole seconds, such as 5,300,1800 (got "1,,2")' },
-    { env: { WEBHOOK_RETRY_SCHEDULE: '5, 300' }, message: 'Invalid configuration: WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of whole seconds, such as 5,300,1800 (got "5, 300")' },
-    { env: { WEBHOOK_TIMEOUT_MS: '0' }, message: 'Invalid configuration: WEBHOOK_TIMEOUT_MS must be a whole number from 1 to 3600000 (got "0")' },
-    { env: { STALE_AFTER_DAYS: '-1' }, message: 'Invalid configuration: STALE_AFTER_DAYS must be a whole number from 0 to 36500 (got "-1")' },
-    { env: { MAX_CONVERSATION_BYTES: '0' }, message: 'Invalid configuration: MAX_CONVERSATION_BYTES must be a whole number from 1 to 536870888 (got "0")' },
-    { env: { MAX_CONVERSATION_BYTES: '1073741824' }, message: 'Invalid configuration: MAX_CONVERSATION_BYTES must be a whole number from 1 to 536870888 (got "1073741824")' },
-    { env: { MAX_EXPANDED_BYTES: '4 GiB' }, message: 'Invalid configuration: MAX_EXPANDED_BYTES must be a whole number from 1 to 9007199254740991 (got "4 GiB")' },
+    {
+      env: { PUBLIC_URL: 'notaurl' },
+      message: 'Invalid configuration: PUBLIC_URL must be an absolute http(s) URL (got "notaurl")',
+    },
+    {
+      env: { PUBLIC_URL: 'ftp://example.com' },
+      message: 'Invalid configuration: PUBLIC_URL must be an absolute http(s) URL (got "ftp://example.com")',
+    },
+    {
+      env: { RATE_LIMIT_PER_MINUTE: '0' },
+      message: 'Invalid configuration: RATE_LIMIT_PER_MINUTE must be a whole number from 1 to 1000000000 (got "0")',
+    },
+    {
+      env: { RATE_LIMIT_PER_MINUTE: '2.5' },
+      message: 'Invalid configuration: RATE_LIMIT_PER_MINUTE must be a whole number from 1 to 1000000000 (got "2.5")',
+    },
+    {
+      env: { MAX_EXPORT_BYTES: '1GB' },
+      message: 'Invalid configuration: MAX_EXPORT_BYTES must be a whole number from 1 to 9007199254740991 (got "1GB")',
+    },
+    {
+      env: { LOG_LEVEL: 'loud' },
+      message: 'Invalid configuration: LOG_LEVEL must be one of debug, info, warn, error, silent (got "loud")',
+    },
+    {
+      env: { WEBHOOK_RETRY_SCHEDULE: '1,,2' },
+      message:
+        'Invalid configuration: WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of whole seconds, such as 5,300,1800 (got "1,,2")',
+    },
+    {
+      env: { WEBHOOK_RETRY_SCHEDULE: '5, 300' },
+      message:
+        'Invalid configuration: WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of whole seconds, such as 5,300,1800 (got "5, 300")',
+    },
+    {
+      env: { WEBHOOK_TIMEOUT_MS: '0' },
+      message: 'Invalid configuration: WEBHOOK_TIMEOUT_MS must be a whole number from 1 to 3600000 (got "0")',
+    },
+    {
+      env: { STALE_AFTER_DAYS: '-1' },
+      message: 'Invalid configuration: STALE_AFTER_DAYS must be a whole number from 0 to 36500 (got "-1")',
+    },
+    {
+      env: { MAX_CONVERSATION_BYTES: '0' },
+      message: 'Invalid configuration: MAX_CONVERSATION_BYTES must be a whole number from 1 to 536870888 (got "0")',
+    },
+    {
+      env: { MAX_CONVERSATION_BYTES: '1073741824' },
+      message:
+        'Invalid configuration: MAX_CONVERSATION_BYTES must be a whole number from 1 to 536870888 (got "1073741824")',
+    },
+    {
+      env: { MAX_EXPANDED_BYTES: '4 GiB' },
+      message:
+        'Invalid configuration: MAX_EXPANDED_BYTES must be a whole number from 1 to 9007199254740991 (got "4 GiB")',
+    },
     // The password of a database URL is never shown.
-    { env: { DATABASE_URL: 'mysql://parley:secret@db/parley' }, message: 'Invalid configuration: DATABASE_URL must be a postgres:// URL, such as postgres://parley:secret@db.example.com:5432/parley (got "mysql://parley:***@db/parley")' },
-    { env: { WEBHOOK_ALLOW_PRIVATE: 'no' }, message: 'Invalid configuration: WEBHOOK_ALLOW_PRIVATE must be true or false (got "no")' },
+    {
+      env: { DATABASE_URL: 'mysql://parley:secret@db/parley' },
+      message:
+        'Invalid configuration: DATABASE_URL must be a postgres:// URL, such as postgres://parley:secret@db.example.com:5432/parley (got "mysql://parley:***@db/parley")',
+    },
+    {
+      env: { WEBHOOK_ALLOW_PRIVATE: 'no' },
+      message: 'Invalid configuration: WEBHOOK_ALLOW_PRIVATE must be true or false (got "no")',
+    },
     // A value with a line break still gives one line.
-    { env: { LOG_LEVEL: 'info\nerror' }, message: 'Invalid configuration: LOG_LEVEL must be one of debug, info, warn, error, silent (got "info\\nerror")' },
+    {
+      env: { LOG_LEVEL: 'info\nerror' },
+      message: 'Invalid configuration: LOG_LEVEL must be one of debug, info, warn, error, silent (got "info\\nerror")',
+    },
   ];
   for (const { env, message } of bad) {
     const [name, value] = Object.entries(env)[0]!;
@@ -134,10 +196,13 @@ describe('parseConfig', () => {
   }
 
   test('with several bad values, the message names one of them', () => {
-    assert.throws(() => parseConfig({ LOG_LEVEL: 'loud', PORT: 'abc' }), (error: unknown) => {
-      assert.ok(error instanceof ConfigError);
-      assert.match(error.message, /^Invalid configuration: (PORT|LOG_LEVEL) /);
-      return true;
-    });
+    assert.throws(
+      () => parseConfig({ LOG_LEVEL: 'loud', PORT: 'abc' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /^Invalid configuration: (PORT|LOG_LEVEL) /);
+        return true;
+      },
+    );
   });
 });

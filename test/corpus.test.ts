@@ -60,14 +60,19 @@ for (const corpus of CORPORA) {
   }
 
   describe(`exports in ${corpus.name}`, () => {
-    const names = readdirSync(corpus.dir).filter((name) => /\.(json|csv)$/.test(name)).sort();
+    const names = readdirSync(corpus.dir)
+      .filter((name) => /\.(json|csv)$/.test(name))
+      .sort();
 
     test('the folder holds exports', () => assert.ok(names.length > 0, `no *.json or *.csv in ${corpus.name}`));
 
     for (const name of names) {
       test(name, async () => {
         const provider = providerOfFixture(name);
-        assert.ok(corpus.providers.includes(provider), `${name}: ${provider} is not one of ${corpus.name}'s providers (${corpus.providers.join(', ')})`);
+        assert.ok(
+          corpus.providers.includes(provider),
+          `${name}: ${provider} is not one of ${corpus.name}'s providers (${corpus.providers.join(', ')})`,
+        );
         const bytes = new Uint8Array(readFileSync(new URL(name, corpus.dir)));
         const csv = name.endsWith('.csv');
 
@@ -75,7 +80,11 @@ for (const corpus of CORPORA) {
         let records: unknown[] | undefined;
         if (!csv) {
           const parsed = JSON.parse(new TextDecoder().decode(bytes));
-          records = Array.isArray(parsed) ? parsed : Array.isArray(parsed?.conversations) ? parsed.conversations : [parsed];
+          records = Array.isArray(parsed)
+            ? parsed
+            : Array.isArray(parsed?.conversations)
+              ? parsed.conversations
+              : [parsed];
           for (const size of [1, 7, 4096, bytes.length]) {
             assert.deepEqual(splitInChunks(bytes, size), records, `${name} split in chunks of ${size} bytes`);
           }
@@ -89,11 +98,19 @@ for (const corpus of CORPORA) {
         assert.equal(first.provider, provider);
         assert.ok(first.created > 0, `${name}: the first import creates conversations ${JSON.stringify(first)}`);
         if (records && !GROUPED.has(provider)) {
-          assert.equal(first.created + first.updated + first.unchanged + first.skipped, records.length, JSON.stringify(first));
+          assert.equal(
+            first.created + first.updated + first.unchanged + first.skipped,
+            records.length,
+            JSON.stringify(first),
+          );
         }
 
         const again = await json(await postExport(t, bytes, { contentType }));
-        assert.deepEqual(again, { ...first, created: 0, updated: 0, unchanged: first.created + first.updated + first.unchanged }, 'a second import changes nothing');
+        assert.deepEqual(
+          again,
+          { ...first, created: 0, updated: 0, unchanged: first.created + first.updated + first.unchanged },
+          'a second import changes nothing',
+        );
       });
     }
   });

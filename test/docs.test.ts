@@ -13,12 +13,21 @@ import { ROOT } from './conformance/server.ts';
 import { setup } from './helpers.ts';
 import { OPENAPI } from './openapi-check.ts';
 
-const DOCUMENTS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 const text = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
 /** The Markdown tables of a document, each as its header's cells and its rows' cells; code blocks left out. */
 function tables(markdown: string): Array<{ header: string[]; rows: string[][] }> {
-  const cells = (line: string) => line.slice(1, line.endsWith('|') ? -1 : undefined).split(/(?<!\\)\|/).map((cell) => cell.trim());
+  const cells = (line: string) =>
+    line
+      .slice(1, line.endsWith('|') ? -1 : undefined)
+      .split(/(?<!\\)\|/)
+      .map((cell) => cell.trim());
   const found: Array<{ header: string[]; rows: string[][] }> = [];
   let inCode = false;
   let current: string[] = [];
@@ -34,7 +43,9 @@ function tables(markdown: string): Array<{ header: string[]; rows: string[][] }>
   return found;
 }
 
-const KNOWN = new Map(Object.entries(ERRORS).map(([code, [status, message]]) => [`${status} ${message}`, code as ErrorCode]));
+const KNOWN = new Map(
+  Object.entries(ERRORS).map(([code, [status, message]]) => [`${status} ${message}`, code as ErrorCode]),
+);
 
 /** The errors a table's row names, as `status message`: one or several messages (`a` / `b`), perhaps followed by `: <reason>`. */
 function rowErrors(row: string[]): string[] {
@@ -47,24 +58,35 @@ const errorTables = DOCUMENTS.flatMap((file) =>
     .map((table) => ({ file, ...table })),
 );
 
-describe('the documents\' error tables', () => {
-  test('there are some: the API\'s in the README, the pages\' in docs/hosted-pages.md', () => {
+describe("the documents' error tables", () => {
+  test("there are some: the API's in the README, the pages' in docs/hosted-pages.md", () => {
     assert.deepEqual([...new Set(errorTables.map(({ file }) => file))].sort(), ['README.md', 'docs/hosted-pages.md']);
   });
 
   for (const { file, header, rows } of errorTables) {
     test(`${file}: every row (${header[1]}) is an error of src/errors.ts, with its status`, () => {
       for (const row of rows) {
-        for (const error of rowErrors(row)) assert.ok(KNOWN.has(error), `${file}: "${error}" is not an error the code has`);
-        if (row[1]!.endsWith(': <reason>`')) assert.ok(ERRORS_WITH_DETAIL.includes(KNOWN.get(rowErrors(row)[0]!)!), `${row[1]} takes no reason`);
+        for (const error of rowErrors(row))
+          assert.ok(KNOWN.has(error), `${file}: "${error}" is not an error the code has`);
+        if (row[1]!.endsWith(': <reason>`'))
+          assert.ok(ERRORS_WITH_DETAIL.includes(KNOWN.get(rowErrors(row)[0]!)!), `${row[1]} takes no reason`);
       }
     });
   }
 
-  test('the README\'s table holds every error the API answers, as the OpenAPI document lists them', () => {
-    const documented = new Set(errorTables.filter(({ file, header }) => file === 'README.md' && header[1] === '`error`').flatMap(({ rows }) => rows.flatMap(rowErrors)));
-    const answered = new Set([`${ERRORS.notFound[0]} ${ERRORS.notFound[1]}`, `${ERRORS.methodNotAllowed[0]} ${ERRORS.methodNotAllowed[1]}`]);
-    for (const operations of Object.values(OPENAPI.paths as Record<string, Record<string, { responses: Record<string, { description: string }> }>>)) {
+  test("the README's table holds every error the API answers, as the OpenAPI document lists them", () => {
+    const documented = new Set(
+      errorTables
+        .filter(({ file, header }) => file === 'README.md' && header[1] === '`error`')
+        .flatMap(({ rows }) => rows.flatMap(rowErrors)),
+    );
+    const answered = new Set([
+      `${ERRORS.notFound[0]} ${ERRORS.notFound[1]}`,
+      `${ERRORS.methodNotAllowed[0]} ${ERRORS.methodNotAllowed[1]}`,
+    ]);
+    for (const operations of Object.values(
+      OPENAPI.paths as Record<string, Record<string, { responses: Record<string, { description: string }> }>>,
+    )) {
       for (const { responses } of Object.values(operations)) {
         for (const [status, { description }] of Object.entries(responses)) {
           if (status === '200') continue;
@@ -76,7 +98,7 @@ describe('the documents\' error tables', () => {
   });
 });
 
-describe('the README\'s content types', () => {
+describe("the README's content types", () => {
   const listed = tables(text('README.md'))
     .filter(({ header }) => header[0] === 'Content-Type')
     .flatMap(({ rows }) => rows.map((row) => row[0]!.replace(/^`|`$/g, '')));
@@ -90,16 +112,24 @@ describe('the README\'s content types', () => {
     const t = await setup();
     for (const type of listed) {
       const contentType = type === 'multipart/form-data' ? `${type}; boundary=x` : type;
-      const res = await t.request('/api/ingest-export?userRef=u1', { method: 'POST', headers: { 'Content-Type': contentType }, body: 'x' });
+      const res = await t.request('/api/ingest-export?userRef=u1', {
+        method: 'POST',
+        headers: { 'Content-Type': contentType },
+        body: 'x',
+      });
       assert.notEqual(res.status, 415, type);
       await res.body?.cancel();
     }
-    const refused = await t.request('/api/ingest-export?userRef=u1', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x' });
+    const refused = await t.request('/api/ingest-export?userRef=u1', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'x',
+    });
     assert.equal(refused.status, 415);
   });
 });
 
-describe('the documents\' links', () => {
+describe("the documents' links", () => {
   /** GitHub's anchor for a heading. */
   const slug = (heading: string) =>
     heading
@@ -113,13 +143,16 @@ describe('the documents\' links', () => {
 
   for (const file of DOCUMENTS) {
     test(`${file}: every link inside the repository leads to a file, and to a heading there`, () => {
-      const markdown = text(file).replace(/^```[^]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+      const markdown = text(file)
+        .replace(/^```[^]*?^```/gm, '')
+        .replace(/`[^`\n]*`/g, '');
       for (const [, target] of markdown.matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^[a-z]+:/.test(target!)) continue;
         const [path, anchor] = target!.split('#') as [string, string | undefined];
         const linked = path === '' ? file : join(dirname(file), path);
         assert.ok(existsSync(join(ROOT, linked)), `${file}: ${target} leads nowhere`);
-        if (anchor !== undefined) assert.ok(anchors(linked).has(anchor), `${file}: ${target} names no heading of ${linked}`);
+        if (anchor !== undefined)
+          assert.ok(anchors(linked).has(anchor), `${file}: ${target} names no heading of ${linked}`);
       }
     });
   }

@@ -56,7 +56,10 @@ export const isPostgres = (db: Db): boolean => dialectOf(db) === postgres;
 export async function openTestDatabase(databasePath = ':memory:'): Promise<Db> {
   const url = process.env.PARLEY_TEST_DATABASE_URL;
   if (!url) return openBetterSqlite3(databasePath);
-  const schema = databasePath === ':memory:' ? `t_${crypto.randomUUID().replace(/-/g, '')}` : `f_${databasePath.replace(/\W/g, '_').slice(-50)}`;
+  const schema =
+    databasePath === ':memory:'
+      ? `t_${crypto.randomUUID().replace(/-/g, '')}`
+      : `f_${databasePath.replace(/\W/g, '_').slice(-50)}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
@@ -115,7 +118,14 @@ export async function seedConnection(
     count = 0,
     status = 'active',
     capturedAt = deps.clock.now(),
-  }: { appId: string; userRef: string; provider?: string; count?: number; status?: ConnectionStatus; capturedAt?: number },
+  }: {
+    appId: string;
+    userRef: string;
+    provider?: string;
+    count?: number;
+    status?: ConnectionStatus;
+    capturedAt?: number;
+  },
 ): Promise<{ userId: string; connectionId: string }> {
   const { db } = deps;
   const now = isoTime(deps.clock.now());
@@ -124,7 +134,12 @@ export async function seedConnection(
     .values({ id: crypto.randomUUID(), app_id: appId, user_ref: userRef, created_at: now })
     .onConflict((oc) => oc.columns(['app_id', 'user_ref']).doNothing())
     .execute();
-  const user = await db.selectFrom('users').select('id').where('app_id', '=', appId).where('user_ref', '=', userRef).executeTakeFirstOrThrow();
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('app_id', '=', appId)
+    .where('user_ref', '=', userRef)
+    .executeTakeFirstOrThrow();
   const connectionId = crypto.randomUUID();
   await db
     .insertInto('connections')
@@ -147,7 +162,10 @@ export async function seedConnection(
         connection_id: connectionId,
         external_id: `ext-${i}`,
         title,
-        payload: storedPayload(db, JSON.stringify({ title, messages: [{ role: 'user', content: `Message ${i}`, timestamp: null }] })),
+        payload: storedPayload(
+          db,
+          JSON.stringify({ title, messages: [{ role: 'user', content: `Message ${i}`, timestamp: null }] }),
+        ),
         update_time: isoTime(FIXED_NOW - i * 60_000),
         created_at: now,
         changed_at: now,
@@ -159,7 +177,8 @@ export async function seedConnection(
 }
 
 /** A payload as the conversations table keeps it: text in SQLite, UTF-8 bytes (bytea) in PostgreSQL. */
-export const storedPayload = (db: Db, payload: string): string => (isPostgres(db) ? (new TextEncoder().encode(payload) as unknown as string) : payload);
+export const storedPayload = (db: Db, payload: string): string =>
+  isPostgres(db) ? (new TextEncoder().encode(payload) as unknown as string) : payload;
 
 export const json = async (response: Response): Promise<any> => JSON.parse(await response.text());
 
@@ -171,10 +190,14 @@ export const fixtureBytes = (name: string): Uint8Array => new Uint8Array(readFil
 export const fixtureJson = (name: string): any => JSON.parse(readFileSync(new URL(name, FIXTURES_DIR), 'utf8'));
 
 /** Every JSON export at the top of test/fixtures/ (not the zip folders' files). */
-export const FIXTURE_NAMES = readdirSync(FIXTURES_DIR).filter((name) => name.endsWith('.json')).sort();
+export const FIXTURE_NAMES = readdirSync(FIXTURES_DIR)
+  .filter((name) => name.endsWith('.json'))
+  .sort();
 
 /** Every export at the top of test/fixtures/: the JSON ones and Copilot's CSV. */
-export const EXPORT_FIXTURE_NAMES = readdirSync(FIXTURES_DIR).filter((name) => /\.(json|csv)$/.test(name)).sort();
+export const EXPORT_FIXTURE_NAMES = readdirSync(FIXTURES_DIR)
+  .filter((name) => /\.(json|csv)$/.test(name))
+  .sort();
 
 /** The Content-Type a fixture is uploaded with. */
 export const fixtureContentType = (name: string) => (name.endsWith('.csv') ? 'text/csv' : 'application/json');
@@ -195,7 +218,8 @@ export const PROVIDER_BY_PREFIX: Readonly<Record<string, string>> = {
 
 export function providerOfFixture(name: string): string {
   const provider = PROVIDER_BY_PREFIX[name.split('-')[0]!];
-  if (!provider) throw new Error(`${name}: no provider for its prefix (known: ${Object.keys(PROVIDER_BY_PREFIX).join(', ')})`);
+  if (!provider)
+    throw new Error(`${name}: no provider for its prefix (known: ${Object.keys(PROVIDER_BY_PREFIX).join(', ')})`);
   return provider;
 }
 
@@ -243,7 +267,11 @@ export function zipFolderFiles(folder: string): Record<string, Uint8Array> {
 }
 
 /** POSTs an export to /api/ingest-export with the tenant's key; `query` is appended as is. */
-export function postExport(t: TestContext, body: BodyInit | Uint8Array, { query = 'userRef=u1', contentType = 'application/json' } = {}) {
+export function postExport(
+  t: TestContext,
+  body: BodyInit | Uint8Array,
+  { query = 'userRef=u1', contentType = 'application/json' } = {},
+) {
   const headers: Record<string, string> = contentType ? { 'Content-Type': contentType } : {};
   return t.request(`/api/ingest-export?${query}`, { method: 'POST', headers, body: body as BodyInit });
 }
@@ -251,7 +279,14 @@ export function postExport(t: TestContext, body: BodyInit | Uint8Array, { query 
 /** Row counts of every table an import writes, to prove a failed one wrote nothing. */
 export async function rowCounts(deps: Deps) {
   const count = async (table: 'users' | 'connections' | 'conversations' | 'import_staging') =>
-    Number((await deps.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await deps.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return {
     users: await count('users'),
     connections: await count('connections'),
@@ -261,7 +296,12 @@ export async function rowCounts(deps: Deps) {
 }
 
 /** Asserts an import fails with exactly this answer and leaves every table as it was. */
-export async function expectRefused(t: TestContext, send: () => Promise<Response>, status: number, error: string | RegExp) {
+export async function expectRefused(
+  t: TestContext,
+  send: () => Promise<Response>,
+  status: number,
+  error: string | RegExp,
+) {
   const before = await rowCounts(t.deps);
   const response = await send();
   const body = await json(response);
@@ -274,10 +314,15 @@ export async function expectRefused(t: TestContext, send: () => Promise<Response
 }
 
 /** A multipart form: the fields in order, then the file (if any) in the `file` field, then the fields `after` it. */
-export function form(fields: Record<string, string>, file?: { bytes: Uint8Array; type: string; name?: string }, after: Record<string, string> = {}): FormData {
+export function form(
+  fields: Record<string, string>,
+  file?: { bytes: Uint8Array; type: string; name?: string },
+  after: Record<string, string> = {},
+): FormData {
   const data = new FormData();
   for (const [name, value] of Object.entries(fields)) data.append(name, value);
-  if (file) data.append('file', new Blob([file.bytes as BlobPart], { type: file.type }), file.name ?? 'conversations.json');
+  if (file)
+    data.append('file', new Blob([file.bytes as BlobPart], { type: file.type }), file.name ?? 'conversations.json');
   for (const [name, value] of Object.entries(after)) data.append(name, value);
   return data;
 }
@@ -312,7 +357,12 @@ export function streamedZip(files: Record<string, Uint8Array>): Uint8Array {
 export async function recordWrites(
   db: Db,
   table: string,
-  { operations, updateOf, key, value }: { operations: Array<'INSERT' | 'UPDATE' | 'DELETE'>; updateOf?: string; key: string; value: string },
+  {
+    operations,
+    updateOf,
+    key,
+    value,
+  }: { operations: Array<'INSERT' | 'UPDATE' | 'DELETE'>; updateOf?: string; key: string; value: string },
 ): Promise<() => Promise<Array<{ op: string; key: string; value: string | null }>>> {
   const run = (text: string) => db.executeQuery(CompiledQuery.raw(text, []));
   const events = operations.map((op) => (op === 'UPDATE' && updateOf ? `UPDATE OF ${updateOf}` : op));
@@ -322,7 +372,9 @@ export async function recordWrites(
       IF TG_OP = 'DELETE' THEN INSERT INTO recorded_writes (op, key, value) VALUES (TG_OP, OLD.${key}, OLD.${value});
       ELSE INSERT INTO recorded_writes (op, key, value) VALUES (TG_OP, NEW.${key}, NEW.${value}); END IF;
       RETURN NULL; END $$`);
-    await run(`CREATE TRIGGER recorded AFTER ${events.join(' OR ')} ON ${table} FOR EACH ROW EXECUTE FUNCTION record_write()`);
+    await run(
+      `CREATE TRIGGER recorded AFTER ${events.join(' OR ')} ON ${table} FOR EACH ROW EXECUTE FUNCTION record_write()`,
+    );
   } else {
     await run('CREATE TEMP TABLE recorded_writes (seq INTEGER PRIMARY KEY, op TEXT, key TEXT, value TEXT)');
     for (const [i, op] of operations.entries()) {
@@ -331,7 +383,12 @@ export async function recordWrites(
         BEGIN INSERT INTO recorded_writes (op, key, value) VALUES ('${op}', ${row}.${key}, ${row}.${value}); END`);
     }
   }
-  return async () => (await db.executeQuery<{ op: string; key: string; value: string | null }>(CompiledQuery.raw('SELECT op, key, value FROM recorded_writes ORDER BY seq', []))).rows;
+  return async () =>
+    (
+      await db.executeQuery<{ op: string; key: string; value: string | null }>(
+        CompiledQuery.raw('SELECT op, key, value FROM recorded_writes ORDER BY seq', []),
+      )
+    ).rows;
 }
 
 /**
@@ -346,14 +403,28 @@ export function longChatgptConversation(messages: number): { bytes: Uint8Array; 
   for (let i = 1; i <= messages; i++) {
     const assistant = i % 2 === 0;
     const metadata = assistant
-      ? { finish_details: { type: 'stop', stop_tokens: [200002] }, citations: [], content_references: [], is_complete: true, message_type: null, model_slug: 'gpt-4o', default_model_slug: 'gpt-4o', parent_id: id(i - 1), request_id: `8ee1b3d5f7a9c2e4-${i}`, timestamp_: 'absolute' }
+      ? {
+          finish_details: { type: 'stop', stop_tokens: [200002] },
+          citations: [],
+          content_references: [],
+          is_complete: true,
+          message_type: null,
+          model_slug: 'gpt-4o',
+          default_model_slug: 'gpt-4o',
+          parent_id: id(i - 1),
+          request_id: `8ee1b3d5f7a9c2e4-${i}`,
+          timestamp_: 'absolute',
+        }
       : { request_id: `8ee1b3d5f7a9c2e4-${i}`, message_source: null, timestamp_: 'absolute', message_type: null };
     const message = {
       id: id(i),
       author: { role: assistant ? 'assistant' : 'user', name: null, metadata: {} },
       create_time: 1733504407.260381 + i,
       update_time: null,
-      content: { content_type: 'text', parts: [`Message ${i}: ${assistant ? 'an answer, with a sentence or two of explanation' : 'a question'}.`] },
+      content: {
+        content_type: 'text',
+        parts: [`Message ${i}: ${assistant ? 'an answer, with a sentence or two of explanation' : 'a question'}.`],
+      },
       status: 'finished_successfully',
       end_turn: assistant ? true : null,
       weight: 1.0,
@@ -363,7 +434,16 @@ export function longChatgptConversation(messages: number): { bytes: Uint8Array; 
     };
     mapping[id(i)] = { id: id(i), message, parent: id(i - 1), children: i < messages ? [id(i + 1)] : [] };
   }
-  const text = JSON.stringify([{ id: 'long', title: 'Long', create_time: 1733504407, update_time: 1733504407 + messages, current_node: id(messages), mapping }]);
+  const text = JSON.stringify([
+    {
+      id: 'long',
+      title: 'Long',
+      create_time: 1733504407,
+      update_time: 1733504407 + messages,
+      current_node: id(messages),
+      mapping,
+    },
+  ]);
   // Counted as the splitter counts them: the opening brackets, commas and colons outside strings, inside the conversation's own bracket.
   let values = -2;
   let inString = false;

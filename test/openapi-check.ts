@@ -18,19 +18,23 @@ function closeObjects(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(closeObjects);
   if (typeof node !== 'object' || node === null) return node;
   const copy: Json = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, closeObjects(value)]));
-  if (copy.type === 'object' && copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
+  if (copy.type === 'object' && copy.properties && copy.additionalProperties === undefined)
+    copy.additionalProperties = false;
   return copy;
 }
 
 const SCHEMAS_ID = 'https://parley.invalid/schemas';
 // The document made strict, with its references to named schemas made absolute:
 // each part of it can then be compiled on its own.
-const CHECKED = JSON.parse(JSON.stringify(closeObjects(OPENAPI)).replaceAll('"#/components/schemas/', `"${SCHEMAS_ID}#/$defs/`)) as Json;
+const CHECKED = JSON.parse(
+  JSON.stringify(closeObjects(OPENAPI)).replaceAll('"#/components/schemas/', `"${SCHEMAS_ID}#/$defs/`),
+) as Json;
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats(ajv);
 ajv.addSchema({ $id: SCHEMAS_ID, $defs: CHECKED.components.schemas });
 
-const pointer = (...parts: string[]) => parts.map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+const pointer = (...parts: string[]) =>
+  parts.map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 
 /** The node a JSON pointer names in the document. */
 const lookup = (at: string): Json =>
@@ -46,7 +50,10 @@ const validators = new Map<string, ValidateFunction>();
 function expectValid(at: string, value: unknown, what: string) {
   let validate = validators.get(at);
   if (!validate) validators.set(at, (validate = ajv.compile(lookup(at))));
-  assert.ok(validate(value), `${what} does not match /openapi.json: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 500)}`);
+  assert.ok(
+    validate(value),
+    `${what} does not match /openapi.json: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 500)}`,
+  );
 }
 
 /** Whether /openapi.json describes what this request gets back. */
@@ -77,7 +84,10 @@ export function checkAnswer(method: string, url: string, answer: CheckedAnswer):
   const operation = (OPENAPI.paths as Json)[path][method.toLowerCase()];
   let at: string;
   if (operation) {
-    assert.ok(operation.responses[answer.status], `${what}: a status /openapi.json does not list (${answer.text.slice(0, 200)})`);
+    assert.ok(
+      operation.responses[answer.status],
+      `${what}: a status /openapi.json does not list (${answer.text.slice(0, 200)})`,
+    );
     at = pointer('paths', path, method.toLowerCase(), 'responses', String(answer.status));
   } else {
     assert.equal(answer.status, 405, `${what}: a method /openapi.json does not list must answer 405`);
@@ -91,20 +101,31 @@ export function checkAnswer(method: string, url: string, answer: CheckedAnswer):
       assert.ok(!header.required, `${what}: header ${name} missing`);
       continue;
     }
-    expectValid(pointer('components', 'headers', name, 'schema'), header.schema.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value, `${what}: header ${name}`);
+    expectValid(
+      pointer('components', 'headers', name, 'schema'),
+      header.schema.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value,
+      `${what}: header ${name}`,
+    );
   }
   assert.equal(answer.headers.get('content-type'), 'application/json', `${what}: content type`);
   expectValid(`${at}/content/application~1json/schema`, JSON.parse(answer.text), `${what}: body`);
 }
 
 /** `request`, with every answer checked against /openapi.json. */
-export function checkingAnswers(request: (input: string | URL | globalThis.Request, init?: RequestInit) => Response | Promise<Response>) {
+export function checkingAnswers(
+  request: (input: string | URL | globalThis.Request, init?: RequestInit) => Response | Promise<Response>,
+) {
   return async (input: string | URL | globalThis.Request, init?: RequestInit): Promise<Response> => {
     const response = await request(input, init);
     const method = init?.method ?? (input instanceof globalThis.Request ? input.method : 'GET');
     const url = input instanceof globalThis.Request ? input.url : String(input);
     // Only answers the document describes are read ahead of the test (pages stream).
-    if (isChecked(method, url)) checkAnswer(method, url, { status: response.status, headers: response.headers, text: await response.clone().text() });
+    if (isChecked(method, url))
+      checkAnswer(method, url, {
+        status: response.status,
+        headers: response.headers,
+        text: await response.clone().text(),
+      });
     return response;
   };
 }
@@ -114,6 +135,7 @@ export function checkDelivery(headers: Record<string, string | string[] | undefi
   const event = JSON.parse(body);
   const at = pointer('webhooks', String(event.type), 'post');
   assert.ok((OPENAPI.webhooks as Json)[event.type], `webhook of a type /openapi.json does not list: ${event.type}`);
-  for (const { name } of lookup(at).parameters as Json[]) assert.ok(headers[name], `webhook ${event.type}: header ${name} missing`);
+  for (const { name } of lookup(at).parameters as Json[])
+    assert.ok(headers[name], `webhook ${event.type}: header ${name} missing`);
   expectValid(`${at}/requestBody/content/application~1json/schema`, event, `webhook ${event.type}`);
 }

@@ -35,7 +35,8 @@ async function packagesOfTheBundle(): Promise<string[]> {
     metafile: true,
     logLevel: 'silent',
   });
-  const packageOf = (path: string) => path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1] ?? (external.includes(path) ? path : undefined);
+  const packageOf = (path: string) =>
+    path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1] ?? (external.includes(path) ? path : undefined);
   const imported = Object.entries(metafile.inputs)
     .filter(([path]) => packageOf(path) === undefined)
     .flatMap(([, input]) => input.imports.map((entry) => packageOf(entry.path)))
@@ -49,7 +50,11 @@ test('the server needs only dependencies, and every dependency is needed to run 
   assert.deepEqual(devOnly, [], 'bundled or external packages that a lean install lacks');
   // esbuild is needed by `npm start` itself, which builds the bundle.
   assert.match(packageJson.scripts.start, /^npm run -s build:node && /);
-  assert.deepEqual(dependencies.filter((name) => !used.includes(name) && name !== 'esbuild'), [], 'dependencies the server does not use');
+  assert.deepEqual(
+    dependencies.filter((name) => !used.includes(name) && name !== 'esbuild'),
+    [],
+    'dependencies the server does not use',
+  );
   assert.ok(dependencies.includes('esbuild'));
 });
 

@@ -7,7 +7,19 @@
  * often sits in a folder only root may enter, such as /root or a `mktemp -d`).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -43,7 +55,9 @@ export function binaries(user: ReturnType<typeof serverUser>): { initdb: string;
     throw new PostgresMissing(`${PLATFORM_PACKAGE} is not installed (it comes with the dev dependencies: npm ci)`);
   }
   const installed = { native: join(root, 'native'), discard() {} };
-  const { native, discard } = user ? reachableCopy(installed.native, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version) : installed;
+  const { native, discard } = user
+    ? reachableCopy(installed.native, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version)
+    : installed;
   return { initdb: join(native, 'bin', 'initdb'), postgres: join(native, 'bin', 'postgres'), discard };
 }
 
@@ -101,7 +115,11 @@ export async function startPostgres(): Promise<PostgresServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-postgres-'));
   if (user) chownSync(dataDir, user.uid, user.gid);
 
-  const init = run(initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'], user);
+  const init = run(
+    initdb,
+    ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'],
+    user,
+  );
   let initOutput = '';
   init.stdout!.on('data', (chunk) => (initOutput += chunk));
   init.stderr!.on('data', (chunk) => (initOutput += chunk));
@@ -112,7 +130,24 @@ export async function startPostgres(): Promise<PostgresServer> {
   // Durability settings off: a test server's data is thrown away.
   const server = run(
     postgres,
-    ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=400'],
+    [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-k',
+      dataDir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=400',
+    ],
     user,
   );
   let output = '';

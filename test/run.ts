@@ -21,7 +21,13 @@ const ON_BOTH = /^test\/(api|import|pages|webhooks)\//;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? testFiles(join(dir, entry.name)) : entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : []))
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? testFiles(join(dir, entry.name))
+        : entry.name.endsWith('.test.ts')
+          ? [join(dir, entry.name)]
+          : [],
+    )
     .map((file) => relative(ROOT, join(ROOT, file)))
     .sort();
 }
@@ -57,7 +63,13 @@ if (typeof postgres === 'string') {
     const onSqlite = await runTests(files, serverEnv);
     const onBoth = files.filter((file) => ON_BOTH.test(file));
     console.log(`\n# The same ${onBoth.length} suites again, on PostgreSQL\n`);
-    const onPostgres = onBoth.length === 0 ? 0 : await runTests(onBoth, { ...serverEnv, PARLEY_TEST_DATABASE_URL: await postgres.createDatabase('parley_tests') });
+    const onPostgres =
+      onBoth.length === 0
+        ? 0
+        : await runTests(onBoth, {
+            ...serverEnv,
+            PARLEY_TEST_DATABASE_URL: await postgres.createDatabase('parley_tests'),
+          });
     exitCode = Math.max(onSqlite, onPostgres);
   } finally {
     await postgres.stop();

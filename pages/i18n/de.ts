@@ -2,7 +2,8 @@ import type { Messages } from './en.ts';
 import { formatters, localeBasics } from './format.ts';
 
 const f = formatters('de');
-const askAgain = 'Gehe zurück zur App, von der du kommst, und öffne diese Seite dort erneut: Sie gibt dir einen neuen Link.';
+const askAgain =
+  'Gehe zurück zur App, von der du kommst, und öffne diese Seite dort erneut: Sie gibt dir einen neuen Link.';
 
 export const de: Messages = {
   ...localeBasics('de'),
@@ -74,7 +75,8 @@ export const de: Messages = {
   advice: {
     missingLink: `Diese Seite öffnet sich nur über einen Link, den dir die App gibt. ${askAgain}`,
     invalidLink: `Dieser Link ist beschädigt oder nicht für diesen Dienst bestimmt. ${askAgain}`,
-    appNotFound: 'Die App, die diesen Link erstellt hat, ist hier nicht registriert. Wende dich an den Support der App.',
+    appNotFound:
+      'Die App, die diesen Link erstellt hat, ist hier nicht registriert. Wende dich an den Support der App.',
     linkExpired: `Dieser Link ist abgelaufen: Die App erstellt Links, die nur kurze Zeit gelten. ${askAgain}`,
     invalidLinkLifetime: `Dieser Link wurde zu lange gültig gemacht und wird deshalb nicht angenommen. ${askAgain}`,
     wrongLinkPurpose: `Dieser Link gehört zu einer anderen Seite. ${askAgain}`,
@@ -84,10 +86,13 @@ export const de: Messages = {
     invalidCsrf: 'Dieses Formular war veraltet. Gehe zurück, lade die Seite neu und versuche es noch einmal.',
     connectionNotFound: 'Diese Verbindung gibt es nicht oder sie wurde entfernt.',
     conversationNotFound: 'Diese Unterhaltung gibt es nicht oder sie wurde gelöscht.',
-    returnUrlNotAllowed: 'Dieser Link würde dich zu einer Adresse zurückschicken, die die App nicht angemeldet hat, daher wird er nicht angenommen. Wende dich an den Support der App.',
-    bodyTooLarge: 'Das Formular war größer, als diese Seite annimmt. Gehe zurück, lade die Seite neu und versuche es noch einmal.',
+    returnUrlNotAllowed:
+      'Dieser Link würde dich zu einer Adresse zurückschicken, die die App nicht angemeldet hat, daher wird er nicht angenommen. Wende dich an den Support der App.',
+    bodyTooLarge:
+      'Das Formular war größer, als diese Seite annimmt. Gehe zurück, lade die Seite neu und versuche es noch einmal.',
     requestTimeout: 'Die Daten kamen zu langsam an. Prüfe deine Verbindung und versuche es noch einmal.',
-    importsBusy: 'Gerade werden viele Dateien importiert. Warte einen Moment und lade deine Datei dann noch einmal hoch.',
+    importsBusy:
+      'Gerade werden viele Dateien importiert. Warte einen Moment und lade deine Datei dann noch einmal hoch.',
   },
 
   startTitle: 'Unterhaltungen importieren',
@@ -145,7 +150,8 @@ export const de: Messages = {
       'Lade diese .zip-Datei unverändert hier hoch. Die darin enthaltene conversations.json geht auch.',
     ],
   },
-  waitingForExport: ({ app }) => `Wartest du noch auf den Export? Du kannst diese Seite schließen: Wenn die Datei bereit ist, starte den Import erneut in ${app}.`,
+  waitingForExport: ({ app }) =>
+    `Wartest du noch auf den Export? Du kannst diese Seite schließen: Wenn die Datei bereit ist, starte den Import erneut in ${app}.`,
   uploadIt: '2. Hochladen',
   exportFile: ({ files }) => `Exportdatei (${files})`,
   upTo: ({ size }) => `Bis zu ${size}.`,
@@ -167,7 +173,10 @@ export const de: Messages = {
   importCompleteTitle: 'Import abgeschlossen',
   importedHeading: ({ provider }) => `Deine ${provider}-Unterhaltungen sind da`,
   nowAvailable: ({ count, provider, app }) =>
-    f.counted(count, { one: `# Unterhaltung aus ${provider} ist jetzt für ${app} verfügbar.`, other: `# Unterhaltungen aus ${provider} sind jetzt für ${app} verfügbar.` }),
+    f.counted(count, {
+      one: `# Unterhaltung aus ${provider} ist jetzt für ${app} verfügbar.`,
+      other: `# Unterhaltungen aus ${provider} sind jetzt für ${app} verfügbar.`,
+    }),
   countNew: 'Neu',
   countUpdated: 'Aktualisiert',
   countUnchanged: 'Unverändert',
@@ -192,7 +201,8 @@ export const de: Messages = {
 
   providerConversations: ({ provider }) => `${provider}-Unterhaltungen`,
   allConnections: 'Alle Verbindungen',
-  countNewestFirst: ({ count }) => f.counted(count, { one: '# Unterhaltung, neueste zuerst', other: '# Unterhaltungen, neueste zuerst' }),
+  countNewestFirst: ({ count }) =>
+    f.counted(count, { one: '# Unterhaltung, neueste zuerst', other: '# Unterhaltungen, neueste zuerst' }),
   noConversationsOnPage: 'Keine Unterhaltungen auf dieser Seite.',
   noConversations: 'Hier gibt es keine Unterhaltungen.',
   untitled: 'Unbenannte Unterhaltung',
@@ -205,7 +215,11 @@ export const de: Messages = {
   searchButton: 'Suchen',
   searchNone: 'Keine Unterhaltung passt.',
   searchNoMore: 'Keine weiteren Unterhaltungen passen.',
-  searchMatches: ({ count }) => f.counted(count, { one: '# Unterhaltung passt, beste Treffer zuerst', other: '# Unterhaltungen passen, beste Treffer zuerst' }),
+  searchMatches: ({ count }) =>
+    f.counted(count, {
+      one: '# Unterhaltung passt, beste Treffer zuerst',
+      other: '# Unterhaltungen passen, beste Treffer zuerst',
+    }),
   betterMatches: 'Bessere Treffer',
   moreMatches: 'Weitere Treffer',
   searchPageTitle: ({ q }) => `„${q}“: deine Unterhaltungen`,
@@ -231,16 +245,20 @@ export const de: Messages = {
       other: `Alle # ${provider}-Unterhaltungen werden aus ${app} gelöscht, und die Verbindung wird als getrennt angezeigt.`,
     }),
   confirmDeleteAll: 'Alle deine Daten löschen?',
-  confirmDeleteAllText: ({ app }) => `Alle Unterhaltungen und Verbindungen, die für dich importiert wurden, werden aus ${app} gelöscht.`,
+  confirmDeleteAllText: ({ app }) =>
+    `Alle Unterhaltungen und Verbindungen, die für dich importiert wurden, werden aus ${app} gelöscht.`,
 
   // What the connect start page says of the person's data.
   trustHeading: 'Deine Daten',
   trustWhatTerm: 'Was importiert wird',
-  trustWhat: 'Nur die Unterhaltungen in der Exportdatei, die du hochlädst: deine Nachrichten und die Antworten, mit Titeln und Datum, so wie der Dienst sie in die Datei geschrieben hat. Parley bekommt kein Passwort und keinen Zugang zu deinem Konto.',
+  trustWhat:
+    'Nur die Unterhaltungen in der Exportdatei, die du hochlädst: deine Nachrichten und die Antworten, mit Titeln und Datum, so wie der Dienst sie in die Datei geschrieben hat. Parley bekommt kein Passwort und keinen Zugang zu deinem Konto.',
   trustWhoTerm: 'Wer sie sieht',
-  trustWho: ({ app }) => `${app} und du. Parley speichert deine Unterhaltungen für ${app} und zeigt sie niemand anderem.`,
+  trustWho: ({ app }) =>
+    `${app} und du. Parley speichert deine Unterhaltungen für ${app} und zeigt sie niemand anderem.`,
   trustDeleteTerm: 'Ansehen und löschen',
-  trustDelete: ({ app }) => `Jederzeit auf der Seite, auf der ${app} dich deine importierten Unterhaltungen verwalten lässt: lesen, einzeln löschen oder alle löschen.`,
+  trustDelete: ({ app }) =>
+    `Jederzeit auf der Seite, auf der ${app} dich deine importierten Unterhaltungen verwalten lässt: lesen, einzeln löschen oder alle löschen.`,
   privacyPolicyIntro: ({ app }) => `Wie ${app} deine Daten verwendet:`,
   privacyPolicy: ({ app }) => `Datenschutzerklärung von ${app}`,
 
@@ -256,15 +274,18 @@ export const de: Messages = {
     },
     otherProvider: {
       title: ({ provider }) => `Das ist kein ${provider}-Export`,
-      advice: ({ provider }) => `Die Datei sieht nach dem Export eines anderen Dienstes aus. Wähle den Dienst, von dem sie stammt, oder lade den Export hoch, den du von ${provider} heruntergeladen hast.`,
+      advice: ({ provider }) =>
+        `Die Datei sieht nach dem Export eines anderen Dienstes aus. Wähle den Dienst, von dem sie stammt, oder lade den Export hoch, den du von ${provider} heruntergeladen hast.`,
     },
     misexported: {
       title: ({ provider }) => `Dieser ${provider}-Export wurde mit anderen Einstellungen erstellt`,
-      advice: ({ provider }) => `Erstelle den Export bei ${provider} noch einmal genau wie in den Schritten auf der vorigen Seite, mit JSON als Format, und lade dann die neue Datei hoch.`,
+      advice: ({ provider }) =>
+        `Erstelle den Export bei ${provider} noch einmal genau wie in den Schritten auf der vorigen Seite, mit JSON als Format, und lade dann die neue Datei hoch.`,
     },
     damaged: {
       title: 'Diese Datei ist beschädigt oder unvollständig',
-      advice: ({ provider }) => `Vielleicht wurde sie beim Herunterladen abgeschnitten. Lade den Export erneut von ${provider} herunter und lade die neue Datei hoch.`,
+      advice: ({ provider }) =>
+        `Vielleicht wurde sie beim Herunterladen abgeschnitten. Lade den Export erneut von ${provider} herunter und lade die neue Datei hoch.`,
     },
     tooLarge: {
       title: 'Diese Datei ist zu groß, um sie hier zu importieren',
@@ -280,11 +301,13 @@ export const de: Messages = {
     },
     failed: {
       title: 'Bei uns ist etwas schiefgegangen',
-      advice: ({ app }) => `Es wurde nichts importiert. Versuche es in ein paar Minuten noch einmal; wenn es wieder passiert, wende dich an den Support von ${app}.`,
+      advice: ({ app }) =>
+        `Es wurde nichts importiert. Versuche es in ein paar Minuten noch einmal; wenn es wieder passiert, wende dich an den Support von ${app}.`,
     },
   },
   nothingNewHeading: ({ provider }) => `Nichts Neues in diesem ${provider}-Export`,
-  nothingNewText: ({ provider }) => `Alles darin war schon importiert. Für neuere Unterhaltungen erstelle einen neuen Export bei ${provider} und lade ihn hoch.`,
+  nothingNewText: ({ provider }) =>
+    `Alles darin war schon importiert. Für neuere Unterhaltungen erstelle einen neuen Export bei ${provider} und lade ihn hoch.`,
 
   // A page of a session this browser never opened.
   noSessionTitle: 'Öffne diese Seite über die App',
@@ -295,7 +318,8 @@ export const de: Messages = {
   conversationCount: ({ count }) => f.counted(count, { one: '# Unterhaltung', other: '# Unterhaltungen' }),
   updatedAgo: ({ when }) => `aktualisiert: ${when}`,
   disconnectedRow: 'Getrennt · ihre Unterhaltungen wurden gelöscht',
-  revokedText: ({ app }) => `Diese Verbindung wurde getrennt und ihre Unterhaltungen wurden gelöscht. Um sie zurückzuholen, starte einen neuen Import in ${app}.`,
+  revokedText: ({ app }) =>
+    `Diese Verbindung wurde getrennt und ihre Unterhaltungen wurden gelöscht. Um sie zurückzuholen, starte einen neuen Import in ${app}.`,
   allDeletedHeading: 'Alles wurde gelöscht',
   allDeletedText: ({ connections, conversations, app }) =>
     `${f.counted(connections, { one: '# Verbindung', other: '# Verbindungen' })} und ${f.counted(conversations, { one: '# Unterhaltung', other: '# Unterhaltungen' })} wurden gelöscht. ${app} hat jetzt keine deiner Unterhaltungen mehr.`,

@@ -7,7 +7,10 @@ const f = formatters('en');
 type App = { app: string };
 type Provider = { provider: string };
 /** A failed import's heading and next step; either may need the provider's name, the app's, or the files it takes. */
-type ImportProblemText = { title: string | ((p: Provider) => string); advice: string | ((p: Provider & App & { files: string }) => string) };
+type ImportProblemText = {
+  title: string | ((p: Provider) => string);
+  advice: string | ((p: Provider & App & { files: string }) => string);
+};
 
 /** The English steps live with the providers (tests and docs read them there). */
 function stepsByProvider(): Record<ProviderId, readonly string[]> {
@@ -32,7 +35,10 @@ export const en = {
 
   errorStatus: ({ status }: { status: number }) => `Error ${status}`,
   /** The API's messages, word for word; pages show them as their heading. */
-  errors: Object.fromEntries(Object.entries(ERRORS).map(([code, [, message]]) => [code, message])) as Record<ErrorCode, string>,
+  errors: Object.fromEntries(Object.entries(ERRORS).map(([code, [, message]]) => [code, message])) as Record<
+    ErrorCode,
+    string
+  >,
   askAgain,
   advice: {
     missingLink: `This page opens only from a link the app gives you. ${askAgain}`,
@@ -47,7 +53,8 @@ export const en = {
     invalidCsrf: 'This form was out of date. Go back, reload the page and try again.',
     connectionNotFound: 'This connection does not exist or was removed.',
     conversationNotFound: 'This conversation does not exist or was deleted.',
-    returnUrlNotAllowed: 'This link would send you back to an address the app has not registered, so it is not accepted. Contact the app’s support.',
+    returnUrlNotAllowed:
+      'This link would send you back to an address the app has not registered, so it is not accepted. Contact the app’s support.',
     bodyTooLarge: 'The form was larger than this page accepts. Go back, reload the page and try again.',
     requestTimeout: 'The data arrived too slowly. Check your connection and try again.',
     importsBusy: 'Many files are being imported right now. Wait a moment, then upload your file again.',
@@ -55,7 +62,8 @@ export const en = {
 
   startTitle: 'Import your conversations',
   startHeading: ({ app }: App) => `${app} would like to import your AI conversations`,
-  startIntro: ({ services }: { services: string }) => `You can bring in your chat history from ${services}. Here is what happens:`,
+  startIntro: ({ services }: { services: string }) =>
+    `You can bring in your chat history from ${services}. Here is what happens:`,
   startSteps: ({ app }: App) => [
     'You pick the service and download your data export from it.',
     'You upload that file here. Parley reads your conversations from it.',
@@ -71,7 +79,8 @@ export const en = {
   importFrom: ({ provider }: Provider) => `Import from ${provider}`,
   getExport: '1. Get your export',
   providerSteps: stepsByProvider(),
-  waitingForExport: ({ app }: App) => `Waiting for the export? You can close this page: when the file is ready, start the import again from ${app}.`,
+  waitingForExport: ({ app }: App) =>
+    `Waiting for the export? You can close this page: when the file is ready, start the import again from ${app}.`,
   uploadIt: '2. Upload it',
   exportFile: ({ files }: { files: string }) => `Export file (${files})`,
   upTo: ({ size }: { size: string }) => `Up to ${size}.`,
@@ -94,7 +103,10 @@ export const en = {
   importCompleteTitle: 'Import complete',
   importedHeading: ({ provider }: Provider) => `Your ${provider} conversations are in`,
   nowAvailable: ({ count, provider, app }: Provider & App & { count: number }) =>
-    f.counted(count, { one: `# conversation from ${provider} is now available to ${app}.`, other: `# conversations from ${provider} are now available to ${app}.` }),
+    f.counted(count, {
+      one: `# conversation from ${provider} is now available to ${app}.`,
+      other: `# conversations from ${provider} are now available to ${app}.`,
+    }),
   countNew: 'New',
   countUpdated: 'Updated',
   countUnchanged: 'Unchanged',
@@ -102,7 +114,10 @@ export const en = {
   closeOrLater: 'You can close this page now, or upload a newer export later.',
   uploadAnother: 'Upload another file',
 
-  statuses: { active: 'Connected', needs_reauth: 'Needs a new export', revoked: 'Disconnected' } as Record<string, string>,
+  statuses: { active: 'Connected', needs_reauth: 'Needs a new export', revoked: 'Disconnected' } as Record<
+    string,
+    string
+  >,
   notices: {
     'conversation-deleted': 'The conversation was deleted.',
     disconnected: 'The connection was disconnected and its conversations deleted.',
@@ -119,7 +134,8 @@ export const en = {
 
   providerConversations: ({ provider }: Provider) => `${provider} conversations`,
   allConnections: 'All connections',
-  countNewestFirst: ({ count }: { count: number }) => f.counted(count, { one: '# conversation, newest first', other: '# conversations, newest first' }),
+  countNewestFirst: ({ count }: { count: number }) =>
+    f.counted(count, { one: '# conversation, newest first', other: '# conversations, newest first' }),
   noConversationsOnPage: 'No conversations on this page.',
   noConversations: 'No conversations here.',
   untitled: 'Untitled conversation',
@@ -132,7 +148,11 @@ export const en = {
   searchButton: 'Search',
   searchNone: 'No conversations match.',
   searchNoMore: 'No more conversations match.',
-  searchMatches: ({ count }: { count: number }) => f.counted(count, { one: '# conversation matches, best match first', other: '# conversations match, best match first' }),
+  searchMatches: ({ count }: { count: number }) =>
+    f.counted(count, {
+      one: '# conversation matches, best match first',
+      other: '# conversations match, best match first',
+    }),
   betterMatches: 'Better matches',
   moreMatches: 'More matches',
   searchPageTitle: ({ q }: { q: string }) => `“${q}”: your conversations`,
@@ -158,15 +178,19 @@ export const en = {
       other: `All # ${provider} conversations will be deleted from ${app}, and the connection will show as disconnected.`,
     }),
   confirmDeleteAll: 'Delete all your data?',
-  confirmDeleteAllText: ({ app }: App) => `Every conversation and connection imported for you will be deleted from ${app}.`,
+  confirmDeleteAllText: ({ app }: App) =>
+    `Every conversation and connection imported for you will be deleted from ${app}.`,
   // What the connect start page says of the person's data.
   trustHeading: 'Your data',
   trustWhatTerm: 'What is imported',
-  trustWhat: 'Only the conversations in the export file you upload: your messages and the replies, with their titles and dates, as the service wrote them in the file. Parley gets no password and no access to your account.',
+  trustWhat:
+    'Only the conversations in the export file you upload: your messages and the replies, with their titles and dates, as the service wrote them in the file. Parley gets no password and no access to your account.',
   trustWhoTerm: 'Who sees it',
-  trustWho: ({ app }: App) => `${app}, and you. Parley keeps your conversations for ${app} and shows them to no one else.`,
+  trustWho: ({ app }: App) =>
+    `${app}, and you. Parley keeps your conversations for ${app} and shows them to no one else.`,
   trustDeleteTerm: 'Review and delete',
-  trustDelete: ({ app }: App) => `Any time, on the page where ${app} lets you manage your imported conversations: read them, delete one, or delete them all.`,
+  trustDelete: ({ app }: App) =>
+    `Any time, on the page where ${app} lets you manage your imported conversations: read them, delete one, or delete them all.`,
   privacyPolicyIntro: ({ app }: App) => `How ${app} uses your data:`,
   privacyPolicy: ({ app }: App) => `${app}’s privacy policy`,
 
@@ -183,15 +207,18 @@ export const en = {
     },
     otherProvider: {
       title: ({ provider }: Provider) => `This is not a ${provider} export`,
-      advice: ({ provider }: Provider) => `It looks like an export from another service. Choose the service the file came from, or upload the export you downloaded from ${provider}.`,
+      advice: ({ provider }: Provider) =>
+        `It looks like an export from another service. Choose the service the file came from, or upload the export you downloaded from ${provider}.`,
     },
     misexported: {
       title: ({ provider }: Provider) => `This ${provider} export was made with other settings`,
-      advice: ({ provider }: Provider) => `Make the export from ${provider} again exactly as the steps on the previous page describe, choosing JSON as the format, then upload the new file.`,
+      advice: ({ provider }: Provider) =>
+        `Make the export from ${provider} again exactly as the steps on the previous page describe, choosing JSON as the format, then upload the new file.`,
     },
     damaged: {
       title: 'This file is damaged or incomplete',
-      advice: ({ provider }: Provider) => `It may have been cut short while it downloaded. Download the export from ${provider} again and upload the new file.`,
+      advice: ({ provider }: Provider) =>
+        `It may have been cut short while it downloaded. Download the export from ${provider} again and upload the new file.`,
     },
     tooLarge: {
       title: 'This file is too large to import here',
@@ -207,11 +234,13 @@ export const en = {
     },
     failed: {
       title: 'Something went wrong on our side',
-      advice: ({ app }: App) => `Nothing was imported. Try again in a few minutes; if it keeps happening, contact ${app}’s support.`,
+      advice: ({ app }: App) =>
+        `Nothing was imported. Try again in a few minutes; if it keeps happening, contact ${app}’s support.`,
     },
   } satisfies Record<ImportProblem, ImportProblemText>,
   nothingNewHeading: ({ provider }: Provider) => `Nothing new in this ${provider} export`,
-  nothingNewText: ({ provider }: Provider) => `Everything in it was already imported. To bring in newer conversations, make a new export from ${provider} and upload it.`,
+  nothingNewText: ({ provider }: Provider) =>
+    `Everything in it was already imported. To bring in newer conversations, make a new export from ${provider} and upload it.`,
 
   // A page of a session this browser never opened.
   noSessionTitle: 'Open this page from the app',
@@ -219,10 +248,12 @@ export const en = {
 
   // The manage pages' rows, times and notices.
   connectionsHeading: 'Your connections',
-  conversationCount: ({ count }: { count: number }) => f.counted(count, { one: '# conversation', other: '# conversations' }),
+  conversationCount: ({ count }: { count: number }) =>
+    f.counted(count, { one: '# conversation', other: '# conversations' }),
   updatedAgo: ({ when }: { when: string }) => `updated ${when}`,
   disconnectedRow: 'Disconnected · its conversations were deleted',
-  revokedText: ({ app }: App) => `This connection was disconnected and its conversations were deleted. To bring them back, start a new import from ${app}.`,
+  revokedText: ({ app }: App) =>
+    `This connection was disconnected and its conversations were deleted. To bring them back, start a new import from ${app}.`,
   allDeletedHeading: 'Everything was deleted',
   allDeletedText: ({ connections, conversations, app }: App & { connections: number; conversations: number }) =>
     `${f.counted(connections, { one: '# connection', other: '# connections' })} and ${f.counted(conversations, { one: '# conversation', other: '# conversations' })} were deleted. ${app} holds none of your conversations now.`,

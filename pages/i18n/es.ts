@@ -85,8 +85,10 @@ export const es: Messages = {
     invalidCsrf: 'Este formulario estaba desactualizado. Vuelve atrás, recarga la página e inténtalo de nuevo.',
     connectionNotFound: 'Esta conexión no existe o se eliminó.',
     conversationNotFound: 'Esta conversación no existe o se eliminó.',
-    returnUrlNotAllowed: 'Este enlace te devolvería a una dirección que la app no ha registrado, así que no se acepta. Contacta con el soporte de la app.',
-    bodyTooLarge: 'El formulario era más grande de lo que acepta esta página. Vuelve atrás, recarga la página e inténtalo de nuevo.',
+    returnUrlNotAllowed:
+      'Este enlace te devolvería a una dirección que la app no ha registrado, así que no se acepta. Contacta con el soporte de la app.',
+    bodyTooLarge:
+      'El formulario era más grande de lo que acepta esta página. Vuelve atrás, recarga la página e inténtalo de nuevo.',
     requestTimeout: 'Los datos llegaron demasiado despacio. Revisa tu conexión e inténtalo de nuevo.',
     importsBusy: 'Ahora mismo se están importando muchos archivos. Espera un momento y vuelve a subir tu archivo.',
   },
@@ -146,7 +148,8 @@ export const es: Messages = {
       zipHere,
     ],
   },
-  waitingForExport: ({ app }) => `¿Esperando la exportación? Puedes cerrar esta página: cuando el archivo esté listo, vuelve a iniciar la importación desde ${app}.`,
+  waitingForExport: ({ app }) =>
+    `¿Esperando la exportación? Puedes cerrar esta página: cuando el archivo esté listo, vuelve a iniciar la importación desde ${app}.`,
   uploadIt: '2. Súbelo',
   exportFile: ({ files }) => `Archivo de exportación (${files})`,
   upTo: ({ size }) => `Hasta ${size}.`,
@@ -168,7 +171,10 @@ export const es: Messages = {
   importCompleteTitle: 'Importación completada',
   importedHeading: ({ provider }) => `Tus conversaciones de ${provider} ya están aquí`,
   nowAvailable: ({ count, provider, app }) =>
-    f.counted(count, { one: `# conversación de ${provider} ya está disponible para ${app}.`, other: `# conversaciones de ${provider} ya están disponibles para ${app}.` }),
+    f.counted(count, {
+      one: `# conversación de ${provider} ya está disponible para ${app}.`,
+      other: `# conversaciones de ${provider} ya están disponibles para ${app}.`,
+    }),
   countNew: 'Nuevas',
   countUpdated: 'Actualizadas',
   countUnchanged: 'Sin cambios',
@@ -193,7 +199,11 @@ export const es: Messages = {
 
   providerConversations: ({ provider }) => `Conversaciones de ${provider}`,
   allConnections: 'Todas las conexiones',
-  countNewestFirst: ({ count }) => f.counted(count, { one: '# conversación, las más recientes primero', other: '# conversaciones, las más recientes primero' }),
+  countNewestFirst: ({ count }) =>
+    f.counted(count, {
+      one: '# conversación, las más recientes primero',
+      other: '# conversaciones, las más recientes primero',
+    }),
   noConversationsOnPage: 'No hay conversaciones en esta página.',
   noConversations: 'No hay conversaciones aquí.',
   untitled: 'Conversación sin título',
@@ -206,7 +216,11 @@ export const es: Messages = {
   searchButton: 'Buscar',
   searchNone: 'Ninguna conversación coincide.',
   searchNoMore: 'No hay más conversaciones que coincidan.',
-  searchMatches: ({ count }) => f.counted(count, { one: '# conversación coincide, las más relevantes primero', other: '# conversaciones coinciden, las más relevantes primero' }),
+  searchMatches: ({ count }) =>
+    f.counted(count, {
+      one: '# conversación coincide, las más relevantes primero',
+      other: '# conversaciones coinciden, las más relevantes primero',
+    }),
   betterMatches: 'Más relevantes',
   moreMatches: 'Más resultados',
   searchPageTitle: ({ q }) => `«${q}»: tus conversaciones`,
@@ -232,16 +246,19 @@ export const es: Messages = {
       other: `Las # conversaciones de ${provider} se eliminarán de ${app}, y la conexión aparecerá como desconectada.`,
     }),
   confirmDeleteAll: '¿Eliminar todos tus datos?',
-  confirmDeleteAllText: ({ app }) => `Todas las conversaciones y conexiones importadas para ti se eliminarán de ${app}.`,
+  confirmDeleteAllText: ({ app }) =>
+    `Todas las conversaciones y conexiones importadas para ti se eliminarán de ${app}.`,
 
   // What the connect start page says of the person's data.
   trustHeading: 'Tus datos',
   trustWhatTerm: 'Qué se importa',
-  trustWhat: 'Solo las conversaciones del archivo de exportación que subas: tus mensajes y las respuestas, con sus títulos y fechas, tal como el servicio los escribió en el archivo. Parley no recibe ninguna contraseña ni acceso a tu cuenta.',
+  trustWhat:
+    'Solo las conversaciones del archivo de exportación que subas: tus mensajes y las respuestas, con sus títulos y fechas, tal como el servicio los escribió en el archivo. Parley no recibe ninguna contraseña ni acceso a tu cuenta.',
   trustWhoTerm: 'Quién las ve',
   trustWho: ({ app }) => `${app} y tú. Parley guarda tus conversaciones para ${app} y no se las muestra a nadie más.`,
   trustDeleteTerm: 'Revisar y eliminar',
-  trustDelete: ({ app }) => `Cuando quieras, en la página donde ${app} te deja gestionar tus conversaciones importadas: leerlas, eliminar una o eliminarlas todas.`,
+  trustDelete: ({ app }) =>
+    `Cuando quieras, en la página donde ${app} te deja gestionar tus conversaciones importadas: leerlas, eliminar una o eliminarlas todas.`,
   privacyPolicyIntro: ({ app }) => `Cómo usa ${app} tus datos:`,
   privacyPolicy: ({ app }) => `política de privacidad de ${app}`,
 
@@ -257,15 +274,18 @@ export const es: Messages = {
     },
     otherProvider: {
       title: ({ provider }) => `Esta no es una exportación de ${provider}`,
-      advice: ({ provider }) => `Parece una exportación de otro servicio. Elige el servicio del que procede el archivo, o sube la exportación que descargaste de ${provider}.`,
+      advice: ({ provider }) =>
+        `Parece una exportación de otro servicio. Elige el servicio del que procede el archivo, o sube la exportación que descargaste de ${provider}.`,
     },
     misexported: {
       title: ({ provider }) => `Esta exportación de ${provider} se hizo con otros ajustes`,
-      advice: ({ provider }) => `Vuelve a hacer la exportación en ${provider} exactamente como indican los pasos de la página anterior, eligiendo JSON como formato, y sube el archivo nuevo.`,
+      advice: ({ provider }) =>
+        `Vuelve a hacer la exportación en ${provider} exactamente como indican los pasos de la página anterior, eligiendo JSON como formato, y sube el archivo nuevo.`,
     },
     damaged: {
       title: 'Este archivo está dañado o incompleto',
-      advice: ({ provider }) => `Puede que se cortara durante la descarga. Descarga de nuevo la exportación de ${provider} y sube el archivo nuevo.`,
+      advice: ({ provider }) =>
+        `Puede que se cortara durante la descarga. Descarga de nuevo la exportación de ${provider} y sube el archivo nuevo.`,
     },
     tooLarge: {
       title: 'Este archivo es demasiado grande para importarlo aquí',
@@ -281,11 +301,13 @@ export const es: Messages = {
     },
     failed: {
       title: 'Algo salió mal por nuestra parte',
-      advice: ({ app }) => `No se importó nada. Inténtalo de nuevo en unos minutos; si vuelve a ocurrir, contacta con el soporte de ${app}.`,
+      advice: ({ app }) =>
+        `No se importó nada. Inténtalo de nuevo en unos minutos; si vuelve a ocurrir, contacta con el soporte de ${app}.`,
     },
   },
   nothingNewHeading: ({ provider }) => `Nada nuevo en esta exportación de ${provider}`,
-  nothingNewText: ({ provider }) => `Todo lo que contiene ya estaba importado. Para traer conversaciones más recientes, haz una nueva exportación en ${provider} y súbela.`,
+  nothingNewText: ({ provider }) =>
+    `Todo lo que contiene ya estaba importado. Para traer conversaciones más recientes, haz una nueva exportación en ${provider} y súbela.`,
 
   // A page of a session this browser never opened.
   noSessionTitle: 'Abre esta página desde la app',
@@ -296,7 +318,8 @@ export const es: Messages = {
   conversationCount: ({ count }) => f.counted(count, { one: '# conversación', other: '# conversaciones' }),
   updatedAgo: ({ when }) => `actualizado ${when}`,
   disconnectedRow: 'Desconectado · sus conversaciones se eliminaron',
-  revokedText: ({ app }) => `Esta conexión se desconectó y sus conversaciones se eliminaron. Para recuperarlas, inicia una nueva importación desde ${app}.`,
+  revokedText: ({ app }) =>
+    `Esta conexión se desconectó y sus conversaciones se eliminaron. Para recuperarlas, inicia una nueva importación desde ${app}.`,
   allDeletedHeading: 'Se eliminó todo',
   allDeletedText: ({ connections, conversations, app }) =>
     `Se eliminaron ${f.counted(connections, { one: '# conexión', other: '# conexiones' })} y ${f.counted(conversations, { one: '# conversación', other: '# conversaciones' })}. ${app} ya no tiene ninguna de tus conversaciones.`,

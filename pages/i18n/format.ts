@@ -8,10 +8,22 @@ export function formatters(locale: string) {
   const plurals = new Intl.PluralRules(locale);
   const alternatives = new Intl.ListFormat(locale, { type: 'disjunction' });
   const units = Object.fromEntries(
-    (['kilobyte', 'megabyte', 'gigabyte'] as const).map((unit) => [unit, new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: unit === 'gigabyte' ? 1 : 0 })]),
+    (['kilobyte', 'megabyte', 'gigabyte'] as const).map((unit) => [
+      unit,
+      new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: unit === 'gigabyte' ? 1 : 0 }),
+    ]),
   ) as Record<'kilobyte' | 'megabyte' | 'gigabyte', Intl.NumberFormat>;
   const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
-  const times = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC', timeZoneName: 'short' });
+  const times = new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  });
   return {
     number: (n: number) => numbers.format(n),
     /** The form for `n`'s plural category, with `#` as `n` formatted: `counted(2, { one: '# file', other: '# files' })`. */
@@ -19,7 +31,12 @@ export function formatters(locale: string) {
       (forms[plurals.select(n)] ?? forms.other).replace('#', numbers.format(n)),
     or: (items: readonly string[]) => alternatives.format(items),
     bytes: (bytes: number) => {
-      const [unit, size] = bytes >= 1024 ** 3 ? (['gigabyte', bytes / 1024 ** 3] as const) : bytes >= 1024 ** 2 ? (['megabyte', bytes / 1024 ** 2] as const) : (['kilobyte', bytes / 1024] as const);
+      const [unit, size] =
+        bytes >= 1024 ** 3
+          ? (['gigabyte', bytes / 1024 ** 3] as const)
+          : bytes >= 1024 ** 2
+            ? (['megabyte', bytes / 1024 ** 2] as const)
+            : (['kilobyte', bytes / 1024] as const);
       return units[unit].format(size);
     },
     /** A time in UTC, the same on the server for every reader, written the locale's way. */
@@ -49,7 +66,15 @@ export function localeBasics(locale: string) {
   return { locale, dateTime, number, bytes, or, ago };
 }
 
-const ISO_LIKE = new Intl.DateTimeFormat('en', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
+const ISO_LIKE = new Intl.DateTimeFormat('en', {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'UTC',
+});
 
 /** `2026-03-01 12:00 UTC`: English pages keep the unambiguous form they always had. */
 export function isoLikeDateTime(date: Date): string {

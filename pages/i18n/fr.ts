@@ -2,7 +2,8 @@ import type { Messages } from './en.ts';
 import { formatters, localeBasics } from './format.ts';
 
 const f = formatters('fr');
-const askAgain = 'Retournez dans l’application d’où vous venez et rouvrez cette page : elle vous donnera un nouveau lien.';
+const askAgain =
+  'Retournez dans l’application d’où vous venez et rouvrez cette page : elle vous donnera un nouveau lien.';
 const zipHere = 'Importez ce .zip ici tel quel. Le fichier conversations.json qu’il contient convient aussi.';
 
 export const fr: Messages = {
@@ -85,10 +86,13 @@ export const fr: Messages = {
     invalidCsrf: 'Ce formulaire n’était plus à jour. Revenez en arrière, rechargez la page et réessayez.',
     connectionNotFound: 'Cette connexion n’existe pas ou a été supprimée.',
     conversationNotFound: 'Cette conversation n’existe pas ou a été supprimée.',
-    returnUrlNotAllowed: 'Ce lien vous renverrait vers une adresse que l’application n’a pas enregistrée : il n’est donc pas accepté. Contactez son support.',
-    bodyTooLarge: 'Le formulaire était plus grand que ce que cette page accepte. Revenez en arrière, rechargez la page et réessayez.',
+    returnUrlNotAllowed:
+      'Ce lien vous renverrait vers une adresse que l’application n’a pas enregistrée : il n’est donc pas accepté. Contactez son support.',
+    bodyTooLarge:
+      'Le formulaire était plus grand que ce que cette page accepte. Revenez en arrière, rechargez la page et réessayez.',
     requestTimeout: 'Les données sont arrivées trop lentement. Vérifiez votre connexion et réessayez.',
-    importsBusy: 'Beaucoup de fichiers sont en cours d’import. Patientez un instant, puis envoyez à nouveau votre fichier.',
+    importsBusy:
+      'Beaucoup de fichiers sont en cours d’import. Patientez un instant, puis envoyez à nouveau votre fichier.',
   },
 
   startTitle: 'Importer vos conversations',
@@ -146,7 +150,8 @@ export const fr: Messages = {
       zipHere,
     ],
   },
-  waitingForExport: ({ app }) => `Vous attendez l’export ? Vous pouvez fermer cette page : quand le fichier est prêt, relancez l’import depuis ${app}.`,
+  waitingForExport: ({ app }) =>
+    `Vous attendez l’export ? Vous pouvez fermer cette page : quand le fichier est prêt, relancez l’import depuis ${app}.`,
   uploadIt: '2. Envoyez-le',
   exportFile: ({ files }) => `Fichier d’export (${files})`,
   upTo: ({ size }) => `Jusqu’à ${size}.`,
@@ -168,7 +173,10 @@ export const fr: Messages = {
   importCompleteTitle: 'Import terminé',
   importedHeading: ({ provider }) => `Vos conversations ${provider} sont importées`,
   nowAvailable: ({ count, provider, app }) =>
-    f.counted(count, { one: `# conversation de ${provider} est maintenant disponible pour ${app}.`, other: `# conversations de ${provider} sont maintenant disponibles pour ${app}.` }),
+    f.counted(count, {
+      one: `# conversation de ${provider} est maintenant disponible pour ${app}.`,
+      other: `# conversations de ${provider} sont maintenant disponibles pour ${app}.`,
+    }),
   countNew: 'Nouvelles',
   countUpdated: 'Mises à jour',
   countUnchanged: 'Inchangées',
@@ -193,7 +201,11 @@ export const fr: Messages = {
 
   providerConversations: ({ provider }) => `Conversations ${provider}`,
   allConnections: 'Toutes les connexions',
-  countNewestFirst: ({ count }) => f.counted(count, { one: '# conversation, la plus récente d’abord', other: '# conversations, les plus récentes d’abord' }),
+  countNewestFirst: ({ count }) =>
+    f.counted(count, {
+      one: '# conversation, la plus récente d’abord',
+      other: '# conversations, les plus récentes d’abord',
+    }),
   noConversationsOnPage: 'Aucune conversation sur cette page.',
   noConversations: 'Aucune conversation ici.',
   untitled: 'Conversation sans titre',
@@ -206,7 +218,11 @@ export const fr: Messages = {
   searchButton: 'Rechercher',
   searchNone: 'Aucune conversation ne correspond.',
   searchNoMore: 'Plus aucune conversation ne correspond.',
-  searchMatches: ({ count }) => f.counted(count, { one: '# conversation correspond, la plus pertinente d’abord', other: '# conversations correspondent, les plus pertinentes d’abord' }),
+  searchMatches: ({ count }) =>
+    f.counted(count, {
+      one: '# conversation correspond, la plus pertinente d’abord',
+      other: '# conversations correspondent, les plus pertinentes d’abord',
+    }),
   betterMatches: 'Plus pertinentes',
   moreMatches: 'Autres résultats',
   searchPageTitle: ({ q }) => `« ${q} » : vos conversations`,
@@ -232,16 +248,20 @@ export const fr: Messages = {
       other: `Les # conversations ${provider} seront supprimées de ${app}, et la connexion apparaîtra comme déconnectée.`,
     }),
   confirmDeleteAll: 'Supprimer toutes vos données ?',
-  confirmDeleteAllText: ({ app }) => `Toutes les conversations et connexions importées pour vous seront supprimées de ${app}.`,
+  confirmDeleteAllText: ({ app }) =>
+    `Toutes les conversations et connexions importées pour vous seront supprimées de ${app}.`,
 
   // What the connect start page says of the person's data.
   trustHeading: 'Vos données',
   trustWhatTerm: 'Ce qui est importé',
-  trustWhat: 'Uniquement les conversations du fichier d’export que vous envoyez : vos messages et les réponses, avec leurs titres et leurs dates, tels que le service les a écrits dans le fichier. Parley ne reçoit aucun mot de passe et aucun accès à votre compte.',
+  trustWhat:
+    'Uniquement les conversations du fichier d’export que vous envoyez : vos messages et les réponses, avec leurs titres et leurs dates, tels que le service les a écrits dans le fichier. Parley ne reçoit aucun mot de passe et aucun accès à votre compte.',
   trustWhoTerm: 'Qui les voit',
-  trustWho: ({ app }) => `${app}, et vous. Parley conserve vos conversations pour ${app} et ne les montre à personne d’autre.`,
+  trustWho: ({ app }) =>
+    `${app}, et vous. Parley conserve vos conversations pour ${app} et ne les montre à personne d’autre.`,
   trustDeleteTerm: 'Consulter et supprimer',
-  trustDelete: ({ app }) => `À tout moment, sur la page où ${app} vous permet de gérer vos conversations importées : les lire, en supprimer une ou les supprimer toutes.`,
+  trustDelete: ({ app }) =>
+    `À tout moment, sur la page où ${app} vous permet de gérer vos conversations importées : les lire, en supprimer une ou les supprimer toutes.`,
   privacyPolicyIntro: ({ app }) => `Comment ${app} utilise vos données :`,
   privacyPolicy: ({ app }) => `politique de confidentialité de ${app}`,
 
@@ -257,15 +277,18 @@ export const fr: Messages = {
     },
     otherProvider: {
       title: ({ provider }) => `Ce n’est pas un export ${provider}`,
-      advice: ({ provider }) => `Il semble venir d’un autre service. Choisissez le service d’où vient le fichier, ou envoyez l’export téléchargé depuis ${provider}.`,
+      advice: ({ provider }) =>
+        `Il semble venir d’un autre service. Choisissez le service d’où vient le fichier, ou envoyez l’export téléchargé depuis ${provider}.`,
     },
     misexported: {
       title: ({ provider }) => `Cet export ${provider} a été fait avec d’autres réglages`,
-      advice: ({ provider }) => `Refaites l’export depuis ${provider} exactement comme le décrivent les étapes de la page précédente, en choisissant le format JSON, puis envoyez le nouveau fichier.`,
+      advice: ({ provider }) =>
+        `Refaites l’export depuis ${provider} exactement comme le décrivent les étapes de la page précédente, en choisissant le format JSON, puis envoyez le nouveau fichier.`,
     },
     damaged: {
       title: 'Ce fichier est abîmé ou incomplet',
-      advice: ({ provider }) => `Il a peut-être été coupé pendant le téléchargement. Téléchargez à nouveau l’export depuis ${provider} et envoyez le nouveau fichier.`,
+      advice: ({ provider }) =>
+        `Il a peut-être été coupé pendant le téléchargement. Téléchargez à nouveau l’export depuis ${provider} et envoyez le nouveau fichier.`,
     },
     tooLarge: {
       title: 'Ce fichier est trop volumineux pour être importé ici',
@@ -281,11 +304,13 @@ export const fr: Messages = {
     },
     failed: {
       title: 'Un problème est survenu de notre côté',
-      advice: ({ app }) => `Rien n’a été importé. Réessayez dans quelques minutes ; si cela se reproduit, contactez le support de ${app}.`,
+      advice: ({ app }) =>
+        `Rien n’a été importé. Réessayez dans quelques minutes ; si cela se reproduit, contactez le support de ${app}.`,
     },
   },
   nothingNewHeading: ({ provider }) => `Rien de nouveau dans cet export ${provider}`,
-  nothingNewText: ({ provider }) => `Tout son contenu était déjà importé. Pour ajouter des conversations plus récentes, faites un nouvel export depuis ${provider} et envoyez-le.`,
+  nothingNewText: ({ provider }) =>
+    `Tout son contenu était déjà importé. Pour ajouter des conversations plus récentes, faites un nouvel export depuis ${provider} et envoyez-le.`,
 
   // A page of a session this browser never opened.
   noSessionTitle: 'Ouvrez cette page depuis l’application',
@@ -296,7 +321,8 @@ export const fr: Messages = {
   conversationCount: ({ count }) => f.counted(count, { one: '# conversation', other: '# conversations' }),
   updatedAgo: ({ when }) => `mis à jour ${when}`,
   disconnectedRow: 'Déconnecté · ses conversations ont été supprimées',
-  revokedText: ({ app }) => `Cette connexion a été déconnectée et ses conversations supprimées. Pour les retrouver, lancez un nouvel import depuis ${app}.`,
+  revokedText: ({ app }) =>
+    `Cette connexion a été déconnectée et ses conversations supprimées. Pour les retrouver, lancez un nouvel import depuis ${app}.`,
   allDeletedHeading: 'Tout a été supprimé',
   allDeletedText: ({ connections, conversations, app }) =>
     `${f.counted(connections, { one: '# connexion', other: '# connexions' })} et ${f.counted(conversations, { one: '# conversation', other: '# conversations' })} ont été supprimées. ${app} ne détient plus aucune de vos conversations.`,

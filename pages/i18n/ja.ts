@@ -79,16 +79,20 @@ export const ja: Messages = {
     linkExpired: `このリンクは期限切れです。アプリが作るリンクは短い時間だけ有効です。${askAgain}`,
     invalidLinkLifetime: `このリンクは有効期間が長すぎるため受け付けられません。${askAgain}`,
     wrongLinkPurpose: `このリンクは別のページ用です。${askAgain}`,
-    forbiddenScope: 'このリンクはアプリに許可されていないアクセスを求めています。アプリのサポートにお問い合わせください。',
+    forbiddenScope:
+      'このリンクはアプリに許可されていないアクセスを求めています。アプリのサポートにお問い合わせください。',
     linkAlreadyUsed: `リンクは一度しか使えず、このリンクは使用済みです。${askAgain}`,
     sessionExpired: `このページのセッションは終了しました。30 分間操作がないと終了します。${askAgain}`,
     invalidCsrf: 'このフォームは古くなっています。前のページに戻り、再読み込みしてからもう一度お試しください。',
     connectionNotFound: 'この接続は存在しないか、削除されました。',
     conversationNotFound: 'この会話は存在しないか、削除されました。',
-    returnUrlNotAllowed: 'このリンクは、アプリが登録していないアドレスに戻そうとするため受け付けられません。アプリのサポートにお問い合わせください。',
-    bodyTooLarge: 'このページが受け付けるよりも大きなフォームが送信されました。前のページに戻り、再読み込みしてからもう一度お試しください。',
+    returnUrlNotAllowed:
+      'このリンクは、アプリが登録していないアドレスに戻そうとするため受け付けられません。アプリのサポートにお問い合わせください。',
+    bodyTooLarge:
+      'このページが受け付けるよりも大きなフォームが送信されました。前のページに戻り、再読み込みしてからもう一度お試しください。',
     requestTimeout: 'データの到着が遅すぎました。接続を確認してもう一度お試しください。',
-    importsBusy: '現在多くのファイルをインポートしています。少し待ってから、もう一度ファイルをアップロードしてください。',
+    importsBusy:
+      '現在多くのファイルをインポートしています。少し待ってから、もう一度ファイルをアップロードしてください。',
   },
 
   startTitle: '会話をインポート',
@@ -146,7 +150,8 @@ export const ja: Messages = {
       zipHere,
     ],
   },
-  waitingForExport: ({ app }) => `エクスポートを待っていますか？このページは閉じてかまいません。ファイルの準備ができたら、${app} からもう一度インポートを始めてください。`,
+  waitingForExport: ({ app }) =>
+    `エクスポートを待っていますか？このページは閉じてかまいません。ファイルの準備ができたら、${app} からもう一度インポートを始めてください。`,
   uploadIt: '2. アップロードする',
   exportFile: ({ files }) => `エクスポートファイル（${files}）`,
   upTo: ({ size }) => `最大 ${size}。`,
@@ -167,7 +172,8 @@ export const ja: Messages = {
   tryAgain: 'もう一度試す',
   importCompleteTitle: 'インポート完了',
   importedHeading: ({ provider }) => `${provider} の会話を取り込みました`,
-  nowAvailable: ({ count, provider, app }) => f.counted(count, { other: `${provider} の # 件の会話が ${app} で利用できるようになりました。` }),
+  nowAvailable: ({ count, provider, app }) =>
+    f.counted(count, { other: `${provider} の # 件の会話が ${app} で利用できるようになりました。` }),
   countNew: '新規',
   countUpdated: '更新',
   countUnchanged: '変更なし',
@@ -183,7 +189,8 @@ export const ja: Messages = {
   manageTitle: 'インポートした会話',
   nothingImported: 'ここには何もありません。あなたの会話はまだインポートされていません。',
   downloadHeading: 'データをダウンロード',
-  downloadText: ({ app }) => `${app} が保存しているあなたのデータすべてを 1 つの JSON ファイルに。各接続とその会話、すべてのメッセージを含みます。保管用にも、別のサービスへの移行にも使えます。`,
+  downloadText: ({ app }) =>
+    `${app} が保存しているあなたのデータすべてを 1 つの JSON ファイルに。各接続とその会話、すべてのメッセージを含みます。保管用にも、別のサービスへの移行にも使えます。`,
   downloadButton: 'データをダウンロード',
   deleteAllHeading: 'すべて削除',
   deleteAllText: ({ app }) => `インポートした会話と接続をすべて ${app} から削除します。`,
@@ -225,18 +232,22 @@ export const ja: Messages = {
   confirmDeleteConversationText: ({ title, app }) => `「${title}」を ${app} から削除します。`,
   confirmDisconnect: ({ provider }) => `${provider} の接続を解除しますか？`,
   confirmDisconnectText: ({ count, provider, app }) =>
-    f.counted(count, { other: `${provider} の会話 # 件がすべて ${app} から削除され、接続は「接続解除」と表示されます。` }),
+    f.counted(count, {
+      other: `${provider} の会話 # 件がすべて ${app} から削除され、接続は「接続解除」と表示されます。`,
+    }),
   confirmDeleteAll: 'すべてのデータを削除しますか？',
   confirmDeleteAllText: ({ app }) => `あなたのためにインポートされた会話と接続がすべて ${app} から削除されます。`,
 
   // What the connect start page says of the person's data.
   trustHeading: 'あなたのデータ',
   trustWhatTerm: 'インポートされるもの',
-  trustWhat: 'アップロードしたエクスポートファイル内の会話だけです。あなたのメッセージと返答を、タイトルや日時とともに、サービスがファイルに書いたとおりに取り込みます。Parley がパスワードやアカウントへのアクセスを受け取ることはありません。',
+  trustWhat:
+    'アップロードしたエクスポートファイル内の会話だけです。あなたのメッセージと返答を、タイトルや日時とともに、サービスがファイルに書いたとおりに取り込みます。Parley がパスワードやアカウントへのアクセスを受け取ることはありません。',
   trustWhoTerm: '見ることができる人',
   trustWho: ({ app }) => `${app} とあなたです。Parley は会話を ${app} のために保管し、ほかの誰にも表示しません。`,
   trustDeleteTerm: '確認と削除',
-  trustDelete: ({ app }) => `${app} が用意するインポート済み会話の管理ページで、いつでも会話を読んだり、1 件ずつまたはすべて削除したりできます。`,
+  trustDelete: ({ app }) =>
+    `${app} が用意するインポート済み会話の管理ページで、いつでも会話を読んだり、1 件ずつまたはすべて削除したりできます。`,
   privacyPolicyIntro: ({ app }) => `${app} によるデータの扱い：`,
   privacyPolicy: ({ app }) => `${app} のプライバシーポリシー`,
 
@@ -252,15 +263,18 @@ export const ja: Messages = {
     },
     otherProvider: {
       title: ({ provider }) => `これは ${provider} のエクスポートではありません`,
-      advice: ({ provider }) => `ほかのサービスのエクスポートのようです。ファイルの取得元のサービスを選ぶか、${provider} からダウンロードしたエクスポートをアップロードしてください。`,
+      advice: ({ provider }) =>
+        `ほかのサービスのエクスポートのようです。ファイルの取得元のサービスを選ぶか、${provider} からダウンロードしたエクスポートをアップロードしてください。`,
     },
     misexported: {
       title: ({ provider }) => `この ${provider} のエクスポートは別の設定で作成されています`,
-      advice: ({ provider }) => `前のページの手順どおりに、形式に JSON を選んで ${provider} でもう一度エクスポートし、新しいファイルをアップロードしてください。`,
+      advice: ({ provider }) =>
+        `前のページの手順どおりに、形式に JSON を選んで ${provider} でもう一度エクスポートし、新しいファイルをアップロードしてください。`,
     },
     damaged: {
       title: 'このファイルは壊れているか不完全です',
-      advice: ({ provider }) => `ダウンロード中に途切れた可能性があります。${provider} からエクスポートをもう一度ダウンロードし、新しいファイルをアップロードしてください。`,
+      advice: ({ provider }) =>
+        `ダウンロード中に途切れた可能性があります。${provider} からエクスポートをもう一度ダウンロードし、新しいファイルをアップロードしてください。`,
     },
     tooLarge: {
       title: 'このファイルは大きすぎてここではインポートできません',
@@ -276,11 +290,13 @@ export const ja: Messages = {
     },
     failed: {
       title: 'こちら側で問題が発生しました',
-      advice: ({ app }) => `何もインポートされていません。数分後にもう一度お試しください。繰り返し起きる場合は ${app} のサポートにお問い合わせください。`,
+      advice: ({ app }) =>
+        `何もインポートされていません。数分後にもう一度お試しください。繰り返し起きる場合は ${app} のサポートにお問い合わせください。`,
     },
   },
   nothingNewHeading: ({ provider }) => `この ${provider} のエクスポートに新しい内容はありません`,
-  nothingNewText: ({ provider }) => `すべてインポート済みです。新しい会話を取り込むには、${provider} で新しくエクスポートしてアップロードしてください。`,
+  nothingNewText: ({ provider }) =>
+    `すべてインポート済みです。新しい会話を取り込むには、${provider} で新しくエクスポートしてアップロードしてください。`,
 
   // A page of a session this browser never opened.
   noSessionTitle: 'このページはアプリから開いてください',
@@ -291,7 +307,8 @@ export const ja: Messages = {
   conversationCount: ({ count }) => `${f.number(count)} 件の会話`,
   updatedAgo: ({ when }) => `更新: ${when}`,
   disconnectedRow: '接続解除済み · 会話は削除されました',
-  revokedText: ({ app }) => `この接続は解除され、会話は削除されました。元に戻すには、${app} から新しくインポートを始めてください。`,
+  revokedText: ({ app }) =>
+    `この接続は解除され、会話は削除されました。元に戻すには、${app} から新しくインポートを始めてください。`,
   allDeletedHeading: 'すべて削除しました',
   allDeletedText: ({ connections, conversations, app }) =>
     `${f.number(connections)} 件の接続と ${f.number(conversations)} 件の会話を削除しました。${app} にはもうあなたの会話はありません。`,

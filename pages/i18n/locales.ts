@@ -36,7 +36,9 @@ export function negotiateLocale(acceptLanguage: string | undefined): Locale {
     .split(',')
     .map((part, index) => {
       const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((param) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(param)?.[1]).find((value) => value !== undefined);
+      const q = params
+        .map((param) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(param)?.[1])
+        .find((value) => value !== undefined);
       return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
     })
     .filter(({ tag, q }) => tag !== '' && tag !== '*' && q > 0 && q <= 1)

@@ -167,7 +167,8 @@ export const zhCN: Messages = {
   tryAgain: '重试',
   importCompleteTitle: '导入完成',
   importedHeading: ({ provider }) => `你的 ${provider} 对话已导入`,
-  nowAvailable: ({ count, provider, app }) => f.counted(count, { other: `来自 ${provider} 的 # 个对话现在可供 ${app} 使用。` }),
+  nowAvailable: ({ count, provider, app }) =>
+    f.counted(count, { other: `来自 ${provider} 的 # 个对话现在可供 ${app} 使用。` }),
   countNew: '新增',
   countUpdated: '已更新',
   countUnchanged: '未变化',
@@ -183,7 +184,8 @@ export const zhCN: Messages = {
   manageTitle: '你导入的对话',
   nothingImported: '这里什么都没有：还没有为你导入任何对话。',
   downloadHeading: '下载你的数据',
-  downloadText: ({ app }) => `一个 JSON 文件，包含 ${app} 为你保存的全部内容：每个连接及其所有对话，包括每条消息——可以留存，也可以带到其他服务。`,
+  downloadText: ({ app }) =>
+    `一个 JSON 文件，包含 ${app} 为你保存的全部内容：每个连接及其所有对话，包括每条消息——可以留存，也可以带到其他服务。`,
   downloadButton: '下载我的数据',
   deleteAllHeading: '全部删除',
   deleteAllText: ({ app }) => `从 ${app} 中移除你导入的所有对话和连接。`,
@@ -224,14 +226,16 @@ export const zhCN: Messages = {
   confirmDeleteConversation: '删除此对话？',
   confirmDeleteConversationText: ({ title, app }) => `“${title}”将从 ${app} 中删除。`,
   confirmDisconnect: ({ provider }) => `断开 ${provider}？`,
-  confirmDisconnectText: ({ count, provider, app }) => f.counted(count, { other: `全部 # 个 ${provider} 对话将从 ${app} 中删除，连接将显示为已断开。` }),
+  confirmDisconnectText: ({ count, provider, app }) =>
+    f.counted(count, { other: `全部 # 个 ${provider} 对话将从 ${app} 中删除，连接将显示为已断开。` }),
   confirmDeleteAll: '删除你的所有数据？',
   confirmDeleteAllText: ({ app }) => `为你导入的所有对话和连接都将从 ${app} 中删除。`,
 
   // What the connect start page says of the person's data.
   trustHeading: '你的数据',
   trustWhatTerm: '导入哪些内容',
-  trustWhat: '只导入你上传的导出文件中的对话：你的消息和回复，以及它们的标题和时间，与服务写入文件的内容一致。Parley 不会获得任何密码，也无法访问你的账户。',
+  trustWhat:
+    '只导入你上传的导出文件中的对话：你的消息和回复，以及它们的标题和时间，与服务写入文件的内容一致。Parley 不会获得任何密码，也无法访问你的账户。',
   trustWhoTerm: '谁能看到',
   trustWho: ({ app }) => `${app} 和你。Parley 为 ${app} 保存你的对话，不会向其他任何人展示。`,
   trustDeleteTerm: '查看和删除',
@@ -246,11 +250,13 @@ export const zhCN: Messages = {
   importProblems: {
     notAnExport: {
       title: '此文件不是对话导出文件',
-      advice: ({ provider, files }) => `请上传你从 ${provider} 下载的文件（${files}），而不是截图或其他文档。上一页的步骤说明了如何获取它。`,
+      advice: ({ provider, files }) =>
+        `请上传你从 ${provider} 下载的文件（${files}），而不是截图或其他文档。上一页的步骤说明了如何获取它。`,
     },
     otherProvider: {
       title: ({ provider }) => `这不是 ${provider} 的导出文件`,
-      advice: ({ provider }) => `它看起来是其他服务的导出文件。请选择该文件来源的服务，或上传你从 ${provider} 下载的导出文件。`,
+      advice: ({ provider }) =>
+        `它看起来是其他服务的导出文件。请选择该文件来源的服务，或上传你从 ${provider} 下载的导出文件。`,
     },
     misexported: {
       title: ({ provider }) => `此 ${provider} 导出文件使用了其他设置`,
@@ -291,7 +297,8 @@ export const zhCN: Messages = {
   disconnectedRow: '已断开 · 其对话已删除',
   revokedText: ({ app }) => `此连接已断开，其对话已删除。如需找回，请从 ${app} 开始新的导入。`,
   allDeletedHeading: '已全部删除',
-  allDeletedText: ({ connections, conversations, app }) => `已删除 ${f.number(connections)} 个连接和 ${f.number(conversations)} 条对话。${app} 现在不再保存你的任何对话。`,
+  allDeletedText: ({ connections, conversations, app }) =>
+    `已删除 ${f.number(connections)} 个连接和 ${f.number(conversations)} 条对话。${app} 现在不再保存你的任何对话。`,
   backToTop: '返回顶部',
   copyCode: '复制',
   codeCopied: '已复制',

@@ -44,7 +44,10 @@ const encoder = new TextEncoder();
 async function serve(runtime: RuntimeName, work: string): Promise<Target> {
   const databasePath = join(mkdtempSync(join(work, 'db-')), 'parley.db');
   // The listing load must not be throttled by the rate limit.
-  const server = await startServer(runtime, { databasePath, env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000' } });
+  const server = await startServer(runtime, {
+    databasePath,
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000' },
+  });
   const db = openBetterSqlite3(databasePath);
   const { apiKey } = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Hostile');
   await db.destroy();
@@ -146,7 +149,10 @@ async function answerOf(request: Promise<Response>): Promise<string> {
 const post = (target: Target, path: string, body: BodyInit, headers: Record<string, string>) =>
   fetch(`${target.server.url}${path}`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
 
-const api = (target: Target, contentType: string) => ({ Authorization: `Bearer ${target.apiKey}`, 'Content-Type': contentType });
+const api = (target: Target, contentType: string) => ({
+  Authorization: `Bearer ${target.apiKey}`,
+  'Content-Type': contentType,
+});
 
 /**
  * `count` connections that send a `POST /start` head declaring `contentLength`,
@@ -163,7 +169,9 @@ async function slowStartBodies({ server }: Target, count: number, contentLength:
     open++;
     let answered = false;
     socket.on('connect', () =>
-      socket.write(`POST /start HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${contentLength}\r\n\r\nt`),
+      socket.write(
+        `POST /start HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${contentLength}\r\n\r\nt`,
+      ),
     );
     socket.on('data', (data: Buffer) => {
       if (answered) return;
@@ -194,7 +202,12 @@ async function concurrentImports(target: Target, file: Uint8Array, count: number
   let busy = 0;
   const importOne = async (i: number): Promise<number> => {
     for (;;) {
-      const response = await post(target, `/api/ingest-export?userRef=burst-${i}`, file as Uint8Array<ArrayBuffer>, api(target, 'application/json'));
+      const response = await post(
+        target,
+        `/api/ingest-export?userRef=burst-${i}`,
+        file as Uint8Array<ArrayBuffer>,
+        api(target, 'application/json'),
+      );
       await response.arrayBuffer();
       if (response.status !== 503) return response.status;
       busy++;
@@ -204,17 +217,25 @@ async function concurrentImports(target: Target, file: Uint8Array, count: number
   const statuses = await Promise.all(Array.from({ length: count }, (_, i) => importOne(i)));
   const counts = new Map<number, number>();
   for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
-  return { answer: [...counts].map(([status, n]) => `${status} ×${n}`).join(', '), note: `${busy} answers 503 + Retry-After on the way, each retried` };
+  return {
+    answer: [...counts].map(([status, n]) => `${status} ×${n}`).join(', '),
+    note: `${busy} answers 503 + Retry-After on the way, each retried`,
+  };
 }
 
 /** A form of `count` 1 KB fields and then a file, sent 64 fields to a chunk. */
 function* manyFields(count: number, boundary: string): Generator<Uint8Array> {
   const value = 'v'.repeat(1024);
   for (let i = 0; i < count; i += 64) {
-    const fields = Array.from({ length: Math.min(64, count - i) }, (_, j) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i + j}"\r\n\r\n${value}\r\n`);
+    const fields = Array.from(
+      { length: Math.min(64, count - i) },
+      (_, j) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i + j}"\r\n\r\n${value}\r\n`,
+    );
     yield encoder.encode(fields.join(''));
   }
-  yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.json"\r\nContent-Type: application/json\r\n\r\n[]\r\n--${boundary}--\r\n`);
+  yield encoder.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.json"\r\nContent-Type: application/json\r\n\r\n[]\r\n--${boundary}--\r\n`,
+  );
 }
 
 const COPILOT_HEADER = 'Conversation,Time,Author,Message\r\n';
@@ -223,11 +244,19 @@ const COPILOT_HEADER = 'Conversation,Time,Author,Message\r\n';
 function denseConversation(value: string, bytes: number): Buffer {
   const head = '[{"id":"dense","title":"Dense","mapping":{},"v":[';
   const tail = `${value}]}]`;
-  return Buffer.concat([Buffer.from(head), Buffer.from(`${value},`.repeat(Math.floor((bytes - head.length - tail.length) / (value.length + 1)))), Buffer.from(tail)]);
+  return Buffer.concat([
+    Buffer.from(head),
+    Buffer.from(`${value},`.repeat(Math.floor((bytes - head.length - tail.length) / (value.length + 1)))),
+    Buffer.from(tail),
+  ]);
 }
 
 /** An import of `body` as JSON, answered. */
-const importJson = (body: Uint8Array, userRef: string) => async (t: Target) => ({ answer: await answerOf(post(t, `/api/ingest-export?userRef=${userRef}`, body as Uint8Array<ArrayBuffer>, api(t, 'application/json'))) });
+const importJson = (body: Uint8Array, userRef: string) => async (t: Target) => ({
+  answer: await answerOf(
+    post(t, `/api/ingest-export?userRef=${userRef}`, body as Uint8Array<ArrayBuffer>, api(t, 'application/json')),
+  ),
+});
 
 /** A case: its name, and what it sends, made before the server starts (large inputs take a while to make). */
 type Case = [string, () => Promise<(target: Target) => Promise<Outcome>> | ((target: Target) => Promise<Outcome>)];
@@ -236,13 +265,33 @@ function cases(work: string): Case[] {
   return [
     [
       '300 MB form to POST /start, streamed',
-      () => async (t) => ({ answer: await answerOf(post(t, '/start', repeated(fill('a', 64 * 1024), 300 * MIB), { 'Content-Type': 'application/x-www-form-urlencoded' })) }),
+      () => async (t) => ({
+        answer: await answerOf(
+          post(t, '/start', repeated(fill('a', 64 * 1024), 300 * MIB), {
+            'Content-Type': 'application/x-www-form-urlencoded',
+          }),
+        ),
+      }),
     ],
-    ['200 MB body to POST /api/purge, streamed', () => async (t) => ({ answer: await answerOf(post(t, '/api/purge', repeated(fill(' ', 64 * 1024), 200 * MIB), api(t, 'application/json'))) })],
+    [
+      '200 MB body to POST /api/purge, streamed',
+      () => async (t) => ({
+        answer: await answerOf(
+          post(t, '/api/purge', repeated(fill(' ', 64 * 1024), 200 * MIB), api(t, 'application/json')),
+        ),
+      }),
+    ],
     [
       'multipart: 300,000 fields of 1 KB before the file',
       () => async (t) => ({
-        answer: await answerOf(post(t, '/api/ingest-export?userRef=fields', generated(manyFields(300_000, 'b0undary')), api(t, 'multipart/form-data; boundary=b0undary'))),
+        answer: await answerOf(
+          post(
+            t,
+            '/api/ingest-export?userRef=fields',
+            generated(manyFields(300_000, 'b0undary')),
+            api(t, 'multipart/form-data; boundary=b0undary'),
+          ),
+        ),
       }),
     ],
     ['300 slow POST /start, Content-Length 10 MB, 1 byte / 5 s', () => (t) => slowStartBodies(t, 300, 10_000_000)],
@@ -252,7 +301,9 @@ function cases(work: string): Case[] {
       () => {
         const zip = zipOf('[{"id":', fill(' ', MIB), 2560, '"x","mapping":{}}]');
         return async (t) => ({
-          answer: await answerOf(post(t, '/api/ingest-export?userRef=bomb', zip as Uint8Array<ArrayBuffer>, api(t, 'application/zip'))),
+          answer: await answerOf(
+            post(t, '/api/ingest-export?userRef=bomb', zip as Uint8Array<ArrayBuffer>, api(t, 'application/zip')),
+          ),
           note: `zip ${(zip.length / MIB).toFixed(1)} MB; fetch hears the answer`,
         });
       },
@@ -262,37 +313,54 @@ function cases(work: string): Case[] {
       () => {
         const zip = zipOf('[', fill(' ', MIB), 4200, ']');
         return async (t) => ({
-          answer: await answerOf(post(t, '/api/ingest-export?userRef=bomb', zip as Uint8Array<ArrayBuffer>, api(t, 'application/zip'))),
+          answer: await answerOf(
+            post(t, '/api/ingest-export?userRef=bomb', zip as Uint8Array<ArrayBuffer>, api(t, 'application/zip')),
+          ),
           note: `zip ${(zip.length / MIB).toFixed(1)} MB`,
         });
       },
     ],
     ['63 MiB conversation of empty objects, [{},{},…]', () => importJson(denseConversation('{}', 63 * MIB), 'objects')],
     ['63 MiB conversation of zeros, [0,0,…]', () => importJson(denseConversation('0', 63 * MIB), 'zeros')],
-    ...[1_000_000, 520_000].map((keys): Case => [
-      `conversation of ${keys.toLocaleString('en')} distinct keys${keys < 524_288 ? ', just under the bound in values and keys' : ''}`,
-      () => importJson(encoder.encode(`[{"id":"keys","title":"Keys","mapping":{${Array.from({ length: keys }, (_, i) => `"k${i}":0`).join(',')}}}]`), 'keys'),
-    ]),
+    ...[1_000_000, 520_000].map(
+      (keys): Case => [
+        `conversation of ${keys.toLocaleString('en')} distinct keys${keys < 524_288 ? ', just under the bound in values and keys' : ''}`,
+        () =>
+          importJson(
+            encoder.encode(
+              `[{"id":"keys","title":"Keys","mapping":{${Array.from({ length: keys }, (_, i) => `"k${i}":0`).join(',')}}}]`,
+            ),
+            'keys',
+          ),
+      ],
+    ),
     [
       'ChatGPT conversation of 10,000 messages with metadata',
       () => {
         const { bytes, values } = longChatgptConversation(10_000);
         const imported = importJson(bytes, 'long');
-        return async (t) => ({ ...(await imported(t)), note: `${(bytes.length / MIB).toFixed(1)} MB, ${values.toLocaleString('en')} values and keys` });
+        return async (t) => ({
+          ...(await imported(t)),
+          note: `${(bytes.length / MIB).toFixed(1)} MB, ${values.toLocaleString('en')} values and keys`,
+        });
       },
     ],
     [
       'Copilot header, then 20 MB of commas',
       () => {
         const body = Buffer.concat([Buffer.from(COPILOT_HEADER), Buffer.alloc(20 * MIB, ',')]);
-        return async (t) => ({ answer: await answerOf(post(t, '/api/ingest-export?userRef=commas', body, api(t, 'text/csv'))) });
+        return async (t) => ({
+          answer: await answerOf(post(t, '/api/ingest-export?userRef=commas', body, api(t, 'text/csv'))),
+        });
       },
     ],
     [
       '100 MB of B,B,… without a header',
       () => {
         const body = Buffer.alloc(100 * MIB, 'B,');
-        return async (t) => ({ answer: await answerOf(post(t, '/api/ingest-export?userRef=bees', body, api(t, 'text/csv'))) });
+        return async (t) => ({
+          answer: await answerOf(post(t, '/api/ingest-export?userRef=bees', body, api(t, 'text/csv'))),
+        });
       },
     ],
     [
@@ -321,7 +389,15 @@ export async function requestCases(runtime: RuntimeName, work: string, only: str
     const { listing, health } = await load.stop();
     const { peakRssMb } = procStatus(target.server.pid);
     await target.server.stop();
-    const row = { name, answer, seconds, peakRssMb, listingP99Ms: Math.round(percentile(listing, 99)), healthMaxMs: Math.round(Math.max(...health)), note };
+    const row = {
+      name,
+      answer,
+      seconds,
+      peakRssMb,
+      listingP99Ms: Math.round(percentile(listing, 99)),
+      healthMaxMs: Math.round(Math.max(...health)),
+      note,
+    };
     console.log(JSON.stringify(row));
     rows.push(row);
   }
@@ -334,6 +410,9 @@ export function requestTable(runtime: string, rows: RequestRow[]): string[] {
     '',
     '| Case | answer | time | server peak RSS | listing p99 meanwhile | /healthz slowest | notes |',
     '| - | - | - | - | - | - | - |',
-    ...rows.map((row) => `| ${row.name} | ${row.answer} | ${row.seconds} s | ${row.peakRssMb} MB | ${row.listingP99Ms} ms | ${row.healthMaxMs} ms | ${row.note} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.name} | ${row.answer} | ${row.seconds} s | ${row.peakRssMb} MB | ${row.listingP99Ms} ms | ${row.healthMaxMs} ms | ${row.note} |`,
+    ),
   ];
 }

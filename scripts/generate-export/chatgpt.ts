@@ -17,7 +17,18 @@ import { SITES, Text, TLDS } from './text.ts';
 import { Clock, START_SECONDS, unixSeconds } from './time.ts';
 import { jsonArray } from './writer.ts';
 
-const GPT_MODELS = ['gpt-4o', 'gpt-4o', 'gpt-4o', 'gpt-4o-mini', 'gpt-4', 'o3', 'o4-mini', 'gpt-5', 'gpt-5-thinking', 'text-davinci-002-render-sha'];
+const GPT_MODELS = [
+  'gpt-4o',
+  'gpt-4o',
+  'gpt-4o',
+  'gpt-4o-mini',
+  'gpt-4',
+  'o3',
+  'o4-mini',
+  'gpt-5',
+  'gpt-5-thinking',
+  'text-davinci-002-render-sha',
+];
 const REASONING_MODELS = new Set(['o3', 'o4-mini', 'gpt-5-thinking']);
 const AIRPORTS = ['IAD', 'SJC', 'QRO', 'FRA', 'AMS', 'LHR', 'NRT', 'SIN', 'CDG', 'ORD'];
 
@@ -122,7 +133,11 @@ class ChatGptConversation {
   /** The 2026 conversation: J1's keys, in alphabetical order, the mapping's too. */
   private slimConversation(id: string, title: string, createUs: number, current: string): Conversation {
     const rng = this.rng;
-    const mapping = Object.fromEntries(Object.keys(this.mapping).sort().map((key) => [key, this.mapping[key]]));
+    const mapping = Object.fromEntries(
+      Object.keys(this.mapping)
+        .sort()
+        .map((key) => [key, this.mapping[key]]),
+    );
     const conversation: Json = {
       conversation_id: id,
       conversation_template_id: null,
@@ -151,7 +166,9 @@ class ChatGptConversation {
 
   /** Like ChatGPT's own: the creation time in hex, then random (unique as creation times are). */
   private conversationId(createUs: number): string {
-    const seconds = Math.floor(createUs / 1e6).toString(16).padStart(8, '0');
+    const seconds = Math.floor(createUs / 1e6)
+      .toString(16)
+      .padStart(8, '0');
     const rng = this.rng;
     return `${seconds}-${rng.hex4()}-8005-${rng.hex4()}-${rng.hex4()}${rng.hex8()}`;
   }
@@ -168,7 +185,12 @@ class ChatGptConversation {
       this.mapping[id] = { id, message, parent: parent ?? null };
       return id;
     }
-    const node: Node = { id, message: message === null ? null : reorderId(message), parent: parent ?? null, children: [] };
+    const node: Node = {
+      id,
+      message: message === null ? null : reorderId(message),
+      parent: parent ?? null,
+      children: [],
+    };
     this.mapping[id] = node;
     if (parent !== undefined) this.mapping[parent]!.children!.push(id);
     return id;
@@ -183,7 +205,8 @@ class ChatGptConversation {
       parent = this.add(this.thoughtsMessage(parent), rng.uuid(), parent);
       parent = this.add(this.recapMessage(parent), rng.uuid(), parent);
     }
-    if (rng.chance(0.04)) parent = this.add(this.assistantMessage(parent, '', { endTurn: null, complete: false }), rng.uuid(), parent);
+    if (rng.chance(0.04))
+      parent = this.add(this.assistantMessage(parent, '', { endTurn: null, complete: false }), rng.uuid(), parent);
     const r = rng.next();
     if (r < 0.08) {
       const rounds = rng.int(1, 3);
@@ -196,13 +219,28 @@ class ChatGptConversation {
       const query = this.text.sentence(3, 12, '');
       parent = this.add(this.codeMessage(parent, `search(${JSON.stringify(query)})`, 'web'), rng.uuid(), parent);
       parent = this.add(this.webToolMessage(parent), rng.uuid(), parent);
-      return this.add(this.assistantMessage(parent, this.text.markdown(rng.skewed(300, 5000)), { search: true }), rng.uuid(), parent);
+      return this.add(
+        this.assistantMessage(parent, this.text.markdown(rng.skewed(300, 5000)), { search: true }),
+        rng.uuid(),
+        parent,
+      );
     }
     const interrupted = rng.chance(0.01);
-    return this.add(this.assistantMessage(parent, this.text.markdown(rng.skewed(40, 7000, 1.6)), { interrupted }), rng.uuid(), parent);
+    return this.add(
+      this.assistantMessage(parent, this.text.markdown(rng.skewed(40, 7000, 1.6)), { interrupted }),
+      rng.uuid(),
+      parent,
+    );
   }
 
-  private message(role: string, name: string | null, createUs: number | null, content: Json, fields: Json, metadata: Json): Json {
+  private message(
+    role: string,
+    name: string | null,
+    createUs: number | null,
+    content: Json,
+    fields: Json,
+    metadata: Json,
+  ): Json {
     const createTime = createUs === null ? null : unixSeconds(createUs);
     if (this.slim) {
       // Older user messages of a 2026 export have no metadata at all.
@@ -305,7 +343,9 @@ class ChatGptConversation {
           this.text.prompt(),
         ],
       };
-      metadata.attachments = [{ width, size, height, id: file, name: `${rng.uuid().toUpperCase()}.${rng.pick(['jpeg', 'png'])}` }];
+      metadata.attachments = [
+        { width, size, height, id: file, name: `${rng.uuid().toUpperCase()}.${rng.pick(['jpeg', 'png'])}` },
+      ];
     } else {
       content = { content_type: 'text', parts: [this.text.prompt()] };
     }
@@ -335,10 +375,13 @@ class ChatGptConversation {
     const complete = options.complete ?? true;
     const extra: Json = {};
     if (complete) {
-      extra.finish_details = options.interrupted ? { type: 'interrupted' } : { type: 'stop', stop_tokens: [this.stopToken] };
+      extra.finish_details = options.interrupted
+        ? { type: 'interrupted' }
+        : { type: 'stop', stop_tokens: [this.stopToken] };
       extra.is_complete = !options.interrupted;
     }
-    if (rng.chance(0.3)) extra.sonic_classification_result = { latency_ms: rng.next() * 1e9, search_prob: rng.next() * 0.2 };
+    if (rng.chance(0.3))
+      extra.sonic_classification_result = { latency_ms: rng.next() * 1e9, search_prob: rng.next() * 0.2 };
     extra.citations = [];
     extra.content_references = [];
     if (options.search) {
@@ -368,7 +411,9 @@ class ChatGptConversation {
       extra.search_result_groups = groups;
     }
     if (this.slim) text = this.withInlineMarkup(text, extra);
-    const author = options.search ? { role: 'assistant', name: null, metadata: { real_author: 'tool:web' } } : undefined;
+    const author = options.search
+      ? { role: 'assistant', name: null, metadata: { real_author: 'tool:web' } }
+      : undefined;
     const message = this.message(
       'assistant',
       null,
@@ -398,7 +443,14 @@ class ChatGptConversation {
       for (let i = rng.int(1, 3); i > 0; i--) {
         const span = `${OPEN}cite${SEPARATE}turn0search${rng.int(0, 9)}${CLOSE}`;
         const url = this.text.url();
-        references.push({ alt: `([${rng.pick(SITES)}](${url}))`, matched_text: span, prompt_text: null, title: this.text.title(), type: 'grouped_webpages', url });
+        references.push({
+          alt: `([${rng.pick(SITES)}](${url}))`,
+          matched_text: span,
+          prompt_text: null,
+          title: this.text.title(),
+          type: 'grouped_webpages',
+          url,
+        });
         out += ` ${this.text.sentence()} ${span}`;
       }
       extra.content_references = references;
@@ -416,7 +468,12 @@ class ChatGptConversation {
     const n = rng.int(1, 4);
     for (let i = 0; i < n; i++) {
       // In 2026 exports only the summary survives.
-      thoughts.push({ summary: this.text.title(), content: this.slim ? '' : this.text.markdown(rng.skewed(100, 2500)), chunks: [], finished: true });
+      thoughts.push({
+        summary: this.text.title(),
+        content: this.slim ? '' : this.text.markdown(rng.skewed(100, 2500)),
+        chunks: [],
+        finished: true,
+      });
     }
     return this.message(
       'assistant',
@@ -424,7 +481,12 @@ class ChatGptConversation {
       at,
       { content_type: 'thoughts', thoughts, source_analysis_msg_id: rng.uuid() },
       {},
-      this.assistantMetadata(parent, { reasoning_status: 'is_reasoning', citations: [], content_references: [], classifier_response: 'default' }),
+      this.assistantMetadata(parent, {
+        reasoning_status: 'is_reasoning',
+        citations: [],
+        content_references: [],
+        classifier_response: 'default',
+      }),
     );
   }
 
@@ -480,13 +542,23 @@ class ChatGptConversation {
           code,
           end_time: unixSeconds(at),
           final_expression_output: failed ? null : output.slice(0, 200),
-          in_kernel_exception: failed ? { name: 'KeyError', traceback: [output.slice(0, 300)], args: [this.text.ident()], notes: [] } : null,
+          in_kernel_exception: failed
+            ? { name: 'KeyError', traceback: [output.slice(0, 300)], args: [this.text.ident()], notes: [] }
+            : null,
           system_exception: null,
           messages: [],
           jupyter_messages: [
-            { msg_type: 'status', parent_header: { msg_id: rng.hex32(), version: '5.3' }, content: { execution_state: 'busy' } },
+            {
+              msg_type: 'status',
+              parent_header: { msg_id: rng.hex32(), version: '5.3' },
+              content: { execution_state: 'busy' },
+            },
             { msg_type: 'execute_input', parent_header: { msg_id: rng.hex32(), version: '5.3' } },
-            { msg_type: 'status', parent_header: { msg_id: rng.hex32(), version: '5.3' }, content: { execution_state: 'idle' } },
+            {
+              msg_type: 'status',
+              parent_header: { msg_id: rng.hex32(), version: '5.3' },
+              content: { execution_state: 'idle' },
+            },
           ],
           timeout_triggered: null,
         },
@@ -502,7 +574,12 @@ class ChatGptConversation {
       at,
       { content_type: 'code', language: 'unknown', response_format_name: null, text: '' },
       { recipient: 'assistant', weight: 0.0 },
-      this.assistantMetadata(parent, { is_visually_hidden_from_conversation: true, command: 'search', status: 'finished', is_complete: true }),
+      this.assistantMetadata(parent, {
+        is_visually_hidden_from_conversation: true,
+        command: 'search',
+        status: 'finished',
+        is_complete: true,
+      }),
     );
   }
 }
@@ -536,7 +613,10 @@ export const layout: Layout = {
     member: (index) => `conversations-${String(index).padStart(3, '0')}.json`,
     split: true,
     extras: (who) => [
-      { path: 'user.json', content: JSON.stringify({ id: who.userId, email: who.email, chatgpt_plus_user: true, phone_number: null }) },
+      {
+        path: 'user.json',
+        content: JSON.stringify({ id: who.userId, email: who.email, chatgpt_plus_user: true, phone_number: null }),
+      },
       { path: 'chat.html', content: CHAT_HTML },
     ],
   },

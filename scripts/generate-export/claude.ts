@@ -74,7 +74,10 @@ class ClaudeConversation {
       const n = rng.int(1, 2);
       for (let i = 0; i < n; i++) {
         const [ext, type] = rng.pick(ATTACHMENT_TYPES);
-        const extracted = ext === 'csv' || ext === 'log' ? this.text.log(rng.skewed(10, 400)) : this.text.markdown(rng.skewed(300, 20000));
+        const extracted =
+          ext === 'csv' || ext === 'log'
+            ? this.text.log(rng.skewed(10, 400))
+            : this.text.markdown(rng.skewed(300, 20000));
         attachments.push({
           file_name: `${this.text.ident()}.${ext}`,
           file_size: Buffer.byteLength(extracted) + rng.int(0, 50_000),
@@ -207,7 +210,9 @@ class ClaudeConversation {
       use('repl', { code: this.text.code('javascript', rng.skewed(2, 30)) }, 'Analyzing data', 3);
       const failed = rng.chance(0.1);
       const logs = this.text.log(rng.skewed(1, 30)).split('\n');
-      const output = failed ? { status: 'error', logs, error: `ReferenceError: ${this.text.ident()} is not defined` } : { status: 'success', logs };
+      const output = failed
+        ? { status: 'error', logs, error: `ReferenceError: ${this.text.ident()} is not defined` }
+        : { status: 'success', logs };
       result('repl', [{ type: 'text', text: JSON.stringify(output), uuid: rng.uuid() }], failed, 1);
     }
   }
@@ -264,7 +269,12 @@ export const layout: Layout = {
     member: () => 'conversations.json',
     split: false,
     extras: (who, seed) => [
-      { path: 'users.json', content: JSON.stringify([{ uuid: who.uuid, full_name: who.name, email_address: who.email, verified_phone_number: null }]) },
+      {
+        path: 'users.json',
+        content: JSON.stringify([
+          { uuid: who.uuid, full_name: who.name, email_address: who.email, verified_phone_number: null },
+        ]),
+      },
       { path: 'projects.json', content: JSON.stringify(projects(who, seed)) },
     ],
   },

@@ -56,7 +56,11 @@ class CopilotConversation {
       // An upload is an empty prompt row, seen in threads without a name.
       const prompt = this.name === '' && rng.chance(0.3) ? '' : this.text.prompt();
       const answer = this.text.markdown(rng.skewed(40, 5000, 1.6));
-      this.turns.push({ at, prompt, answer: rng.chance(0.1) && answer.length > CUT_ANSWER ? `${answer.slice(0, CUT_ANSWER - 3)}...` : answer });
+      this.turns.push({
+        at,
+        prompt,
+        answer: rng.chance(0.1) && answer.length > CUT_ANSWER ? `${answer.slice(0, CUT_ANSWER - 3)}...` : answer,
+      });
     }
     // Back from the newer conversation (or the newest time) by a gap over 30 minutes, then back by this thread's span.
     this.clock.rewind(SAME_CONVERSATION_SECONDS + 60 + rng.exp(3 * 3600));
@@ -106,7 +110,13 @@ function searchHistory(seed: number): string {
   const rows: string[] = [head];
   for (let i = meta.int(5, 30); i > 0; i--) {
     const query = text.words(meta.int(1, 6));
-    rows.push(record([isoLocal(clock.advance(meta.exp(86_400)), 0, 0, false), query, `https://www.bing.com/search?q=${encodeURIComponent(query)}`]));
+    rows.push(
+      record([
+        isoLocal(clock.advance(meta.exp(86_400)), 0, 0, false),
+        query,
+        `https://www.bing.com/search?q=${encodeURIComponent(query)}`,
+      ]),
+    );
   }
   return rows.join('');
 }

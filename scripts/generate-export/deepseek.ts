@@ -79,7 +79,11 @@ class DeepSeekConversation {
     const files: Json[] = [];
     if (rng.chance(0.08)) {
       for (let i = rng.int(1, 3); i > 0; i--) {
-        files.push({ id: `file-${rng.uuid()}`, file_name: `${this.text.ident()}.${rng.pick(FILE_TYPES)}`, file_size: rng.skewed(200, 5_000_000) });
+        files.push({
+          id: `file-${rng.uuid()}`,
+          file_name: `${this.text.ident()}.${rng.pick(FILE_TYPES)}`,
+          file_size: rng.skewed(200, 5_000_000),
+        });
       }
     }
     return this.add(parent, {
@@ -115,7 +119,8 @@ class DeepSeekConversation {
     }
     if (model === 'deepseek-reasoner') fragments.push({ type: 'THINK', content: this.thinking() });
     let answer = this.text.markdown(rng.skewed(40, 7000, 1.6));
-    if (citations > 0) answer = answer.replace(/\. /g, (dot) => (rng.chance(0.15) ? `.[citation:${rng.int(1, citations)}] ` : dot));
+    if (citations > 0)
+      answer = answer.replace(/\. /g, (dot) => (rng.chance(0.15) ? `.[citation:${rng.int(1, citations)}] ` : dot));
     fragments.push({ type: 'RESPONSE', content: answer });
     const at = this.clock.advance(model === 'deepseek-reasoner' ? rng.exp(25) + 3 : rng.exp(6) + 1);
     return this.add(parent, { files: [], model, inserted_at: time(at), fragments });
@@ -125,7 +130,8 @@ class DeepSeekConversation {
   private thinking(): string {
     const rng = this.rng;
     const out: string[] = [];
-    for (let i = rng.skewed(1, 12); i > 0; i--) out.push(`${rng.pick(['Okay, ', 'Hmm, ', 'Wait, ', 'So ', 'Alternatively, ', ''])}${this.text.paragraph()}`);
+    for (let i = rng.skewed(1, 12); i > 0; i--)
+      out.push(`${rng.pick(['Okay, ', 'Hmm, ', 'Wait, ', 'So ', 'Alternatively, ', ''])}${this.text.paragraph()}`);
     return out.join('\n\n');
   }
 
@@ -151,7 +157,9 @@ export const layout: Layout = {
   zip: {
     member: () => 'conversations.json',
     split: false,
-    extras: (who) => [{ path: 'user.json', content: JSON.stringify({ user_id: who.uuid, email: who.email, mobile: null }) }],
+    extras: (who) => [
+      { path: 'user.json', content: JSON.stringify({ user_id: who.uuid, email: who.email, mobile: null }) },
+    ],
   },
 };
 

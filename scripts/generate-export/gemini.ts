@@ -53,7 +53,9 @@ class GeminiConversation {
       if (i > 0) {
         // Under 30 minutes to the next prompt; a conversation named by its titleUrl may also be resumed hours later.
         const resumed = this.titleUrl !== null && rng.chance(0.05);
-        at += resumed ? SAME_CONVERSATION_SECONDS + rng.exp(6 * 3600) : Math.min(rng.exp(100) + 5, SAME_CONVERSATION_SECONDS - 300);
+        at += resumed
+          ? SAME_CONVERSATION_SECONDS + rng.exp(6 * 3600)
+          : Math.min(rng.exp(100) + 5, SAME_CONVERSATION_SECONDS - 300);
       }
       at = this.exchange(at);
     }
@@ -101,7 +103,8 @@ class GeminiConversation {
     if (rng.chance(0.98)) {
       drafts = rng.chance(0.08) ? rng.int(2, 3) : 1;
       const items: Json[] = [];
-      for (let i = 0; i < drafts; i++) items.push({ html: this.text.html(rng.skewed(40, i < drafts - 1 ? 3000 : 7000, 1.6)) });
+      for (let i = 0; i < drafts; i++)
+        items.push({ html: this.text.html(rng.skewed(40, i < drafts - 1 ? 3000 : 7000, 1.6)) });
       fields.safeHtmlItem = items;
       this.messages++;
     }
@@ -111,9 +114,18 @@ class GeminiConversation {
     // What the person did next that is not a message, a little later (at most four minutes in all,
     // so that the next prompt stays under 30 minutes after this one).
     const later = () => (at += Math.min(rng.exp(20) + 1, 60));
-    if (drafts > 1 && rng.chance(0.5)) this.entries.push({ at: later(), fields: { title: 'Selected preferred draft' } });
-    if (rng.chance(0.04)) this.entries.push({ at: later(), fields: { title: `Gave feedback: ${rng.chance(0.7) ? 'Good response' : 'Bad response'}` } });
-    if (rng.chance(0.02)) this.entries.push({ at: later(), fields: { title: `Created ${rng.pick(['Canvas', 'Deep Research report', 'Gem'])} ${this.text.title()}` } });
+    if (drafts > 1 && rng.chance(0.5))
+      this.entries.push({ at: later(), fields: { title: 'Selected preferred draft' } });
+    if (rng.chance(0.04))
+      this.entries.push({
+        at: later(),
+        fields: { title: `Gave feedback: ${rng.chance(0.7) ? 'Good response' : 'Bad response'}` },
+      });
+    if (rng.chance(0.02))
+      this.entries.push({
+        at: later(),
+        fields: { title: `Created ${rng.pick(['Canvas', 'Deep Research report', 'Gem'])} ${this.text.title()}` },
+      });
     if (rng.chance(0.02)) this.entries.push({ at: later(), fields: { title: `Used ${rng.pick(TOOLS)}` } });
     return at;
   }

@@ -21,7 +21,15 @@ const MODELS = ['grok-3', 'grok-3', 'grok-3', 'grok-4', 'grok-2', 'grok-3-mini']
 const ASSISTANT_SENDERS = ['assistant', 'assistant', 'assistant', 'ASSISTANT', 'model'];
 
 /** Fields every response has, after its own. */
-const DEFAULTS: Json = { manual: false, partial: false, shared: false, query: '', query_type: '', xpost_ids: [], galleries: [] };
+const DEFAULTS: Json = {
+  manual: false,
+  partial: false,
+  shared: false,
+  query: '',
+  query_type: '',
+  xpost_ids: [],
+  galleries: [],
+};
 
 type TimeStyle = 'numberLong' | 'dateIso' | 'iso';
 
@@ -122,7 +130,12 @@ class GrokConversation {
       const images: string[] = [];
       for (let i = rng.int(1, 4); i > 0; i--) images.push(`users/${this.userId}/generated/${rng.uuid()}/image.jpg`);
       fields.message = rng.chance(0.3) ? this.text.sentence(3, 12) : '';
-      Object.assign(fields, { generated_image_urls: images, image_edit_uris: [], query: this.text.words(rng.int(2, 8)), query_type: 'imagine' });
+      Object.assign(fields, {
+        generated_image_urls: images,
+        image_edit_uris: [],
+        query: this.text.words(rng.int(2, 8)),
+        query_type: 'imagine',
+      });
       return this.add(fields, parent);
     }
     fields.message = this.text.markdown(rng.skewed(40, 7000, 1.6));
@@ -138,7 +151,8 @@ class GrokConversation {
     }
     if (rng.chance(0.15)) {
       const searched: Json[] = [];
-      for (let i = rng.int(3, 12); i > 0; i--) searched.push({ url: this.text.url(), title: this.text.title(), preview: this.text.sentence(10, 40) });
+      for (let i = rng.int(3, 12); i > 0; i--)
+        searched.push({ url: this.text.url(), title: this.text.title(), preview: this.text.sentence(10, 40) });
       fields.web_search_results = searched;
       fields.cited_web_search_results = searched.filter(() => rng.chance(0.5));
     }
@@ -148,7 +162,8 @@ class GrokConversation {
   private thinking(): string {
     const out: string[] = [];
     for (let i = this.rng.skewed(1, 10); i > 0; i--) out.push(this.text.paragraph());
-    if (this.rng.chance(0.2)) out.unshift(`<xai:tool_usage_card><xai:tool_name>web_search</xai:tool_name></xai:tool_usage_card>`);
+    if (this.rng.chance(0.2))
+      out.unshift(`<xai:tool_usage_card><xai:tool_name>web_search</xai:tool_name></xai:tool_usage_card>`);
     return out.join('\n\n');
   }
 }
@@ -192,7 +207,13 @@ export const layout: Layout = {
     split: false,
     extras: (who) => {
       const [givenName, familyName] = who.name.split(' ');
-      const user = { userId: who.uuid, email: who.email, givenName, familyName, createTime: isoMillis(START_SECONDS * 1e6) };
+      const user = {
+        userId: who.uuid,
+        email: who.email,
+        givenName,
+        familyName,
+        createTime: isoMillis(START_SECONDS * 1e6),
+      };
       return [{ path: `${folder(who)}/prod-mc-auth-mgmt-api.json`, content: JSON.stringify({ user }) }];
     },
   },

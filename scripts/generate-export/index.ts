@@ -44,7 +44,9 @@ export function conversations(options: GenerateOptions): Generator<Conversation,
  */
 export function* generateConversations(options: GenerateOptions): Generator<unknown, never, undefined> {
   const stream = conversations(options);
-  for (;;) for (const record of stream.next().value.records) yield record instanceof RawJson ? JSON.parse(record.json) : record;
+  for (;;)
+    for (const record of stream.next().value.records)
+      yield record instanceof RawJson ? JSON.parse(record.json) : record;
 }
 
 /** A small export (the bare file: JSON or CSV) in memory, for unit tests: the same bytes the CLI writes, cut short. */

@@ -39,11 +39,34 @@ const FOREIGN: readonly (readonly string[])[] = [
     'interpretación pintura después también está qué cómo dónde über schön Straße Grüße Zürich Mädchen Ångström ' +
     'smörgåsbord Łódź źródło İstanbul çalışma œuvre cœur fiancée São Paulo coração informação'
   ).split(' '),
-  '日本語 東京 ありがとう こんにちは 勉強 問題 データベース 中文 你好 世界 学习 数据 计算机 谢谢 한국어 안녕하세요 데이터 감사합니다 서울'.split(' '),
-  'Привет спасибо данные Москва программа вопрос ответ Ελληνικά καλημέρα ευχαριστώ δεδομένα Αθήνα שלום תודה مرحبا شكرا नमस्ते धन्यवाद'.split(' '),
+  '日本語 東京 ありがとう こんにちは 勉強 問題 データベース 中文 你好 世界 学习 数据 计算机 谢谢 한국어 안녕하세요 데이터 감사합니다 서울'.split(
+    ' ',
+  ),
+  'Привет спасибо данные Москва программа вопрос ответ Ελληνικά καλημέρα ευχαριστώ δεδομένα Αθήνα שלום תודה مرحبا شكرا नमस्ते धन्यवाद'.split(
+    ' ',
+  ),
 ];
 
-export const EMOJI = ['🙂', '😅', '🚀', '🎉', '👍🏽', '🔥', '✅', '❌', '⚠️', '💡', '📊', '🧠', '👨‍👩‍👧', '🇫🇷', '🇯🇵', '🤖', '☕', '🎨'];
+export const EMOJI = [
+  '🙂',
+  '😅',
+  '🚀',
+  '🎉',
+  '👍🏽',
+  '🔥',
+  '✅',
+  '❌',
+  '⚠️',
+  '💡',
+  '📊',
+  '🧠',
+  '👨‍👩‍👧',
+  '🇫🇷',
+  '🇯🇵',
+  '🤖',
+  '☕',
+  '🎨',
+];
 
 /** Tokens that make JSON escaping work: quotes, backslashes, tabs, markup, odd punctuation. */
 const SPECIAL = [
@@ -81,7 +104,18 @@ const SPECIAL = [
 ];
 
 export const TLDS = ['com', 'org', 'io', 'dev', 'net', 'co.uk', 'de'];
-export const SITES = ['wikipedia', 'stackoverflow', 'github', 'medium', 'reddit', 'developer.mozilla', 'docs.python', 'nytimes', 'bbc', 'arxiv'];
+export const SITES = [
+  'wikipedia',
+  'stackoverflow',
+  'github',
+  'medium',
+  'reddit',
+  'developer.mozilla',
+  'docs.python',
+  'nytimes',
+  'bbc',
+  'arxiv',
+];
 
 // ---------------------------------------------------------------- text
 
@@ -327,7 +361,9 @@ export class Text {
     const out: string[] = [];
     if (rng.chance(0.15)) {
       out.push('\u001b[0;31m---------------------------------------------------------------------------\u001b[0m');
-      out.push(`\u001b[0;31m${rng.pick(['KeyError', 'ValueError', 'TypeError', 'FileNotFoundError'])}\u001b[0m: '${this.ident()}'`);
+      out.push(
+        `\u001b[0;31m${rng.pick(['KeyError', 'ValueError', 'TypeError', 'FileNotFoundError'])}\u001b[0m: '${this.ident()}'`,
+      );
     }
     for (let i = 0; i < lines; i++) {
       const r = rng.next();
@@ -335,9 +371,13 @@ export class Text {
         const ms = rng.int(0, 86_399_999);
         const pad = (n: number, width = 2) => String(n).padStart(width, '0');
         const time = `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
-        out.push(`${time} ${rng.pick(['INFO', 'WARN', 'DEBUG', 'ERROR'])} [${this.ident()}] ${this.sentence(3, 12, '')}`);
+        out.push(
+          `${time} ${rng.pick(['INFO', 'WARN', 'DEBUG', 'ERROR'])} [${this.ident()}] ${this.sentence(3, 12, '')}`,
+        );
       } else if (r < 0.8) {
-        out.push(`${String(rng.int(0, 999)).padStart(4)}  ${(rng.next() * 1000).toFixed(3).padStart(10)}  ${this.ident().padEnd(18)} ${this.word()}`);
+        out.push(
+          `${String(rng.int(0, 999)).padStart(4)}  ${(rng.next() * 1000).toFixed(3).padStart(10)}  ${this.ident().padEnd(18)} ${this.word()}`,
+        );
       } else {
         out.push(`  File "/usr/lib/python3.11/${this.ident()}.py", line ${rng.int(1, 900)}, in ${this.ident()}`);
       }
@@ -367,7 +407,12 @@ function markdownBlock(block: Block): string {
     case 'h':
       return `${'#'.repeat(block.level)} ${block.text}**${block.bold}**`;
     case 'list':
-      return block.items.map((item, i) => `${block.numbered ? `${i + 1}.` : '-'} ${item.bold === null ? '' : `**${item.bold}**: `}${item.text}`).join('\n');
+      return block.items
+        .map(
+          (item, i) =>
+            `${block.numbered ? `${i + 1}.` : '-'} ${item.bold === null ? '' : `**${item.bold}**: `}${item.text}`,
+        )
+        .join('\n');
     case 'code':
       return `\`\`\`${block.language}\n${block.code}\n\`\`\``;
     case 'quote':
@@ -375,7 +420,11 @@ function markdownBlock(block: Block): string {
     case 'hr':
       return '---';
     case 'table':
-      return [`| ${block.header.join(' | ')} |`, '|---|---|---|', ...block.rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+      return [
+        `| ${block.header.join(' | ')} |`,
+        '|---|---|---|',
+        ...block.rows.map((row) => `| ${row.join(' | ')} |`),
+      ].join('\n');
   }
 }
 
@@ -390,7 +439,10 @@ function htmlBlock(block: Block): string {
       return `<h${block.level}>${escapeHtml(block.text)}<strong>${escapeHtml(block.bold)}</strong></h${block.level}>`;
     case 'list': {
       const tag = block.numbered ? 'ol' : 'ul';
-      const items = block.items.map((item) => `<li>${item.bold === null ? '' : `<strong>${escapeHtml(item.bold)}</strong>: `}${escapeHtml(item.text)}</li>`);
+      const items = block.items.map(
+        (item) =>
+          `<li>${item.bold === null ? '' : `<strong>${escapeHtml(item.bold)}</strong>: `}${escapeHtml(item.text)}</li>`,
+      );
       return `<${tag}>${items.join('')}</${tag}>`;
     }
     case 'code':
@@ -401,7 +453,9 @@ function htmlBlock(block: Block): string {
       return '<hr>';
     case 'table': {
       const head = block.header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('');
-      const rows = block.rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('');
+      const rows = block.rows
+        .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`)
+        .join('');
       return `<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
     }
   }
@@ -421,6 +475,14 @@ export function account(seed: number): Account {
   const rng = new Rng((seed ^ 0x9e3779b9) >>> 0);
   const first = rng.pick(['Ada', 'Grace', 'Linus', 'Zoë', 'José', 'Mei', 'Sven', 'Amara', 'Noor', 'Łukasz']);
   const last = rng.pick(['Lovelace', 'Hopper', 'Nakamura', 'García', 'Müller', 'Okafor', 'Smith', "O'Brien"]);
-  const handle = `${first}.${last}`.normalize('NFD').replace(/[^A-Za-z.]/g, '').toLowerCase();
-  return { uuid: rng.uuid(), userId: `user-${rng.base62(24)}`, name: `${first} ${last}`, email: `${handle}${rng.int(1, 99)}@example.com` };
+  const handle = `${first}.${last}`
+    .normalize('NFD')
+    .replace(/[^A-Za-z.]/g, '')
+    .toLowerCase();
+  return {
+    uuid: rng.uuid(),
+    userId: `user-${rng.base62(24)}`,
+    name: `${first} ${last}`,
+    email: `${handle}${rng.int(1, 99)}@example.com`,
+  };
 }

@@ -42,7 +42,10 @@ const stringify = (value: unknown) => (value instanceof RawJson ? value.json : J
  * joined as Takeout joins them: `[{\n  "header": …\n},{\n  …\n}]`.
  */
 export function jsonArray(indent?: number): Framing {
-  const record = indent === undefined ? stringify : (value: unknown) => JSON.stringify(value instanceof RawJson ? JSON.parse(value.json) : value, null, indent);
+  const record =
+    indent === undefined
+      ? stringify
+      : (value: unknown) => JSON.stringify(value instanceof RawJson ? JSON.parse(value.json) : value, null, indent);
   return { head: '[', separator: ',', tail: ']', record };
 }
 
@@ -60,7 +63,12 @@ export function csvField(value: string): string {
 /** CSV rows (arrays of strings), each ended by CRLF, after a header row and a UTF-8 byte-order mark. */
 export function csv(header: readonly string[], bom = true): Framing {
   const row = (fields: readonly string[]) => `${fields.map(csvField).join(',')}\r\n`;
-  return { head: `${bom ? '\uFEFF' : ''}${row(header)}`, separator: '', tail: '', record: (value) => row(value as string[]) };
+  return {
+    head: `${bom ? '\uFEFF' : ''}${row(header)}`,
+    separator: '',
+    tail: '',
+    record: (value) => row(value as string[]),
+  };
 }
 
 // ---------------------------------------------------------------- records
@@ -85,7 +93,13 @@ interface Written {
  * larger than a whole file gets a file to itself). `open` starts a file, `put`
  * writes to it (and may wait), `close` ends it.
  */
-async function writeRecords(shape: Shape, seed: number, target: number, splitBytes: number, out: Output): Promise<Written> {
+async function writeRecords(
+  shape: Shape,
+  seed: number,
+  target: number,
+  splitBytes: number,
+  out: Output,
+): Promise<Written> {
   const framing = shape.layout.framing(account(seed), seed);
   const head = Buffer.from(framing.head);
   const tail = Buffer.from(framing.tail);
@@ -203,7 +217,8 @@ export interface Summary {
 /** Writes the bare file (JSON or CSV, as the provider's layout says) or the provider's zip. */
 export async function writeExport(options: WriteOptions): Promise<Summary> {
   const { shape, format } = options;
-  if (format !== 'zip' && format !== shape.layout.bare) throw new Error(`--format ${format}: ${shape.provider} exports are ${shape.layout.bare} (or zip)`);
+  if (format !== 'zip' && format !== shape.layout.bare)
+    throw new Error(`--format ${format}: ${shape.provider} exports are ${shape.layout.bare} (or zip)`);
   const result = format === 'zip' ? await writeZip(options) : await writeBare(options);
   const { sink, written, members } = result;
   const summary: Summary = {
@@ -269,22 +284,28 @@ async function writeZip(options: WriteOptions) {
     batch = [];
     batched = 0;
   };
-  const written = await writeRecords(shape, seed, options.sizeMb * MIB, layout.split ? options.splitMb * MIB : Infinity, {
-    open(index) {
-      current = entry(layout.member(index, who));
+  const written = await writeRecords(
+    shape,
+    seed,
+    options.sizeMb * MIB,
+    layout.split ? options.splitMb * MIB : Infinity,
+    {
+      open(index) {
+        current = entry(layout.member(index, who));
+      },
+      async put(chunk) {
+        batch.push(chunk);
+        batched += chunk.length;
+        if (batched < ZIP_BATCH) return;
+        flush(false);
+        await check();
+      },
+      async close() {
+        flush(true);
+        await check();
+      },
     },
-    async put(chunk) {
-      batch.push(chunk);
-      batched += chunk.length;
-      if (batched < ZIP_BATCH) return;
-      flush(false);
-      await check();
-    },
-    async close() {
-      flush(true);
-      await check();
-    },
-  });
+  );
 
   for (const extra of layout.extras(who, seed)) {
     entry(extra.path).push(new TextEncoder().encode(extra.content), true);

@@ -69,8 +69,10 @@ export class ParleyClient {
   private readonly maxRateLimitWaits: number;
 
   constructor({ baseUrl, apiKey, fetch: fetchImpl, maxRateLimitWaits = 5 }: ParleyClientOptions) {
-    if (typeof baseUrl !== 'string' || baseUrl === '') throw new TypeError('ParleyClient: baseUrl must be a non-empty string');
-    if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('ParleyClient: apiKey must be a non-empty string');
+    if (typeof baseUrl !== 'string' || baseUrl === '')
+      throw new TypeError('ParleyClient: baseUrl must be a non-empty string');
+    if (typeof apiKey !== 'string' || apiKey === '')
+      throw new TypeError('ParleyClient: apiKey must be a non-empty string');
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.apiKey = apiKey;
     // Called unbound, a global fetch would complain about its `this` on some runtimes.
@@ -88,8 +90,17 @@ export class ParleyClient {
    * most 100, 50 by default); with `updatedSince`, only those Parley stored or
    * changed after that instant (its clock); with `q`, only those matching it, best match first.
    */
-  listConversations(connectionId: string, { limit, offset, updatedSince, q }: ConversationsQuery & { offset?: number } = {}): Promise<ConversationPage> {
-    return this.request('GET', '/api/conversations', { connectionId, limit, offset, updatedSince: instant(updatedSince), q });
+  listConversations(
+    connectionId: string,
+    { limit, offset, updatedSince, q }: ConversationsQuery & { offset?: number } = {},
+  ): Promise<ConversationPage> {
+    return this.request('GET', '/api/conversations', {
+      connectionId,
+      limit,
+      offset,
+      updatedSince: instant(updatedSince),
+      q,
+    });
   }
 
   /**
@@ -109,7 +120,12 @@ export class ParleyClient {
   /** Imports an export for a user; the file is streamed, never read whole by the client. */
   ingestExport(options: IngestExportOptions): Promise<IngestResult> {
     const { userRef, file, provider, connectionId } = options;
-    return this.request('POST', '/api/ingest-export', { userRef, provider, connectionId }, { body: file, contentType: contentTypeOf(options) });
+    return this.request(
+      'POST',
+      '/api/ingest-export',
+      { userRef, provider, connectionId },
+      { body: file, contentType: contentTypeOf(options) },
+    );
   }
 
   /** Deletes a user (their connections and conversations) or one connection, for good. */
@@ -135,12 +151,18 @@ export class ParleyClient {
     { body, contentType }: { body?: BodyInit | Uint8Array; contentType?: string } = {},
   ): Promise<T> {
     const url = new URL(this.baseUrl + path);
-    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { Authorization: `Bearer ${this.apiKey}` };
     if (contentType) headers['Content-Type'] = contentType;
     // A stream goes out as it is read: fetch wants to be told it may start sending before the answer.
     const streamed = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
-    const response = await this.fetch(url, { method, headers, body: body as BodyInit | undefined, ...(streamed ? { duplex: 'half' } : {}) } as RequestInit);
+    const response = await this.fetch(url, {
+      method,
+      headers,
+      body: body as BodyInit | undefined,
+      ...(streamed ? { duplex: 'half' } : {}),
+    } as RequestInit);
     const text = await response.text();
     let parsed: unknown;
     try {
@@ -149,11 +171,15 @@ export class ParleyClient {
       parsed = undefined;
     }
     if (!response.ok) {
-      const message = typeof (parsed as { error?: unknown } | undefined)?.error === 'string' ? (parsed as { error: string }).error : `HTTP ${response.status}`;
+      const message =
+        typeof (parsed as { error?: unknown } | undefined)?.error === 'string'
+          ? (parsed as { error: string }).error
+          : `HTTP ${response.status}`;
       const retryAfter = Number(response.headers.get('Retry-After') ?? Number.NaN);
       throw new ParleyError(response.status, message, Number.isFinite(retryAfter) ? retryAfter : undefined);
     }
-    if (parsed === undefined) throw new ParleyError(response.status, `Parley answered ${response.status} with a body that is not JSON`);
+    if (parsed === undefined)
+      throw new ParleyError(response.status, `Parley answered ${response.status} with a body that is not JSON`);
     return parsed as T;
   }
 }

@@ -6,7 +6,8 @@ export function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-export const base64Url = (bytes: Uint8Array): string => base64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+export const base64Url = (bytes: Uint8Array): string =>
+  base64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 /** Compares without an early exit, so the time taken says nothing about where two secrets differ. */
 export function timingSafeEqual(a: string, b: string): boolean {

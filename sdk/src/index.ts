@@ -1,4 +1,10 @@
-export { ParleyClient, type ConversationsQuery, type Fetch, type IngestExportOptions, type ParleyClientOptions } from './client.ts';
+export {
+  ParleyClient,
+  type ConversationsQuery,
+  type Fetch,
+  type IngestExportOptions,
+  type ParleyClientOptions,
+} from './client.ts';
 export { ParleyError, WebhookVerificationError } from './errors.ts';
 export { LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, signLink, type LinkClaims, type SignLinkOptions } from './sign-link.ts';
 export type * from './types.ts';

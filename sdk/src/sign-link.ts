@@ -87,27 +87,33 @@ const nonEmptyString = (value: unknown): value is string => typeof value === 'st
 
 /** The first thing wrong with the options, as the TypeError's message says it; undefined when none is. */
 function problemWith(options: SignLinkOptions): string | undefined {
-  const { appId, userRef, scopes, purpose, expiresInSeconds, baseUrl, locale, returnUrl } = (options ?? {}) as Partial<SignLinkOptions>;
+  const { appId, userRef, scopes, purpose, expiresInSeconds, baseUrl, locale, returnUrl } = (options ??
+    {}) as Partial<SignLinkOptions>;
   if (typeof appId !== 'string') return 'appId must be a string';
   if (appId === '') return 'appId must not be empty';
   if (typeof userRef !== 'string') return 'userRef must be a string';
   if (userRef === '') return 'userRef must not be empty';
   if (!isValidUserRef(userRef)) return `userRef must be at most ${MAX_USER_REF_LENGTH} characters`;
-  if (!Array.isArray(scopes) || scopes.length !== 1 || scopes[0] !== LINK_SCOPE) return `scopes must be ["${LINK_SCOPE}"]`;
+  if (!Array.isArray(scopes) || scopes.length !== 1 || scopes[0] !== LINK_SCOPE)
+    return `scopes must be ["${LINK_SCOPE}"]`;
   if (purpose !== 'connect' && purpose !== 'manage') return 'purpose must be "connect" or "manage"';
   if (expiresInSeconds !== undefined) {
-    if (typeof expiresInSeconds !== 'number' || Number.isNaN(expiresInSeconds)) return 'expiresInSeconds must be a number';
+    if (typeof expiresInSeconds !== 'number' || Number.isNaN(expiresInSeconds))
+      return 'expiresInSeconds must be a number';
     if (!Number.isInteger(expiresInSeconds)) return 'expiresInSeconds must be a whole number';
-    if (expiresInSeconds < 1 || expiresInSeconds > MAX_LINK_LIFETIME_SECONDS) return `expiresInSeconds must be from 1 to ${MAX_LINK_LIFETIME_SECONDS}`;
+    if (expiresInSeconds < 1 || expiresInSeconds > MAX_LINK_LIFETIME_SECONDS)
+      return `expiresInSeconds must be from 1 to ${MAX_LINK_LIFETIME_SECONDS}`;
   }
-  if (baseUrl === undefined) return 'baseUrl is required: the address Parley is served at, such as "https://parley.example.com"';
+  if (baseUrl === undefined)
+    return 'baseUrl is required: the address Parley is served at, such as "https://parley.example.com"';
   if (typeof baseUrl !== 'string') return 'baseUrl must be a string';
   if (!isAbsoluteUrl(baseUrl)) return 'baseUrl must be an absolute URL';
   if (locale !== undefined) {
     if (typeof locale !== 'string') return 'locale must be a string';
     if (canonicalLocale(locale) === undefined) return 'locale must be a BCP 47 language tag, such as "de" or "zh-CN"';
   }
-  if (returnUrl !== undefined && !isReturnUrl(returnUrl)) return `returnUrl must be an absolute http(s) URL of at most ${MAX_RETURN_URL_LENGTH} characters`;
+  if (returnUrl !== undefined && !isReturnUrl(returnUrl))
+    return `returnUrl must be an absolute http(s) URL of at most ${MAX_RETURN_URL_LENGTH} characters`;
   return undefined;
 }
 
@@ -130,11 +136,25 @@ export async function signLink(options: SignLinkOptions, appSecret: string, now:
   const { appId, userRef, purpose, expiresInSeconds = MAX_LINK_LIFETIME_SECONDS, baseUrl, locale, returnUrl } = options;
 
   const iat = Math.floor(now / 1000);
-  const claims: LinkClaims = { appId, userRef, scopes: [LINK_SCOPE], purpose, iat, exp: iat + expiresInSeconds, jti: crypto.randomUUID() };
+  const claims: LinkClaims = {
+    appId,
+    userRef,
+    scopes: [LINK_SCOPE],
+    purpose,
+    iat,
+    exp: iat + expiresInSeconds,
+    jti: crypto.randomUUID(),
+  };
   if (locale !== undefined) claims.locale = canonicalLocale(locale)!;
   if (returnUrl !== undefined) claims.returnUrl = returnUrl;
   const signingInput = `${base64UrlJson({ alg: 'HS256', typ: 'JWT' })}.${base64UrlJson(claims)}`;
-  const key = await crypto.subtle.importKey('raw', encoder.encode(appSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await crypto.subtle.importKey(
+    'raw',
+    encoder.encode(appSecret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(signingInput)));
   const page = purpose === 'connect' ? 'start' : 'manage';
   return `${baseUrl.replace(/\/+$/, '')}/${page}?token=${signingInput}.${base64Url(signature)}`;

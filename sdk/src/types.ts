@@ -92,11 +92,25 @@ interface EventOf<Type extends string, Data> {
 /** Every webhook Parley sends; `type` tells which. */
 export type ParleyEvent =
   | EventOf<'connection.created', { connectionId: string; provider: Provider }>
-  | EventOf<'connection.synced', { connectionId: string; provider: Provider; created: number; updated: number; unchanged: number; skipped: number; conversationCount: number }>
+  | EventOf<
+      'connection.synced',
+      {
+        connectionId: string;
+        provider: Provider;
+        created: number;
+        updated: number;
+        unchanged: number;
+        skipped: number;
+        conversationCount: number;
+      }
+    >
   | EventOf<'connection.needs_reauth', { connectionId: string }>
   | EventOf<'connection.revoked', { connectionId: string; conversationsDeleted: number }>
   | EventOf<'connection.purged', { connectionId: string; conversations: number }>
   | EventOf<'user.purged', { users: number; connections: number; conversations: number }>
-  | EventOf<'conversation.deleted', { connectionId: string; conversationId: string; externalId: string; conversationCount: number }>;
+  | EventOf<
+      'conversation.deleted',
+      { connectionId: string; conversationId: string; externalId: string; conversationCount: number }
+    >;
 
 export type EventType = ParleyEvent['type'];

@@ -13,7 +13,10 @@ const encoder = new TextEncoder();
  * `id.timestamp.body`, keyed with the base64-decoded part of the secret after `whsec_`.
  */
 export async function webhookSignature(secret: string, id: string, timestamp: number, body: string): Promise<string> {
-  const keyBytes = Uint8Array.from(atob(secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret), (c) => c.charCodeAt(0));
+  const keyBytes = Uint8Array.from(
+    atob(secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret),
+    (c) => c.charCodeAt(0),
+  );
   const key = await crypto.subtle.importKey('raw', keyBytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const mac = await crypto.subtle.sign('HMAC', key, encoder.encode(`${id}.${timestamp}.${body}`));
   return `v1,${base64(new Uint8Array(mac))}`;
@@ -47,10 +50,12 @@ export async function verifyWebhook(
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature header');
+  if (!id || !timestamp || !signatures)
+    throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature header');
   const seconds = /^\d+$/.test(timestamp) ? Number(timestamp) : Number.NaN;
   if (Number.isNaN(seconds)) throw new WebhookVerificationError('Invalid webhook-timestamp header');
-  if (Math.abs(now / 1000 - seconds) > toleranceSeconds) throw new WebhookVerificationError('Webhook timestamp is too old or too new');
+  if (Math.abs(now / 1000 - seconds) > toleranceSeconds)
+    throw new WebhookVerificationError('Webhook timestamp is too old or too new');
   const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
   let expected: string;
   try {

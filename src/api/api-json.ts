@@ -21,7 +21,9 @@ export const connectionJson = (row: ConnectionRow) => ({
  */
 export function conversationsJsonParts(rows: readonly ConversationBytesRow[], leadingComma = false): Uint8Array[] {
   return rows.flatMap((row, i) => [
-    encoder.encode(`${leadingComma || i ? ',' : ''}{"id":${JSON.stringify(row.id)},"external_id":${JSON.stringify(row.external_id)},"title":${JSON.stringify(row.title)},"payload":`),
+    encoder.encode(
+      `${leadingComma || i ? ',' : ''}{"id":${JSON.stringify(row.id)},"external_id":${JSON.stringify(row.external_id)},"title":${JSON.stringify(row.title)},"payload":`,
+    ),
     row.payload ?? NULL_JSON,
     encoder.encode(`,"update_time":${JSON.stringify(row.update_time)}}`),
   ]);

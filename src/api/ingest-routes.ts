@@ -9,7 +9,8 @@ import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
 import { IngestFields } from './schemas.ts';
 
 /** Fields left empty (a form's untouched inputs) count as absent. */
-const presentFields = (fields: Record<string, string>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ''));
+const presentFields = (fields: Record<string, string>) =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ''));
 
 /** POST /api/ingest-export: a JSON, zip or multipart upload of a provider's export. */
 export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware, imports: ImportSlots) {

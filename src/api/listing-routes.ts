@@ -17,9 +17,20 @@ async function connectionsResponse(deps: Deps, c: Context<AppEnv>) {
 }
 
 async function conversationsResponse(deps: Deps, c: Context<AppEnv>) {
-  const { connectionId, limit: asked = DEFAULT_PAGE_SIZE, offset = 0, updatedSince, q } = parseInput(ConversationsQuery, c.req.query());
+  const {
+    connectionId,
+    limit: asked = DEFAULT_PAGE_SIZE,
+    offset = 0,
+    updatedSince,
+    q,
+  } = parseInput(ConversationsQuery, c.req.query());
   const limit = Math.min(asked, MAX_PAGE_SIZE);
-  const { rows, total } = await listConversations(deps, c.get('caller').appId, connectionId, { limit, offset, changedAfter: updatedSince, q });
+  const { rows, total } = await listConversations(deps, c.get('caller').appId, connectionId, {
+    limit,
+    offset,
+    changedAfter: updatedSince,
+    q,
+  });
   const parts = [
     encoder.encode('{"conversations":['),
     ...conversationsJsonParts(rows),

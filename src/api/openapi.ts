@@ -20,11 +20,17 @@ const COMPONENTS = {
 // Parameters are documented as what they mean (a query's "20" as the integer
 // 20), so the pipelines are read from their last schema on; `check` actions are
 // code the document states otherwise (a userRef's maxLength).
-const CONVERSION: ConversionConfig = { target: 'draft-2020-12', typeMode: 'output', ignoreActions: ['check'], definitions: COMPONENTS };
+const CONVERSION: ConversionConfig = {
+  target: 'draft-2020-12',
+  typeMode: 'output',
+  ignoreActions: ['check'],
+  definitions: COMPONENTS,
+};
 
 const COMPONENT_REF = '#/components/schemas/';
 
-const componentRefs = <T>(converted: T): T => JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', `"${COMPONENT_REF}`));
+const componentRefs = <T>(converted: T): T =>
+  JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', `"${COMPONENT_REF}`));
 
 function jsonSchema(schema: v.GenericSchema): JsonObject {
   const { $schema: _dialect, $defs: _components, ...converted } = toJsonSchema(schema, CONVERSION);
@@ -32,7 +38,11 @@ function jsonSchema(schema: v.GenericSchema): JsonObject {
 }
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
-const integerHeader = (description: string) => ({ description, required: true, schema: { type: 'integer', minimum: 0 } });
+const integerHeader = (description: string) => ({
+  description,
+  required: true,
+  schema: { type: 'integer', minimum: 0 },
+});
 
 const HEADERS = {
   'RateLimit-Limit': integerHeader('Requests allowed in the current minute.'),
@@ -41,7 +51,8 @@ const HEADERS = {
   'Retry-After': integerHeader('Seconds to wait before the next request.'),
   Allow: { description: 'The methods the path takes.', required: true, schema: { type: 'string' } },
   Deprecation: {
-    description: 'Present when the Bearer value was the app secret rather than an API key (RFC 9745): create an API key.',
+    description:
+      'Present when the Bearer value was the app secret rather than an API key (RFC 9745): create an API key.',
     schema: { type: 'string', pattern: '^@\\d+$' },
   },
 };
@@ -53,7 +64,11 @@ const json = (schema: JsonObject) => ({ 'application/json': { schema } });
 /** `{"error": …}` with exactly the messages these errors have. */
 function errorResponse(codes: ErrorCode[], headers: string[]) {
   const messages = codes.map((code) => ERRORS[code][1]);
-  const error = v.union(codes.map((code, i) => (ERRORS_WITH_DETAIL.includes(code) ? v.pipe(v.string(), v.startsWith(messages[i]!)) : v.literal(messages[i]!))));
+  const error = v.union(
+    codes.map((code, i) =>
+      ERRORS_WITH_DETAIL.includes(code) ? v.pipe(v.string(), v.startsWith(messages[i]!)) : v.literal(messages[i]!),
+    ),
+  );
   return {
     description: messages.map((message) => `\`${message}\``).join(', '),
     ...(headers.length ? { headers: Object.fromEntries(headers.map((name) => [name, headerRef(name)])) } : {}),
@@ -86,11 +101,23 @@ const AUTHENTICATION_ERRORS: ErrorCode[] = ['missingAuthorization', 'invalidApiK
 
 function operation({ query, requestBody, answer, errors, authenticated, ...described }: Operation) {
   const limited = authenticated?.rateLimited ? RATE_LIMIT_HEADERS : [];
-  const all = [...(authenticated ? AUTHENTICATION_ERRORS : []), ...errors, ...(limited.length ? (['rateLimited'] as const) : []), 'internal' as const, 'databaseBusy' as const];
+  const all = [
+    ...(authenticated ? AUTHENTICATION_ERRORS : []),
+    ...errors,
+    ...(limited.length ? (['rateLimited'] as const) : []),
+    'internal' as const,
+    'databaseBusy' as const,
+  ];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of all) byStatus.set(ERRORS[code][0], [...(byStatus.get(ERRORS[code][0]) ?? []), code]);
   const errorHeaders = (status: number) =>
-    status === 401 || status === 500 ? [] : status === 503 ? ['Retry-After'] : status === 429 ? [...limited, 'Retry-After'] : limited;
+    status === 401 || status === 500
+      ? []
+      : status === 503
+        ? ['Retry-After']
+        : status === 429
+          ? [...limited, 'Retry-After']
+          : limited;
   return {
     ...described,
     ...(authenticated ? {} : { security: [] }),
@@ -99,10 +126,16 @@ function operation({ query, requestBody, answer, errors, authenticated, ...descr
     responses: {
       200: {
         description: 'Success.',
-        headers: Object.fromEntries([...limited, ...(authenticated ? ['Deprecation'] : [])].map((name) => [name, headerRef(name)])),
+        headers: Object.fromEntries(
+          [...limited, ...(authenticated ? ['Deprecation'] : [])].map((name) => [name, headerRef(name)]),
+        ),
         content: json(jsonSchema(answer)),
       },
-      ...Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => [status, errorResponse(codes, errorHeaders(status))])),
+      ...Object.fromEntries(
+        [...byStatus]
+          .sort(([a], [b]) => a - b)
+          .map(([status, codes]) => [status, errorResponse(codes, errorHeaders(status))]),
+      ),
     },
   };
 }
@@ -110,7 +143,10 @@ function operation({ query, requestBody, answer, errors, authenticated, ...descr
 const WEBHOOK_HEADERS = [
   ['webhook-id', 'The delivery’s id: the same on every retry, so receivers can drop repeats.'],
   ['webhook-timestamp', 'Unix time (seconds) of this attempt.'],
-  ['webhook-signature', 'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `id.timestamp.body` with the webhook secret (Standard Webhooks).'],
+  [
+    'webhook-signature',
+    'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `id.timestamp.body` with the webhook secret (Standard Webhooks).',
+  ],
 ].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
 
 function webhook(type: string, event: v.GenericSchema) {
@@ -125,7 +161,10 @@ function webhook(type: string, event: v.GenericSchema) {
       responses: {
         '2XX': { description: 'Received: the delivery is done.' },
         410: { description: 'Gone: Parley stops retrying this delivery.' },
-        default: { description: 'Anything else, or no answer in WEBHOOK_TIMEOUT_MS: retried on WEBHOOK_RETRY_SCHEDULE, then marked failed.' },
+        default: {
+          description:
+            'Anything else, or no answer in WEBHOOK_TIMEOUT_MS: retried on WEBHOOK_RETRY_SCHEDULE, then marked failed.',
+        },
       },
     },
   };
@@ -145,7 +184,13 @@ export function openApiDocument(version: string) {
       schemas: componentRefs(toJsonSchemaDefs(COMPONENTS, CONVERSION)),
       headers: HEADERS,
       responses: { MethodNotAllowed: errorResponse(['methodNotAllowed'], ['Allow']) },
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (`parley_…`), from `npm run -s cli -- key create --app <appId>`.' } },
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key (`parley_…`), from `npm run -s cli -- key create --app <appId>`.',
+        },
+      },
     },
     security: [{ apiKey: [] }],
     paths: {
@@ -155,9 +200,22 @@ export function openApiDocument(version: string) {
           summary: 'List a connection’s conversations, or (with userRef) a user’s connections',
           description:
             'With `connectionId`: a page of conversations, newest update first (with `q`, best match first); the last page is reached when `offset` + the number returned ≥ `total`. With `userRef` instead: the user’s connections, as `/api/connections` answers. Counted by the rate limit.',
-          query: { entries: { ...schemas.ConnectionsQuery.entries, ...schemas.ConversationsQuery.entries }, optional: ['userRef', 'connectionId'] },
+          query: {
+            entries: { ...schemas.ConnectionsQuery.entries, ...schemas.ConversationsQuery.entries },
+            optional: ['userRef', 'connectionId'],
+          },
           answer: v.union([schemas.ConversationPage, schemas.ConnectionList]),
-          errors: ['missingUserRef', 'invalidUserRef', 'missingConnectionId', 'invalidLimit', 'invalidOffset', 'invalidUpdatedSince', 'invalidQ', 'userNotFound', 'connectionNotFound'],
+          errors: [
+            'missingUserRef',
+            'invalidUserRef',
+            'missingConnectionId',
+            'invalidLimit',
+            'invalidOffset',
+            'invalidUpdatedSince',
+            'invalidQ',
+            'userNotFound',
+            'connectionNotFound',
+          ],
           authenticated: { rateLimited: true },
         }),
       },
@@ -217,15 +275,33 @@ export function openApiDocument(version: string) {
           description: 'Hard delete, in one transaction.',
           requestBody: { required: true, content: json(jsonSchema(schemas.PurgeBody)) },
           answer: schemas.PurgeResult,
-          errors: ['invalidJsonBody', 'purgeTarget', 'invalidUserRef', 'userNotFound', 'connectionNotFound', 'bodyTooLarge', 'requestTimeout'],
+          errors: [
+            'invalidJsonBody',
+            'purgeTarget',
+            'invalidUserRef',
+            'userNotFound',
+            'connectionNotFound',
+            'bodyTooLarge',
+            'requestTimeout',
+          ],
           authenticated: { rateLimited: false },
         }),
       },
       '/healthz': {
-        get: operation({ operationId: 'health', summary: 'Whether the service and its database answer', answer: schemas.Health, errors: [] }),
+        get: operation({
+          operationId: 'health',
+          summary: 'Whether the service and its database answer',
+          answer: schemas.Health,
+          errors: [],
+        }),
       },
       '/openapi.json': {
-        get: operation({ operationId: 'openApi', summary: 'This document', answer: v.looseObject({ openapi: v.string() }), errors: [] }),
+        get: operation({
+          operationId: 'openApi',
+          summary: 'This document',
+          answer: v.looseObject({ openapi: v.string() }),
+          errors: [],
+        }),
       },
     },
     webhooks: Object.fromEntries(Object.entries(schemas.EVENTS).map(([type, event]) => [type, webhook(type, event)])),

@@ -26,7 +26,9 @@ export function purgeRoutes(deps: Deps, requireCaller: CallerMiddleware) {
     const target = parseInput(PurgeBody, await readJsonObject(c.req.raw, deps.config.bodyTimeoutMs));
     const appId = c.get('caller').appId;
     const deleted =
-      target.userRef !== undefined ? await purgeUser(deps, appId, target.userRef) : await purgeConnection(deps, appId, target.connectionId);
+      target.userRef !== undefined
+        ? await purgeUser(deps, appId, target.userRef)
+        : await purgeConnection(deps, appId, target.connectionId);
     return c.json({ ok: true, deleted });
   });
   routes.all('/purge', methodNotAllowed(['POST']));

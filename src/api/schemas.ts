@@ -10,7 +10,8 @@ import { userRefSchema } from '../users/user-ref.ts';
 // and /openapi.json is generated from them. Each request check's message is
 // the ErrorCode it fails with (see parseInput).
 
-const nonEmpty = (missing: ErrorCode, description: string) => v.pipe(v.string(missing), v.nonEmpty(missing), v.description(description));
+const nonEmpty = (missing: ErrorCode, description: string) =>
+  v.pipe(v.string(missing), v.nonEmpty(missing), v.description(description));
 
 /** A whole number in a query string; the document shows the number it stands for. */
 const wholeNumber = (min: number, invalid: ErrorCode, description: string, fallback: number) =>
@@ -40,7 +41,13 @@ const ISO_8601 = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2})(:\d{2}(?:[.,]\d+)?)?
 function parseIsoInstant(text: string): number {
   const match = ISO_8601.exec(text);
   if (!match) return Number.NaN;
-  const [, date, time = '00:00', seconds = ':00', offset = 'Z'] = match as unknown as [string, string, string?, string?, string?];
+  const [, date, time = '00:00', seconds = ':00', offset = 'Z'] = match as unknown as [
+    string,
+    string,
+    string?,
+    string?,
+    string?,
+  ];
   // Date.parse rolls a day past the month's end over into the next month.
   const day = Date.parse(`${date}T00:00:00Z`);
   if (Number.isNaN(day) || isoTime(day).slice(0, 10) !== date) return Number.NaN;
@@ -65,40 +72,63 @@ const instant = (invalid: ErrorCode, description: string) =>
 const CONNECTION_ID = 'A connection id, as the listing of connections and the import answer give it.';
 
 // An object's message is what a missing required field fails with.
-export const ConnectionsQuery = v.object({ userRef: userRefSchema('missingUserRef') }, 'missingUserRef' satisfies ErrorCode);
+export const ConnectionsQuery = v.object(
+  { userRef: userRefSchema('missingUserRef') },
+  'missingUserRef' satisfies ErrorCode,
+);
 
-export const ConversationsQuery = v.object({
-  connectionId: nonEmpty('missingConnectionId', CONNECTION_ID),
-  limit: wholeNumber(1, 'invalidLimit', `Page size; above ${MAX_PAGE_SIZE} counts as ${MAX_PAGE_SIZE}, and the answer's limit says which.`, DEFAULT_PAGE_SIZE),
-  offset: wholeNumber(0, 'invalidOffset', 'How many conversations to skip: page by adding the answer’s limit.', 0),
-  updatedSince: instant(
-    'invalidUpdatedSince',
-    'Only conversations Parley stored or changed after this instant, by its own clock (not the provider’s update_time): `2026-03-01T12:00:00Z`, or with an offset (`+` written `%2B`). Same order and paging; `total` counts only these. Deletions do not show here: the conversation.deleted, connection.revoked and purge webhooks say them.',
-  ),
-  q: v.optional(
-    v.pipe(
-      v.string('invalidQ'),
-      v.maxLength(MAX_QUERY_LENGTH, 'invalidQ'),
-      v.description(
-        'Search the conversations’ titles and message text: plain words, each of which must match (case and accents aside), the last one also as the start of a longer word; quotes, operators and punctuation only separate words. Best match first (a match in the title counts more), ties in the usual order; `total` counts the matches. Empty: no search. Combines with `updatedSince`.',
+export const ConversationsQuery = v.object(
+  {
+    connectionId: nonEmpty('missingConnectionId', CONNECTION_ID),
+    limit: wholeNumber(
+      1,
+      'invalidLimit',
+      `Page size; above ${MAX_PAGE_SIZE} counts as ${MAX_PAGE_SIZE}, and the answer's limit says which.`,
+      DEFAULT_PAGE_SIZE,
+    ),
+    offset: wholeNumber(0, 'invalidOffset', 'How many conversations to skip: page by adding the answer’s limit.', 0),
+    updatedSince: instant(
+      'invalidUpdatedSince',
+      'Only conversations Parley stored or changed after this instant, by its own clock (not the provider’s update_time): `2026-03-01T12:00:00Z`, or with an offset (`+` written `%2B`). Same order and paging; `total` counts only these. Deletions do not show here: the conversation.deleted, connection.revoked and purge webhooks say them.',
+    ),
+    q: v.optional(
+      v.pipe(
+        v.string('invalidQ'),
+        v.maxLength(MAX_QUERY_LENGTH, 'invalidQ'),
+        v.description(
+          'Search the conversations’ titles and message text: plain words, each of which must match (case and accents aside), the last one also as the start of a longer word; quotes, operators and punctuation only separate words. Best match first (a match in the title counts more), ties in the usual order; `total` counts the matches. Empty: no search. Combines with `updatedSince`.',
+        ),
       ),
     ),
-  ),
-}, 'missingConnectionId' satisfies ErrorCode);
+  },
+  'missingConnectionId' satisfies ErrorCode,
+);
 
-const providerField = v.pipe(v.picklist(PROVIDERS, 'invalidProvider'), v.description('The provider the file is from; the file must agree. Read from the file when left out.'));
+const providerField = v.pipe(
+  v.picklist(PROVIDERS, 'invalidProvider'),
+  v.description('The provider the file is from; the file must agree. Read from the file when left out.'),
+);
 
 /** POST /api/ingest-export's fields, from the query string or the form fields (before or after the file); empty ones count as absent. */
-export const IngestFields = v.object({
-  userRef: userRefSchema('missingUserRef'),
-  provider: v.optional(providerField),
-  connectionId: v.optional(v.pipe(v.string(), v.description(`Import into this connection (of this user, not revoked). ${CONNECTION_ID}`))),
-}, 'missingUserRef' satisfies ErrorCode);
+export const IngestFields = v.object(
+  {
+    userRef: userRefSchema('missingUserRef'),
+    provider: v.optional(providerField),
+    connectionId: v.optional(
+      v.pipe(v.string(), v.description(`Import into this connection (of this user, not revoked). ${CONNECTION_ID}`)),
+    ),
+  },
+  'missingUserRef' satisfies ErrorCode,
+);
 
 /** The multipart form: the fields, then the file. Only the document uses it; the upload reader streams the file. */
 export const IngestForm = v.object({
   ...IngestFields.entries,
-  file: v.pipe(v.string(), v.metadata({ contentMediaType: 'application/octet-stream' }), v.description('The export: the zip, or its conversations file.')),
+  file: v.pipe(
+    v.string(),
+    v.metadata({ contentMediaType: 'application/octet-stream' }),
+    v.description('The export: the zip, or its conversations file.'),
+  ),
 });
 
 const absent = v.optional(v.never());
@@ -133,9 +163,19 @@ export const Message = v.object({
   role: v.picklist(ROLES),
   content: v.pipe(v.string(), v.description('Markdown.')),
   timestamp: v.nullable(timestamp('When the message was written, where the export says.')),
-  model: v.optional(v.pipe(v.string(), v.description('The model that wrote an assistant message, where the export names it (ChatGPT, DeepSeek, Grok).'))),
+  model: v.optional(
+    v.pipe(
+      v.string(),
+      v.description('The model that wrote an assistant message, where the export names it (ChatGPT, DeepSeek, Grok).'),
+    ),
+  ),
   reasoning: v.optional(
-    v.pipe(v.string(), v.description('The visible reasoning shown with an assistant answer (Markdown: ChatGPT’s thoughts, Claude’s thinking, DeepSeek’s THINK, Grok’s thinking trace), kept out of `content`. Absent where the export has none.')),
+    v.pipe(
+      v.string(),
+      v.description(
+        'The visible reasoning shown with an assistant answer (Markdown: ChatGPT’s thoughts, Claude’s thinking, DeepSeek’s THINK, Grok’s thinking trace), kept out of `content`. Absent where the export has none.',
+      ),
+    ),
   ),
 });
 
@@ -143,23 +183,46 @@ export const Conversation = v.object({
   id: v.string(),
   external_id: v.pipe(v.string(), v.description('The provider’s id of the conversation.')),
   title: v.nullable(v.string()),
-  payload: v.nullable(v.object({ title: v.pipe(v.string(), v.description('Empty where the export has no title.')), messages: v.array(Message) })),
+  payload: v.nullable(
+    v.object({
+      title: v.pipe(v.string(), v.description('Empty where the export has no title.')),
+      messages: v.array(Message),
+    }),
+  ),
   update_time: v.nullable(timestamp('The provider’s last update.')),
 });
 
-export const ConversationPage = v.object({ conversations: v.array(Conversation), total: count, limit: count, offset: count });
+export const ConversationPage = v.object({
+  conversations: v.array(Conversation),
+  total: count,
+  limit: count,
+  offset: count,
+});
 
 const importCounts = { created: count, updated: count, unchanged: count, skipped: count, conversationCount: count };
 
-export const IngestResult = v.object({ ok: v.literal(true), userRef: v.string(), connectionId: v.string(), provider, ...importCounts });
+export const IngestResult = v.object({
+  ok: v.literal(true),
+  userRef: v.string(),
+  connectionId: v.string(),
+  provider,
+  ...importCounts,
+});
 
-export const PurgeResult = v.object({ ok: v.literal(true), deleted: v.object({ users: count, connections: count, conversations: count }) });
+export const PurgeResult = v.object({
+  ok: v.literal(true),
+  deleted: v.object({ users: count, connections: count, conversations: count }),
+});
 
 export const Health = v.object({ ok: v.literal(true), version: v.string() });
 
 const event = <Type extends string, Data extends v.ObjectEntries>(type: Type, description: string, data: Data) =>
   v.pipe(
-    v.object({ type: v.literal(type), timestamp: timestamp('When the change happened.'), data: v.object({ userRef: v.string(), ...data }) }),
+    v.object({
+      type: v.literal(type),
+      timestamp: timestamp('When the change happened.'),
+      data: v.object({ userRef: v.string(), ...data }),
+    }),
     v.description(description),
   );
 
@@ -167,12 +230,30 @@ const connectionId = v.string();
 
 /** Every webhook, by its type. */
 export const EVENTS = {
-  'connection.created': event('connection.created', 'A connection was made: by the connect page or by an import.', { connectionId, provider }),
+  'connection.created': event('connection.created', 'A connection was made: by the connect page or by an import.', {
+    connectionId,
+    provider,
+  }),
   'connection.synced': event('connection.synced', 'An import finished.', { connectionId, provider, ...importCounts }),
-  'connection.needs_reauth': event('connection.needs_reauth', 'Not synced for STALE_AFTER_DAYS: the person should import again.', { connectionId }),
-  'connection.revoked': event('connection.revoked', 'The person disconnected: the connection’s conversations are deleted.', { connectionId, conversationsDeleted: count }),
-  'connection.purged': event('connection.purged', 'Your backend purged the connection.', { connectionId, conversations: count }),
-  'user.purged': event('user.purged', 'Your backend purged the user.', { users: count, connections: count, conversations: count }),
+  'connection.needs_reauth': event(
+    'connection.needs_reauth',
+    'Not synced for STALE_AFTER_DAYS: the person should import again.',
+    { connectionId },
+  ),
+  'connection.revoked': event(
+    'connection.revoked',
+    'The person disconnected: the connection’s conversations are deleted.',
+    { connectionId, conversationsDeleted: count },
+  ),
+  'connection.purged': event('connection.purged', 'Your backend purged the connection.', {
+    connectionId,
+    conversations: count,
+  }),
+  'user.purged': event('user.purged', 'Your backend purged the user.', {
+    users: count,
+    connections: count,
+    conversations: count,
+  }),
   'conversation.deleted': event('conversation.deleted', 'The person deleted one conversation.', {
     connectionId,
     conversationId: v.string(),

@@ -47,7 +47,9 @@ export async function onboardApp(deps: AppsDeps, name: string) {
 
 export async function listApps(deps: Pick<Deps, 'db'>) {
   const apps = await store.listAppsWithActiveKeyCounts(deps.db);
-  return { apps: apps.map((app) => ({ appId: app.id, name: app.name, createdAt: app.created_at, keys: Number(app.keys) })) };
+  return {
+    apps: apps.map((app) => ({ appId: app.id, name: app.name, createdAt: app.created_at, keys: Number(app.keys) })),
+  };
 }
 
 export async function requireApp(deps: Pick<Deps, 'db'>, appId: string) {
@@ -79,6 +81,7 @@ export async function listKeys(deps: Pick<Deps, 'db'>, appId: string) {
 
 export async function revokeKey(deps: AppsDeps, appId: string, keyId: string) {
   await requireApp(deps, appId);
-  if (!(await store.revokeApiKey(deps.db, appId, keyId, isoTime(deps.clock.now())))) throw new ParleyError('keyNotFound');
+  if (!(await store.revokeApiKey(deps.db, appId, keyId, isoTime(deps.clock.now()))))
+    throw new ParleyError('keyNotFound');
   return { ok: true as const };
 }

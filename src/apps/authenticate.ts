@@ -52,7 +52,9 @@ async function authenticate(
     const notSince = isoTime(now - LAST_USED_RESOLUTION_MS);
     // Not waited for: a write, it may queue behind an import's or a purge's transaction, and the request needs nothing of it.
     if (key.last_used_at === null || key.last_used_at <= notSince) {
-      store.touchApiKey(deps.db, key.id, isoTime(now), notSince).catch((error) => deps.log.error('api key last use', { error: String(error) }));
+      store
+        .touchApiKey(deps.db, key.id, isoTime(now), notSince)
+        .catch((error) => deps.log.error('api key last use', { error: String(error) }));
     }
     return { appId: key.app_id, usedAppSecret: false };
   }

@@ -27,7 +27,13 @@ export function returnOrigin(text: string): string {
     throw new ParleyError('invalidReturnOrigin');
   }
   const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname));
-  const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '' && !/[?#]/.test(text);
+  const bare =
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === '' &&
+    url.username === '' &&
+    url.password === '' &&
+    !/[?#]/.test(text);
   if (!scheme || !bare) throw new ParleyError('invalidReturnOrigin');
   return url.origin;
 }
@@ -51,14 +57,17 @@ function accentColor(text: string): string {
   if (contrast < MIN_CONTRAST_ON_WHITE) {
     // Rounded down, so that a colour just short of 4.5:1 never reads as 4.50:1.
     const shown = (Math.floor(contrast * 100) / 100).toFixed(2);
-    throw new ParleyError('accentColorTooLight', { detail: `${color} has ${shown}:1 against white, WCAG AA needs ${MIN_CONTRAST_ON_WHITE}:1; choose a darker color` });
+    throw new ParleyError('accentColorTooLight', {
+      detail: `${color} has ${shown}:1 against white, WCAG AA needs ${MIN_CONTRAST_ON_WHITE}:1; choose a darker color`,
+    });
   }
   return color;
 }
 
 function displayName(text: string): string {
   const name = text.trim();
-  if (name === '' || [...name].length > MAX_DISPLAY_NAME_LENGTH || /\p{Cc}/u.test(name)) throw new ParleyError('invalidDisplayName');
+  if (name === '' || [...name].length > MAX_DISPLAY_NAME_LENGTH || /\p{Cc}/u.test(name))
+    throw new ParleyError('invalidDisplayName');
   return name;
 }
 
@@ -82,7 +91,8 @@ function logoType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | 'image/webp' 
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'image/webp';
   const head = new TextDecoder().decode(bytes.subarray(0, 1024));
-  if (/<svg[\s>]/i.test(head)) throw new ParleyError('invalidLogo', { detail: 'SVG is not accepted; export the logo as PNG' });
+  if (/<svg[\s>]/i.test(head))
+    throw new ParleyError('invalidLogo', { detail: 'SVG is not accepted; export the logo as PNG' });
   throw new ParleyError('invalidLogo');
 }
 
@@ -118,9 +128,12 @@ export async function appPageSettings(deps: Pick<Deps, 'db'>, appId: string) {
 export async function updateAppPageSettings(deps: Pick<Deps, 'db' | 'clock'>, appId: string, changes: AppPageChanges) {
   await requireApp(deps, appId);
   const brand: Partial<Pick<AppsTable, 'display_name' | 'accent_color' | 'privacy_url'>> = {};
-  if (changes.displayName !== undefined) brand.display_name = changes.displayName === null ? null : displayName(changes.displayName);
-  if (changes.accentColor !== undefined) brand.accent_color = changes.accentColor === null ? null : accentColor(changes.accentColor);
-  if (changes.privacyUrl !== undefined) brand.privacy_url = changes.privacyUrl === null ? null : privacyUrl(changes.privacyUrl);
+  if (changes.displayName !== undefined)
+    brand.display_name = changes.displayName === null ? null : displayName(changes.displayName);
+  if (changes.accentColor !== undefined)
+    brand.accent_color = changes.accentColor === null ? null : accentColor(changes.accentColor);
+  if (changes.privacyUrl !== undefined)
+    brand.privacy_url = changes.privacyUrl === null ? null : privacyUrl(changes.privacyUrl);
   let logo;
   if (changes.logo === null) logo = null;
   else if (changes.logo !== undefined) {
@@ -135,12 +148,20 @@ export async function updateAppPageSettings(deps: Pick<Deps, 'db' | 'clock'>, ap
     };
   }
   const returnOrigins = changes.returnOrigins && [...new Set(changes.returnOrigins.map(returnOrigin))];
-  await store.saveAppPageSettings(deps.db, appId, { brand, ...(logo !== undefined ? { logo } : {}), ...(returnOrigins ? { returnOrigins } : {}) });
+  await store.saveAppPageSettings(deps.db, appId, {
+    brand,
+    ...(logo !== undefined ? { logo } : {}),
+    ...(returnOrigins ? { returnOrigins } : {}),
+  });
   return appPageSettings(deps, appId);
 }
 
 /** `url` if it is a returnUrl whose origin the app registered; undefined otherwise. */
-export async function registeredReturnUrl(deps: Pick<Deps, 'db'>, appId: string, url: string | null | undefined): Promise<string | undefined> {
+export async function registeredReturnUrl(
+  deps: Pick<Deps, 'db'>,
+  appId: string,
+  url: string | null | undefined,
+): Promise<string | undefined> {
   if (!isReturnUrl(url)) return undefined;
   return (await store.isReturnOrigin(deps.db, appId, new URL(url).origin)) ? url : undefined;
 }

@@ -14,7 +14,10 @@ export interface RateLimitState {
 }
 
 /** Fixed one-minute windows per app; every call counts, allowed or not. */
-export async function takeRateLimit(deps: Pick<Deps, 'db' | 'counters' | 'clock' | 'config'>, appId: string): Promise<RateLimitState> {
+export async function takeRateLimit(
+  deps: Pick<Deps, 'db' | 'counters' | 'clock' | 'config'>,
+  appId: string,
+): Promise<RateLimitState> {
   const now = deps.clock.now();
   const windowStart = now - (now % WINDOW_MS);
   const windowEnd = windowStart + WINDOW_MS;

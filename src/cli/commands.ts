@@ -4,7 +4,12 @@ import { backupTo } from '../db/backup.ts';
 import { copySqliteToPostgres } from '../db/copy-to-postgres.ts';
 import type { Db } from '../db/database.ts';
 import { createKey, listApps, listKeys, onboardApp, requireApp, revokeKey } from '../apps/apps.ts';
-import { MAX_LOGO_BYTES, registeredReturnUrl, updateAppPageSettings, type AppPageChanges } from '../apps/page-settings.ts';
+import {
+  MAX_LOGO_BYTES,
+  registeredReturnUrl,
+  updateAppPageSettings,
+  type AppPageChanges,
+} from '../apps/page-settings.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { PostgresUrl } from '../urls.ts';
@@ -37,7 +42,8 @@ function settings(flags: Flags, name: string): string[] | undefined {
   const value = flags[name];
   if (value === undefined) return undefined;
   const values = Array.isArray(value) ? value : [value];
-  if (values.some((one) => typeof one !== 'string')) throw new UsageError(`--${name} needs a value ("" removes them all)`);
+  if (values.some((one) => typeof one !== 'string'))
+    throw new UsageError(`--${name} needs a value ("" removes them all)`);
   return (values as string[]).filter((one) => one !== '');
 }
 
@@ -68,12 +74,15 @@ export const commands: Record<string, Command> = {
   },
   'app list': { flags: '', does: 'Lists the apps, with how many active keys each has.', run: (deps) => listApps(deps) },
   'app update': {
-    flags: '--app ID [--display-name NAME] [--logo FILE.png|.jpg|.webp] [--accent-color #RRGGBB] [--privacy-url URL] [--return-origin https://host …]',
+    flags:
+      '--app ID [--display-name NAME] [--logo FILE.png|.jpg|.webp] [--accent-color #RRGGBB] [--privacy-url URL] [--return-origin https://host …]',
     does: 'Sets how the hosted pages show the app and where they may return to; "" removes a setting, --return-origin may repeat and replaces the list.',
     run: async (deps, flags, io) => {
       const appId = required(flags, 'app');
       const changes: AppPageChanges = {};
-      const [displayName, accentColor, privacyUrl, logo] = ['display-name', 'accent-color', 'privacy-url', 'logo'].map((name) => setting(flags, name));
+      const [displayName, accentColor, privacyUrl, logo] = ['display-name', 'accent-color', 'privacy-url', 'logo'].map(
+        (name) => setting(flags, name),
+      );
       if (displayName !== undefined) changes.displayName = displayName;
       if (accentColor !== undefined) changes.accentColor = accentColor;
       if (privacyUrl !== undefined) changes.privacyUrl = privacyUrl;
@@ -89,18 +98,38 @@ export const commands: Record<string, Command> = {
       return updateAppPageSettings(deps, appId, changes);
     },
   },
-  'key create': { flags: '--app ID', does: 'Adds an API key to the app; prints it, shown only now.', run: (deps, flags) => createKey(deps, required(flags, 'app')) },
-  'key list': { flags: '--app ID', does: "Lists the app's keys: id, first characters, when made, last used and revoked.", run: (deps, flags) => listKeys(deps, required(flags, 'app')) },
-  'key revoke': { flags: '--app ID --key KEYID', does: 'Revokes a key; the API refuses it from the next request.', run: (deps, flags) => revokeKey(deps, required(flags, 'app'), required(flags, 'key')) },
+  'key create': {
+    flags: '--app ID',
+    does: 'Adds an API key to the app; prints it, shown only now.',
+    run: (deps, flags) => createKey(deps, required(flags, 'app')),
+  },
+  'key list': {
+    flags: '--app ID',
+    does: "Lists the app's keys: id, first characters, when made, last used and revoked.",
+    run: (deps, flags) => listKeys(deps, required(flags, 'app')),
+  },
+  'key revoke': {
+    flags: '--app ID --key KEYID',
+    does: 'Revokes a key; the API refuses it from the next request.',
+    run: (deps, flags) => revokeKey(deps, required(flags, 'app'), required(flags, 'key')),
+  },
   'webhook set': {
     flags: '--app ID --url URL [--new-secret]',
     does: "Sets where the app's webhooks go; prints the signing secret (a new one with --new-secret).",
-    run: (deps, flags) => setWebhookEndpoint(deps, required(flags, 'app'), required(flags, 'url'), { newSecret: flags['new-secret'] === true }),
+    run: (deps, flags) =>
+      setWebhookEndpoint(deps, required(flags, 'app'), required(flags, 'url'), {
+        newSecret: flags['new-secret'] === true,
+      }),
   },
   'webhook list': {
     flags: '--app ID [--status pending,delivered,failed]',
     does: "Lists the app's webhook deliveries, optionally only those in the given states.",
-    run: (deps, flags) => listWebhookDeliveries(deps, required(flags, 'app'), flags.status === undefined ? undefined : required(flags, 'status').split(',')),
+    run: (deps, flags) =>
+      listWebhookDeliveries(
+        deps,
+        required(flags, 'app'),
+        flags.status === undefined ? undefined : required(flags, 'status').split(','),
+      ),
   },
   'webhook retry': {
     flags: '--app ID --delivery DELIVERYID',
@@ -108,7 +137,8 @@ export const commands: Record<string, Command> = {
     run: (deps, flags) => retryWebhookDelivery(deps, required(flags, 'app'), required(flags, 'delivery')),
   },
   link: {
-    flags: '--app ID --user REF --purpose connect|manage [--expires SECONDS] [--locale de|fr|es|ja|zh-CN|…] [--return-url URL]',
+    flags:
+      '--app ID --user REF --purpose connect|manage [--expires SECONDS] [--locale de|fr|es|ja|zh-CN|…] [--return-url URL]',
     does: 'Signs a single-use link to a hosted page for one user, at PUBLIC_URL (else http://localhost:PORT); valid 15 minutes unless --expires says less.',
     run: async (deps, flags) => {
       // Every flag is checked before the database is asked, as the other commands do.
@@ -118,12 +148,19 @@ export const commands: Record<string, Command> = {
       const locale = flags.locale === undefined ? undefined : required(flags, 'locale');
       const returnUrl = flags['return-url'] === undefined ? undefined : required(flags, 'return-url');
       const app = await requireApp(deps, appId);
-      const options: SignLinkOptions = { appId: app.id, userRef, scopes: [LINK_SCOPE], purpose, baseUrl: deps.config.publicUrl };
+      const options: SignLinkOptions = {
+        appId: app.id,
+        userRef,
+        scopes: [LINK_SCOPE],
+        purpose,
+        baseUrl: deps.config.publicUrl,
+      };
       if (expires !== undefined) options.expiresInSeconds = expires;
       if (locale !== undefined) options.locale = locale;
       if (returnUrl !== undefined) {
         // The pages would refuse it: say so now, not when the person opens the link.
-        if ((await registeredReturnUrl(deps, app.id, returnUrl)) === undefined) throw new ParleyError('invalidReturnUrl');
+        if ((await registeredReturnUrl(deps, app.id, returnUrl)) === undefined)
+          throw new ParleyError('invalidReturnUrl');
         options.returnUrl = returnUrl;
       }
       const url = await signLink(options, app.secret, deps.clock.now());
@@ -147,7 +184,8 @@ export const commands: Record<string, Command> = {
       const url = required(flags, 'url');
       if (!v.is(PostgresUrl, url)) throw new UsageError('--url must be a postgres:// URL');
       const path = deps.config.databasePath;
-      if (!io.fileExists(path)) throw new UsageError(`No SQLite file at ${path}: set DATABASE_PATH to the file to copy`);
+      if (!io.fileExists(path))
+        throw new UsageError(`No SQLite file at ${path}: set DATABASE_PATH to the file to copy`);
       const source = await io.openSqlite(path);
       try {
         const target = await io.openPostgres(url);
@@ -174,7 +212,9 @@ export function usage(name?: string): string | undefined {
     const command = name === 'serve' ? SERVE : commands[name];
     return command && `Usage: parley ${[name, command.flags].filter(Boolean).join(' ')}\n\n${command.does}`;
   }
-  const lines = [['serve', SERVE.flags], ...Object.entries(commands).map(([name, { flags }]) => [name, flags])].map(([name, flags]) => `  ${[name, flags].filter(Boolean).join(' ')}`);
+  const lines = [['serve', SERVE.flags], ...Object.entries(commands).map(([name, { flags }]) => [name, flags])].map(
+    ([name, flags]) => `  ${[name, flags].filter(Boolean).join(' ')}`,
+  );
   return [
     'Usage: parley [command] [flags]',
     '',
@@ -208,7 +248,12 @@ export function parseArgs(argv: string[]): Invocation {
     }
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
     const next = argv[i + 1];
-    const value = inline !== undefined ? inline : name !== 'help' && next !== undefined && !next.startsWith('--') ? argv[++i]! : true;
+    const value =
+      inline !== undefined
+        ? inline
+        : name !== 'help' && next !== undefined && !next.startsWith('--')
+          ? argv[++i]!
+          : true;
     const earlier = flags[name];
     if (earlier === undefined) flags[name] = value;
     else flags[name] = [...(Array.isArray(earlier) ? earlier : [earlier as string]), value as string];
@@ -221,14 +266,16 @@ export function parseArgs(argv: string[]): Invocation {
   }
   if (argv.length === 0) return { serve: true };
   const two = words.slice(0, 2).join(' ');
-  const command = two in commands ? two : words[0] ?? '';
-  if (command !== 'serve' && !(command in commands)) throw new UsageError(words.length ? `Unknown command: ${words.join(' ')}` : 'Missing command');
+  const command = two in commands ? two : (words[0] ?? '');
+  if (command !== 'serve' && !(command in commands))
+    throw new UsageError(words.length ? `Unknown command: ${words.join(' ')}` : 'Missing command');
   if (words.length > command.split(' ').length) throw new UsageError(`Unexpected argument: ${words.at(-1)}`);
   if (asksHelp) return { help: command };
   // The server takes its settings from the environment only, so a flag here is a mistake.
   if (command === 'serve') {
     const flag = Object.keys(flags)[0];
-    if (flag !== undefined) throw new UsageError(`Unexpected argument: --${flag} (serve reads its settings from environment variables)`);
+    if (flag !== undefined)
+      throw new UsageError(`Unexpected argument: --${flag} (serve reads its settings from environment variables)`);
     return { serve: true };
   }
   return { command, flags };

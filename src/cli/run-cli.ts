@@ -37,17 +37,26 @@ export async function runCli(argv: string[], runtime: CliRuntime): Promise<numbe
     }
     const config = parseConfig(runtime.env);
     db = await openDatabase(config, runtime);
-    const result = await commands[invocation.command]!.run({ db, config, clock: systemClock, random: cryptoRandom, resolveHost: runtime.resolveHost }, invocation.flags, {
-      fileSize: (path) => statSync(path).size,
-      fileExists: (path) => existsSync(path),
-      readFile: (path) => readFileSync(path),
-      openSqlite: (path) => openDatabase({ databaseUrl: undefined, databasePath: path }, runtime),
-      openPostgres: (url) => openDatabase({ databaseUrl: url, databasePath: config.databasePath }, runtime),
-    });
+    const result = await commands[invocation.command]!.run(
+      { db, config, clock: systemClock, random: cryptoRandom, resolveHost: runtime.resolveHost },
+      invocation.flags,
+      {
+        fileSize: (path) => statSync(path).size,
+        fileExists: (path) => existsSync(path),
+        readFile: (path) => readFileSync(path),
+        openSqlite: (path) => openDatabase({ databaseUrl: undefined, databasePath: path }, runtime),
+        openPostgres: (url) => openDatabase({ databaseUrl: url, databasePath: config.databasePath }, runtime),
+      },
+    );
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
-    const known = error instanceof UsageError || error instanceof ParleyError || error instanceof ConfigError || error instanceof OperationRefused || error instanceof TypeError;
+    const known =
+      error instanceof UsageError ||
+      error instanceof ParleyError ||
+      error instanceof ConfigError ||
+      error instanceof OperationRefused ||
+      error instanceof TypeError;
     const message = known ? (error as Error).message : `Unexpected error: ${String(error)}`;
     process.stderr.write(`${JSON.stringify({ error: message })}\n`);
     // stderr stays one JSON object for scripts; a person at a terminal also gets the usage.

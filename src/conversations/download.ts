@@ -24,7 +24,10 @@ export interface ConnectionDownload {
  */
 export async function downloadOf(deps: Pick<Deps, 'db'>, owner: Owner): Promise<ConnectionDownload[]> {
   const connections = await connectionsOf(deps, owner);
-  return connections.map((connection) => ({ connection, conversationPages: () => conversationPages(deps.db, connection.id) }));
+  return connections.map((connection) => ({
+    connection,
+    conversationPages: () => conversationPages(deps.db, connection.id),
+  }));
 }
 
 async function* conversationPages(db: Db, connectionId: string) {

@@ -37,6 +37,9 @@ export async function listConversations(
     return search.searchConnection(db, connection.id, words, { limit, offset, changedAfter });
   }
   const rows = await conversations.listConversationsPage(db, connection.id, limit, offset, changedAfter);
-  const total = changedAfter === undefined ? connection.conversation_count : await conversations.countConversationsChangedAfter(db, connection.id, changedAfter);
+  const total =
+    changedAfter === undefined
+      ? connection.conversation_count
+      : await conversations.countConversationsChangedAfter(db, connection.id, changedAfter);
   return { rows, total };
 }

@@ -12,7 +12,12 @@ export async function connectionsOf(deps: Pick<Deps, 'db'>, owner: Owner) {
   return (await connections.listConnectionsOfUserRef(deps.db, owner.appId, owner.userRef)) ?? [];
 }
 
-export async function conversationPage(deps: Pick<Deps, 'db'>, owner: Owner, connectionId: string, page: { limit: number; offset: number }) {
+export async function conversationPage(
+  deps: Pick<Deps, 'db'>,
+  owner: Owner,
+  connectionId: string,
+  page: { limit: number; offset: number },
+) {
   const connection = await connectionOf(deps, owner, connectionId);
   const rows = await conversations.listConversationTitles(deps.db, connection.id, page.limit, page.offset);
   return { connection, rows, total: connection.conversation_count };
@@ -24,7 +29,11 @@ export async function conversationOf(deps: Pick<Deps, 'db'>, owner: Owner, conve
   return { ...row, messages: messagesOf(row.payload) };
 }
 
-export async function deleteConversation(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>, owner: Owner, conversationId: string) {
+export async function deleteConversation(
+  deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>,
+  owner: Owner,
+  conversationId: string,
+) {
   const deleted = await writeTransaction(deps.db, async (db) => {
     const row = await conversations.findConversationOfUser(db, owner.appId, owner.userRef, conversationId);
     if (!row) throw new ParleyError('conversationNotFound');
@@ -44,13 +53,21 @@ export async function deleteConversation(deps: Pick<Deps, 'db' | 'clock' | 'rand
 }
 
 /** The user disconnects: the connection stays as `revoked` so the app sees it; its conversations go. */
-export async function disconnect(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>, owner: Owner, connectionId: string) {
+export async function disconnect(
+  deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>,
+  owner: Owner,
+  connectionId: string,
+) {
   const revoked = await writeTransaction(deps.db, async (db) => {
     const connection = await unrevokedConnectionOf({ db }, owner, connectionId);
     const deleted = await conversations.deleteConversationsOfConnection(db, connection.id);
     await connections.refreshConversationCount(db, connection.id);
     await connections.updateConnection(db, connection.id, { status: 'revoked' });
-    await recordEvent(db, deps, owner.appId, 'connection.revoked', { userRef: owner.userRef, connectionId, conversationsDeleted: deleted });
+    await recordEvent(db, deps, owner.appId, 'connection.revoked', {
+      userRef: owner.userRef,
+      connectionId,
+      conversationsDeleted: deleted,
+    });
     return connection;
   });
   deps.erased?.();

@@ -75,7 +75,12 @@ export function snippetOf(messages: ReadonlyArray<Pick<Message, 'content'>>, wor
 }
 
 /** One page of the person's own conversations that match `q`, across their connections, best first, each with a snippet. */
-export async function searchOwn(deps: Pick<Deps, 'db'>, owner: Owner, q: string, page: { limit: number; offset: number }) {
+export async function searchOwn(
+  deps: Pick<Deps, 'db'>,
+  owner: Owner,
+  q: string,
+  page: { limit: number; offset: number },
+) {
   const words = searchWords(q);
   if (words.length === 0) return { results: [], total: 0 };
   const { rows, total } = await search.searchUser(deps.db, owner.appId, owner.userRef, words, page);

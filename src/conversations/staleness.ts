@@ -17,7 +17,10 @@ export async function markStaleConnections(deps: Pick<Deps, 'db' | 'clock' | 'ra
     const stale = await connections.findStaleConnections(db, before);
     for (const connection of stale) {
       await connections.updateConnection(db, connection.id, { status: 'needs_reauth' });
-      await recordEvent(db, deps, connection.app_id, 'connection.needs_reauth', { userRef: connection.user_ref, connectionId: connection.id });
+      await recordEvent(db, deps, connection.app_id, 'connection.needs_reauth', {
+        userRef: connection.user_ref,
+        connectionId: connection.id,
+      });
     }
     return stale.length;
   });

@@ -2,7 +2,11 @@ import type { Insertable } from 'kysely';
 import type { ApiKeysTable, AppLogosTable, AppsTable, Db } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
 
-export async function insertApp(db: Db, app: Omit<AppsTable, 'webhook_url' | 'webhook_secret' | 'display_name' | 'accent_color' | 'privacy_url'>, key: Insertable<ApiKeysTable>): Promise<void> {
+export async function insertApp(
+  db: Db,
+  app: Omit<AppsTable, 'webhook_url' | 'webhook_secret' | 'display_name' | 'accent_color' | 'privacy_url'>,
+  key: Insertable<ApiKeysTable>,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('apps').values(app).execute();
     await trx.insertInto('api_keys').values(key).execute();
@@ -61,12 +65,25 @@ export async function revokeApiKey(db: Db, appId: string, keyId: string, at: str
     .where('app_id', '=', appId)
     .executeTakeFirst();
   if (!found) return false;
-  await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .execute();
   return true;
 }
 
-export async function setWebhookEndpoint(db: Db, appId: string, endpoint: { url: string; secret: string }): Promise<void> {
-  await db.updateTable('apps').set({ webhook_url: endpoint.url, webhook_secret: endpoint.secret }).where('id', '=', appId).execute();
+export async function setWebhookEndpoint(
+  db: Db,
+  appId: string,
+  endpoint: { url: string; secret: string },
+): Promise<void> {
+  await db
+    .updateTable('apps')
+    .set({ webhook_url: endpoint.url, webhook_secret: endpoint.secret })
+    .where('id', '=', appId)
+    .execute();
 }
 
 /** The app with what the hosted pages show of it: its brand and whether it has a logo (by the logo's hash, not its bytes). */
@@ -74,7 +91,14 @@ export const findAppBrand = (db: Db, appId: string) =>
   db
     .selectFrom('apps')
     .leftJoin('app_logos', 'app_logos.app_id', 'apps.id')
-    .select(['apps.id', 'apps.name', 'apps.display_name', 'apps.accent_color', 'apps.privacy_url', 'app_logos.sha256 as logo_sha256'])
+    .select([
+      'apps.id',
+      'apps.name',
+      'apps.display_name',
+      'apps.accent_color',
+      'apps.privacy_url',
+      'app_logos.sha256 as logo_sha256',
+    ])
     .where('apps.id', '=', appId)
     .executeTakeFirst();
 
@@ -85,19 +109,32 @@ export const findAppBrand = (db: Db, appId: string) =>
 export async function saveAppPageSettings(
   db: Db,
   appId: string,
-  changes: { brand: Partial<Pick<AppsTable, 'display_name' | 'accent_color' | 'privacy_url'>>; logo?: AppLogosTable | null; returnOrigins?: readonly string[] },
+  changes: {
+    brand: Partial<Pick<AppsTable, 'display_name' | 'accent_color' | 'privacy_url'>>;
+    logo?: AppLogosTable | null;
+    returnOrigins?: readonly string[];
+  },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    if (Object.keys(changes.brand).length > 0) await trx.updateTable('apps').set(changes.brand).where('id', '=', appId).execute();
+    if (Object.keys(changes.brand).length > 0)
+      await trx.updateTable('apps').set(changes.brand).where('id', '=', appId).execute();
     const { logo, returnOrigins } = changes;
     if (logo === null) await trx.deleteFrom('app_logos').where('app_id', '=', appId).execute();
     if (logo) {
       const { app_id: _, ...replacing } = logo;
-      await trx.insertInto('app_logos').values(logo).onConflict((oc) => oc.column('app_id').doUpdateSet(replacing)).execute();
+      await trx
+        .insertInto('app_logos')
+        .values(logo)
+        .onConflict((oc) => oc.column('app_id').doUpdateSet(replacing))
+        .execute();
     }
     if (returnOrigins) {
       await trx.deleteFrom('app_return_origins').where('app_id', '=', appId).execute();
-      if (returnOrigins.length > 0) await trx.insertInto('app_return_origins').values(returnOrigins.map((origin) => ({ app_id: appId, origin }))).execute();
+      if (returnOrigins.length > 0)
+        await trx
+          .insertInto('app_return_origins')
+          .values(returnOrigins.map((origin) => ({ app_id: appId, origin })))
+          .execute();
     }
   });
 }
@@ -106,11 +143,21 @@ export const findAppLogo = (db: Db, appId: string) =>
   db.selectFrom('app_logos').select(['content_type', 'bytes', 'sha256']).where('app_id', '=', appId).executeTakeFirst();
 
 export async function listReturnOrigins(db: Db, appId: string): Promise<string[]> {
-  const rows = await db.selectFrom('app_return_origins').select('origin').where('app_id', '=', appId).orderBy('origin').execute();
+  const rows = await db
+    .selectFrom('app_return_origins')
+    .select('origin')
+    .where('app_id', '=', appId)
+    .orderBy('origin')
+    .execute();
   return rows.map((row) => row.origin);
 }
 
 export async function isReturnOrigin(db: Db, appId: string, origin: string): Promise<boolean> {
-  const row = await db.selectFrom('app_return_origins').select('origin').where('app_id', '=', appId).where('origin', '=', origin).executeTakeFirst();
+  const row = await db
+    .selectFrom('app_return_origins')
+    .select('origin')
+    .where('app_id', '=', appId)
+    .where('origin', '=', origin)
+    .executeTakeFirst();
   return row !== undefined;
 }

@@ -8,4 +8,5 @@ import type { SqliteDriver } from './sqlite-driver.ts';
 export const betterSqlite3: SqliteDriver = (path) => new BetterSqlite3(path);
 
 /** Opens (creating its folder) the SQLite file at `path`, or `:memory:`, under Node: the tests' and scripts' database. */
-export const openBetterSqlite3 = (path: string, schemaSql: string = readSchema()): Db => openSqlite(betterSqlite3, path, schemaSql);
+export const openBetterSqlite3 = (path: string, schemaSql: string = readSchema()): Db =>
+  openSqlite(betterSqlite3, path, schemaSql);

@@ -20,7 +20,10 @@ export const checkpoint = (db: Db, erasing = false): Promise<boolean> => dialect
  * checkpoints, never a wait.
  */
 export type ToCheckpointer = { type: 'open'; path: string } | { type: 'checkpoint'; erasing: boolean };
-export type FromCheckpointer = { type: 'ready' } | { type: 'done'; complete: boolean } | { type: 'failed'; message: string };
+export type FromCheckpointer =
+  | { type: 'ready' }
+  | { type: 'done'; complete: boolean }
+  | { type: 'failed'; message: string };
 
 /** The worker's side; `open` is the runtime's SQLite driver. A file that cannot be opened fails every checkpoint, saying why. */
 export function serveCheckpoints(

@@ -13,13 +13,20 @@ const CONNECTION_COLUMNS = [
   'connections.conversation_count',
 ] as const;
 
-export type ConnectionRow = Pick<ConnectionsTable, 'id' | 'provider' | 'status' | 'captured_at' | 'last_sync_at' | 'conversation_count'>;
+export type ConnectionRow = Pick<
+  ConnectionsTable,
+  'id' | 'provider' | 'status' | 'captured_at' | 'last_sync_at' | 'conversation_count'
+>;
 
 /**
  * A user's connections, newest capture first, in one query with the user
  * lookup; `null` when the app has no user with that ref.
  */
-export async function listConnectionsOfUserRef(db: Db, appId: string, userRef: string): Promise<ConnectionRow[] | null> {
+export async function listConnectionsOfUserRef(
+  db: Db,
+  appId: string,
+  userRef: string,
+): Promise<ConnectionRow[] | null> {
   const rows = await fixedSql<Omit<ConnectionRow, 'id'> & { id: string | null }>(
     db,
     `SELECT c.id, c.provider, c.status, c.captured_at, c.last_sync_at, c.conversation_count

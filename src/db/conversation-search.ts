@@ -28,7 +28,12 @@ const searchQuery = (db: Db, words: readonly string[]) => dialectOf(db).searchQu
  * database has yet to index (see indexPending) is indexed first, so that the
  * search finds everything stored.
  */
-export async function searchConnection(db: Db, connectionId: string, words: readonly string[], page: { limit: number; offset: number; changedAfter?: string | undefined }) {
+export async function searchConnection(
+  db: Db,
+  connectionId: string,
+  words: readonly string[],
+  page: { limit: number; offset: number; changedAfter?: string | undefined },
+) {
   await indexPending(db, { connectionId });
   return {
     rows: await searchConnectionPage(db, connectionId, words, page.limit, page.offset, page.changedAfter),
@@ -36,25 +41,37 @@ export async function searchConnection(db: Db, connectionId: string, words: read
   };
 }
 
-function searchConnectionPage(db: Db, connectionId: string, words: readonly string[], limit: number, offset: number, changedAfter?: string) {
+function searchConnectionPage(
+  db: Db,
+  connectionId: string,
+  words: readonly string[],
+  limit: number,
+  offset: number,
+  changedAfter?: string,
+) {
   const scope = ofConnection(connectionId, changedAfter, 'c.');
   const { from, order } = matches(db, scope.where);
-  return fixedSql<ConversationBytesRow>(db, `SELECT ${bytesColumns(db, 'c.')} FROM ${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [
-    searchQuery(db, words),
-    ...scope.parameters,
-    limit,
-    offset,
-  ]);
+  return fixedSql<ConversationBytesRow>(
+    db,
+    `SELECT ${bytesColumns(db, 'c.')} FROM ${from} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    [searchQuery(db, words), ...scope.parameters, limit, offset],
+  );
 }
 
 /** How many of a connection's conversations match. */
-export function countConnectionMatches(db: Db, connectionId: string, words: readonly string[], changedAfter?: string): Promise<number> {
+export function countConnectionMatches(
+  db: Db,
+  connectionId: string,
+  words: readonly string[],
+  changedAfter?: string,
+): Promise<number> {
   const scope = ofConnection(connectionId, changedAfter, 'c.');
   return countRows(db, matches(db, scope.where).from, [searchQuery(db, words), ...scope.parameters]);
 }
 
 /** `column` (a connection id) is one of the connections of a user of an app: the app id and userRef follow as parameters. */
-export const ofUser = (column: string) => `${column} IN (SELECT cn.id FROM connections cn JOIN users u ON u.id = cn.user_id WHERE u.app_id = ? AND u.user_ref = ?)`;
+export const ofUser = (column: string) =>
+  `${column} IN (SELECT cn.id FROM connections cn JOIN users u ON u.id = cn.user_id WHERE u.app_id = ? AND u.user_ref = ?)`;
 
 export interface UserMatchRow {
   id: string;
@@ -65,12 +82,28 @@ export interface UserMatchRow {
 }
 
 /** A page of the conversations of one user of one app, across their connections, that match, and how many: the manage page's search (indexed first, as searchConnection). */
-export async function searchUser(db: Db, appId: string, userRef: string, words: readonly string[], page: { limit: number; offset: number }) {
+export async function searchUser(
+  db: Db,
+  appId: string,
+  userRef: string,
+  words: readonly string[],
+  page: { limit: number; offset: number },
+) {
   await indexPending(db, { appId, userRef });
-  return { rows: await searchUserPage(db, appId, userRef, words, page.limit, page.offset), total: await countUserMatches(db, appId, userRef, words) };
+  return {
+    rows: await searchUserPage(db, appId, userRef, words, page.limit, page.offset),
+    total: await countUserMatches(db, appId, userRef, words),
+  };
 }
 
-function searchUserPage(db: Db, appId: string, userRef: string, words: readonly string[], limit: number, offset: number) {
+function searchUserPage(
+  db: Db,
+  appId: string,
+  userRef: string,
+  words: readonly string[],
+  limit: number,
+  offset: number,
+) {
   const { from, order } = matches(db, ofUser('c.connection_id'));
   return fixedSql<UserMatchRow>(
     db,
@@ -91,4 +124,5 @@ function countUserMatches(db: Db, appId: string, userRef: string, words: readonl
  * it finds everything stored, and the server's background work just after each
  * import. Stops between two batches once `signal` aborts.
  */
-export const indexPending = (db: Db, scope: IndexScope, signal?: AbortSignal): Promise<void> => dialectOf(db).indexPending(db, scope, signal);
+export const indexPending = (db: Db, scope: IndexScope, signal?: AbortSignal): Promise<void> =>
+  dialectOf(db).indexPending(db, scope, signal);

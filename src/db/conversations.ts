@@ -16,7 +16,9 @@ export const bytesColumns = (db: Db, table = '') =>
 export const payloadText = (db: Db, table = '') => dialectOf(db).payloadText(`${table}payload`);
 
 /** A conversation as the API and the manage page's download answer it, its payload as stored bytes. */
-export type ConversationBytesRow = Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'update_time'> & { payload: Uint8Array | null };
+export type ConversationBytesRow = Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'update_time'> & {
+  payload: Uint8Array | null;
+};
 
 /**
  * A connection's conversations, or with `changedAfter` only those stored or
@@ -32,13 +34,27 @@ export const ofConnection = (connectionId: string, changedAfter: string | undefi
  * A page for the API, payloads as the UTF-8 bytes stored: the response splices
  * them in as they are, with no decoding into a string and encoding back.
  */
-export function listConversationsPage(db: Db, connectionId: string, limit: number, offset: number, changedAfter?: string) {
+export function listConversationsPage(
+  db: Db,
+  connectionId: string,
+  limit: number,
+  offset: number,
+  changedAfter?: string,
+) {
   const { where, parameters } = ofConnection(connectionId, changedAfter);
-  return fixedSql<ConversationBytesRow>(db, `SELECT ${bytesColumns(db)} FROM conversations WHERE ${where} ${ORDER_AND_PAGE}`, [...parameters, limit, offset]);
+  return fixedSql<ConversationBytesRow>(
+    db,
+    `SELECT ${bytesColumns(db)} FROM conversations WHERE ${where} ${ORDER_AND_PAGE}`,
+    [...parameters, limit, offset],
+  );
 }
 
 /** How many of a connection's conversations were stored or changed after an instant. */
-export async function countConversationsChangedAfter(db: Db, connectionId: string, changedAfter: string): Promise<number> {
+export async function countConversationsChangedAfter(
+  db: Db,
+  connectionId: string,
+  changedAfter: string,
+): Promise<number> {
   const { where, parameters } = ofConnection(connectionId, changedAfter);
   return countRows(db, `conversations WHERE ${where}`, parameters);
 }
@@ -51,7 +67,12 @@ export async function countConversationsChangedAfter(db: Db, connectionId: strin
  * re-import updates a conversation, so a reader paging through while an import
  * runs sees each conversation at most once.
  */
-export const listConversationsAfter = (db: Db, connectionId: string, afterExternalId: string | undefined, limit: number) =>
+export const listConversationsAfter = (
+  db: Db,
+  connectionId: string,
+  afterExternalId: string | undefined,
+  limit: number,
+) =>
   fixedSql<ConversationBytesRow>(
     db,
     `SELECT ${bytesColumns(db)} FROM conversations
@@ -84,12 +105,18 @@ export async function countConversations(db: Db, connectionId: string): Promise<
  */
 export async function deleteConversationsOfConnection(db: Db, connectionId: string): Promise<number> {
   const batchSize = dialectOf(db).writeBatch?.delete;
-  if (batchSize === undefined) return Number((await db.deleteFrom('conversations').where('connection_id', '=', connectionId).executeTakeFirst()).numDeletedRows);
+  if (batchSize === undefined)
+    return Number(
+      (await db.deleteFrom('conversations').where('connection_id', '=', connectionId).executeTakeFirst())
+        .numDeletedRows,
+    );
   let deleted = 0;
   for (;;) {
     const result = await db
       .deleteFrom('conversations')
-      .where('id', 'in', (eb) => eb.selectFrom('conversations').select('id').where('connection_id', '=', connectionId).limit(batchSize))
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('conversations').select('id').where('connection_id', '=', connectionId).limit(batchSize),
+      )
       .executeTakeFirst();
     const batch = Number(result.numDeletedRows);
     deleted += batch;

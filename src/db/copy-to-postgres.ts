@@ -48,15 +48,20 @@ export async function copySqliteToPostgres(source: Db, target: Db, sourceName: s
     copied[table] = await copyTable(source, target, table, key, 'after-last');
     // Rows the source gained below the last key copied (it was written to since
     // an earlier run) are found by one full pass that adds what is missing.
-    if ((await countRows(source, table)) !== (await countRows(target, table))) copied[table] += await copyTable(source, target, table, key, 'from-start');
+    if ((await countRows(source, table)) !== (await countRows(target, table)))
+      copied[table] += await copyTable(source, target, table, key, 'from-start');
     const [inSource, inTarget] = [await countRows(source, table), await countRows(target, table)];
     counts[table] = inSource;
     if (inSource !== inTarget) differences.push(`${table}: ${inSource} in SQLite, ${inTarget} in PostgreSQL`);
   }
   // The copied seq values are ahead of the sequence that numbers new deliveries.
-  await sql`SELECT setval(pg_get_serial_sequence('webhook_deliveries', 'seq'), (SELECT coalesce(max(seq), 0) + 1 FROM webhook_deliveries), false)`.execute(target);
+  await sql`SELECT setval(pg_get_serial_sequence('webhook_deliveries', 'seq'), (SELECT coalesce(max(seq), 0) + 1 FROM webhook_deliveries), false)`.execute(
+    target,
+  );
   if (differences.length > 0) {
-    throw new OperationRefused(`The copy does not match: ${differences.join('; ')}. Stop every server that writes to the SQLite file, then run the command again.`);
+    throw new OperationRefused(
+      `The copy does not match: ${differences.join('; ')}. Stop every server that writes to the SQLite file, then run the command again.`,
+    );
   }
   await sql`UPDATE parley_copy SET finished_at = now()`.execute(target);
   return { copied, counts };
@@ -64,13 +69,17 @@ export async function copySqliteToPostgres(source: Db, target: Db, sourceName: s
 
 /** Marks the target as the copy of `sourceName`: refused if it holds anything else. */
 async function claimTarget(target: Db, sourceName: string): Promise<void> {
-  await sql`CREATE TABLE IF NOT EXISTS parley_copy (source TEXT NOT NULL, started_at TIMESTAMPTZ NOT NULL, finished_at TIMESTAMPTZ)`.execute(target);
+  await sql`CREATE TABLE IF NOT EXISTS parley_copy (source TEXT NOT NULL, started_at TIMESTAMPTZ NOT NULL, finished_at TIMESTAMPTZ)`.execute(
+    target,
+  );
   const { rows } = await sql<{ source: string }>`SELECT source FROM parley_copy`.execute(target);
   if (rows.length > 0) {
-    if (rows[0]!.source !== sourceName) throw new OperationRefused(`The PostgreSQL database holds a copy of ${rows[0]!.source}, not of ${sourceName}.`);
+    if (rows[0]!.source !== sourceName)
+      throw new OperationRefused(`The PostgreSQL database holds a copy of ${rows[0]!.source}, not of ${sourceName}.`);
     return;
   }
-  if ((await countRows(target, 'apps')) > 0) throw new OperationRefused('The PostgreSQL database is not empty: copy into a new, empty database.');
+  if ((await countRows(target, 'apps')) > 0)
+    throw new OperationRefused('The PostgreSQL database is not empty: copy into a new, empty database.');
   await sql`INSERT INTO parley_copy (source, started_at) VALUES (${sourceName}, now())`.execute(target);
 }
 
@@ -83,19 +92,42 @@ async function countRows(db: Db, table: string): Promise<number> {
  * Copies the rows of `table` in key order — after the last key the target has,
  * or all of them — leaving those it has already; returns how many it copied.
  */
-async function copyTable(source: Db, target: Db, table: string, key: string[], from: 'after-last' | 'from-start'): Promise<number> {
+async function copyTable(
+  source: Db,
+  target: Db,
+  table: string,
+  key: string[],
+  from: 'after-last' | 'from-start',
+): Promise<number> {
   const keyList = sql.join(key.map((column) => sql.ref(column)));
   // Byte order on both sides (SQLite's BINARY, PostgreSQL's "C"), whatever the target's own collation.
-  const orderedKeys = sql.join(key.map((column) => (NUMERIC_KEYS.has(column) ? sql`${sql.ref(column)} DESC` : sql`${sql.ref(column)} COLLATE "C" DESC`)));
-  const last = from === 'from-start' ? { rows: [] } : await sql<Record<string, unknown>>`SELECT ${keyList} FROM ${sql.table(table)} ORDER BY ${orderedKeys} LIMIT 1`.execute(target);
+  const orderedKeys = sql.join(
+    key.map((column) =>
+      NUMERIC_KEYS.has(column) ? sql`${sql.ref(column)} DESC` : sql`${sql.ref(column)} COLLATE "C" DESC`,
+    ),
+  );
+  const last =
+    from === 'from-start'
+      ? { rows: [] }
+      : await sql<
+          Record<string, unknown>
+        >`SELECT ${keyList} FROM ${sql.table(table)} ORDER BY ${orderedKeys} LIMIT 1`.execute(target);
   let after: unknown[] | undefined = last.rows[0] ? key.map((column) => last.rows[0]![column]) : undefined;
   let copied = 0;
   for (;;) {
     const past = after === undefined ? sql`1 = 1` : sql`(${keyList}) > (${sql.join(after)})`;
-    const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} WHERE ${past} ORDER BY ${keyList} LIMIT ${BATCH_ROWS}`.execute(source);
+    const { rows } = await sql<
+      Record<string, unknown>
+    >`SELECT * FROM ${sql.table(table)} WHERE ${past} ORDER BY ${keyList} LIMIT ${BATCH_ROWS}`.execute(source);
     if (rows.length === 0) return copied;
-    for (const batch of byBytes(rows.map((row) => (table === 'conversations' ? { ...row, payload: payloadBytes(row.payload) } : row)))) {
-      const result = await target.insertInto(table as keyof Database).values(batch as never).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    for (const batch of byBytes(
+      rows.map((row) => (table === 'conversations' ? { ...row, payload: payloadBytes(row.payload) } : row)),
+    )) {
+      const result = await target
+        .insertInto(table as keyof Database)
+        .values(batch as never)
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
       copied += Number(result.numInsertedOrUpdatedRows ?? 0);
     }
     after = key.map((column) => rows.at(-1)![column]);

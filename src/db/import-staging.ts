@@ -16,7 +16,8 @@ export async function stageConversations(db: Db, rows: ImportStagingTable[]): Pr
   const latest = new Map<string, ImportStagingTable>();
   for (const row of rows) {
     const kept = latest.get(row.external_id);
-    if (!kept || row.source > kept.source || (row.source === kept.source && row.seq > kept.seq)) latest.set(row.external_id, row);
+    if (!kept || row.source > kept.source || (row.source === kept.source && row.seq > kept.seq))
+      latest.set(row.external_id, row);
   }
   const staged = [...latest.values()];
   const parameters = staged.flatMap((row) => [
@@ -49,9 +50,20 @@ export async function stageConversations(db: Db, rows: ImportStagingTable[]): Pr
  * are many and small: fixed SQL skips building and compiling a query per batch.
  */
 export async function stageRecords(db: Db, rows: ImportRecordsTable[]): Promise<void> {
-  const parameters = rows.flatMap((row) => [row.import_id, row.group_key, row.time, row.seq, row.record, row.created_at]);
+  const parameters = rows.flatMap((row) => [
+    row.import_id,
+    row.group_key,
+    row.time,
+    row.seq,
+    row.record,
+    row.created_at,
+  ]);
   const values = '(?, ?, ?, ?, ?, ?), '.repeat(rows.length).slice(0, -2);
-  await fixedSql(db, `INSERT INTO import_records (import_id, group_key, time, seq, record, created_at) VALUES ${values}`, parameters);
+  await fixedSql(
+    db,
+    `INSERT INTO import_records (import_id, group_key, time, seq, record, created_at) VALUES ${values}`,
+    parameters,
+  );
 }
 
 /** The position of a staged record in grouping order: (group_key, time, seq). */
@@ -164,7 +176,10 @@ export async function countStaleMarkers(db: Db, importId: string, connectionId: 
  * bytes in the export they came from: what a new import of them need not read.
  * Only the named connection's, or only the provider's, when the import says which.
  */
-export function knownSources(db: Db, where: { appId: string; userRef: string; connectionId?: string | undefined; provider?: string | undefined }) {
+export function knownSources(
+  db: Db,
+  where: { appId: string; userRef: string; connectionId?: string | undefined; provider?: string | undefined },
+) {
   return db
     .selectFrom('conversations')
     .innerJoin('connections', 'connections.id', 'conversations.connection_id')

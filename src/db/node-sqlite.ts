@@ -3,4 +3,5 @@ import { DatabaseSync } from 'node:sqlite';
 import { spreadParameters, type SqliteDriver } from './sqlite-driver.ts';
 
 /** `node:sqlite`: Deno's built-in SQLite driver. */
-export const nodeSqlite: SqliteDriver = (path) => spreadParameters(new DatabaseSync(path), (statement) => statement.columns().length > 0);
+export const nodeSqlite: SqliteDriver = (path) =>
+  spreadParameters(new DatabaseSync(path), (statement) => statement.columns().length > 0);

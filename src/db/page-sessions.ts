@@ -2,8 +2,15 @@ import type { Db, PageSessionsTable } from './database.ts';
 import { dialectOf } from './dialects/dialect.ts';
 import { fixedSql } from './fixed-sql.ts';
 
-export async function insertUsedLink(db: Db, row: { jti: string; app_id: string; used_at: string; expires_at: string }): Promise<boolean> {
-  const result = await db.insertInto('used_links').values(row).onConflict((oc) => oc.column('jti').doNothing()).executeTakeFirst();
+export async function insertUsedLink(
+  db: Db,
+  row: { jti: string; app_id: string; used_at: string; expires_at: string },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('used_links')
+    .values(row)
+    .onConflict((oc) => oc.column('jti').doNothing())
+    .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows) === 1;
 }
 
@@ -24,11 +31,19 @@ export const findPageSession = (db: Db, tokenHash: string) =>
  * it either waits for the import holding it, or the import finds it gone.
  */
 export async function lockPageSession(db: Db, tokenHash: string): Promise<boolean> {
-  const rows = await fixedSql(db, `SELECT token_hash FROM page_sessions WHERE token_hash = ?${dialectOf(db).lockRows}`, [tokenHash]);
+  const rows = await fixedSql(
+    db,
+    `SELECT token_hash FROM page_sessions WHERE token_hash = ?${dialectOf(db).lockRows}`,
+    [tokenHash],
+  );
   return rows.length === 1;
 }
 
-export async function updatePageSession(db: Db, tokenHash: string, changes: { last_seen_at?: string; last_result?: string }) {
+export async function updatePageSession(
+  db: Db,
+  tokenHash: string,
+  changes: { last_seen_at?: string; last_result?: string },
+) {
   await db.updateTable('page_sessions').set(changes).where('token_hash', '=', tokenHash).execute();
 }
 
@@ -47,7 +62,10 @@ export async function deletePageSessionsOfUser(db: Db, appId: string, userRef: s
 }
 
 /** Forgets idle sessions and used link ids whose links have expired anyway. */
-export async function deleteExpiredPageState(db: Db, { idleBefore, now }: { idleBefore: string; now: string }): Promise<void> {
+export async function deleteExpiredPageState(
+  db: Db,
+  { idleBefore, now }: { idleBefore: string; now: string },
+): Promise<void> {
   await db.deleteFrom('page_sessions').where('last_seen_at', '<', idleBefore).execute();
   await db.deleteFrom('used_links').where('expires_at', '<', now).execute();
 }

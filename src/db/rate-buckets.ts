@@ -12,7 +12,11 @@ import type { SqliteDriver } from './sqlite-driver.ts';
  * database's are in memory too. On PostgreSQL they are in the database.
  */
 export async function openCounters(driver: SqliteDriver, databasePath: string): Promise<Db> {
-  const counters = openSqlite(driver, databasePath === ':memory:' ? databasePath : `${databasePath}-counters`, COUNTERS_SCHEMA);
+  const counters = openSqlite(
+    driver,
+    databasePath === ':memory:' ? databasePath : `${databasePath}-counters`,
+    COUNTERS_SCHEMA,
+  );
   // Its transactions are one small upsert each: SQLite's own checkpoints after
   // each commit that fills its log cost nothing, unlike the database's (checkpoint.ts).
   await sql`PRAGMA wal_autocheckpoint = 1000`.execute(counters);

@@ -7,7 +7,8 @@ export function schemaVersions(schemaSql: string, file: string): Array<{ version
   const versions: Array<{ version: number; sql: string }> = [];
   for (let i = 1; i < parts.length; i += 2) {
     const version = Number(parts[i]);
-    if (version !== versions.length + 1) throw new Error(`${file}: expected version ${versions.length + 1}, found ${version}`);
+    if (version !== versions.length + 1)
+      throw new Error(`${file}: expected version ${versions.length + 1}, found ${version}`);
     versions.push({ version, sql: parts[i + 1]! });
   }
   return versions;

@@ -1,11 +1,20 @@
 import type { Db } from './database.ts';
 
 export const findUser = (db: Db, appId: string, userRef: string) =>
-  db.selectFrom('users').select(['id', 'user_ref']).where('app_id', '=', appId).where('user_ref', '=', userRef).executeTakeFirst();
+  db
+    .selectFrom('users')
+    .select(['id', 'user_ref'])
+    .where('app_id', '=', appId)
+    .where('user_ref', '=', userRef)
+    .executeTakeFirst();
 
 /** Creates the user if new; safe against a concurrent creator thanks to the unique (app, ref). */
 export async function ensureUser(db: Db, row: { id: string; app_id: string; user_ref: string; created_at: string }) {
-  await db.insertInto('users').values(row).onConflict((oc) => oc.columns(['app_id', 'user_ref']).doNothing()).execute();
+  await db
+    .insertInto('users')
+    .values(row)
+    .onConflict((oc) => oc.columns(['app_id', 'user_ref']).doNothing())
+    .execute();
   return (await findUser(db, row.app_id, row.user_ref))!;
 }
 

@@ -5,7 +5,10 @@ export async function insertDelivery(
   db: Db,
   row: { id: string; app_id: string; event_type: string; body: string; next_attempt_at: number; created_at: string },
 ): Promise<void> {
-  await db.insertInto('webhook_deliveries').values({ ...row, status: 'pending', attempts: 0 }).execute();
+  await db
+    .insertInto('webhook_deliveries')
+    .values({ ...row, status: 'pending', attempts: 0 })
+    .execute();
 }
 
 /** Apps with a delivery due now, leaving out those whose deliveries are already under way here. */
@@ -28,7 +31,15 @@ export async function appsWithDueDeliveries(db: Db, now: number, busyApps: strin
  * row another transaction just claimed, where the subquery's choice stands.
  */
 export async function claimNextDelivery(db: Db, appId: string, now: number, leaseUntil: number) {
-  const { rows } = await sql<{ seq: number; id: string; event_type: string; body: string; attempts: number; url: string | null; secret: string | null }>`
+  const { rows } = await sql<{
+    seq: number;
+    id: string;
+    event_type: string;
+    body: string;
+    attempts: number;
+    url: string | null;
+    secret: string | null;
+  }>`
     UPDATE webhook_deliveries SET next_attempt_at = ${leaseUntil}
     WHERE status = 'pending' AND next_attempt_at <= ${now} AND seq = (
       SELECT seq FROM webhook_deliveries
@@ -48,7 +59,13 @@ export async function releaseDelivery(db: Db, seq: number, now: number): Promise
 export async function recordAttempt(
   db: Db,
   seq: number,
-  outcome: { status: DeliveryStatus; attempts: number; lastStatus: number | null; lastError: string | null; nextAttemptAt: number },
+  outcome: {
+    status: DeliveryStatus;
+    attempts: number;
+    lastStatus: number | null;
+    lastError: string | null;
+    nextAttemptAt: number;
+  },
 ): Promise<void> {
   await db
     .updateTable('webhook_deliveries')

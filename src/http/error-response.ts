@@ -23,6 +23,8 @@ export function setErrorHeaders(c: Context<AppEnv>, error: ParleyError) {
 export function closeIfBodyUnread(c: Context<AppEnv>) {
   const upload = c.get('upload');
   const headers = c.req.raw.headers;
-  const unread = upload ? !upload.finished : headers.has('Transfer-Encoding') || Number(headers.get('Content-Length')) > 0;
+  const unread = upload
+    ? !upload.finished
+    : headers.has('Transfer-Encoding') || Number(headers.get('Content-Length')) > 0;
   if (unread) c.header('Connection', 'close');
 }

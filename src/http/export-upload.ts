@@ -59,7 +59,9 @@ export class LimitedBody implements AsyncIterable<Uint8Array> {
         // Node's server hands over Buffers, whose slice() is a view rather than a
         // copy; the reader's slice() calls rely on a copy (part of a buffer, copied
         // before it moves to a re-import's worker; multipart's field values).
-        yield value.constructor === Uint8Array ? value : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+        yield value.constructor === Uint8Array
+          ? value
+          : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
       }
     } finally {
       // Not cancel(): the server answers (413, 400) with `Connection: close` and drops

@@ -59,7 +59,12 @@ export async function readMultipartUpload(body: AsyncIterable<Uint8Array>, bound
  * end of the body (false) or, with `atFile` 'stop', to the head of the file part
  * (true); with 'skip', files are passed over.
  */
-async function readFields(reader: BufferedReader, delimiter: Uint8Array, fields: Record<string, string>, atFile: 'stop' | 'skip'): Promise<boolean> {
+async function readFields(
+  reader: BufferedReader,
+  delimiter: Uint8Array,
+  fields: Record<string, string>,
+  atFile: 'stop' | 'skip',
+): Promise<boolean> {
   let count = 0;
   while (await reader.startsPart()) {
     const head = await reader.readUntil(HEADER_END, MAX_HEADER_BYTES);
@@ -81,7 +86,8 @@ async function readFields(reader: BufferedReader, delimiter: Uint8Array, fields:
 
 function partDisposition(head: string): { name?: string; filename?: string } {
   const disposition = /^content-disposition:(.*)$/im.exec(head)?.[1] ?? '';
-  const param = (key: string) => new RegExp(`(?:^|;)\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(disposition)?.[1] ?? /* unquoted */
+  const param = (key: string) =>
+    new RegExp(`(?:^|;)\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(disposition)?.[1] /* unquoted */ ??
     new RegExp(`(?:^|;)\\s*${key}=([^;\\s]+)`, 'i').exec(disposition)?.[1];
   const result: { name?: string; filename?: string } = {};
   const name = param('name');

@@ -14,7 +14,10 @@ export const BODY_LIMITS = {
 } as const;
 
 /** The next chunk from `reader`, or 408 if none comes within `timeoutMs`. */
-export async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, timeoutMs: number): ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']> {
+export async function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  timeoutMs: number,
+): ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ParleyError('requestTimeout')), Math.max(0, timeoutMs));

@@ -73,7 +73,8 @@ export async function importExport(
   // Checked before the first byte of the file is read: the provider id is known,
   // and a named connection is this app's and this user's, and not revoked.
   if (target?.provider !== undefined && !formatFor(target.provider)) throw new ParleyError('invalidProvider');
-  const named = target?.connectionId === undefined ? undefined : await unrevokedConnectionOf(deps, target, target.connectionId);
+  const named =
+    target?.connectionId === undefined ? undefined : await unrevokedConnectionOf(deps, target, target.connectionId);
   const expectedProvider = target?.provider ?? named?.provider;
   const { maxConversationBytes, maxExpandedBytes } = deps.config;
   const upload: UploadOptions = {
@@ -82,7 +83,11 @@ export async function importExport(
   };
   const here = scansOnThisThread(upload) ? new RecordBatcher(upload, deps.sourceHash) : undefined;
   const staged = new StagedImport(deps, deps.random.uuid(), upload.known);
-  const channel = new WorkerChannel((deps.importWorker ?? localImportWorker)(), { expectedProvider }, here ? undefined : upload);
+  const channel = new WorkerChannel(
+    (deps.importWorker ?? localImportWorker)(),
+    { expectedProvider },
+    here ? undefined : upload,
+  );
   try {
     const sending = (async () => {
       for await (const chunk of bytes) {
@@ -102,7 +107,8 @@ export async function importExport(
     await staged.finish((format, group) => channel.normalize(format, group));
     const whole = await completed();
     // A provider named only after the file could not be held against it while it was read.
-    if (whole.provider !== undefined && whole.provider !== staged.format!.provider) throw new ParleyError('invalidProvider');
+    if (whole.provider !== undefined && whole.provider !== staged.format!.provider)
+      throw new ParleyError('invalidProvider');
     const result = await finish(deps, whole, staged.format!, staged);
     if (result.replaced > 0) deps.erased?.();
     const { replaced, ...answer } = result;
@@ -121,7 +127,8 @@ async function finish(
 ): Promise<ImportResult & { replaced: number }> {
   const now = isoTime(deps.clock.now());
   return writeTransaction(deps.db, async (db) => {
-    if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession))) throw new ParleyError('sessionExpired');
+    if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession)))
+      throw new ParleyError('sessionExpired');
     let connection;
     if (target.connectionId !== undefined) {
       // Checked again, under its lock: it may have been revoked while the file was uploading.
@@ -129,10 +136,26 @@ async function finish(
       connection = await unrevokedConnectionOf({ db }, target, target.connectionId);
       if (connection.provider !== format.provider) throw new ParleyError('invalidProvider');
     } else {
-      const user = await users.ensureUser(db, { id: deps.random.uuid(), app_id: target.appId, user_ref: target.userRef, created_at: now });
+      const user = await users.ensureUser(db, {
+        id: deps.random.uuid(),
+        app_id: target.appId,
+        user_ref: target.userRef,
+        created_at: now,
+      });
       const id = deps.random.uuid();
-      if (await connections.insertOpenConnection(db, { id, user_id: user.id, provider: format.provider, captured_at: now })) {
-        await recordEvent(db, deps, target.appId, 'connection.created', { userRef: target.userRef, connectionId: id, provider: format.provider });
+      if (
+        await connections.insertOpenConnection(db, {
+          id,
+          user_id: user.id,
+          provider: format.provider,
+          captured_at: now,
+        })
+      ) {
+        await recordEvent(db, deps, target.appId, 'connection.created', {
+          userRef: target.userRef,
+          connectionId: id,
+          provider: format.provider,
+        });
         connection = { id };
       } else {
         connection = (await connections.findOpenConnection(db, user.id, format.provider))!;
@@ -147,7 +170,13 @@ async function finish(
     const replaced = format.formerIds ? await replaceFormerConversations(db, connection.id, format.formerIds) : [];
     const conversationCount = await connections.refreshConversationCount(db, connection.id);
     for (const { id, externalId } of replaced) {
-      await recordEvent(db, deps, target.appId, 'conversation.deleted', { userRef: target.userRef, connectionId: connection.id, conversationId: id, externalId, conversationCount });
+      await recordEvent(db, deps, target.appId, 'conversation.deleted', {
+        userRef: target.userRef,
+        connectionId: connection.id,
+        conversationId: id,
+        externalId,
+        conversationCount,
+      });
     }
     await connections.updateConnection(db, connection.id, { status: 'active', last_sync_at: now });
     const counts = {
@@ -158,8 +187,20 @@ async function finish(
       skipped: unreadable + (read - staged),
       conversationCount,
     };
-    await recordEvent(db, deps, target.appId, 'connection.synced', { userRef: target.userRef, connectionId: connection.id, provider: format.provider, ...counts });
-    return { ok: true as const, userRef: target.userRef, connectionId: connection.id, provider: format.provider, ...counts, replaced: replaced.length };
+    await recordEvent(db, deps, target.appId, 'connection.synced', {
+      userRef: target.userRef,
+      connectionId: connection.id,
+      provider: format.provider,
+      ...counts,
+    });
+    return {
+      ok: true as const,
+      userRef: target.userRef,
+      connectionId: connection.id,
+      provider: format.provider,
+      ...counts,
+      replaced: replaced.length,
+    };
   });
 }
 

@@ -1,5 +1,11 @@
 import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
-import { canonicalLocale, isReturnUrl, LINK_SCOPE, MAX_LINK_LIFETIME_SECONDS, type LinkClaims } from 'parley-sdk/sign-link';
+import {
+  canonicalLocale,
+  isReturnUrl,
+  LINK_SCOPE,
+  MAX_LINK_LIFETIME_SECONDS,
+  type LinkClaims,
+} from 'parley-sdk/sign-link';
 import * as apps from '../db/apps.ts';
 import * as store from '../db/page-sessions.ts';
 import type { PagePurpose } from '../db/database.ts';
@@ -78,7 +84,11 @@ export async function authenticateLink(deps: Pick<Deps, 'db'>, token: string | u
   } catch {
     throw new ParleyError('invalidLink');
   }
-  return { claims, allowedScopes: app.allowed_scopes.split(' '), returnUrl: await registeredReturnUrl(deps, claims.appId, claims.returnUrl) };
+  return {
+    claims,
+    allowedScopes: app.allowed_scopes.split(' '),
+    returnUrl: await registeredReturnUrl(deps, claims.appId, claims.returnUrl),
+  };
 }
 
 /**
@@ -86,15 +96,23 @@ export async function authenticateLink(deps: Pick<Deps, 'db'>, token: string | u
  * returnUrl whose origin the app did not register is refused before the
  * link's use is looked up. Each failure is that check's error.
  */
-export async function checkLink(deps: Pick<Deps, 'db' | 'clock'>, { claims, allowedScopes, returnUrl }: AuthenticLink, page: PagePurpose): Promise<void> {
+export async function checkLink(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  { claims, allowedScopes, returnUrl }: AuthenticLink,
+  page: PagePurpose,
+): Promise<void> {
   const now = deps.clock.now() / 1000;
   // Expired once more than its lifetime has passed (the interface's words): exp itself still counts.
   if (now > claims.exp) throw new ParleyError('linkExpired');
   // Signed ahead of time, a link would stay valid until long after it was made:
   // more than a minute of clock drift ahead is refused, so no link outlives 16 minutes.
-  if (claims.exp - claims.iat > MAX_LINK_LIFETIME_SECONDS || claims.iat > now + MAX_CLOCK_DRIFT_SECONDS) throw new ParleyError('invalidLinkLifetime');
+  if (claims.exp - claims.iat > MAX_LINK_LIFETIME_SECONDS || claims.iat > now + MAX_CLOCK_DRIFT_SECONDS)
+    throw new ParleyError('invalidLinkLifetime');
   if (claims.purpose !== page) throw new ParleyError('wrongLinkPurpose');
-  if (claims.scopes.length === 0 || !claims.scopes.every((scope) => scope === LINK_SCOPE && allowedScopes.includes(scope))) {
+  if (
+    claims.scopes.length === 0 ||
+    !claims.scopes.every((scope) => scope === LINK_SCOPE && allowedScopes.includes(scope))
+  ) {
     throw new ParleyError('forbiddenScope');
   }
   if (claims.returnUrl !== undefined && returnUrl === undefined) throw new ParleyError('returnUrlNotAllowed');

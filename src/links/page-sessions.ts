@@ -24,7 +24,13 @@ type SessionDeps = Pick<Deps, 'db' | 'clock' | 'random'>;
 /** Opens a session for a consumed link; returns the cookie value (only its hash is stored). */
 export async function openPageSession(
   deps: SessionDeps,
-  { appId, userRef, purpose, linkJti, returnUrl }: { appId: string; userRef: string; purpose: PagePurpose; linkJti: string; returnUrl: string | undefined },
+  {
+    appId,
+    userRef,
+    purpose,
+    linkJti,
+    returnUrl,
+  }: { appId: string; userRef: string; purpose: PagePurpose; linkJti: string; returnUrl: string | undefined },
 ) {
   const token = base64Url(deps.random.bytes(32));
   const now = isoTime(deps.clock.now());
@@ -47,7 +53,11 @@ export async function openPageSession(
  * The live session behind a cookie, for a page of `purpose`; its idle timer restarts.
  * No cookie, an unknown one, or one idle for over 30 minutes: `Session expired`.
  */
-export async function resumePageSession(deps: SessionDeps, token: string | undefined, purpose: PagePurpose): Promise<PageSession> {
+export async function resumePageSession(
+  deps: SessionDeps,
+  token: string | undefined,
+  purpose: PagePurpose,
+): Promise<PageSession> {
   if (!token) throw new ParleyError('sessionExpired');
   const tokenHash = await sha256Hex(token);
   const row = await store.findPageSession(deps.db, tokenHash);

@@ -19,7 +19,11 @@ export function brandRoutes(deps: Deps) {
   routes.get('/brand/accent/:file', (c) => {
     const color = /^([0-9a-f]{6})\.css$/.exec(c.req.param('file'))?.[1];
     if (!color) throw new ParleyError('notFound');
-    return c.body(`:root{--accent:#${color}}\n`, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': FOREVER, 'X-Content-Type-Options': 'nosniff' });
+    return c.body(`:root{--accent:#${color}}\n`, 200, {
+      'Content-Type': 'text/css; charset=utf-8',
+      'Cache-Control': FOREVER,
+      'X-Content-Type-Options': 'nosniff',
+    });
   });
 
   routes.get('/brand/:appId/logo', async (c) => {

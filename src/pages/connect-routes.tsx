@@ -1,5 +1,11 @@
 import { Hono } from 'hono';
-import { ChooseProviderPage, ConnectStartPage, ImportResultPage, UploadPage, type ImportOutcome } from '../../pages/connect-pages.tsx';
+import {
+  ChooseProviderPage,
+  ConnectStartPage,
+  ImportResultPage,
+  UploadPage,
+  type ImportOutcome,
+} from '../../pages/connect-pages.tsx';
 import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
@@ -46,14 +52,26 @@ export function connectRoutes(deps: Deps, imports: ImportSlots) {
     const { appName, lastResult } = await pageSession(deps, c, 'connect');
     if (!lastResult) return c.redirect('/connect', 303);
     const outcome = JSON.parse(lastResult) as ImportOutcome & { status: number };
-    return renderPage(c, <ImportResultPage appName={appName} outcome={outcome} />, outcome.ok ? 200 : (outcome.status as 400));
+    return renderPage(
+      c,
+      <ImportResultPage appName={appName} outcome={outcome} />,
+      outcome.ok ? 200 : (outcome.status as 400),
+    );
   });
 
   routes.get('/connect/:provider', async (c) => {
     const current = await pageSession(deps, c, 'connect');
     const provider = c.req.param('provider');
     if (!formatFor(provider)) throw new ParleyError('notFound');
-    return renderPage(c, <UploadPage appName={current.appName} provider={provider} csrfToken={current.csrfToken} maxBytes={deps.config.maxExportBytes} />);
+    return renderPage(
+      c,
+      <UploadPage
+        appName={current.appName}
+        provider={provider}
+        csrfToken={current.csrfToken}
+        maxBytes={deps.config.maxExportBytes}
+      />,
+    );
   });
 
   // The upload goes through the same import as POST /api/ingest-export; the
@@ -73,7 +91,14 @@ export function connectRoutes(deps: Deps, imports: ImportSlots) {
     } catch (error) {
       // Refusals of the request rather than of the file are error pages at the form's
       // address; the upload script retries a 503 by itself.
-      if (!(error instanceof ParleyError) || error.code === 'invalidCsrf' || error.code === 'unsupportedContentType' || error.code === 'sessionExpired' || error.code === 'importsBusy') throw error;
+      if (
+        !(error instanceof ParleyError) ||
+        error.code === 'invalidCsrf' ||
+        error.code === 'unsupportedContentType' ||
+        error.code === 'sessionExpired' ||
+        error.code === 'importsBusy'
+      )
+        throw error;
       // A refused file is no error response: the redirect to the result page says whether the connection stays.
       closeIfBodyUnread(c);
       // The page says what to do next; the precise reason is for the log (and the API's answer).

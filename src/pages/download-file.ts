@@ -10,8 +10,14 @@ const encoder = new TextEncoder();
  * `conversations` as the API pages them, one chunk per page read. Nothing is
  * parsed: the stored payloads go out as they are.
  */
-export async function* downloadFile(userRef: string, exportedAt: string, connections: readonly ConnectionDownload[]): AsyncGenerator<Uint8Array> {
-  yield encoder.encode(`{"userRef":${JSON.stringify(userRef)},"exportedAt":${JSON.stringify(exportedAt)},"connections":[`);
+export async function* downloadFile(
+  userRef: string,
+  exportedAt: string,
+  connections: readonly ConnectionDownload[],
+): AsyncGenerator<Uint8Array> {
+  yield encoder.encode(
+    `{"userRef":${JSON.stringify(userRef)},"exportedAt":${JSON.stringify(exportedAt)},"connections":[`,
+  );
   for (const [i, { connection, conversationPages }] of connections.entries()) {
     // The connection's object without its closing brace, so that its conversations go in last.
     const head = JSON.stringify(connectionJson(connection)).slice(0, -1);

@@ -7,7 +7,15 @@ import { EMPTY_FILE, NOT_JSON } from '../import/import-errors.ts';
  * it: each kind has its own page and its own next step. The API keeps the
  * precise error (and its reason) for developers.
  */
-export type ImportProblem = 'notAnExport' | 'otherProvider' | 'misexported' | 'damaged' | 'tooLarge' | 'conversationTooLarge' | 'conflict' | 'failed';
+export type ImportProblem =
+  | 'notAnExport'
+  | 'otherProvider'
+  | 'misexported'
+  | 'damaged'
+  | 'tooLarge'
+  | 'conversationTooLarge'
+  | 'conflict'
+  | 'failed';
 
 export function importProblem(error: ParleyError): ImportProblem {
   switch (error.code) {

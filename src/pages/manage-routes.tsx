@@ -1,10 +1,22 @@
 import { Hono, type Context } from 'hono';
-import { ConfirmPage, ManageConnectionPage, ManageConversationPage, ManageHomePage, OpenManagePage } from '../../pages/manage-pages.tsx';
+import {
+  ConfirmPage,
+  ManageConnectionPage,
+  ManageConversationPage,
+  ManageHomePage,
+  OpenManagePage,
+} from '../../pages/manage-pages.tsx';
 import { providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
 import { streamOf } from '../bytes.ts';
 import { downloadOf } from '../conversations/download.ts';
-import { connectionsOf, conversationOf, conversationPage, deleteConversation, disconnect } from '../conversations/manage.ts';
+import {
+  connectionsOf,
+  conversationOf,
+  conversationPage,
+  deleteConversation,
+  disconnect,
+} from '../conversations/manage.ts';
 import { connectionOf, type Owner } from '../conversations/ownership.ts';
 import { purgeUser } from '../conversations/purge.ts';
 import { MAX_QUERY_LENGTH, isSearch, searchOwn } from '../conversations/search.ts';
@@ -12,7 +24,17 @@ import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { checkCsrf, rememberResult, type PageSession } from '../links/page-sessions.ts';
 import { downloadFile } from './download-file.ts';
-import { isNavigation, messages, pageHeaders, pageLink, pageSession, postedForm, renderPage, sessionCookie, startPageSession } from './page-kit.tsx';
+import {
+  isNavigation,
+  messages,
+  pageHeaders,
+  pageLink,
+  pageSession,
+  postedForm,
+  renderPage,
+  sessionCookie,
+  startPageSession,
+} from './page-kit.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -20,7 +42,10 @@ type DeletedCounts = { connections: number; conversations: number };
 
 /** The `page` asked for: 1 unless a whole number above it, and at most what an offset can reach (an edited URL is answered, not refused). */
 const pageNumber = (c: Context<AppEnv>) =>
-  Math.min(Math.max(1, Number.parseInt(c.req.query('page') ?? '1', 10) || 1), Math.floor(Number.MAX_SAFE_INTEGER / PAGE_SIZE));
+  Math.min(
+    Math.max(1, Number.parseInt(c.req.query('page') ?? '1', 10) || 1),
+    Math.floor(Number.MAX_SAFE_INTEGER / PAGE_SIZE),
+  );
 
 /** The manage flow: /manage and below, for one user of one app. */
 export function manageRoutes(deps: Deps) {
@@ -28,12 +53,13 @@ export function manageRoutes(deps: Deps) {
   const session = (c: Context<AppEnv>) => pageSession(deps, c, 'manage');
 
   /** A confirmed destructive action: checks the form's CSRF token, acts, then redirects. */
-  const confirmed = (action: (c: Context<AppEnv>, owner: Owner & PageSession) => Promise<string>) => async (c: Context<AppEnv>) => {
-    const owner = await session(c);
-    const form = await postedForm(deps, c);
-    checkCsrf(owner, form.csrf);
-    return c.redirect(await action(c, owner), 303);
-  };
+  const confirmed =
+    (action: (c: Context<AppEnv>, owner: Owner & PageSession) => Promise<string>) => async (c: Context<AppEnv>) => {
+      const owner = await session(c);
+      const form = await postedForm(deps, c);
+      checkCsrf(owner, form.csrf);
+      return c.redirect(await action(c, owner), 303);
+    };
 
   // '/manage/*' matches /manage itself too.
   routes.use('/manage/*', pageHeaders);
@@ -55,9 +81,14 @@ export function manageRoutes(deps: Deps) {
     // The box holds MAX_QUERY_LENGTH characters; a longer q from an edited URL is cut, not refused.
     const q = c.req.query('q')?.slice(0, MAX_QUERY_LENGTH);
     const page = pageNumber(c);
-    const search = isSearch(q) ? { q, page, ...(await searchOwn(deps, owner, q, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })) } : undefined;
+    const search = isSearch(q)
+      ? { q, page, ...(await searchOwn(deps, owner, q, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })) }
+      : undefined;
     // What "Delete all" deleted, kept in the session by its redirect (nothing from the URL is shown).
-    const deleted = c.req.query('notice') === 'all-deleted' && owner.lastResult ? (JSON.parse(owner.lastResult) as { deleted?: DeletedCounts }).deleted : undefined;
+    const deleted =
+      c.req.query('notice') === 'all-deleted' && owner.lastResult
+        ? (JSON.parse(owner.lastResult) as { deleted?: DeletedCounts }).deleted
+        : undefined;
     return renderPage(
       c,
       <ManageHomePage
@@ -99,17 +130,31 @@ export function manageRoutes(deps: Deps) {
   routes.get('/manage/connections/:id', async (c) => {
     const owner = await session(c);
     const page = pageNumber(c);
-    const { connection, rows, total } = await conversationPage(deps, owner, c.req.param('id'), { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+    const { connection, rows, total } = await conversationPage(deps, owner, c.req.param('id'), {
+      limit: PAGE_SIZE,
+      offset: (page - 1) * PAGE_SIZE,
+    });
     return renderPage(
       c,
-      <ManageConnectionPage appName={owner.appName} connection={connection} conversations={rows} total={total} page={page} pageSize={PAGE_SIZE} notice={c.req.query('notice')} />,
+      <ManageConnectionPage
+        appName={owner.appName}
+        connection={connection}
+        conversations={rows}
+        total={total}
+        page={page}
+        pageSize={PAGE_SIZE}
+        notice={c.req.query('notice')}
+      />,
     );
   });
 
   routes.get('/manage/conversations/:id', async (c) => {
     const owner = await session(c);
     const conversation = await conversationOf(deps, owner, c.req.param('id'));
-    return renderPage(c, <ManageConversationPage appName={owner.appName} conversation={conversation} messages={conversation.messages} />);
+    return renderPage(
+      c,
+      <ManageConversationPage appName={owner.appName} conversation={conversation} messages={conversation.messages} />,
+    );
   });
 
   routes.get('/manage/conversations/:id/delete', async (c) => {
@@ -148,7 +193,11 @@ export function manageRoutes(deps: Deps) {
       <ConfirmPage
         appName={owner.appName}
         title={t.confirmDisconnect({ provider: name })}
-        explanation={t.confirmDisconnectText({ count: connection.conversation_count, provider: name, app: owner.appName })}
+        explanation={t.confirmDisconnectText({
+          count: connection.conversation_count,
+          provider: name,
+          app: owner.appName,
+        })}
         action={`/manage/connections/${connection.id}/disconnect`}
         csrfToken={owner.csrfToken}
         confirmLabel={t.disconnectHeading({ provider: name })}

@@ -13,7 +13,13 @@ import type { PagePurpose } from '../db/database.ts';
 import { ParleyError, type ErrorCode } from '../errors.ts';
 import { pageBrand, registeredReturnUrl } from '../apps/page-settings.ts';
 import type { Deps } from '../deps.ts';
-import { authenticateLink, checkLink, consumeLink, linkLocale, type AuthenticLink } from '../links/link-verification.ts';
+import {
+  authenticateLink,
+  checkLink,
+  consumeLink,
+  linkLocale,
+  type AuthenticLink,
+} from '../links/link-verification.ts';
 import { openPageSession, resumePageSession } from '../links/page-sessions.ts';
 import { errorStatus } from '../http/error-response.ts';
 import { BODY_LIMITS, readBoundedBody } from '../http/request-body.ts';
@@ -35,10 +41,19 @@ export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
 /** The catalogue of the language this request's pages are in. */
 export const messages = (c: Context<AppEnv>): Messages => messagesFor(c.get('page').locale);
 
-export function renderPage(c: Context<AppEnv>, page: VNode, status: 200 | 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 500 | 503 = 200) {
+export function renderPage(
+  c: Context<AppEnv>,
+  page: VNode,
+  status: 200 | 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 500 | 503 = 200,
+) {
   const { brand, returnUrl, returnStatus } = c.get('page');
-  const framed = <PageFrameContext.Provider value={{ brand, returnUrl, returnStatus }}>{page}</PageFrameContext.Provider>;
-  return c.html(`<!doctype html>${renderToString(<MessagesContext.Provider value={messages(c)}>{framed}</MessagesContext.Provider>)}`, status);
+  const framed = (
+    <PageFrameContext.Provider value={{ brand, returnUrl, returnStatus }}>{page}</PageFrameContext.Provider>
+  );
+  return c.html(
+    `<!doctype html>${renderToString(<MessagesContext.Provider value={messages(c)}>{framed}</MessagesContext.Provider>)}`,
+    status,
+  );
 }
 
 /**
@@ -51,10 +66,16 @@ export function pageErrorResponse(c: Context<AppEnv>, error: ParleyError) {
   const t = messages(c);
   const { appName, sessionSent } = c.get('page');
   const neverOpened = error.code === 'sessionExpired' && !sessionSent;
-  const advice = neverOpened ? t.noSessionAdvice : ((t.advice as Partial<Record<ErrorCode, string>>)[error.code] ?? t.askAgain);
+  const advice = neverOpened
+    ? t.noSessionAdvice
+    : ((t.advice as Partial<Record<ErrorCode, string>>)[error.code] ?? t.askAgain);
   const message = neverOpened ? t.noSessionTitle : t.errors[error.code];
   const status = errorStatus(error);
-  return renderPage(c, <ErrorPage status={status} message={message} advice={advice} appName={appName} />, status as 400);
+  return renderPage(
+    c,
+    <ErrorPage status={status} message={message} advice={advice} appName={appName} />,
+    status as 400,
+  );
 }
 
 /** Follows a signed link's `locale` claim, when it names a language the pages speak. */
@@ -69,7 +90,10 @@ const COOKIE_NAMES: Record<PagePurpose, string> = { connect: 'parley_connect', m
  * cookie rather than a column: it is no secret, and a person who edits it only
  * changes the language of their own pages.
  */
-const LOCALE_COOKIE_NAMES: Record<PagePurpose, string> = { connect: 'parley_connect_locale', manage: 'parley_manage_locale' };
+const LOCALE_COOKIE_NAMES: Record<PagePurpose, string> = {
+  connect: 'parley_connect_locale',
+  manage: 'parley_manage_locale',
+};
 
 export const sessionCookie = (c: Context, purpose: PagePurpose) => getCookie(c, COOKIE_NAMES[purpose]);
 
@@ -81,7 +105,13 @@ const SESSION_HOME: Record<PagePurpose, string> = { connect: '/connect', manage:
  * offer to return to: before completion the way back is "cancelled", from the
  * manage pages (nothing to complete) "success"; result and error pages say their own.
  */
-async function showApp(deps: Deps, c: Context<AppEnv>, appId: string, purpose: PagePurpose, returnUrl: string | undefined) {
+async function showApp(
+  deps: Deps,
+  c: Context<AppEnv>,
+  appId: string,
+  purpose: PagePurpose,
+  returnUrl: string | undefined,
+) {
   const brand = await pageBrand(deps, appId);
   const returnStatus = purpose === 'connect' ? 'cancelled' : 'success';
   c.set('page', { ...c.get('page'), appId, appName: brand.name, brand, returnUrl, returnStatus });
@@ -95,7 +125,12 @@ async function showApp(deps: Deps, c: Context<AppEnv>, appId: string, purpose: P
  * (Back, a reload) is sent on to that session rather than told the link was
  * used, or has expired since: that redirect is returned instead of the link.
  */
-export async function pageLink(deps: Deps, c: Context<AppEnv>, token: string | undefined, purpose: PagePurpose): Promise<AuthenticLink | Response> {
+export async function pageLink(
+  deps: Deps,
+  c: Context<AppEnv>,
+  token: string | undefined,
+  purpose: PagePurpose,
+): Promise<AuthenticLink | Response> {
   useLinkLocale(c, token);
   const link = await authenticateLink(deps, token);
   await showApp(deps, c, link.claims.appId, purpose, link.returnUrl);
@@ -118,7 +153,8 @@ async function sessionOpenedBy(deps: Deps, c: Context<AppEnv>, purpose: PagePurp
  * Whether the request is a person's top-level navigation, as browsers mark it
  * (Fetch Metadata). Link previews, mail scanners and `curl` send neither header.
  */
-export const isNavigation = (c: Context) => c.req.header('Sec-Fetch-Mode') === 'navigate' && c.req.header('Sec-Fetch-Dest') === 'document';
+export const isNavigation = (c: Context) =>
+  c.req.header('Sec-Fetch-Mode') === 'navigate' && c.req.header('Sec-Fetch-Dest') === 'document';
 
 /**
  * Consumes a checked link and opens its page session: the cookie (Secure behind
@@ -127,13 +163,25 @@ export const isNavigation = (c: Context) => c.req.header('Sec-Fetch-Mode') === '
 export async function startPageSession(deps: Deps, c: Context<AppEnv>, { claims, returnUrl }: AuthenticLink) {
   c.set('page', { ...c.get('page'), appId: claims.appId });
   await consumeLink(deps, claims);
-  const token = await openPageSession(deps, { appId: claims.appId, userRef: claims.userRef, purpose: claims.purpose, linkJti: claims.jti, returnUrl });
-  const cookie = { httpOnly: true, sameSite: 'Lax', secure: deps.config.publicUrl.startsWith('https:'), path: '/' } as const;
+  const token = await openPageSession(deps, {
+    appId: claims.appId,
+    userRef: claims.userRef,
+    purpose: claims.purpose,
+    linkJti: claims.jti,
+    returnUrl,
+  });
+  const cookie = {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: deps.config.publicUrl.startsWith('https:'),
+    path: '/',
+  } as const;
   setCookie(c, COOKIE_NAMES[claims.purpose], token, cookie);
   const locale = supportedLocale(claims.locale);
   // A new session without a language of its own must not inherit an older one's.
   if (locale) setCookie(c, LOCALE_COOKIE_NAMES[claims.purpose], locale, cookie);
-  else if (getCookie(c, LOCALE_COOKIE_NAMES[claims.purpose]) !== undefined) deleteCookie(c, LOCALE_COOKIE_NAMES[claims.purpose], cookie);
+  else if (getCookie(c, LOCALE_COOKIE_NAMES[claims.purpose]) !== undefined)
+    deleteCookie(c, LOCALE_COOKIE_NAMES[claims.purpose], cookie);
   return c.redirect(SESSION_HOME[claims.purpose], 303);
 }
 
@@ -146,7 +194,9 @@ export async function startPageSession(deps: Deps, c: Context<AppEnv>, { claims,
 export async function postedForm(deps: Deps, c: Context<AppEnv>): Promise<Record<string, string>> {
   const bytes = await readBoundedBody(c.req.raw, BODY_LIMITS.pageForm, deps.config.bodyTimeoutMs);
   try {
-    const form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': c.req.header('Content-Type') ?? '' } }).formData();
+    const form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { 'Content-Type': c.req.header('Content-Type') ?? '' },
+    }).formData();
     return Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   } catch {
     return {};
@@ -163,6 +213,12 @@ export async function pageSession(deps: Deps, c: Context<AppEnv>, purpose: PageP
   const cookie = sessionCookie(c, purpose);
   c.set('page', { ...c.get('page'), ...(locale && { locale }), sessionSent: cookie !== undefined });
   const session = await resumePageSession(deps, cookie, purpose);
-  const brand = await showApp(deps, c, session.appId, purpose, await registeredReturnUrl(deps, session.appId, session.returnUrl));
+  const brand = await showApp(
+    deps,
+    c,
+    session.appId,
+    purpose,
+    await registeredReturnUrl(deps, session.appId, session.returnUrl),
+  );
   return { ...session, appName: brand.name };
 }

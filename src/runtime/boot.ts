@@ -99,7 +99,10 @@ export async function boot(runtime: Runtime) {
       });
     },
     listening(host: string, port: number) {
-      log.info('listening', { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, runtime: runtime.name });
+      log.info('listening', {
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        runtime: runtime.name,
+      });
     },
     /** Call once the server has stopped accepting and its requests are done. */
     async close(signal: string) {

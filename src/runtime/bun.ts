@@ -20,8 +20,16 @@ async function serve(): Promise<void> {
     env,
     ...database,
     // smol: a worker heap that is collected sooner, which keeps a large import's memory lower.
-    importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as WorkerLike,
-    checkpointWorker: () => new Worker(new URL('./bun-checkpoint-worker.ts', import.meta.url).href, { type: 'module', smol: true }) as unknown as CheckpointWorkerLike,
+    importWorker: () =>
+      new Worker(new URL('./web-import-worker.ts', import.meta.url).href, {
+        type: 'module',
+        smol: true,
+      }) as unknown as WorkerLike,
+    checkpointWorker: () =>
+      new Worker(new URL('./bun-checkpoint-worker.ts', import.meta.url).href, {
+        type: 'module',
+        smol: true,
+      }) as unknown as CheckpointWorkerLike,
     sourceHash: nodeSourceHash,
     resolveHost,
     exit: (code) => process.exit(code),

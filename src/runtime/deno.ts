@@ -16,8 +16,12 @@ async function serve(): Promise<void> {
     name: 'deno',
     env,
     ...database,
-    importWorker: () => new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as WorkerLike,
-    checkpointWorker: () => new Worker(new URL('./deno-checkpoint-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as CheckpointWorkerLike,
+    importWorker: () =>
+      new Worker(new URL('./web-import-worker.ts', import.meta.url).href, { type: 'module' }) as unknown as WorkerLike,
+    checkpointWorker: () =>
+      new Worker(new URL('./deno-checkpoint-worker.ts', import.meta.url).href, {
+        type: 'module',
+      }) as unknown as CheckpointWorkerLike,
     sourceHash: nodeSourceHash,
     resolveHost,
     exit: (code) => Deno.exit(code),
@@ -27,7 +31,11 @@ async function serve(): Promise<void> {
   // unread: HEADERS_TIMEOUT_MS and LINGER_TIMEOUT_MS are Node's; bodies are bounded in
   // time by the app (BODY_TIMEOUT_MS, UPLOAD_IDLE_TIMEOUT_MS).
   const server = Deno.serve(
-    { hostname: parley.config.host, port: parley.config.port, onListen: ({ hostname, port }) => parley.listening(hostname, port) },
+    {
+      hostname: parley.config.host,
+      port: parley.config.port,
+      onListen: ({ hostname, port }) => parley.listening(hostname, port),
+    },
     async (request) => {
       const response = await parley.fetch(request);
       // Deno.serve manages the connection itself, closing it when a body is left

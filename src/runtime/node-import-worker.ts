@@ -3,4 +3,10 @@ import { serveImport } from '../import/worker/import-worker.ts';
 import { nodeSourceHash } from './node-source-hash.ts';
 
 // One import's reading, in a worker thread of Node's (see node-workers.ts).
-serveImport({ postMessage: (message) => parentPort!.postMessage(message), onMessage: (handler) => parentPort!.on('message', handler) }, nodeSourceHash);
+serveImport(
+  {
+    postMessage: (message) => parentPort!.postMessage(message),
+    onMessage: (handler) => parentPort!.on('message', handler),
+  },
+  nodeSourceHash,
+);

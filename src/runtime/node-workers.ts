@@ -17,7 +17,13 @@ function nodeWorker(name: string, resourceLimits?: ResourceLimits): Worker {
 }
 
 /** A Node worker shaped like a Web Worker; `failed` turns a worker that could not start or crashed into its own message. */
-function webWorkerShaped<Like extends { postMessage(message: never): void; onmessage: ((event: { data: never }) => void) | null; terminate(): void }>(worker: Worker, failed: (error: Error) => void, like: Like): Like {
+function webWorkerShaped<
+  Like extends {
+    postMessage(message: never): void;
+    onmessage: ((event: { data: never }) => void) | null;
+    terminate(): void;
+  },
+>(worker: Worker, failed: (error: Error) => void, like: Like): Like {
   worker.on('message', (data) => like.onmessage?.({ data: data as never }));
   worker.on('error', failed);
   return like;
@@ -33,13 +39,26 @@ const READER_LIMITS = { maxYoungGenerationSizeMb: 4 };
 /** An import reader in a Node worker thread; one that fails, fails the import with its error (a 500). */
 export function startNodeImportWorker(): WorkerLike {
   const worker = nodeWorker('node-import-worker', READER_LIMITS);
-  const like: WorkerLike = { postMessage: (message, transfer) => worker.postMessage(message, transfer), onmessage: null, terminate: () => void worker.terminate() };
-  return webWorkerShaped(worker, (error) => like.onmessage?.({ data: { type: 'failed', message: error.stack ?? String(error) } }), like);
+  const like: WorkerLike = {
+    postMessage: (message, transfer) => worker.postMessage(message, transfer),
+    onmessage: null,
+    terminate: () => void worker.terminate(),
+  };
+  return webWorkerShaped(
+    worker,
+    (error) => like.onmessage?.({ data: { type: 'failed', message: error.stack ?? String(error) } }),
+    like,
+  );
 }
 
 /** The checkpoint worker in a Node worker thread. */
 export function startNodeCheckpointWorker(): CheckpointWorkerLike {
   const worker = nodeWorker('node-checkpoint-worker');
-  const like: CheckpointWorkerLike = { postMessage: (message) => worker.postMessage(message), onmessage: null, onerror: null, terminate: () => void worker.terminate() };
+  const like: CheckpointWorkerLike = {
+    postMessage: (message) => worker.postMessage(message),
+    onmessage: null,
+    onerror: null,
+    terminate: () => void worker.terminate(),
+  };
   return webWorkerShaped(worker, (error) => like.onerror?.({ message: error.message }), like);
 }

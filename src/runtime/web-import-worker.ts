@@ -5,4 +5,10 @@ import { nodeSourceHash } from './node-source-hash.ts';
 declare const self: { postMessage(message: FromReader): void; onmessage: ((event: { data: ToReader }) => void) | null };
 
 // One import's reading, in a Web Worker (Deno, Bun and the binary).
-serveImport({ postMessage: (message) => self.postMessage(message), onMessage: (handler) => (self.onmessage = (event) => handler(event.data)) }, nodeSourceHash);
+serveImport(
+  {
+    postMessage: (message) => self.postMessage(message),
+    onMessage: (handler) => (self.onmessage = (event) => handler(event.data)),
+  },
+  nodeSourceHash,
+);

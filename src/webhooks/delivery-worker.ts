@@ -29,7 +29,10 @@ const LEASE_MARGIN_MS = 30_000;
  * the processes or instances on one database, one at a time works an app's
  * deliveries: it holds the app's lease while it does.
  */
-export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'log' | 'resolveHost'>, options: DeliveryWorkerOptions = {}): DeliveryWorker {
+export function createDeliveryWorker(
+  deps: Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'log' | 'resolveHost'>,
+  options: DeliveryWorkerOptions = {},
+): DeliveryWorker {
   const send = options.fetch ?? ((input, init) => fetch(input, init));
   const pollMs = options.pollMs ?? 500;
   const { webhookTimeoutMs: timeoutMs, webhookRetrySchedule: schedule } = deps.config;
@@ -47,7 +50,8 @@ export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' 
       if (!delivery.url || !delivery.secret) throw new Error('the app has no webhook endpoint');
       // Set before these were refused, or resolving elsewhere now: not sent.
       const url = new URL(delivery.url);
-      if (hasCredentials(url)) throw new Error('the webhook URL holds a user name or password: set it again without them');
+      if (hasCredentials(url))
+        throw new Error('the webhook URL holds a user name or password: set it again without them');
       const refused = await refusedTarget(deps, url);
       if (refused) throw new Error(`refused: ${refused}`);
       const timestamp = Math.floor(deps.clock.now() / 1000);
@@ -67,7 +71,13 @@ export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' 
       await response.body?.cancel();
       lastStatus = response.status;
       if (response.ok) {
-        await deliveries.recordAttempt(deps.db, delivery.seq, { status: 'delivered', attempts, lastStatus, lastError, nextAttemptAt: deps.clock.now() });
+        await deliveries.recordAttempt(deps.db, delivery.seq, {
+          status: 'delivered',
+          attempts,
+          lastStatus,
+          lastError,
+          nextAttemptAt: deps.clock.now(),
+        });
         deps.log.info('webhook delivered', { delivery: delivery.id, type: delivery.event_type, attempts });
         return;
       }
@@ -79,7 +89,10 @@ export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' 
         return;
       }
       // Shown by `webhook list` and logged: never with a URL's password, whatever the error quotes.
-      lastError = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : withoutCredentials(String(error instanceof Error ? error.message : error));
+      lastError =
+        error instanceof Error && error.name === 'TimeoutError'
+          ? `no answer within ${timeoutMs} ms`
+          : withoutCredentials(String(error instanceof Error ? error.message : error));
     }
     // 410 Gone: the receiver asks us to stop. Otherwise retry on the schedule.
     const delaySeconds = lastStatus === 410 ? undefined : schedule[attempts - 1];
@@ -92,7 +105,13 @@ export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' 
       lastError,
       nextAttemptAt: deps.clock.now() + (failed ? 0 : delaySeconds * 1000 + jitterMs),
     });
-    deps.log.warn(failed ? 'webhook failed' : 'webhook will retry', { delivery: delivery.id, type: delivery.event_type, attempts, lastStatus, lastError });
+    deps.log.warn(failed ? 'webhook failed' : 'webhook will retry', {
+      delivery: delivery.id,
+      type: delivery.event_type,
+      attempts,
+      lastStatus,
+      lastError,
+    });
   }
 
   /** Sends the app's due deliveries in order while it holds (and renews) the app's lease. */
@@ -128,7 +147,9 @@ export function createDeliveryWorker(deps: Pick<Deps, 'db' | 'clock' | 'random' 
       await Promise.all(chains.values());
     },
     start() {
-      polling ??= runEvery(pollMs, startDueChains, (error) => deps.log.error('webhook worker', { error: String(error) }));
+      polling ??= runEvery(pollMs, startDueChains, (error) =>
+        deps.log.error('webhook worker', { error: String(error) }),
+      );
     },
     async stop() {
       stopping.abort();

@@ -14,11 +14,17 @@ const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 const LIST_LIMIT = 100;
 
 /** Sets the app's endpoint; the secret is kept when one exists, unless a new one is asked for. */
-export async function setWebhookEndpoint(deps: Pick<Deps, 'db' | 'random' | 'config' | 'resolveHost'>, appId: string, url: string, { newSecret = false } = {}) {
+export async function setWebhookEndpoint(
+  deps: Pick<Deps, 'db' | 'random' | 'config' | 'resolveHost'>,
+  appId: string,
+  url: string,
+  { newSecret = false } = {},
+) {
   if (!v.is(HttpUrl, url)) throw new ParleyError('invalidWebhookUrl');
   await checkWebhookTarget(deps, new URL(url));
   const app = await requireApp(deps, appId);
-  const secret = app.webhook_secret && !newSecret ? app.webhook_secret : WEBHOOK_SECRET_PREFIX + base64(deps.random.bytes(32));
+  const secret =
+    app.webhook_secret && !newSecret ? app.webhook_secret : WEBHOOK_SECRET_PREFIX + base64(deps.random.bytes(32));
   await apps.setWebhookEndpoint(deps.db, appId, { url, secret });
   return { url, secret };
 }
@@ -26,7 +32,8 @@ export async function setWebhookEndpoint(deps: Pick<Deps, 'db' | 'random' | 'con
 /** The app's latest deliveries, newest first, optionally only those of some statuses. */
 export async function listWebhookDeliveries(deps: Pick<Deps, 'db'>, appId: string, statuses?: string[]) {
   await requireApp(deps, appId);
-  if (statuses && !statuses.every((status) => STATUSES.includes(status as DeliveryStatus))) throw new ParleyError('invalidDeliveryStatus');
+  if (statuses && !statuses.every((status) => STATUSES.includes(status as DeliveryStatus)))
+    throw new ParleyError('invalidDeliveryStatus');
   const rows = await deliveries.listDeliveries(deps.db, appId, statuses as DeliveryStatus[] | undefined, LIST_LIMIT);
   return {
     deliveries: rows.map((row) => ({
@@ -45,6 +52,7 @@ export async function listWebhookDeliveries(deps: Pick<Deps, 'db'>, appId: strin
 /** Queues a delivery again, with the whole retry schedule ahead of it. */
 export async function retryWebhookDelivery(deps: Pick<Deps, 'db' | 'clock'>, appId: string, deliveryId: string) {
   await requireApp(deps, appId);
-  if (!(await deliveries.requeueDelivery(deps.db, appId, deliveryId, deps.clock.now()))) throw new ParleyError('deliveryNotFound');
+  if (!(await deliveries.requeueDelivery(deps.db, appId, deliveryId, deps.clock.now())))
+    throw new ParleyError('deliveryNotFound');
   return { ok: true as const };
 }

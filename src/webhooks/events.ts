@@ -15,7 +15,13 @@ type EventData<T extends EventType> = Extract<ParleyEvent, { type: T }>['data'];
  * it reports: if that commits the event will be delivered, if it rolls back the
  * event never existed. Apps without a webhook endpoint record nothing.
  */
-export async function recordEvent<T extends EventType>(db: Db, deps: Pick<Deps, 'clock' | 'random'>, appId: string, type: T, data: EventData<T>): Promise<void> {
+export async function recordEvent<T extends EventType>(
+  db: Db,
+  deps: Pick<Deps, 'clock' | 'random'>,
+  appId: string,
+  type: T,
+  data: EventData<T>,
+): Promise<void> {
   const app = await apps.findApp(db, appId);
   if (!app?.webhook_url) return;
   const now = deps.clock.now();

@@ -46,16 +46,26 @@ function isPrivateIpv4(address: string): boolean {
 
 /** The eight 16-bit groups of an IPv6 address (an embedded IPv4 tail as two). */
 function ipv6Groups(address: string): number[] | undefined {
-  let text = address.toLowerCase().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  let text = address
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (v4) {
     const octets = v4[1]!.split('.').map(Number);
-    text = text.slice(0, -v4[1]!.length) + `${((octets[0]! << 8) | octets[1]!).toString(16)}:${((octets[2]! << 8) | octets[3]!).toString(16)}`;
+    text =
+      text.slice(0, -v4[1]!.length) +
+      `${((octets[0]! << 8) | octets[1]!).toString(16)}:${((octets[2]! << 8) | octets[3]!).toString(16)}`;
   }
   const [head, tail] = text.split('::') as [string, string | undefined];
   const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
-  const groups = tail === undefined ? parse(head) : [...parse(head), ...Array(8 - parse(head).length - parse(tail).length).fill(0), ...parse(tail)];
-  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : undefined;
+  const groups =
+    tail === undefined
+      ? parse(head)
+      : [...parse(head), ...Array(8 - parse(head).length - parse(tail).length).fill(0), ...parse(tail)];
+  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff)
+    ? groups
+    : undefined;
 }
 
 /** Whether an IP address (v4 or v6, as DNS or a URL gives it) is anything but a public one; one that is not an address counts as private. */
@@ -95,7 +105,8 @@ export async function refusedTarget(deps: TargetDeps, url: URL): Promise<string 
     return `${host} does not resolve (${error instanceof Error ? error.message : String(error)})`;
   }
   const blocked = addresses.find(isPrivateAddress);
-  if (addresses.length === 0 || blocked !== undefined) return `${host} is a private address (${blocked ?? 'none'}): WEBHOOK_ALLOW_PRIVATE=false`;
+  if (addresses.length === 0 || blocked !== undefined)
+    return `${host} is a private address (${blocked ?? 'none'}): WEBHOOK_ALLOW_PRIVATE=false`;
   return undefined;
 }
 

@@ -18,18 +18,34 @@ const get = (t: TestContext, authorization: string | undefined) =>
 describe('401 on the listing endpoints', () => {
   const cases: Array<{ name: string; authorization: (t: TestContext) => string | undefined; error: string }> = [
     { name: 'no Authorization header', authorization: () => undefined, error: 'Missing Authorization header' },
-    { name: 'a key without the Bearer prefix', authorization: (t) => t.tenant.apiKey, error: 'Missing Authorization header' },
+    {
+      name: 'a key without the Bearer prefix',
+      authorization: (t) => t.tenant.apiKey,
+      error: 'Missing Authorization header',
+    },
     { name: 'another scheme', authorization: (t) => `Basic ${t.tenant.apiKey}`, error: 'Missing Authorization header' },
     { name: 'Bearer with nothing after it', authorization: () => 'Bearer', error: 'Missing Authorization header' },
     { name: 'Bearer and spaces only', authorization: () => 'Bearer    ', error: 'Missing Authorization header' },
     { name: 'an empty header', authorization: () => '', error: 'Missing Authorization header' },
-    { name: 'an unknown parley_ key', authorization: () => `Bearer parley_${'x'.repeat(40)}`, error: 'Invalid API key' },
+    {
+      name: 'an unknown parley_ key',
+      authorization: () => `Bearer parley_${'x'.repeat(40)}`,
+      error: 'Invalid API key',
+    },
     // The last character changed for another: a random key may already end in the one put there.
-    { name: 'a key one character off', authorization: (t) => `Bearer ${t.tenant.apiKey.slice(0, -1)}${t.tenant.apiKey.endsWith('0') ? '1' : '0'}`, error: 'Invalid API key' },
+    {
+      name: 'a key one character off',
+      authorization: (t) => `Bearer ${t.tenant.apiKey.slice(0, -1)}${t.tenant.apiKey.endsWith('0') ? '1' : '0'}`,
+      error: 'Invalid API key',
+    },
     { name: 'the prefix alone', authorization: () => 'Bearer parley_', error: 'Invalid API key' },
     { name: 'a wrong non-parley token', authorization: () => 'Bearer sk-not-a-parley-token', error: 'Invalid API key' },
     { name: 'a credential with a space in it', authorization: () => 'Bearer parley_a b', error: 'Invalid API key' },
-    { name: 'the app secret with one character changed', authorization: (t) => `Bearer ${t.tenant.appSecret.slice(0, -1)}!`, error: 'Invalid API key' },
+    {
+      name: 'the app secret with one character changed',
+      authorization: (t) => `Bearer ${t.tenant.appSecret.slice(0, -1)}!`,
+      error: 'Invalid API key',
+    },
   ];
   for (const { name, authorization, error } of cases) {
     test(name, async () => {
@@ -80,7 +96,9 @@ describe('accepted credentials', () => {
     assert.equal((await json(res)).connections.length, 1);
 
     // The header stays on error responses of the same request.
-    const missing = await t.app.request('/api/conversations?userRef=nobody', { headers: { Authorization: `Bearer ${t.tenant.appSecret}` } });
+    const missing = await t.app.request('/api/conversations?userRef=nobody', {
+      headers: { Authorization: `Bearer ${t.tenant.appSecret}` },
+    });
     assert.deepEqual([missing.status, await json(missing)], [404, { error: 'User not found' }]);
     assert.match(missing.headers.get('deprecation') ?? '', /^@\d+$/);
 
@@ -151,7 +169,12 @@ describe('lastUsedAt', () => {
 
   /** Records every write of last_used_at, so the test counts writes rather than guessing them. */
   async function countTouches(t: TestContext) {
-    const recorded = await recordWrites(t.deps.db, 'api_keys', { operations: ['UPDATE'], updateOf: 'last_used_at', key: 'id', value: 'last_used_at' });
+    const recorded = await recordWrites(t.deps.db, 'api_keys', {
+      operations: ['UPDATE'],
+      updateOf: 'last_used_at',
+      key: 'id',
+      value: 'last_used_at',
+    });
     return async () => (await recorded()).map(({ key, value }) => ({ key_id: key, at: value }));
   }
 
@@ -217,6 +240,9 @@ describe('requests that fail authentication', () => {
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('ratelimit-remaining'), '59');
     const buckets = await (t.deps.counters ?? t.deps.db).selectFrom('rate_buckets').selectAll().execute();
-    assert.deepEqual(buckets.map((b) => [b.app_id, b.count]), [[t.tenant.appId, 1]]);
+    assert.deepEqual(
+      buckets.map((b) => [b.app_id, b.count]),
+      [[t.tenant.appId, 1]],
+    );
   });
 });

@@ -34,13 +34,21 @@ function trickle(chunks: Uint8Array[], { ends = true, endless }: { ends?: boolea
   return { stream, state };
 }
 
-const streamed = (body: ReadableStream<Uint8Array>, init: RequestInit = {}): RequestInit => ({ ...init, body, duplex: 'half' }) as RequestInit;
+const streamed = (body: ReadableStream<Uint8Array>, init: RequestInit = {}): RequestInit =>
+  ({ ...init, body, duplex: 'half' }) as RequestInit;
 
 const purge = (t: TestContext, init: RequestInit) =>
-  t.request('/api/purge', { method: 'POST', ...init, headers: { 'Content-Type': 'application/json', ...(init.headers as Record<string, string>) } });
+  t.request('/api/purge', {
+    method: 'POST',
+    ...init,
+    headers: { 'Content-Type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
 
 const postStream = (t: TestContext, stream: ReadableStream<Uint8Array>, userRef = 'u1') =>
-  t.request(`/api/ingest-export?userRef=${userRef}`, streamed(stream, { method: 'POST', headers: { 'Content-Type': 'application/json' } }));
+  t.request(
+    `/api/ingest-export?userRef=${userRef}`,
+    streamed(stream, { method: 'POST', headers: { 'Content-Type': 'application/json' } }),
+  );
 
 const heading = (html: string) => /<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1];
 
@@ -74,7 +82,19 @@ describe('bodies are bounded before they are read', () => {
 
   test('POST /start reads a few KB at most: a larger form is a 413 page and its link stays unused', async () => {
     const t = await setup();
-    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect', baseUrl: t.deps.config.publicUrl }, t.tenant.appSecret, t.clock.now()));
+    const url = new URL(
+      await signLink(
+        {
+          appId: t.tenant.appId,
+          userRef: 'u1',
+          scopes: ['conversations:read'],
+          purpose: 'connect',
+          baseUrl: t.deps.config.publicUrl,
+        },
+        t.tenant.appSecret,
+        t.clock.now(),
+      ),
+    );
     const token = url.searchParams.get('token')!;
     const browser = new PageClient(t);
     const big = await browser.post('/start', { token, pad: 'x'.repeat(BODY_LIMITS.pageForm) });
@@ -99,7 +119,12 @@ describe('bodies are bounded before they are read', () => {
     const fields = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`f${i}`, 'v']));
     const send = (data: FormData) => () => t.request('/api/ingest-export', { method: 'POST', body: data });
     await expectRefused(t, send(form({ userRef: 'u1', ...fields(MAX_FIELDS) }, file)), 413, 'Request body too large');
-    await expectRefused(t, send(form({ userRef: 'u1', note: 'x'.repeat(MAX_FIELD_BYTES + 1) }, file)), 413, 'Request body too large');
+    await expectRefused(
+      t,
+      send(form({ userRef: 'u1', note: 'x'.repeat(MAX_FIELD_BYTES + 1) }, file)),
+      413,
+      'Request body too large',
+    );
     await expectRefused(t, send(form({ userRef: 'u1' }, file, fields(MAX_FIELDS + 1))), 413, 'Request body too large');
     const accepted = await send(form({ userRef: 'u1', ...fields(MAX_FIELDS - 1) }, file, fields(MAX_FIELDS)))();
     assert.equal(accepted.status, 200);
@@ -119,7 +144,10 @@ describe('slow bodies are cut off', () => {
   test('a form to /start that stops arriving is a 408 page', async () => {
     const t = await setup({ BODY_TIMEOUT_MS: '50' });
     const { stream, state } = trickle([encoder.encode('token=')], { ends: false });
-    const response = await t.app.request('/start', streamed(stream, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }));
+    const response = await t.app.request(
+      '/start',
+      streamed(stream, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }),
+    );
     assert.equal(response.status, 408);
     assert.equal(heading(await response.text()), 'Request timeout');
     state.release();
@@ -163,7 +191,12 @@ describe('imports are admitted, not piled up', () => {
     const first = heldUpload(t, 'u1');
     // The first import holds its slot once it is reading its file.
     while (first.state.pulled < 2) await new Promise((resolve) => setTimeout(resolve, 5));
-    const refused = await expectRefused(t, () => postExport(t, fixtureBytes('claude-conversations.json'), { query: 'userRef=u2' }), 503, 'Too many imports at once: try again shortly');
+    const refused = await expectRefused(
+      t,
+      () => postExport(t, fixtureBytes('claude-conversations.json'), { query: 'userRef=u2' }),
+      503,
+      'Too many imports at once: try again shortly',
+    );
     assert.equal(refused.headers.get('retry-after'), '5');
     first.state.release();
     assert.equal((await first.response).status, 200);
@@ -187,7 +220,10 @@ describe('imports are admitted, not piled up', () => {
     const browser = await openSession(t, 'connect', 'u2');
     const page = await (await browser.get('/connect/anthropic')).text();
     assert.match(page, /data-text-busy="Many files are being imported right now\. Retrying in a moment…"/);
-    const upload = form({ csrf: hiddenField(page, 'csrf') }, { bytes: fixtureBytes('claude-conversations.json'), type: 'application/json' });
+    const upload = form(
+      { csrf: hiddenField(page, 'csrf') },
+      { bytes: fixtureBytes('claude-conversations.json'), type: 'application/json' },
+    );
     const response = await browser.request('/connect/anthropic', { method: 'POST', body: upload });
     assert.equal(response.status, 503);
     assert.equal(response.headers.get('retry-after'), '5');
@@ -203,18 +239,33 @@ describe('CSV rows are bounded in columns and bytes', () => {
 
   test('a Copilot header, then a row of commas: refused at the 65th column', async () => {
     const t = await setup();
-    await expectRefused(t, () => postExport(t, csv(copilotHeader + ','.repeat(1024 * 1024)), { contentType: 'text/csv' }), 400, 'Invalid export file: a CSV row has more than 64 columns');
+    await expectRefused(
+      t,
+      () => postExport(t, csv(copilotHeader + ','.repeat(1024 * 1024)), { contentType: 'text/csv' }),
+      400,
+      'Invalid export file: a CSV row has more than 64 columns',
+    );
   });
 
   test('a header line of thousands of columns is refused the same way', async () => {
     const t = await setup();
-    await expectRefused(t, () => postExport(t, csv('B,'.repeat(512 * 1024)), { contentType: 'text/csv' }), 400, 'Invalid export file: a CSV row has more than 64 columns');
+    await expectRefused(
+      t,
+      () => postExport(t, csv('B,'.repeat(512 * 1024)), { contentType: 'text/csv' }),
+      400,
+      'Invalid export file: a CSV row has more than 64 columns',
+    );
   });
 
   test('a row longer than MAX_CONVERSATION_BYTES is 413, even when no field is', async () => {
     const t = await setup({ MAX_CONVERSATION_BYTES: '1000' });
     const row = `${'a'.repeat(600)},2026-01-10T08:00:00,user,${'b'.repeat(600)}\r\n`;
-    await expectRefused(t, () => postExport(t, csv(copilotHeader + row), { contentType: 'text/csv' }), 413, 'Export file too large: MAX_CONVERSATION_BYTES');
+    await expectRefused(
+      t,
+      () => postExport(t, csv(copilotHeader + row), { contentType: 'text/csv' }),
+      413,
+      'Export file too large: MAX_CONVERSATION_BYTES',
+    );
   });
 
   test('commas and line ends inside quotes are text, not columns or rows', async () => {

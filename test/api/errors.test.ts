@@ -7,11 +7,27 @@ import { json, seedConnection, setup, type TestContext } from '../helpers.ts';
 const packageVersion: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 describe('unknown paths', () => {
-  const paths = ['/index.html', '/api', '/api/', '/api/nope', '/api/conversation', '/api/conversations/', '/api/conversations/123', '/api/purge/all', '/healthz/extra', '/API/conversations', '/favicon.ico'];
+  const paths = [
+    '/index.html',
+    '/api',
+    '/api/',
+    '/api/nope',
+    '/api/conversation',
+    '/api/conversations/',
+    '/api/conversations/123',
+    '/api/purge/all',
+    '/healthz/extra',
+    '/API/conversations',
+    '/favicon.ico',
+  ];
   for (const path of paths) {
     test(`${path} → 404 Not found`, async () => {
       const t = await setup();
-      for (const res of [await t.request(path), await t.app.request(path), await t.request(path, { method: 'POST', body: '{}' })]) {
+      for (const res of [
+        await t.request(path),
+        await t.app.request(path),
+        await t.request(path, { method: 'POST', body: '{}' }),
+      ]) {
         assert.equal(res.status, 404);
         assert.equal(res.headers.get('content-type'), 'application/json');
         assert.deepEqual(await json(res), { error: 'Not found' });
@@ -68,7 +84,10 @@ describe('unexpected errors', () => {
     assert.equal(errors[0]!.path, '/api/conversations');
     assert.match(String(errors[0]!.error), /destroyed/);
     const requests = t.logs.filter((line) => line.event === 'request');
-    assert.deepEqual(requests.map((line) => [line.method, line.path, line.status]), [['GET', '/api/conversations', 500]]);
+    assert.deepEqual(
+      requests.map((line) => [line.method, line.path, line.status]),
+      [['GET', '/api/conversations', 500]],
+    );
   });
 
   test('a missing table: JSON 500 on the listing, healthz still fine', async () => {
@@ -95,7 +114,10 @@ describe('unexpected errors', () => {
     const t = await setup();
     await t.deps.db.destroy();
     const res = await t.app.request('/healthz');
-    assert.deepEqual([res.status, res.headers.get('content-type'), await json(res)], [500, 'application/json', { error: 'Internal server error' }]);
+    assert.deepEqual(
+      [res.status, res.headers.get('content-type'), await json(res)],
+      [500, 'application/json', { error: 'Internal server error' }],
+    );
   });
 });
 
@@ -130,7 +152,12 @@ describe('request logs', () => {
       assert.equal(typeof line.time, 'string');
       assert.equal(typeof line.durationMs, 'number');
       assert.ok((line.durationMs as number) >= 0);
-      assert.deepEqual(Object.keys(line).filter((key) => !['time', 'level', 'event', 'method', 'path', 'status', 'durationMs', 'appId'].includes(key)), []);
+      assert.deepEqual(
+        Object.keys(line).filter(
+          (key) => !['time', 'level', 'event', 'method', 'path', 'status', 'durationMs', 'appId'].includes(key),
+        ),
+        [],
+      );
     }
   });
 
@@ -153,7 +180,15 @@ describe('request logs', () => {
 
     assert.equal(t.logs.filter((line) => line.event === 'request').length, 10);
     const everything = t.logs.map((line) => JSON.stringify(line)).join('\n');
-    for (const secret of [t.tenant.apiKey, t.tenant.apiKey.slice(7), t.tenant.appSecret, userRef, q, 'Message 0', 'Conversation 1']) {
+    for (const secret of [
+      t.tenant.apiKey,
+      t.tenant.apiKey.slice(7),
+      t.tenant.appSecret,
+      userRef,
+      q,
+      'Message 0',
+      'Conversation 1',
+    ]) {
       assert.ok(!everything.includes(secret), `a log line contains ${secret}`);
     }
   });

@@ -38,10 +38,14 @@ function swapType(value: any, random: () => number): any {
 type Mutation = (bytes: Uint8Array, name: string, random: () => number) => { body: Uint8Array; contentType: string };
 
 const MUTATIONS: Record<string, Mutation> = {
-  truncate: (bytes, _name, random) => ({ body: bytes.subarray(0, Math.floor(random() * bytes.length)), contentType: 'application/json' }),
+  truncate: (bytes, _name, random) => ({
+    body: bytes.subarray(0, Math.floor(random() * bytes.length)),
+    contentType: 'application/json',
+  }),
   flipBytes: (bytes, _name, random) => {
     const body = bytes.slice();
-    for (let n = 1 + Math.floor(random() * 8); n > 0; n--) body[Math.floor(random() * body.length)] = Math.floor(random() * 256);
+    for (let n = 1 + Math.floor(random() * 8); n > 0; n--)
+      body[Math.floor(random() * body.length)] = Math.floor(random() * 256);
     return { body, contentType: 'application/json' };
   },
   wrongTypes: (_bytes, name, random) => {
@@ -57,7 +61,8 @@ const MUTATIONS: Record<string, Mutation> = {
     const body = zipSync({ 'conversations.json': bytes }, { level: random() < 0.5 ? 0 : 6 });
     const cut = random() < 0.5;
     if (cut) return { body: body.subarray(0, Math.floor(random() * body.length)), contentType: 'application/zip' };
-    for (let n = 1 + Math.floor(random() * 6); n > 0; n--) body[Math.floor(random() * body.length)] = Math.floor(random() * 256);
+    for (let n = 1 + Math.floor(random() * 6); n > 0; n--)
+      body[Math.floor(random() * body.length)] = Math.floor(random() * 256);
     return { body, contentType: 'application/zip' };
   },
 };
@@ -82,7 +87,11 @@ test('mutated exports get a 200 or a 4xx with a JSON error, never a 500 or a par
     if (response.status === 200) {
       assert.equal(answer.ok, true, context);
       // The stored count always matches the rows.
-      const stored = await t.deps.db.selectFrom('connections').select('conversation_count').where('id', '=', answer.connectionId).executeTakeFirstOrThrow();
+      const stored = await t.deps.db
+        .selectFrom('connections')
+        .select('conversation_count')
+        .where('id', '=', answer.connectionId)
+        .executeTakeFirstOrThrow();
       assert.equal(stored.conversation_count, answer.conversationCount, context);
     } else {
       assert.deepEqual(Object.keys(answer), ['error'], context);

@@ -3,7 +3,16 @@ import { describe, test } from 'node:test';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { refreshConversationCount } from '../../src/db/connections.ts';
 import { isoTime } from '../../src/deps.ts';
-import { FIXED_NOW, fixtureJson, json, postExport, seedConnection, setup, storedPayload, type TestContext } from '../helpers.ts';
+import {
+  FIXED_NOW,
+  fixtureJson,
+  json,
+  postExport,
+  seedConnection,
+  setup,
+  storedPayload,
+  type TestContext,
+} from '../helpers.ts';
 
 const UNKNOWN_CONNECTION = '00000000-0000-4000-8000-000000000000';
 
@@ -23,9 +32,12 @@ async function runScenarios(scenarios: Scenario[], prepare: (t: TestContext) => 
       await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
       await prepare(t);
       const headers: Record<string, string> = {};
-      if (scenario.authorization !== undefined && scenario.authorization !== null) headers.Authorization = scenario.authorization;
+      if (scenario.authorization !== undefined && scenario.authorization !== null)
+        headers.Authorization = scenario.authorization;
       const res =
-        scenario.authorization === null ? await t.app.request(scenario.path) : await t.request(scenario.path, { headers });
+        scenario.authorization === null
+          ? await t.app.request(scenario.path)
+          : await t.request(scenario.path, { headers });
       assert.equal(res.status, scenario.status);
       assert.equal(res.headers.get('content-type'), 'application/json');
       assert.deepEqual(await json(res), scenario.body);
@@ -38,12 +50,45 @@ describe('list connections: the interface error table', () => {
     describe(base, () => {
       runScenarios([
         { name: '400 without userRef', path: base, status: 400, body: { error: 'Missing userRef parameter' } },
-        { name: '400 with an empty userRef', path: `${base}?userRef=`, status: 400, body: { error: 'Missing userRef parameter' } },
-        { name: '401 without a header', path: `${base}?userRef=u1`, authorization: null, status: 401, body: { error: 'Missing Authorization header' } },
-        { name: '401 without the Bearer prefix', path: `${base}?userRef=u1`, authorization: 'parley_abc', status: 401, body: { error: 'Missing Authorization header' } },
-        { name: '401 with a wrong key', path: `${base}?userRef=u1`, authorization: 'Bearer parley_wrong', status: 401, body: { error: 'Invalid API key' } },
-        { name: '404 for an unknown user', path: `${base}?userRef=nobody`, status: 404, body: { error: 'User not found' } },
-        { name: '404 for a userRef differing only in case', path: `${base}?userRef=U1`, status: 404, body: { error: 'User not found' } },
+        {
+          name: '400 with an empty userRef',
+          path: `${base}?userRef=`,
+          status: 400,
+          body: { error: 'Missing userRef parameter' },
+        },
+        {
+          name: '401 without a header',
+          path: `${base}?userRef=u1`,
+          authorization: null,
+          status: 401,
+          body: { error: 'Missing Authorization header' },
+        },
+        {
+          name: '401 without the Bearer prefix',
+          path: `${base}?userRef=u1`,
+          authorization: 'parley_abc',
+          status: 401,
+          body: { error: 'Missing Authorization header' },
+        },
+        {
+          name: '401 with a wrong key',
+          path: `${base}?userRef=u1`,
+          authorization: 'Bearer parley_wrong',
+          status: 401,
+          body: { error: 'Invalid API key' },
+        },
+        {
+          name: '404 for an unknown user',
+          path: `${base}?userRef=nobody`,
+          status: 404,
+          body: { error: 'User not found' },
+        },
+        {
+          name: '404 for a userRef differing only in case',
+          path: `${base}?userRef=U1`,
+          status: 404,
+          body: { error: 'User not found' },
+        },
       ]);
     });
   }
@@ -60,15 +105,63 @@ describe('list connections: the interface error table', () => {
 
 describe('list conversations: the interface error table', () => {
   runScenarios([
-    { name: '400 without connectionId (paging parameters given)', path: '/api/conversations?limit=10', status: 400, body: { error: 'Missing connectionId parameter' } },
-    { name: '400 without connectionId (offset given)', path: '/api/conversations?offset=10', status: 400, body: { error: 'Missing connectionId parameter' } },
-    { name: '400 with an empty connectionId', path: '/api/conversations?connectionId=', status: 400, body: { error: 'Missing connectionId parameter' } },
-    { name: '401 without a header', path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, authorization: null, status: 401, body: { error: 'Missing Authorization header' } },
-    { name: '401 without the Bearer prefix', path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, authorization: 'Token x', status: 401, body: { error: 'Missing Authorization header' } },
-    { name: '401 with a wrong key', path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, authorization: 'Bearer nope', status: 401, body: { error: 'Invalid API key' } },
-    { name: '404 for an unknown connection', path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, status: 404, body: { error: 'Connection not found' } },
-    { name: '404 for a connectionId that is not a UUID', path: '/api/conversations?connectionId=not-a-uuid', status: 404, body: { error: 'Connection not found' } },
-    { name: '404 for a SQL-looking connectionId', path: `/api/conversations?connectionId=${encodeURIComponent("' OR 1=1 --")}`, status: 404, body: { error: 'Connection not found' } },
+    {
+      name: '400 without connectionId (paging parameters given)',
+      path: '/api/conversations?limit=10',
+      status: 400,
+      body: { error: 'Missing connectionId parameter' },
+    },
+    {
+      name: '400 without connectionId (offset given)',
+      path: '/api/conversations?offset=10',
+      status: 400,
+      body: { error: 'Missing connectionId parameter' },
+    },
+    {
+      name: '400 with an empty connectionId',
+      path: '/api/conversations?connectionId=',
+      status: 400,
+      body: { error: 'Missing connectionId parameter' },
+    },
+    {
+      name: '401 without a header',
+      path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`,
+      authorization: null,
+      status: 401,
+      body: { error: 'Missing Authorization header' },
+    },
+    {
+      name: '401 without the Bearer prefix',
+      path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`,
+      authorization: 'Token x',
+      status: 401,
+      body: { error: 'Missing Authorization header' },
+    },
+    {
+      name: '401 with a wrong key',
+      path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`,
+      authorization: 'Bearer nope',
+      status: 401,
+      body: { error: 'Invalid API key' },
+    },
+    {
+      name: '404 for an unknown connection',
+      path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`,
+      status: 404,
+      body: { error: 'Connection not found' },
+    },
+    {
+      name: '404 for a connectionId that is not a UUID',
+      path: '/api/conversations?connectionId=not-a-uuid',
+      status: 404,
+      body: { error: 'Connection not found' },
+    },
+    {
+      name: '404 for a SQL-looking connectionId',
+      path: `/api/conversations?connectionId=${encodeURIComponent("' OR 1=1 --")}`,
+      status: 404,
+      body: { error: 'Connection not found' },
+    },
   ]);
 
   test('429 after the limit', async () => {
@@ -129,7 +222,10 @@ describe('limit and offset', () => {
       const res = await t.request(`/api/conversations?connectionId=${connectionId}${query ? `&${query}` : ''}`);
       assert.equal(res.status, 200);
       const body = await json(res);
-      assert.deepEqual([body.total, body.limit, body.offset, body.conversations.length], [120, limit, offset, returned]);
+      assert.deepEqual(
+        [body.total, body.limit, body.offset, body.conversations.length],
+        [120, limit, offset, returned],
+      );
       assert.deepEqual(
         body.conversations.map((c: { external_id: string }) => c.external_id),
         Array.from({ length: returned }, (_, i) => `ext-${offset + i}`),
@@ -142,8 +238,19 @@ describe('response shapes', () => {
   test('connections: exactly the interface fields, and the userRef echoed', async () => {
     const t = await setup();
     const userRef = 'ünïcode user & co/42';
-    const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef, count: 2, capturedAt: FIXED_NOW - 3_600_000 });
-    const empty = await seedConnection(t.deps, { appId: t.tenant.appId, userRef, provider: 'anthropic', status: 'needs_reauth', capturedAt: FIXED_NOW - 7_200_000 });
+    const { connectionId } = await seedConnection(t.deps, {
+      appId: t.tenant.appId,
+      userRef,
+      count: 2,
+      capturedAt: FIXED_NOW - 3_600_000,
+    });
+    const empty = await seedConnection(t.deps, {
+      appId: t.tenant.appId,
+      userRef,
+      provider: 'anthropic',
+      status: 'needs_reauth',
+      capturedAt: FIXED_NOW - 7_200_000,
+    });
     const res = await t.request(`/api/conversations?userRef=${encodeURIComponent(userRef)}`);
     assert.equal(res.status, 200);
     assert.deepEqual(await json(res), {
@@ -180,7 +287,11 @@ describe('response shapes', () => {
   test('conversations: exactly the interface fields, payload as an object', async () => {
     const t = await setup();
     const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 2 });
-    const ids = await t.deps.db.selectFrom('conversations').select(['id', 'external_id']).orderBy('external_id').execute();
+    const ids = await t.deps.db
+      .selectFrom('conversations')
+      .select(['id', 'external_id'])
+      .orderBy('external_id')
+      .execute();
     const res = await t.request(`/api/conversations?connectionId=${connectionId}`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/json');
@@ -202,12 +313,33 @@ describe('response shapes', () => {
     const t = await setup();
     const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1' });
     const tricky = 'quote " backslash \\ newline \n tab \t unicode ☃ \u2028 </script>';
-    const payload = { title: tricky, messages: [{ role: 'assistant', content: tricky, timestamp: '2026-01-01T00:00:00.000Z' }] };
+    const payload = {
+      title: tricky,
+      messages: [{ role: 'assistant', content: tricky, timestamp: '2026-01-01T00:00:00.000Z' }],
+    };
     await t.deps.db
       .insertInto('conversations')
       .values([
-        { id: 'a-null', connection_id: connectionId, external_id: 'null-one', title: null, payload: null, update_time: null, created_at: isoTime(FIXED_NOW), changed_at: isoTime(FIXED_NOW) },
-        { id: 'b-tricky', connection_id: connectionId, external_id: tricky, title: tricky, payload: storedPayload(t.deps.db, JSON.stringify(payload)), update_time: isoTime(FIXED_NOW), created_at: isoTime(FIXED_NOW), changed_at: isoTime(FIXED_NOW) },
+        {
+          id: 'a-null',
+          connection_id: connectionId,
+          external_id: 'null-one',
+          title: null,
+          payload: null,
+          update_time: null,
+          created_at: isoTime(FIXED_NOW),
+          changed_at: isoTime(FIXED_NOW),
+        },
+        {
+          id: 'b-tricky',
+          connection_id: connectionId,
+          external_id: tricky,
+          title: tricky,
+          payload: storedPayload(t.deps.db, JSON.stringify(payload)),
+          update_time: isoTime(FIXED_NOW),
+          created_at: isoTime(FIXED_NOW),
+          changed_at: isoTime(FIXED_NOW),
+        },
       ])
       .execute();
     await refreshConversationCount(t.deps.db, connectionId);
@@ -224,13 +356,31 @@ describe('ordering', () => {
   test('connections: capturedAt newest first, then id', async () => {
     const t = await setup();
     // One open connection per provider and user: each of these is another provider's.
-    const providers: Record<string, string> = { c: 'anthropic', a: 'google', b: 'microsoft', z: 'xai', old: 'deepseek' };
+    const providers: Record<string, string> = {
+      c: 'anthropic',
+      a: 'google',
+      b: 'microsoft',
+      z: 'xai',
+      old: 'deepseek',
+    };
     const insert = (id: string, capturedAt: number, status: 'active' | 'revoked' = 'active') =>
       t.deps.db
         .insertInto('connections')
-        .values({ id, user_id: userId, provider: providers[id]!, status, captured_at: isoTime(capturedAt), last_sync_at: null, conversation_count: 0 })
+        .values({
+          id,
+          user_id: userId,
+          provider: providers[id]!,
+          status,
+          captured_at: isoTime(capturedAt),
+          last_sync_at: null,
+          conversation_count: 0,
+        })
         .execute();
-    const { userId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', capturedAt: FIXED_NOW - 1_000 });
+    const { userId } = await seedConnection(t.deps, {
+      appId: t.tenant.appId,
+      userRef: 'u1',
+      capturedAt: FIXED_NOW - 1_000,
+    });
     await insert('c', FIXED_NOW);
     await insert('a', FIXED_NOW);
     await insert('b', FIXED_NOW, 'revoked');
@@ -273,12 +423,17 @@ describe('ordering', () => {
     await refreshConversationCount(t.deps.db, connectionId);
     const expected = ['new', 'e1', 'e2', 'e3', 'm', 'old', 'n1', 'n2'];
     const all = await json(await t.request(`/api/conversations?connectionId=${connectionId}`));
-    assert.deepEqual(all.conversations.map((c: { id: string }) => c.id), expected);
+    assert.deepEqual(
+      all.conversations.map((c: { id: string }) => c.id),
+      expected,
+    );
     assert.equal(all.total, 8);
     // The order is the same when pages split the ties.
     const paged: string[] = [];
     for (let offset = 0; offset < 8; offset += 3) {
-      const page = await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=3&offset=${offset}`));
+      const page = await json(
+        await t.request(`/api/conversations?connectionId=${connectionId}&limit=3&offset=${offset}`),
+      );
       paged.push(...page.conversations.map((c: { id: string }) => c.id));
     }
     assert.deepEqual(paged, expected);
@@ -308,7 +463,10 @@ describe('pagination', () => {
       assert.equal(requests, Math.ceil(237 / limit));
       assert.equal(seen.length, 237);
       assert.equal(new Set(seen).size, 237);
-      assert.deepEqual(seen, Array.from({ length: 237 }, (_, i) => `ext-${i}`));
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 237 }, (_, i) => `ext-${i}`),
+      );
     });
   }
 
@@ -318,7 +476,9 @@ describe('pagination', () => {
     const seen = new Set<string>();
     let offset = 0;
     for (;;) {
-      const body = await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=500&offset=${offset}`));
+      const body = await json(
+        await t.request(`/api/conversations?connectionId=${connectionId}&limit=500&offset=${offset}`),
+      );
       assert.equal(body.limit, 100);
       for (const c of body.conversations) seen.add(c.id);
       if (body.offset + body.conversations.length >= body.total) break;
@@ -359,13 +519,24 @@ describe('isolation between apps', () => {
   test('the same userRef in two apps is two users', async () => {
     const { t, other, asOther } = await twoApps();
     const mine = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'shared', count: 2 });
-    const theirs = await seedConnection(t.deps, { appId: other.appId, userRef: 'shared', provider: 'anthropic', count: 4 });
+    const theirs = await seedConnection(t.deps, {
+      appId: other.appId,
+      userRef: 'shared',
+      provider: 'anthropic',
+      count: 4,
+    });
     assert.notEqual(mine.userId, theirs.userId);
 
     const a = await json(await t.request('/api/conversations?userRef=shared'));
     const b = await json(await asOther('/api/conversations?userRef=shared'));
-    assert.deepEqual(a.connections.map((c: { id: string; conversationCount: number }) => [c.id, c.conversationCount]), [[mine.connectionId, 2]]);
-    assert.deepEqual(b.connections.map((c: { id: string; conversationCount: number }) => [c.id, c.conversationCount]), [[theirs.connectionId, 4]]);
+    assert.deepEqual(
+      a.connections.map((c: { id: string; conversationCount: number }) => [c.id, c.conversationCount]),
+      [[mine.connectionId, 2]],
+    );
+    assert.deepEqual(
+      b.connections.map((c: { id: string; conversationCount: number }) => [c.id, c.conversationCount]),
+      [[theirs.connectionId, 4]],
+    );
 
     const crossed = await t.request(`/api/conversations?connectionId=${theirs.connectionId}`);
     assert.deepEqual([crossed.status, await json(crossed)], [404, { error: 'Connection not found' }]);
@@ -393,7 +564,12 @@ describe('special cases', () => {
   test('/api/connections is the same operation as /api/conversations?userRef=', async () => {
     const t = await setup();
     await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
-    await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', capturedAt: FIXED_NOW - 1 });
+    await seedConnection(t.deps, {
+      appId: t.tenant.appId,
+      userRef: 'u1',
+      provider: 'anthropic',
+      capturedAt: FIXED_NOW - 1,
+    });
     const a = await t.request('/api/conversations?userRef=u1');
     const b = await t.request('/api/connections?userRef=u1');
     assert.equal(b.status, 200);
@@ -405,7 +581,12 @@ describe('special cases', () => {
     const t = await setup({ RATE_LIMIT_PER_MINUTE: '4' });
     const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 1 });
     const remaining = [];
-    for (const path of ['/api/connections?userRef=u1', '/api/conversations?userRef=u1', `/api/conversations?connectionId=${connectionId}`, '/api/connections?userRef=u1']) {
+    for (const path of [
+      '/api/connections?userRef=u1',
+      '/api/conversations?userRef=u1',
+      `/api/conversations?connectionId=${connectionId}`,
+      '/api/connections?userRef=u1',
+    ]) {
       const res = await t.request(path);
       assert.equal(res.status, 200);
       remaining.push(res.headers.get('ratelimit-remaining'));
@@ -430,22 +611,50 @@ describe('updatedSince', () => {
     const importedAt = t.clock.now();
     t.clock.advance(60_000);
     // One title changed (its provider update_time kept), one conversation new, the rest as they were.
-    const second = [...first.map((c: any, i: number) => (i === 1 ? { ...c, name: 'Renamed' } : c)), { ...first[2], uuid: 'new-one' }];
+    const second = [
+      ...first.map((c: any, i: number) => (i === 1 ? { ...c, name: 'Renamed' } : c)),
+      { ...first[2], uuid: 'new-one' },
+    ];
     const reimport = await json(await postExport(t, exportOf(second)));
     assert.deepEqual([reimport.created, reimport.updated, reimport.unchanged], [1, 1, 4]);
     const secondAt = t.clock.now();
 
     const all = await json(await t.request(`/api/conversations?connectionId=${connectionId}`));
-    const changed = all.conversations.filter((c: { external_id: string }) => [first[1].uuid, 'new-one'].includes(c.external_id));
-    assert.deepEqual(await json(await since(t, connectionId, isoTime(importedAt))), { conversations: changed, total: 2, limit: 50, offset: 0 });
-    assert.deepEqual((await json(await since(t, connectionId, isoTime(importedAt - 1)))).total, 6, 'everything, from before the first import');
-    assert.deepEqual(await json(await since(t, connectionId, isoTime(secondAt))), { conversations: [], total: 0, limit: 50, offset: 0 });
+    const changed = all.conversations.filter((c: { external_id: string }) =>
+      [first[1].uuid, 'new-one'].includes(c.external_id),
+    );
+    assert.deepEqual(await json(await since(t, connectionId, isoTime(importedAt))), {
+      conversations: changed,
+      total: 2,
+      limit: 50,
+      offset: 0,
+    });
+    assert.deepEqual(
+      (await json(await since(t, connectionId, isoTime(importedAt - 1)))).total,
+      6,
+      'everything, from before the first import',
+    );
+    assert.deepEqual(await json(await since(t, connectionId, isoTime(secondAt))), {
+      conversations: [],
+      total: 0,
+      limit: 50,
+      offset: 0,
+    });
     // The same instant with an offset, and paging through the two.
     const offsetForm = '2026-03-01T13:00:30+01:00';
     assert.equal(Date.parse(offsetForm), importedAt);
-    const pages = [await json(await since(t, connectionId, offsetForm, '&limit=1')), await json(await since(t, connectionId, offsetForm, '&limit=1&offset=1'))];
-    assert.deepEqual(pages.flatMap((page) => page.conversations), changed);
-    assert.deepEqual(pages.map((page) => page.total), [2, 2]);
+    const pages = [
+      await json(await since(t, connectionId, offsetForm, '&limit=1')),
+      await json(await since(t, connectionId, offsetForm, '&limit=1&offset=1')),
+    ];
+    assert.deepEqual(
+      pages.flatMap((page) => page.conversations),
+      changed,
+    );
+    assert.deepEqual(
+      pages.map((page) => page.total),
+      [2, 2],
+    );
 
     // Re-importing the same file changes nothing, so a poll after it sees nothing.
     t.clock.advance(60_000);
@@ -480,7 +689,17 @@ describe('updatedSince', () => {
   test('a bad value is 400 Invalid updatedSince parameter', async () => {
     const t = await setup();
     const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 1 });
-    for (const value of ['', 'yesterday', '2026-02-30', '2026-13-01T00:00:00Z', '2026-03-01T25:00:00Z', '1772366430000', '2026-03-01T12:00:00 01:00', '2026-03-01T12:00:00+1:00', '03/01/2026']) {
+    for (const value of [
+      '',
+      'yesterday',
+      '2026-02-30',
+      '2026-13-01T00:00:00Z',
+      '2026-03-01T25:00:00Z',
+      '1772366430000',
+      '2026-03-01T12:00:00 01:00',
+      '2026-03-01T12:00:00+1:00',
+      '03/01/2026',
+    ]) {
       const res = await since(t, connectionId, value);
       assert.equal(res.status, 400, value);
       assert.deepEqual(await json(res), { error: 'Invalid updatedSince parameter' }, value);

@@ -29,13 +29,24 @@ describe('a long write transaction holds up no reader and no rate count', () => 
     for (let i = 0; i < 6; i++) listings.push(await t.request(`/api/conversations?connectionId=${connectionId}`));
     assert.deepEqual(
       listings.map((response) => [response.status, response.headers.get('ratelimit-remaining')]),
-      [[200, '4'], [200, '3'], [200, '2'], [200, '1'], [200, '0'], [429, '0']],
+      [
+        [200, '4'],
+        [200, '3'],
+        [200, '2'],
+        [200, '1'],
+        [200, '0'],
+        [429, '0'],
+      ],
     );
     assert.equal((await json(listings[0]!)).conversations.length, 3, 'the transaction under way is not seen');
     finish();
     await holding;
     t.clock.advance(60_000);
-    assert.equal((await json(await t.request(`/api/conversations?connectionId=${connectionId}`))).conversations.length, 0, 'once committed, all of it is');
+    assert.equal(
+      (await json(await t.request(`/api/conversations?connectionId=${connectionId}`))).conversations.length,
+      0,
+      'once committed, all of it is',
+    );
     await t.deps.db.destroy();
     await t.deps.counters?.destroy();
   });

@@ -18,7 +18,9 @@ interface Answers {
   IngestResult: sdk.IngestResult;
   PurgeResult: sdk.PurgeResult;
 }
-const sameTypes: { [Name in keyof Answers]: Same<v.InferOutput<(typeof schemas)[Name]>, Answers[Name]> } & { [T in sdk.EventType]: Same<v.InferOutput<(typeof schemas.EVENTS)[T]>, Event<T>> } = {
+const sameTypes: { [Name in keyof Answers]: Same<v.InferOutput<(typeof schemas)[Name]>, Answers[Name]> } & {
+  [T in sdk.EventType]: Same<v.InferOutput<(typeof schemas.EVENTS)[T]>, Event<T>>;
+} = {
   ConnectionList: true,
   ConversationPage: true,
   IngestResult: true,
@@ -59,23 +61,60 @@ describe('GET /openapi.json', () => {
 
   test('names every operation, the rate-limit headers, every error message of each, and every webhook', () => {
     const paths = OPENAPI.paths as Record<string, Record<string, any>>;
-    assert.deepEqual(Object.keys(paths).sort(), ['/api/connections', '/api/conversations', '/api/ingest-export', '/api/purge', '/healthz', '/openapi.json']);
-    const listing = paths['/api/conversations']!.get;
-    assert.deepEqual(listing.parameters.map((p: { name: string }) => p.name), ['userRef', 'connectionId', 'limit', 'offset', 'updatedSince', 'q']);
-    assert.deepEqual(Object.keys(listing.responses['429'].headers), ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
-    assert.deepEqual(listing.responses['400'].content['application/json'].schema.properties.error.anyOf.map((s: { const: string }) => s.const), [
-      'Missing userRef parameter',
-      'Invalid userRef parameter',
-      'Missing connectionId parameter',
-      'Invalid limit parameter',
-      'Invalid offset parameter',
-      'Invalid updatedSince parameter',
-      'Invalid q parameter',
+    assert.deepEqual(Object.keys(paths).sort(), [
+      '/api/connections',
+      '/api/conversations',
+      '/api/ingest-export',
+      '/api/purge',
+      '/healthz',
+      '/openapi.json',
     ]);
+    const listing = paths['/api/conversations']!.get;
+    assert.deepEqual(
+      listing.parameters.map((p: { name: string }) => p.name),
+      ['userRef', 'connectionId', 'limit', 'offset', 'updatedSince', 'q'],
+    );
+    assert.deepEqual(Object.keys(listing.responses['429'].headers), [
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+    ]);
+    assert.deepEqual(
+      listing.responses['400'].content['application/json'].schema.properties.error.anyOf.map(
+        (s: { const: string }) => s.const,
+      ),
+      [
+        'Missing userRef parameter',
+        'Invalid userRef parameter',
+        'Missing connectionId parameter',
+        'Invalid limit parameter',
+        'Invalid offset parameter',
+        'Invalid updatedSince parameter',
+        'Invalid q parameter',
+      ],
+    );
     const ingest = paths['/api/ingest-export']!.post;
-    assert.deepEqual(Object.keys(ingest.responses), ['200', '400', '401', '404', '408', '409', '413', '415', '500', '503']);
+    assert.deepEqual(Object.keys(ingest.responses), [
+      '200',
+      '400',
+      '401',
+      '404',
+      '408',
+      '409',
+      '413',
+      '415',
+      '500',
+      '503',
+    ]);
     assert.deepEqual(Object.keys(ingest.responses['503'].headers), ['Retry-After']);
-    assert.deepEqual(Object.keys(ingest.requestBody.content), ['application/json', 'application/zip', 'application/x-zip-compressed', 'text/csv', 'multipart/form-data']);
+    assert.deepEqual(Object.keys(ingest.requestBody.content), [
+      'application/json',
+      'application/zip',
+      'application/x-zip-compressed',
+      'text/csv',
+      'multipart/form-data',
+    ]);
     assert.equal(ingest.responses['429'], undefined, 'imports are not rate limited');
     assert.deepEqual(Object.keys(OPENAPI.webhooks).sort(), Object.keys(schemas.EVENTS).sort());
   });
@@ -85,21 +124,48 @@ describe('answers are checked against the document', () => {
   // The check every API test's answers go through (see test/helpers.ts) must be
   // able to fail.
   test('a documented answer passes', () => {
-    checkAnswer('POST', '/api/purge', answer(200, { ok: true, deleted: { users: 1, connections: 2, conversations: 3 } }));
+    checkAnswer(
+      'POST',
+      '/api/purge',
+      answer(200, { ok: true, deleted: { users: 1, connections: 2, conversations: 3 } }),
+    );
     checkAnswer('POST', '/api/ingest-export', answer(400, { error: 'Invalid export file: truncated' }));
-    checkAnswer('GET', '/api/conversations?userRef=u', answer(429, { error: message('rateLimited') }, { ...RATE, 'Retry-After': '30' }));
+    checkAnswer(
+      'GET',
+      '/api/conversations?userRef=u',
+      answer(429, { error: message('rateLimited') }, { ...RATE, 'Retry-After': '30' }),
+    );
     checkAnswer('DELETE', '/api/purge', answer(405, { error: message('methodNotAllowed') }, { Allow: 'POST' }));
-    checkAnswer('GET', '/manage', { status: 200, headers: new Headers({ 'Content-Type': 'text/html' }), text: '<!doctype html>' });
+    checkAnswer('GET', '/manage', {
+      status: 200,
+      headers: new Headers({ 'Content-Type': 'text/html' }),
+      text: '<!doctype html>',
+    });
   });
 
   const refused: Array<[string, string, string, ReturnType<typeof answer>]> = [
     ['a status the operation does not list', 'POST', '/api/purge', answer(429, { error: message('rateLimited') })],
     ['a message the status does not list', 'POST', '/api/purge', answer(404, { error: message('keyNotFound') })],
-    ['a field the schema does not name', 'POST', '/api/purge', answer(200, { ok: true, deleted: { users: 1, connections: 0, conversations: 0 }, extra: 1 })],
+    [
+      'a field the schema does not name',
+      'POST',
+      '/api/purge',
+      answer(200, { ok: true, deleted: { users: 1, connections: 0, conversations: 0 }, extra: 1 }),
+    ],
     ['a wrong type', 'GET', '/api/conversations', answer(200, { connections: [], userRef: 7 }, RATE)],
     ['a required header missing', 'GET', '/api/connections', answer(429, { error: message('rateLimited') }, RATE)],
-    ['a header of the wrong form', 'GET', '/api/connections', answer(404, { error: message('userNotFound') }, { ...RATE, 'RateLimit-Remaining': 'many' })],
-    ['another content type', 'GET', '/healthz', { ...answer(200, { ok: true, version: '1.0.0' }), headers: new Headers({ 'Content-Type': 'text/plain' }) }],
+    [
+      'a header of the wrong form',
+      'GET',
+      '/api/connections',
+      answer(404, { error: message('userNotFound') }, { ...RATE, 'RateLimit-Remaining': 'many' }),
+    ],
+    [
+      'another content type',
+      'GET',
+      '/healthz',
+      { ...answer(200, { ok: true, version: '1.0.0' }), headers: new Headers({ 'Content-Type': 'text/plain' }) },
+    ],
     ['another method not answered 405', 'PUT', '/api/purge', answer(404, { error: message('notFound') })],
   ];
   for (const [what, method, path, got] of refused) {
@@ -108,10 +174,20 @@ describe('answers are checked against the document', () => {
 
   test('webhook deliveries: a documented event passes, a wrong one is refused', () => {
     const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': '1772366430', 'webhook-signature': 'v1,x' };
-    const event = { type: 'connection.purged', timestamp: '2026-03-01T12:00:30.000Z', data: { userRef: 'u', connectionId: 'c', conversations: 2 } };
+    const event = {
+      type: 'connection.purged',
+      timestamp: '2026-03-01T12:00:30.000Z',
+      data: { userRef: 'u', connectionId: 'c', conversations: 2 },
+    };
     checkDelivery(headers, JSON.stringify(event));
-    assert.throws(() => checkDelivery(headers, JSON.stringify({ ...event, type: 'connection.exploded' })), assert.AssertionError);
-    assert.throws(() => checkDelivery(headers, JSON.stringify({ ...event, data: { userRef: 'u' } })), assert.AssertionError);
+    assert.throws(
+      () => checkDelivery(headers, JSON.stringify({ ...event, type: 'connection.exploded' })),
+      assert.AssertionError,
+    );
+    assert.throws(
+      () => checkDelivery(headers, JSON.stringify({ ...event, data: { userRef: 'u' } })),
+      assert.AssertionError,
+    );
     assert.throws(() => checkDelivery({}, JSON.stringify(event)), assert.AssertionError);
   });
 });

@@ -8,12 +8,28 @@ const purge = (t: TestContext, body: string, headers: Record<string, string> = {
 
 async function counts(t: TestContext) {
   const count = async (table: 'users' | 'connections' | 'conversations') =>
-    Number((await t.deps.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  return { users: await count('users'), connections: await count('connections'), conversations: await count('conversations') };
+    Number(
+      (
+        await t.deps.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    users: await count('users'),
+    connections: await count('connections'),
+    conversations: await count('conversations'),
+  };
 }
 
 describe('the purge error table', () => {
-  const cases: Array<{ name: string; body: (ids: { connectionId: string; otherConnectionId: string }) => string; status: number; error: string }> = [
+  const cases: Array<{
+    name: string;
+    body: (ids: { connectionId: string; otherConnectionId: string }) => string;
+    status: number;
+    error: string;
+  }> = [
     { name: 'a body that is not JSON', body: () => 'userRef=u1', status: 400, error: 'Invalid JSON body' },
     { name: 'an empty body', body: () => '', status: 400, error: 'Invalid JSON body' },
     { name: 'truncated JSON', body: () => '{"userRef": "u1"', status: 400, error: 'Invalid JSON body' },
@@ -22,18 +38,68 @@ describe('the purge error table', () => {
     { name: 'JSON null', body: () => 'null', status: 400, error: 'Invalid JSON body' },
     { name: 'a JSON number', body: () => '42', status: 400, error: 'Invalid JSON body' },
     { name: 'an empty object', body: () => '{}', status: 400, error: 'Provide exactly one of userRef or connectionId' },
-    { name: 'both keys', body: ({ connectionId }) => JSON.stringify({ userRef: 'u1', connectionId }), status: 400, error: 'Provide exactly one of userRef or connectionId' },
-    { name: 'a numeric userRef', body: () => '{"userRef": 5}', status: 400, error: 'Provide exactly one of userRef or connectionId' },
-    { name: 'an empty userRef', body: () => '{"userRef": ""}', status: 400, error: 'Provide exactly one of userRef or connectionId' },
-    { name: 'a null userRef', body: () => '{"userRef": null}', status: 400, error: 'Provide exactly one of userRef or connectionId' },
-    { name: 'an empty connectionId', body: () => '{"connectionId": ""}', status: 400, error: 'Provide exactly one of userRef or connectionId' },
-    { name: 'an array as connectionId', body: ({ connectionId }) => JSON.stringify({ connectionId: [connectionId] }), status: 400, error: 'Provide exactly one of userRef or connectionId' },
-    { name: 'only unrelated keys', body: () => '{"user": "u1"}', status: 400, error: 'Provide exactly one of userRef or connectionId' },
+    {
+      name: 'both keys',
+      body: ({ connectionId }) => JSON.stringify({ userRef: 'u1', connectionId }),
+      status: 400,
+      error: 'Provide exactly one of userRef or connectionId',
+    },
+    {
+      name: 'a numeric userRef',
+      body: () => '{"userRef": 5}',
+      status: 400,
+      error: 'Provide exactly one of userRef or connectionId',
+    },
+    {
+      name: 'an empty userRef',
+      body: () => '{"userRef": ""}',
+      status: 400,
+      error: 'Provide exactly one of userRef or connectionId',
+    },
+    {
+      name: 'a null userRef',
+      body: () => '{"userRef": null}',
+      status: 400,
+      error: 'Provide exactly one of userRef or connectionId',
+    },
+    {
+      name: 'an empty connectionId',
+      body: () => '{"connectionId": ""}',
+      status: 400,
+      error: 'Provide exactly one of userRef or connectionId',
+    },
+    {
+      name: 'an array as connectionId',
+      body: ({ connectionId }) => JSON.stringify({ connectionId: [connectionId] }),
+      status: 400,
+      error: 'Provide exactly one of userRef or connectionId',
+    },
+    {
+      name: 'only unrelated keys',
+      body: () => '{"user": "u1"}',
+      status: 400,
+      error: 'Provide exactly one of userRef or connectionId',
+    },
     { name: 'an unknown user', body: () => '{"userRef": "nobody"}', status: 404, error: 'User not found' },
-    { name: 'an unknown connection', body: () => '{"connectionId": "00000000-0000-4000-8000-000000000000"}', status: 404, error: 'Connection not found' },
-    { name: 'a connectionId that is not a UUID', body: () => '{"connectionId": "nope"}', status: 404, error: 'Connection not found' },
+    {
+      name: 'an unknown connection',
+      body: () => '{"connectionId": "00000000-0000-4000-8000-000000000000"}',
+      status: 404,
+      error: 'Connection not found',
+    },
+    {
+      name: 'a connectionId that is not a UUID',
+      body: () => '{"connectionId": "nope"}',
+      status: 404,
+      error: 'Connection not found',
+    },
     { name: "another app's user", body: () => '{"userRef": "theirs"}', status: 404, error: 'User not found' },
-    { name: "another app's connection", body: ({ otherConnectionId }) => JSON.stringify({ connectionId: otherConnectionId }), status: 404, error: 'Connection not found' },
+    {
+      name: "another app's connection",
+      body: ({ otherConnectionId }) => JSON.stringify({ connectionId: otherConnectionId }),
+      status: 404,
+      error: 'Connection not found',
+    },
   ];
 
   for (const { name, body, status, error } of cases) {
@@ -41,7 +107,11 @@ describe('the purge error table', () => {
       const t = await setup();
       const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
       const other = await onboardApp(t.deps, 'Other');
-      const { connectionId: otherConnectionId } = await seedConnection(t.deps, { appId: other.appId, userRef: 'theirs', count: 2 });
+      const { connectionId: otherConnectionId } = await seedConnection(t.deps, {
+        appId: other.appId,
+        userRef: 'theirs',
+        count: 2,
+      });
       const before = await counts(t);
       const res = await purge(t, body({ connectionId, otherConnectionId }));
       assert.equal(res.status, status);
@@ -79,11 +149,27 @@ describe('purging', () => {
 
     const db = t.deps.db;
     assert.equal((await db.selectFrom('users').where('id', '=', a.userId).selectAll().execute()).length, 0);
-    assert.equal((await db.selectFrom('connections').where('id', 'in', [a.connectionId, b.connectionId]).selectAll().execute()).length, 0);
-    assert.equal((await db.selectFrom('conversations').where('connection_id', 'in', [a.connectionId, b.connectionId]).selectAll().execute()).length, 0);
+    assert.equal(
+      (await db.selectFrom('connections').where('id', 'in', [a.connectionId, b.connectionId]).selectAll().execute())
+        .length,
+      0,
+    );
+    assert.equal(
+      (
+        await db
+          .selectFrom('conversations')
+          .where('connection_id', 'in', [a.connectionId, b.connectionId])
+          .selectAll()
+          .execute()
+      ).length,
+      0,
+    );
     assert.deepEqual(await counts(t), { users: 2, connections: 2, conversations: 6 });
     const remaining = await db.selectFrom('connections').select('id').orderBy('id').execute();
-    assert.deepEqual(remaining.map((r) => r.id), [kept.connectionId, sameRefElsewhere.connectionId].sort());
+    assert.deepEqual(
+      remaining.map((r) => r.id),
+      [kept.connectionId, sameRefElsewhere.connectionId].sort(),
+    );
 
     const gone = await t.request('/api/conversations?userRef=u1');
     assert.deepEqual([gone.status, await json(gone)], [404, { error: 'User not found' }]);
@@ -97,7 +183,10 @@ describe('purging', () => {
     const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1' });
     await t.deps.db.deleteFrom('connections').where('id', '=', connectionId).execute();
     const res = await purge(t, JSON.stringify({ userRef: 'u1' }));
-    assert.deepEqual([res.status, await json(res)], [200, { ok: true, deleted: { users: 1, connections: 0, conversations: 0 } }]);
+    assert.deepEqual(
+      [res.status, await json(res)],
+      [200, { ok: true, deleted: { users: 1, connections: 0, conversations: 0 } }],
+    );
     assert.deepEqual(await counts(t), { users: 0, connections: 0, conversations: 0 });
   });
 
@@ -112,7 +201,10 @@ describe('purging', () => {
 
     assert.deepEqual(await counts(t), { users: 1, connections: 1, conversations: 4 });
     const listing = await json(await t.request('/api/conversations?userRef=u1'));
-    assert.deepEqual(listing.connections.map((c: { id: string }) => c.id), [b.connectionId]);
+    assert.deepEqual(
+      listing.connections.map((c: { id: string }) => c.id),
+      [b.connectionId],
+    );
     const gone = await t.request(`/api/conversations?connectionId=${a.connectionId}`);
     assert.deepEqual([gone.status, await json(gone)], [404, { error: 'Connection not found' }]);
     const again = await purge(t, JSON.stringify({ connectionId: a.connectionId }));
@@ -123,15 +215,25 @@ describe('purging', () => {
     const t = await setup();
     const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', status: 'revoked' });
     const res = await purge(t, JSON.stringify({ connectionId }));
-    assert.deepEqual([res.status, await json(res)], [200, { ok: true, deleted: { users: 0, connections: 1, conversations: 0 } }]);
+    assert.deepEqual(
+      [res.status, await json(res)],
+      [200, { ok: true, deleted: { users: 0, connections: 1, conversations: 0 } }],
+    );
     assert.deepEqual(await counts(t), { users: 1, connections: 0, conversations: 0 });
   });
 
   test('the Content-Type of the request does not matter; extra keys are ignored', async () => {
     const t = await setup();
     await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 1 });
-    const res = await t.request('/api/purge', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{"userRef":"u1","note":"x"}' });
-    assert.deepEqual([res.status, await json(res)], [200, { ok: true, deleted: { users: 1, connections: 1, conversations: 1 } }]);
+    const res = await t.request('/api/purge', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: '{"userRef":"u1","note":"x"}',
+    });
+    assert.deepEqual(
+      [res.status, await json(res)],
+      [200, { ok: true, deleted: { users: 1, connections: 1, conversations: 1 } }],
+    );
   });
 
   test('the other app purging its own user with the same userRef leaves ours alone', async () => {
@@ -140,7 +242,10 @@ describe('purging', () => {
     const other = await onboardApp(t.deps, 'Other');
     await seedConnection(t.deps, { appId: other.appId, userRef: 'shared', count: 2 });
     const res = await purge(t, JSON.stringify({ userRef: 'shared' }), { Authorization: `Bearer ${other.apiKey}` });
-    assert.deepEqual([res.status, await json(res)], [200, { ok: true, deleted: { users: 1, connections: 1, conversations: 2 } }]);
+    assert.deepEqual(
+      [res.status, await json(res)],
+      [200, { ok: true, deleted: { users: 1, connections: 1, conversations: 2 } }],
+    );
     const mine = await json(await t.request('/api/conversations?userRef=shared'));
     assert.equal(mine.connections[0].conversationCount, 3);
     assert.deepEqual(await counts(t), { users: 1, connections: 1, conversations: 3 });

@@ -50,7 +50,10 @@ describe('headers', () => {
     }
     assert.deepEqual(
       seen,
-      [200, 200, 200, 404, 400, 400, 404].map((status, i) => [status, { limit: '60', remaining: String(59 - i), reset: RESET, retryAfter: null }]),
+      [200, 200, 200, 404, 400, 400, 404].map((status, i) => [
+        status,
+        { limit: '60', remaining: String(59 - i), reset: RESET, retryAfter: null },
+      ]),
     );
   });
 
@@ -95,7 +98,12 @@ describe('windows', () => {
     t.clock.set(MINUTE_END);
     const res = await t.request('/api/conversations?userRef=u1');
     assert.equal(res.status, 200);
-    assert.deepEqual(rateHeaders(res), { limit: '60', remaining: '59', reset: String(MINUTE_END / 1000 + 60), retryAfter: null });
+    assert.deepEqual(rateHeaders(res), {
+      limit: '60',
+      remaining: '59',
+      reset: String(MINUTE_END / 1000 + 60),
+      retryAfter: null,
+    });
 
     const buckets = await (t.deps.counters ?? t.deps.db).selectFrom('rate_buckets').selectAll().execute();
     assert.deepEqual(buckets, [{ app_id: t.tenant.appId, window_start: MINUTE_END, count: 1 }]);
@@ -105,7 +113,8 @@ describe('windows', () => {
     const { t } = await seeded();
     const other = await onboardApp(t.deps, 'Other');
     await seedConnection(t.deps, { appId: other.appId, userRef: 'u1' });
-    const asOther = () => t.request('/api/conversations?userRef=u1', { headers: { Authorization: `Bearer ${other.apiKey}` } });
+    const asOther = () =>
+      t.request('/api/conversations?userRef=u1', { headers: { Authorization: `Bearer ${other.apiKey}` } });
 
     for (let i = 0; i < 60; i++) assert.equal((await t.request('/api/conversations?userRef=u1')).status, 200);
     assert.equal((await t.request('/api/conversations?userRef=u1')).status, 429);
@@ -122,7 +131,9 @@ describe('windows', () => {
     const second = await createKey(t.deps, t.tenant.appId);
     const remaining = [];
     for (const credential of [t.tenant.apiKey, second.apiKey, t.tenant.appSecret, second.apiKey]) {
-      const res = await t.request('/api/conversations?userRef=u1', { headers: { Authorization: `Bearer ${credential}` } });
+      const res = await t.request('/api/conversations?userRef=u1', {
+        headers: { Authorization: `Bearer ${credential}` },
+      });
       remaining.push([res.status, res.headers.get('ratelimit-remaining')]);
     }
     assert.deepEqual(remaining, [
@@ -184,8 +195,13 @@ describe('concurrency', () => {
     assert.equal(statuses.filter((s) => s === 200).length, 60);
     assert.equal(statuses.filter((s) => s === 429).length, 140);
     // Every count from 59 down to 0 was handed out once: no two requests shared one.
-    const remaining = responses.filter((res) => res.status === 200).map((res) => Number(res.headers.get('ratelimit-remaining')));
-    assert.deepEqual(remaining.sort((a, b) => b - a), Array.from({ length: 60 }, (_, i) => 59 - i));
+    const remaining = responses
+      .filter((res) => res.status === 200)
+      .map((res) => Number(res.headers.get('ratelimit-remaining')));
+    assert.deepEqual(
+      remaining.sort((a, b) => b - a),
+      Array.from({ length: 60 }, (_, i) => 59 - i),
+    );
   });
 
   describe('two database connections on one file', () => {
@@ -196,7 +212,14 @@ describe('concurrency', () => {
       const path = join(dir, 'parley.db');
       const clock = fixedClock();
       const config = parseConfig({ DATABASE_PATH: path, LOG_LEVEL: 'silent' });
-      const open = async (): Promise<Deps> => ({ db: await openTestDatabase(path), counters: await openTestCounters(path), config, clock, random: cryptoRandom, log: createLogger('silent') });
+      const open = async (): Promise<Deps> => ({
+        db: await openTestDatabase(path),
+        counters: await openTestCounters(path),
+        config,
+        clock,
+        random: cryptoRandom,
+        log: createLogger('silent'),
+      });
       const a = await open();
       const b = await open();
       try {
@@ -205,12 +228,20 @@ describe('concurrency', () => {
         const apps = [createApp(a), createApp(b)];
         const responses = await Promise.all(
           Array.from({ length: 200 }, (_, i) =>
-            apps[i % 2]!.request('/api/conversations?userRef=u1', { headers: { Authorization: `Bearer ${tenant.apiKey}` } }),
+            apps[i % 2]!.request('/api/conversations?userRef=u1', {
+              headers: { Authorization: `Bearer ${tenant.apiKey}` },
+            }),
           ),
         );
         const tally: Record<string, number> = {};
         for (const res of responses) tally[res.status] = (tally[res.status] ?? 0) + 1;
-        assert.deepEqual(tally, { 200: 60, 429: 140 }, JSON.stringify(await Promise.all(responses.filter((r) => r.status !== 200 && r.status !== 429).map((r) => r.text()))));
+        assert.deepEqual(
+          tally,
+          { 200: 60, 429: 140 },
+          JSON.stringify(
+            await Promise.all(responses.filter((r) => r.status !== 200 && r.status !== 429).map((r) => r.text())),
+          ),
+        );
         // Both connections served some of the 60.
         const byApp = [0, 1].map((k) => responses.filter((res, i) => i % 2 === k && res.status === 200).length);
         assert.ok(byApp[0]! > 0 && byApp[1]! > 0, `split ${byApp}`);
@@ -224,10 +255,13 @@ describe('concurrency', () => {
       }
     });
 
-    test('a SQLite file of the version before loses its unused rate_buckets table', { skip: Boolean(process.env.PARLEY_TEST_DATABASE_URL) && 'SQLite only: PostgreSQL counts in the database' }, async () => {
+    test('a SQLite file of the version before loses its unused rate_buckets table', {
+      skip: Boolean(process.env.PARLEY_TEST_DATABASE_URL) && 'SQLite only: PostgreSQL counts in the database',
+    }, async () => {
       const path = join(dir, 'upgraded.db');
       const schema = readSchema();
-      const tables = async (db: Db) => (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE name = 'rate_buckets'`.execute(db)).rows;
+      const tables = async (db: Db) =>
+        (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE name = 'rate_buckets'`.execute(db)).rows;
       const previous = openBetterSqlite3(path, schema.slice(0, schema.indexOf('-- version 11\n')));
       assert.deepEqual(await tables(previous), [{ name: 'rate_buckets' }]);
       await previous.destroy();

@@ -27,21 +27,54 @@ function claudeExport(conversations: Array<{ id: string; title: string; updated:
     name: title,
     created_at: updated,
     updated_at: updated,
-    chat_messages: texts.map((text, i) => ({ uuid: `${id}-${i}`, text, content: [{ type: 'text', text }], sender: i % 2 ? 'assistant' : 'human', created_at: updated })),
+    chat_messages: texts.map((text, i) => ({
+      uuid: `${id}-${i}`,
+      text,
+      content: [{ type: 'text', text }],
+      sender: i % 2 ? 'assistant' : 'human',
+      created_at: updated,
+    })),
   }));
   return new TextEncoder().encode(JSON.stringify(file));
 }
 
 const CORPUS = [
-  { id: 'garden', title: 'Tomato garden plans', updated: '2026-01-05T00:00:00Z', texts: ['How deep should tomato seedlings go?', 'Plant tomato seedlings deep: tomato stems root.'] },
-  { id: 'soup', title: 'Soup for dinner', updated: '2026-01-04T00:00:00Z', texts: ['A soup with one tomato and lentils?', 'Yes: lentil soup.'] },
-  { id: 'cafe', title: 'Café Crème in Zürich', updated: '2026-01-03T00:00:00Z', texts: ['Where is a good CAFÉ near the lake?', 'Try the one by the Bürkliplatz.'] },
-  { id: 'html', title: 'Markup question', updated: '2026-01-02T00:00:00Z', texts: ['What does <script>alert("x")</script> do in a tomato page?', 'It runs: escape it.'] },
-  { id: 'ops', title: 'Operators', updated: '2026-01-01T00:00:00Z', texts: ['Search for "quoted" AND NOT this OR that NEAR(x y) col:value * ^start'] },
+  {
+    id: 'garden',
+    title: 'Tomato garden plans',
+    updated: '2026-01-05T00:00:00Z',
+    texts: ['How deep should tomato seedlings go?', 'Plant tomato seedlings deep: tomato stems root.'],
+  },
+  {
+    id: 'soup',
+    title: 'Soup for dinner',
+    updated: '2026-01-04T00:00:00Z',
+    texts: ['A soup with one tomato and lentils?', 'Yes: lentil soup.'],
+  },
+  {
+    id: 'cafe',
+    title: 'Café Crème in Zürich',
+    updated: '2026-01-03T00:00:00Z',
+    texts: ['Where is a good CAFÉ near the lake?', 'Try the one by the Bürkliplatz.'],
+  },
+  {
+    id: 'html',
+    title: 'Markup question',
+    updated: '2026-01-02T00:00:00Z',
+    texts: ['What does <script>alert("x")</script> do in a tomato page?', 'It runs: escape it.'],
+  },
+  {
+    id: 'ops',
+    title: 'Operators',
+    updated: '2026-01-01T00:00:00Z',
+    texts: ['Search for "quoted" AND NOT this OR that NEAR(x y) col:value * ^start'],
+  },
 ];
 
 async function imported(t: TestContext, corpus = CORPUS, userRef = 'u1') {
-  const answer = await json(await postExport(t, claudeExport(corpus), { query: `userRef=${userRef}&provider=anthropic` }));
+  const answer = await json(
+    await postExport(t, claudeExport(corpus), { query: `userRef=${userRef}&provider=anthropic` }),
+  );
   assert.ok(answer.connectionId, JSON.stringify(answer));
   return answer.connectionId as string;
 }
@@ -63,7 +96,10 @@ describe('q: search a connection’s conversations', () => {
     assert.deepEqual([page.total, page.limit, page.offset], [3, 50, 0]);
     // The answer has the listing's shape, payloads included.
     const listing = await json(await t.request(`/api/conversations?connectionId=${connectionId}`));
-    assert.deepEqual(page.conversations[0], listing.conversations.find((c: { external_id: string }) => c.external_id === 'garden'));
+    assert.deepEqual(
+      page.conversations[0],
+      listing.conversations.find((c: { external_id: string }) => c.external_id === 'garden'),
+    );
   });
 
   test('every word must match; the last also as a prefix; case and accents folded', async () => {
@@ -74,7 +110,8 @@ describe('q: search a connection’s conversations', () => {
     assert.deepEqual(ids(await find(t, connectionId, 'lentil')), ['soup'], 'a whole word');
     assert.deepEqual(ids(await find(t, connectionId, 'lent')), ['soup'], 'the last word as a prefix');
     assert.deepEqual(ids(await find(t, connectionId, 'lent soup')), [], 'not the others');
-    for (const q of ['cafe', 'CAFE', 'café', 'zurich', 'ZÜRICH creme', 'burkliplatz']) assert.deepEqual(ids(await find(t, connectionId, q)), ['cafe'], q);
+    for (const q of ['cafe', 'CAFE', 'café', 'zurich', 'ZÜRICH creme', 'burkliplatz'])
+      assert.deepEqual(ids(await find(t, connectionId, q)), ['cafe'], q);
   });
 
   test('quotes, operators and punctuation are plain text, never a failure', async () => {
@@ -83,7 +120,22 @@ describe('q: search a connection’s conversations', () => {
     assert.deepEqual(ids(await find(t, connectionId, '"quoted" AND NOT')), ['ops']);
     assert.deepEqual(ids(await find(t, connectionId, 'col:value')), ['ops']);
     assert.deepEqual(ids(await find(t, connectionId, '<script>')), ['html']);
-    for (const q of ['"', "'", '"unbalanced', 'NEAR(', 'a OR', '* ^ - + : ( ) { } [ ] \\ / & | ! <-> :*', '*', 'OR', "don't", 'x:*', "'a' & 'b'", '\u0301', '😀', '%_']) {
+    for (const q of [
+      '"',
+      "'",
+      '"unbalanced',
+      'NEAR(',
+      'a OR',
+      '* ^ - + : ( ) { } [ ] \\ / & | ! <-> :*',
+      '*',
+      'OR',
+      "don't",
+      'x:*',
+      "'a' & 'b'",
+      '\u0301',
+      '😀',
+      '%_',
+    ]) {
       const page = await find(t, connectionId, q);
       assert.ok(Array.isArray(page.conversations), q);
       assert.equal(page.total, page.conversations.length, q);
@@ -97,9 +149,15 @@ describe('q: search a connection’s conversations', () => {
   test('paging: limit and offset over the ranked matches; total counts them', async () => {
     const t = await setup();
     const connectionId = await imported(t);
-    const pages = [await find(t, connectionId, 'tomato', '&limit=2'), await find(t, connectionId, 'tomato', '&limit=2&offset=2')];
+    const pages = [
+      await find(t, connectionId, 'tomato', '&limit=2'),
+      await find(t, connectionId, 'tomato', '&limit=2&offset=2'),
+    ];
     assert.deepEqual(pages.map(ids), [['garden', 'soup'], ['html']]);
-    assert.deepEqual(pages.map((page) => page.total), [3, 3]);
+    assert.deepEqual(
+      pages.map((page) => page.total),
+      [3, 3],
+    );
   });
 
   test('combines with updatedSince', async () => {
@@ -107,9 +165,13 @@ describe('q: search a connection’s conversations', () => {
     const connectionId = await imported(t);
     const before = new Date(t.clock.now()).toISOString();
     t.clock.advance(60_000);
-    const changed = CORPUS.map((c) => (c.id === 'html' ? { ...c, updated: '2026-02-01T00:00:00Z', texts: [...c.texts, 'More tomato.'] } : c));
+    const changed = CORPUS.map((c) =>
+      c.id === 'html' ? { ...c, updated: '2026-02-01T00:00:00Z', texts: [...c.texts, 'More tomato.'] } : c,
+    );
     await imported(t, changed);
-    assert.deepEqual(ids(await find(t, connectionId, 'tomato', `&updatedSince=${encodeURIComponent(before)}`)), ['html']);
+    assert.deepEqual(ids(await find(t, connectionId, 'tomato', `&updatedSince=${encodeURIComponent(before)}`)), [
+      'html',
+    ]);
     assert.equal((await find(t, connectionId, 'tomato', `&updatedSince=${encodeURIComponent(before)}`)).total, 1);
     assert.equal((await find(t, connectionId, 'lentils', `&updatedSince=${encodeURIComponent(before)}`)).total, 0);
   });
@@ -126,13 +188,19 @@ describe('q: search a connection’s conversations', () => {
   test('scoped: another connection’s, user’s or app’s conversations never appear', async () => {
     const t = await setup();
     const mine = await imported(t);
-    const otherUser = await imported(t, CORPUS.map((c) => ({ ...c, title: `${c.title} elsewhere` })), 'u2');
+    const otherUser = await imported(
+      t,
+      CORPUS.map((c) => ({ ...c, title: `${c.title} elsewhere` })),
+      'u2',
+    );
     const other = await onboardApp(t.deps, 'Other');
     await seedConnection(t.deps, { appId: other.appId, userRef: 'u1', count: 3 });
     assert.equal((await find(t, mine, 'elsewhere')).total, 0);
     assert.equal((await find(t, otherUser, 'elsewhere')).total, CORPUS.length);
     assert.equal((await find(t, mine, 'conversation')).total, 0, 'the other app’s seeded titles');
-    const foreign = await t.request(`/api/conversations?connectionId=${otherUser}&q=tomato`, { headers: { Authorization: `Bearer ${other.apiKey}` } });
+    const foreign = await t.request(`/api/conversations?connectionId=${otherUser}&q=tomato`, {
+      headers: { Authorization: `Bearer ${other.apiKey}` },
+    });
     assert.equal(foreign.status, 404);
   });
 });
@@ -142,7 +210,14 @@ describe('the search index follows every change', () => {
     const t = await setup();
     const connectionId = await imported(t);
     t.clock.advance(60_000);
-    await imported(t, CORPUS.map((c) => (c.id === 'soup' ? { ...c, updated: '2026-02-01T00:00:00Z', title: 'Stew for dinner', texts: ['Barley stew?'] } : c)));
+    await imported(
+      t,
+      CORPUS.map((c) =>
+        c.id === 'soup'
+          ? { ...c, updated: '2026-02-01T00:00:00Z', title: 'Stew for dinner', texts: ['Barley stew?'] }
+          : c,
+      ),
+    );
     assert.deepEqual(ids(await find(t, connectionId, 'barley')), ['soup']);
     assert.deepEqual(ids(await find(t, connectionId, 'stew')), ['soup']);
     assert.deepEqual(ids(await find(t, connectionId, 'lentils')), []);
@@ -154,7 +229,9 @@ describe('the search index follows every change', () => {
     const connectionId = await imported(t);
     const browser = await openSession(t, 'manage');
     const soup = (await find(t, connectionId, 'lentils')).conversations[0];
-    const csrf = /name="csrf" value="([^"]+)"/.exec(await (await browser.get(`/manage/conversations/${soup.id}/delete`)).text())![1]!;
+    const csrf = /name="csrf" value="([^"]+)"/.exec(
+      await (await browser.get(`/manage/conversations/${soup.id}/delete`)).text(),
+    )![1]!;
     assert.equal((await browser.post(`/manage/conversations/${soup.id}/delete`, { csrf })).status, 303);
     assert.equal((await find(t, connectionId, 'lentils')).total, 0);
     assert.deepEqual(ids(await find(t, connectionId, 'tomato')), ['garden', 'html']);
@@ -190,10 +267,15 @@ describe('the search index follows every change', () => {
     assert.deepEqual(ids(await find(t, second, 'lentils')), ['soup']);
   });
 
-  test('indexed in batches, the connection noted until the last', { skip: isPostgresRun() && 'SQLite only: PostgreSQL indexes each row as it is written' }, async () => {
+  test('indexed in batches, the connection noted until the last', {
+    skip: isPostgresRun() && 'SQLite only: PostgreSQL indexes each row as it is written',
+  }, async () => {
     const t = await setup();
     const connectionId = await imported(t);
-    const keyed = async () => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM conversation_search_keys`.execute(t.deps.db)).rows[0]!.n);
+    const keyed = async () =>
+      Number(
+        (await sql<{ n: number }>`SELECT count(*) AS n FROM conversation_search_keys`.execute(t.deps.db)).rows[0]!.n,
+      );
     const after = await indexConversations(t.deps.db, connectionId, 2);
     assert.notEqual(after, null);
     assert.equal(await keyed(), 2);
@@ -210,8 +292,12 @@ describe('the search index follows every change', () => {
     const t = await setup();
     const connectionId = await imported(t);
     const browser = await openSession(t, 'manage');
-    const soup = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`))).conversations.find((c: { external_id: string }) => c.external_id === 'soup');
-    const csrf = /name="csrf" value="([^"]+)"/.exec(await (await browser.get(`/manage/conversations/${soup.id}/delete`)).text())![1]!;
+    const soup = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`))).conversations.find(
+      (c: { external_id: string }) => c.external_id === 'soup',
+    );
+    const csrf = /name="csrf" value="([^"]+)"/.exec(
+      await (await browser.get(`/manage/conversations/${soup.id}/delete`)).text(),
+    )![1]!;
     assert.equal((await browser.post(`/manage/conversations/${soup.id}/delete`, { csrf })).status, 303);
     await imported(t, [{ ...CORPUS[0]!, texts: ['Cucumbers instead.'], updated: '2026-02-01T00:00:00Z' }]);
     assert.equal((await find(t, connectionId, 'lentils')).total, 0);
@@ -225,7 +311,11 @@ describe('the search index follows every change', () => {
       const connectionId = await imported(t);
       const kept = await imported(t, CORPUS, 'u2');
       const body = target === 'user' ? { userRef: 'u1' } : { connectionId };
-      const res = await t.request('/api/purge', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await t.request('/api/purge', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       assert.equal(res.status, 200);
       // Imported again for the same user: only the new copies are found, not the purged ones.
       const again = await imported(t);
@@ -240,11 +330,27 @@ describe('the search index follows every change', () => {
     const [schema, version] = isPostgresRun() ? [readSchema('schema.postgres.sql'), 4] : [readSchema(), 8];
     const previous = schema.slice(0, schema.indexOf(`-- version ${version}\n`));
     const name = `search_upgrade_${crypto.randomUUID().replace(/-/g, '')}`;
-    const open = (schemaSql: string) => (isPostgresRun() ? openPostgresSchema(name, schemaSql) : openBetterSqlite3(join(tmpdir(), `${name}.db`), schemaSql));
+    const open = (schemaSql: string) =>
+      isPostgresRun()
+        ? openPostgresSchema(name, schemaSql)
+        : openBetterSqlite3(join(tmpdir(), `${name}.db`), schemaSql);
     const db = await open(previous);
     const now = new Date().toISOString();
-    await db.insertInto('apps').values({ id: 'a1', name: 'A', secret: 's', secret_hash: 'h', allowed_scopes: 'conversations:read', created_at: now }).execute();
-    const { connectionId } = await seedConnection({ db, clock: { now: () => Date.now() } }, { appId: 'a1', userRef: 'u1', count: 3 });
+    await db
+      .insertInto('apps')
+      .values({
+        id: 'a1',
+        name: 'A',
+        secret: 's',
+        secret_hash: 'h',
+        allowed_scopes: 'conversations:read',
+        created_at: now,
+      })
+      .execute();
+    const { connectionId } = await seedConnection(
+      { db, clock: { now: () => Date.now() } },
+      { appId: 'a1', userRef: 'u1', count: 3 },
+    );
     await db.destroy();
     const upgraded = await open(schema);
     try {
@@ -271,7 +377,8 @@ async function openPostgresSchema(name: string, schemaSql: string) {
 }
 
 /** The connections SQLite has yet to index (none ever on PostgreSQL, which has no such list). */
-const pendingConnections = async (t: TestContext) => (isPostgres(t.deps.db) ? [] : connectionsToIndex(t.deps.db, undefined));
+const pendingConnections = async (t: TestContext) =>
+  isPostgres(t.deps.db) ? [] : connectionsToIndex(t.deps.db, undefined);
 
 /** How many conversations the index itself holds a word for, whatever their connection: gone ones must not linger. */
 async function indexedWith(t: TestContext, word: string): Promise<number> {
@@ -286,13 +393,22 @@ describe('the manage page’s search', () => {
   test('the person’s own conversations across connections, best first, words marked, message HTML escaped', async () => {
     const t = await setup();
     await imported(t);
-    await postExport(t, claudeExport([{ id: 'other-app-user', title: 'Tomato elsewhere', updated: '2026-01-01T00:00:00Z', texts: ['tomato'] }]), {
-      query: 'userRef=u2&provider=anthropic',
-    });
+    await postExport(
+      t,
+      claudeExport([
+        { id: 'other-app-user', title: 'Tomato elsewhere', updated: '2026-01-01T00:00:00Z', texts: ['tomato'] },
+      ]),
+      {
+        query: 'userRef=u2&provider=anthropic',
+      },
+    );
     const browser = await openSession(t, 'manage');
     const home = await (await browser.get('/manage')).text();
     // The form leads to the results' anchor, so the browser scrolls them into view.
-    assert.match(home, /<form method="get" action="\/manage#results" role="search" class="search"><label for="search-q">[^<]+<\/label>/);
+    assert.match(
+      home,
+      /<form method="get" action="\/manage#results" role="search" class="search"><label for="search-q">[^<]+<\/label>/,
+    );
     assert.match(home, /<ul class="connections">/);
     assert.match(home, /<input id="search-q" type="search" name="q" value(="")? maxlength="200"/);
 
@@ -303,7 +419,10 @@ describe('the manage page’s search', () => {
     assert.doesNotMatch(page, /<ul class="connections">/);
     assert.match(page, /<a href="\/manage\/conversations\/[^"]+">Markup question<\/a>/);
     // The message's own markup shows as text; <mark> is the only markup added.
-    assert.match(page, /What does &lt;<mark>script<\/mark>>alert\(&quot;x&quot;\)&lt;\/<mark>script<\/mark>> do in a <mark>tomato<\/mark> page\?/);
+    assert.match(
+      page,
+      /What does &lt;<mark>script<\/mark>>alert\(&quot;x&quot;\)&lt;\/<mark>script<\/mark>> do in a <mark>tomato<\/mark> page\?/,
+    );
     assert.doesNotMatch(page, /elsewhere/);
 
     const ranked = await (await browser.get('/manage?q=tomato')).text();

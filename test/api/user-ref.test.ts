@@ -37,21 +37,45 @@ describe('userRef length', () => {
     for (const path of ['/api/conversations', '/api/connections']) {
       await expectAnswer(t, t.request(`${path}?userRef=${TOO_LONG}`), 400, INVALID);
       await expectAnswer(t, t.request(`${path}?userRef=${LONGEST}`), 404, { error: 'User not found' });
-      await expectAnswer(t, t.request(`${path}?userRef=${encodeURIComponent(LONGEST_IN_EMOJI)}`), 404, { error: 'User not found' });
+      await expectAnswer(t, t.request(`${path}?userRef=${encodeURIComponent(LONGEST_IN_EMOJI)}`), 404, {
+        error: 'User not found',
+      });
     }
   });
 
   test('ingest: in the query or the form, over 1,024 characters writes nothing', async () => {
     const t = await setup();
-    await expectAnswer(t, postExport(t, new TextEncoder().encode(EXPORT), { query: `userRef=${TOO_LONG}` }), 400, INVALID);
-    await expectAnswer(t, t.request('/api/ingest-export', { method: 'POST', body: form({ userRef: TOO_LONG }) }), 400, INVALID);
+    await expectAnswer(
+      t,
+      postExport(t, new TextEncoder().encode(EXPORT), { query: `userRef=${TOO_LONG}` }),
+      400,
+      INVALID,
+    );
+    await expectAnswer(
+      t,
+      t.request('/api/ingest-export', { method: 'POST', body: form({ userRef: TOO_LONG }) }),
+      400,
+      INVALID,
+    );
     // Checked in the order the API's errors take: the content type first, then userRef, then the size.
-    await expectAnswer(t, postExport(t, new Uint8Array(10), { query: `userRef=${TOO_LONG}`, contentType: 'text/plain' }), 415, { error: 'Unsupported content type' });
+    await expectAnswer(
+      t,
+      postExport(t, new Uint8Array(10), { query: `userRef=${TOO_LONG}`, contentType: 'text/plain' }),
+      415,
+      { error: 'Unsupported content type' },
+    );
     const small = await setup({ MAX_EXPORT_BYTES: '10' });
-    await expectAnswer(small, postExport(small, new TextEncoder().encode(EXPORT), { query: `userRef=${TOO_LONG}` }), 400, INVALID);
+    await expectAnswer(
+      small,
+      postExport(small, new TextEncoder().encode(EXPORT), { query: `userRef=${TOO_LONG}` }),
+      400,
+      INVALID,
+    );
 
     for (const userRef of [LONGEST, LONGEST_IN_EMOJI]) {
-      const imported = await json(await postExport(t, new TextEncoder().encode(EXPORT), { query: `userRef=${encodeURIComponent(userRef)}` }));
+      const imported = await json(
+        await postExport(t, new TextEncoder().encode(EXPORT), { query: `userRef=${encodeURIComponent(userRef)}` }),
+      );
       assert.deepEqual([imported.userRef, imported.created], [userRef, 1]);
       const listed = await json(await t.request(`/api/conversations?userRef=${encodeURIComponent(userRef)}`));
       assert.equal(listed.userRef, userRef);
@@ -69,12 +93,26 @@ describe('userRef length', () => {
 
   test('signed links: signLink refuses a longer userRef, and the pages refuse a link carrying one', async () => {
     const t = await setup();
-    const options = { appId: t.tenant.appId, scopes: ['conversations:read'] as ['conversations:read'], purpose: 'connect' as const, baseUrl: t.deps.config.publicUrl };
-    await assert.rejects(signLink({ ...options, userRef: TOO_LONG }, t.tenant.appSecret), { name: 'TypeError', message: 'signLink: userRef must be at most 1024 characters' });
+    const options = {
+      appId: t.tenant.appId,
+      scopes: ['conversations:read'] as ['conversations:read'],
+      purpose: 'connect' as const,
+      baseUrl: t.deps.config.publicUrl,
+    };
+    await assert.rejects(signLink({ ...options, userRef: TOO_LONG }, t.tenant.appSecret), {
+      name: 'TypeError',
+      message: 'signLink: userRef must be at most 1024 characters',
+    });
     assert.match(await signLink({ ...options, userRef: LONGEST_IN_EMOJI }, t.tenant.appSecret), /\/start\?token=/);
 
     const now = Math.floor(t.clock.now() / 1000);
-    const token = await new SignJWT({ appId: t.tenant.appId, userRef: TOO_LONG, scopes: ['conversations:read'], purpose: 'connect', jti: 'j1' })
+    const token = await new SignJWT({
+      appId: t.tenant.appId,
+      userRef: TOO_LONG,
+      scopes: ['conversations:read'],
+      purpose: 'connect',
+      jti: 'j1',
+    })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt(now)
       .setExpirationTime(now + 600)

@@ -20,11 +20,15 @@ describe('the real server, started with npm start, over HTTP', () => {
     // The README's command itself; its script `exec`s node, so npm passes SIGTERM on.
     server = await startServer('npm-start', { databasePath });
     // Onboard with the CLI on the same file while the server runs.
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', 'app', 'create', '--name', 'Black box'], {
-      cwd: ROOT,
-      env: { ...inheritedEnv(), DATABASE_PATH: databasePath, PUBLIC_URL: server.url },
-      timeout: 30_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'src/runtime/node.ts', 'app', 'create', '--name', 'Black box'],
+      {
+        cwd: ROOT,
+        env: { ...inheritedEnv(), DATABASE_PATH: databasePath, PUBLIC_URL: server.url },
+        timeout: 30_000,
+      },
+    );
     apiKey = JSON.parse(stdout).apiKey;
   });
 
@@ -41,13 +45,64 @@ describe('the real server, started with npm start, over HTTP', () => {
     assert.deepEqual(await res.json(), { ok: true, version: VERSION });
   });
 
-  const scenarios: Array<{ name: string; method?: string; path: string; auth: boolean; body?: string; status: number; error: string; allow?: string }> = [
-    { name: '401 without a key', path: '/api/conversations?userRef=u1', auth: false, status: 401, error: 'Missing Authorization header' },
-    { name: '404 for an unknown user', path: '/api/conversations?userRef=u1', auth: true, status: 404, error: 'User not found' },
-    { name: '404 for an unknown connection', path: '/api/conversations?connectionId=00000000-0000-4000-8000-000000000000', auth: true, status: 404, error: 'Connection not found' },
-    { name: 'purge of an unknown user', method: 'POST', path: '/api/purge', auth: true, body: '{"userRef":"u1"}', status: 404, error: 'User not found' },
-    { name: '405 with Allow on the listing', method: 'DELETE', path: '/api/conversations', auth: true, status: 405, error: 'Method not allowed', allow: 'GET' },
-    { name: '405 with Allow on purge', method: 'GET', path: '/api/purge', auth: true, status: 405, error: 'Method not allowed', allow: 'POST' },
+  const scenarios: Array<{
+    name: string;
+    method?: string;
+    path: string;
+    auth: boolean;
+    body?: string;
+    status: number;
+    error: string;
+    allow?: string;
+  }> = [
+    {
+      name: '401 without a key',
+      path: '/api/conversations?userRef=u1',
+      auth: false,
+      status: 401,
+      error: 'Missing Authorization header',
+    },
+    {
+      name: '404 for an unknown user',
+      path: '/api/conversations?userRef=u1',
+      auth: true,
+      status: 404,
+      error: 'User not found',
+    },
+    {
+      name: '404 for an unknown connection',
+      path: '/api/conversations?connectionId=00000000-0000-4000-8000-000000000000',
+      auth: true,
+      status: 404,
+      error: 'Connection not found',
+    },
+    {
+      name: 'purge of an unknown user',
+      method: 'POST',
+      path: '/api/purge',
+      auth: true,
+      body: '{"userRef":"u1"}',
+      status: 404,
+      error: 'User not found',
+    },
+    {
+      name: '405 with Allow on the listing',
+      method: 'DELETE',
+      path: '/api/conversations',
+      auth: true,
+      status: 405,
+      error: 'Method not allowed',
+      allow: 'GET',
+    },
+    {
+      name: '405 with Allow on purge',
+      method: 'GET',
+      path: '/api/purge',
+      auth: true,
+      status: 405,
+      error: 'Method not allowed',
+      allow: 'POST',
+    },
     { name: '404 for an unknown path', path: '/api/nothing-here', auth: true, status: 404, error: 'Not found' },
   ];
   for (const { name, method = 'GET', path, auth, body, status, error, allow } of scenarios) {
@@ -65,12 +120,17 @@ describe('the real server, started with npm start, over HTTP', () => {
   }
 
   test('the listing carries the RateLimit headers', async () => {
-    const res = await fetch(`${server.url}/api/connections?userRef=u1`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    const res = await fetch(`${server.url}/api/connections?userRef=u1`, {
+      headers: { Authorization: `Bearer ${apiKey}` },
+    });
     assert.equal(res.status, 404);
     assert.equal(res.headers.get('ratelimit-limit'), '60');
     assert.match(res.headers.get('ratelimit-remaining') ?? '', /^\d+$/);
     const reset = Number(res.headers.get('ratelimit-reset'));
-    assert.ok(reset % 60 === 0 && reset * 1000 > Date.now() - 1000 && reset * 1000 <= Date.now() + 61_000, `reset ${reset}`);
+    assert.ok(
+      reset % 60 === 0 && reset * 1000 > Date.now() - 1000 && reset * 1000 <= Date.now() + 61_000,
+      `reset ${reset}`,
+    );
   });
 
   test('SIGTERM stops the server cleanly, after logging without secrets', async () => {

@@ -16,7 +16,16 @@ function conversations(count: number, word: string): string {
       id: `${word}-${i}`,
       title: `${word} ${i}`,
       current_node: 'm',
-      mapping: { m: { id: 'm', message: { author: { role: 'user' }, create_time: 1700000000 + i, content: { content_type: 'text', parts: [`${word} number ${i}`] } } } },
+      mapping: {
+        m: {
+          id: 'm',
+          message: {
+            author: { role: 'user' },
+            create_time: 1700000000 + i,
+            content: { content_type: 'text', parts: [`${word} number ${i}`] },
+          },
+        },
+      },
     })),
   );
 }
@@ -37,8 +46,14 @@ describe('shutdown and a busy database, on the real server', () => {
     const { apiKey } = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Shutdown');
     await db.destroy();
     const api = (server: RunningServer, path: string, init: RequestInit = {}) =>
-      fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', ...init.headers } });
-    const imported = await api(first, '/api/ingest-export?userRef=u1', { method: 'POST', body: conversations(20_000, 'walrus') });
+      fetch(`${server.url}${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', ...init.headers },
+      });
+    const imported = await api(first, '/api/ingest-export?userRef=u1', {
+      method: 'POST',
+      body: conversations(20_000, 'walrus'),
+    });
     assert.equal(imported.status, 200, await imported.text());
     // The import's conversations are being indexed for search in the background now.
     // stop() waits at most 10 s for the exit, then kills and throws.
@@ -53,7 +68,10 @@ describe('shutdown and a busy database, on the real server', () => {
     assert.equal(connection.conversationCount, 20_000);
     const found = await api(second, `/api/conversations?connectionId=${connection.id}&q=walrus%2019999`);
     assert.equal(found.status, 200);
-    assert.deepEqual((await found.json()).conversations.map((c: { external_id: string }) => c.external_id), ['walrus-19999']);
+    assert.deepEqual(
+      (await found.json()).conversations.map((c: { external_id: string }) => c.external_id),
+      ['walrus-19999'],
+    );
 
     // Another process holds the write lock: reads and the rate limit go on, a
     // write waits busy_timeout and then answers 503 with Retry-After, never a 500.
@@ -63,7 +81,10 @@ describe('shutdown and a busy database, on the real server', () => {
       const read = await api(second, '/api/conversations?userRef=u1');
       assert.equal(read.status, 200);
       assert.match(read.headers.get('ratelimit-remaining') ?? '', /^\d+$/);
-      const write = await api(second, '/api/ingest-export?userRef=u2', { method: 'POST', body: conversations(1, 'otter') });
+      const write = await api(second, '/api/ingest-export?userRef=u2', {
+        method: 'POST',
+        body: conversations(1, 'otter'),
+      });
       assert.equal(write.status, 503);
       assert.equal(write.headers.get('retry-after'), '1');
       assert.deepEqual(await write.json(), { error: 'Database busy: try again shortly' });
@@ -71,7 +92,10 @@ describe('shutdown and a busy database, on the real server', () => {
       holder.exec('ROLLBACK');
       holder.close();
     }
-    const again = await api(second, '/api/ingest-export?userRef=u2', { method: 'POST', body: conversations(1, 'otter') });
+    const again = await api(second, '/api/ingest-export?userRef=u2', {
+      method: 'POST',
+      body: conversations(1, 'otter'),
+    });
     assert.equal(again.status, 200);
     assert.deepEqual(await second.stop('SIGTERM'), { code: 0, signal: null });
     assert.ok(!second.logs.some((line) => line.includes('"unhandled"')), 'no 500');

@@ -96,15 +96,21 @@ describe('the real server cuts slow clients off and lets refused ones hear why',
     assert.equal(statusOf(response), 408);
   });
 
-  test('a form to /start that never arrives in full: 408, then closed, though the client keeps dripping', { timeout: 20_000 }, async () => {
-    const head = 'POST /start HTTP/1.1\r\nHost: parley\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ntoken=';
+  test('a form to /start that never arrives in full: 408, then closed, though the client keeps dripping', {
+    timeout: 20_000,
+  }, async () => {
+    const head =
+      'POST /start HTTP/1.1\r\nHost: parley\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ntoken=';
     const response = await rawExchange(port, head, 50);
     assert.equal(statusOf(response), 408);
     assert.match(response, /Request timeout/);
   });
 
-  test('a /start body declared far too large: 413 at once, then closed, though the client keeps dripping', { timeout: 20_000 }, async () => {
-    const head = 'POST /start HTTP/1.1\r\nHost: parley\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000000\r\n\r\ntoken=';
+  test('a /start body declared far too large: 413 at once, then closed, though the client keeps dripping', {
+    timeout: 20_000,
+  }, async () => {
+    const head =
+      'POST /start HTTP/1.1\r\nHost: parley\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000000\r\n\r\ntoken=';
     const response = await rawExchange(port, head, 50);
     assert.equal(statusOf(response), 413);
   });

@@ -40,7 +40,9 @@ describe('the compiled binary', () => {
     const { stderr } = await run(join(ROOT, 'node_modules/.bin/bun'), buildArguments(), {
       cwd: ROOT,
       maxBuffer: 16 * 1024 * 1024,
-    }).catch((error: Error & { stdout?: string; stderr?: string }) => assert.fail(`bun build failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`));
+    }).catch((error: Error & { stdout?: string; stderr?: string }) =>
+      assert.fail(`bun build failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`),
+    );
     const { size, mode } = statSync(binaryPath);
     assert.ok(mode & 0o100, 'executable');
     t.diagnostic(`built in ${Math.round(performance.now() - started)} ms${stderr.trim() ? ` (${stderr.trim()})` : ''}`);

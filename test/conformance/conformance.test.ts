@@ -14,7 +14,13 @@ import { signLink } from 'parley-sdk';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
-import { conversationsInFixture, EXPORT_FIXTURE_NAMES, fixtureBytes, fixtureContentType, PROVIDER_BY_PREFIX } from '../helpers.ts';
+import {
+  conversationsInFixture,
+  EXPORT_FIXTURE_NAMES,
+  fixtureBytes,
+  fixtureContentType,
+  PROVIDER_BY_PREFIX,
+} from '../helpers.ts';
 import {
   Browser,
   call,
@@ -35,7 +41,8 @@ const runtimes = (process.env.PARLEY_RUNTIMES ?? 'node,deno,bun')
   .split(',')
   .map((name) => name.trim())
   .filter(Boolean) as RuntimeName[];
-for (const name of runtimes) if (!KNOWN.includes(name)) throw new Error(`PARLEY_RUNTIMES: unknown runtime "${name}" (use ${KNOWN.join(', ')})`);
+for (const name of runtimes)
+  if (!KNOWN.includes(name)) throw new Error(`PARLEY_RUNTIMES: unknown runtime "${name}" (use ${KNOWN.join(', ')})`);
 
 for (const runtime of runtimes) defineConformance(runtime);
 // The same suite on PostgreSQL, under every runtime: the pg driver runs on all three.
@@ -51,24 +58,39 @@ async function snapshot(base: string, tenant: Tenant) {
     expectJson(connections, 200);
     texts.push(connections.text);
     for (const connection of connections.json.connections) {
-      for (const page of await walkConversations(base, tenant.apiKey, connection.id, 50)) texts.push(JSON.stringify(page));
+      for (const page of await walkConversations(base, tenant.apiKey, connection.id, 50))
+        texts.push(JSON.stringify(page));
     }
   }
   return texts;
 }
 
 /** The parts of a snapshot that a re-import may change: each connection's lastSyncAt. */
-const withoutSyncTimes = (texts: string[]) => texts.map((text) => text.replace(/"lastSyncAt":"[^"]*"/g, '"lastSyncAt":"…"'));
+const withoutSyncTimes = (texts: string[]) =>
+  texts.map((text) => text.replace(/"lastSyncAt":"[^"]*"/g, '"lastSyncAt":"…"'));
 
 async function pagesRender(base: string, tenant: Tenant, runtime: RuntimeName, connectionIds: string[]) {
   const sign = (purpose: 'connect' | 'manage') =>
-    signLink({ appId: tenant.appId, userRef: 'swap-fixtures', scopes: ['conversations:read'], purpose, baseUrl: base }, tenant.appSecret);
+    signLink(
+      { appId: tenant.appId, userRef: 'swap-fixtures', scopes: ['conversations:read'], purpose, baseUrl: base },
+      tenant.appSecret,
+    );
   expectPage(await new Browser(base).get(await sign('connect')), 200, 'Swap app', `${runtime}: GET /start`);
   const manager = new Browser(base);
-  assert.equal(redirectTarget(await manager.post('/manage', new URLSearchParams({ token: new URL(await sign('manage')).searchParams.get('token')! })), base), '/manage');
+  assert.equal(
+    redirectTarget(
+      await manager.post(
+        '/manage',
+        new URLSearchParams({ token: new URL(await sign('manage')).searchParams.get('token')! }),
+      ),
+      base,
+    ),
+    '/manage',
+  );
   const home = await manager.get('/manage');
   expectPage(home, 200, 'Swap app', `${runtime}: GET /manage`);
-  for (const id of connectionIds) assert.ok(home.text.includes(`href="/manage/connections/${id}"`), `${runtime}: /manage lists ${id}`);
+  for (const id of connectionIds)
+    assert.ok(home.text.includes(`href="/manage/connections/${id}"`), `${runtime}: /manage lists ${id}`);
 }
 
 /** Every stored conversation's source hash, as the file holds them. */
@@ -96,7 +118,9 @@ describe('one database file, written under one runtime, served by the others', {
   });
 
   const [writer, ...readers] = runtimes;
-  test(`written under ${writer}, read under ${readers.join(' and ') || '(no other runtime)'}`, { skip: readers.length === 0 ? 'PARLEY_RUNTIMES names one runtime' : false }, async (t) => {
+  test(`written under ${writer}, read under ${readers.join(' and ') || '(no other runtime)'}`, {
+    skip: readers.length === 0 ? 'PARLEY_RUNTIMES names one runtime' : false,
+  }, async (t) => {
     running = await startServer(writer!, { databasePath, env });
     const db = openBetterSqlite3(databasePath);
     let tenant: Tenant;
@@ -106,16 +130,31 @@ describe('one database file, written under one runtime, served by the others', {
       await db.destroy();
     }
     let base = running.url;
-    for (const name of EXPORT_FIXTURE_NAMES) expectJson(await ingest(base, tenant.apiKey, fixtureBytes(name), 'userRef=swap-fixtures', fixtureContentType(name)), 200, undefined, name);
-    expectJson(await ingest(base, tenant.apiKey, splitChatGptZip().zip, 'userRef=swap-generated', 'application/zip'), 200);
+    for (const name of EXPORT_FIXTURE_NAMES)
+      expectJson(
+        await ingest(base, tenant.apiKey, fixtureBytes(name), 'userRef=swap-fixtures', fixtureContentType(name)),
+        200,
+        undefined,
+        name,
+      );
+    expectJson(
+      await ingest(base, tenant.apiKey, splitChatGptZip().zip, 'userRef=swap-generated', 'application/zip'),
+      200,
+    );
     expectJson(await ingest(base, tenant.apiKey, claudeExport(237, 'swap').bytes, 'userRef=swap-generated'), 200);
     let expected = await snapshot(base, tenant);
     // The first text is the listing of swap-fixtures, the user the pages are opened for.
-    const connectionIds: string[] = JSON.parse(expected[0]!).connections.map((connection: { id: string }) => connection.id);
+    const connectionIds: string[] = JSON.parse(expected[0]!).connections.map(
+      (connection: { id: string }) => connection.id,
+    );
     // One connection per provider, each with one page of fixtures (none has 50 conversations).
     const providers = Object.keys(PROVIDER_BY_PREFIX).length;
     assert.equal(connectionIds.length, providers);
-    assert.equal(expected.length, 2 + providers + 1 + 5, `two connection listings and ${providers + 6} conversation pages`);
+    assert.equal(
+      expected.length,
+      2 + providers + 1 + 5,
+      `two connection listings and ${providers + 6} conversation pages`,
+    );
     await pagesRender(base, tenant, writer!, connectionIds);
     assert.deepEqual(await running.stop(), { code: 0, signal: null }, `${writer} exits cleanly`);
     running = undefined;
@@ -125,15 +164,26 @@ describe('one database file, written under one runtime, served by the others', {
       base = running.url;
       t.diagnostic(`${reader} opened the file in ${running.startupMs} ms`);
       const seen = await snapshot(base, tenant);
-      assert.deepEqual(seen.map((text) => JSON.parse(text)), expected.map((text) => JSON.parse(text)), `${reader} lists what was written`);
+      assert.deepEqual(
+        seen.map((text) => JSON.parse(text)),
+        expected.map((text) => JSON.parse(text)),
+        `${reader} lists what was written`,
+      );
       assert.deepEqual(seen, expected, `${reader} answers byte for byte the same`);
       await pagesRender(base, tenant, reader, connectionIds);
       if (index === 0) {
         const name = 'claude-conversations.json';
         const hashesBefore = await sourceHashes(databasePath);
-        assert.ok(hashesBefore.some((row) => row.source_hash !== null), `${writer} kept the hashes of the conversations' bytes`);
+        assert.ok(
+          hashesBefore.some((row) => row.source_hash !== null),
+          `${writer} kept the hashes of the conversations' bytes`,
+        );
         const again = expectJson(await ingest(base, tenant.apiKey, fixtureBytes(name), 'userRef=swap-fixtures'), 200);
-        assert.deepEqual([again.created, again.updated, again.skipped, again.unchanged], [0, 0, 0, conversationsInFixture(name)], `${reader}: re-import changes nothing`);
+        assert.deepEqual(
+          [again.created, again.updated, again.skipped, again.unchanged],
+          [0, 0, 0, conversationsInFixture(name)],
+          `${reader}: re-import changes nothing`,
+        );
         // A hash that differed between runtimes would be rewritten here (and the bytes read again).
         assert.deepEqual(await sourceHashes(databasePath), hashesBefore, `${reader} hashes the bytes as ${writer} did`);
         const after = await snapshot(base, tenant);
@@ -142,7 +192,10 @@ describe('one database file, written under one runtime, served by the others', {
       }
       // SIGINT here, SIGTERM everywhere else: both stop the server cleanly.
       assert.deepEqual(await running.stop('SIGINT'), { code: 0, signal: null }, `${reader} exits cleanly on SIGINT`);
-      assert.ok(running.logs.some((line) => line.includes('"event":"shutdown"') && line.includes('"signal":"SIGINT"')), `${reader} logged its SIGINT shutdown`);
+      assert.ok(
+        running.logs.some((line) => line.includes('"event":"shutdown"') && line.includes('"signal":"SIGINT"')),
+        `${reader} logged its SIGINT shutdown`,
+      );
       running = undefined;
     }
   });

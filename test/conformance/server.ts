@@ -36,7 +36,8 @@ const CONFIG_VARIABLES = [
 ];
 
 /** This process's environment without Parley's variables, for a child to start from. */
-export const inheritedEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.includes(name)));
+export const inheritedEnv = () =>
+  Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.includes(name)));
 
 const STARTUP_LIMIT_MS = 20_000;
 const STOP_LIMIT_MS = 10_000;
@@ -95,7 +96,19 @@ function command(runtime: RuntimeName, binaryPath: string | undefined): [string,
     case 'npm-start':
       return ['npm', ['start', '--silent']];
     case 'deno':
-      return [`${ROOT}node_modules/.bin/deno`, ['run', '--conditions=parley-source', `--v8-flags=${V8_FLAGS.join(',')}`, '--allow-net', '--allow-env', '--allow-read', '--allow-write', 'src/runtime/deno.ts']];
+      return [
+        `${ROOT}node_modules/.bin/deno`,
+        [
+          'run',
+          '--conditions=parley-source',
+          `--v8-flags=${V8_FLAGS.join(',')}`,
+          '--allow-net',
+          '--allow-env',
+          '--allow-read',
+          '--allow-write',
+          'src/runtime/deno.ts',
+        ],
+      ];
     case 'bun':
       return [`${ROOT}node_modules/.bin/bun`, ['src/runtime/bun.ts']];
     case 'binary':
@@ -123,7 +136,10 @@ const deadlineAfter = (ms: number) => new Promise<'timeout'>((resolve) => setTim
  * /healthz to answer 200. A server that does not come up is killed and the
  * error carries everything it printed.
  */
-export async function startServer(runtime: RuntimeName, { databasePath, env = {}, binaryPath, cwd = ROOT }: StartOptions): Promise<RunningServer> {
+export async function startServer(
+  runtime: RuntimeName,
+  { databasePath, env = {}, binaryPath, cwd = ROOT }: StartOptions,
+): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const inherited = inheritedEnv();
@@ -172,7 +188,9 @@ export async function startServer(runtime: RuntimeName, { databasePath, env = {}
       if (result === 'timeout') {
         child.kill('SIGKILL');
         await Promise.race([exited, deadlineAfter(5_000)]);
-        throw new Error(`${runtime} server did not exit within ${STOP_LIMIT_MS / 1000} s of ${signal}; killed.\n${output()}`);
+        throw new Error(
+          `${runtime} server did not exit within ${STOP_LIMIT_MS / 1000} s of ${signal}; killed.\n${output()}`,
+        );
       }
       return result;
     })());
@@ -182,7 +200,9 @@ export async function startServer(runtime: RuntimeName, { databasePath, env = {}
     if (failure) throw new Error(`${runtime} server could not be spawned: ${failure.message}`);
     if (child.exitCode !== null || child.signalCode !== null) {
       await Promise.race([exited, deadlineAfter(1_000)]); // the rest of its output
-      throw new Error(`${runtime} server exited during start-up (code ${child.exitCode}, signal ${child.signalCode}):\n${output()}`);
+      throw new Error(
+        `${runtime} server exited during start-up (code ${child.exitCode}, signal ${child.signalCode}):\n${output()}`,
+      );
     }
     try {
       const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
@@ -194,7 +214,9 @@ export async function startServer(runtime: RuntimeName, { databasePath, env = {}
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       await Promise.race([exited, deadlineAfter(5_000)]);
-      throw new Error(`${runtime} server did not answer /healthz with 200 within ${STARTUP_LIMIT_MS / 1000} s:\n${output()}`);
+      throw new Error(
+        `${runtime} server did not answer /healthz with 200 within ${STARTUP_LIMIT_MS / 1000} s:\n${output()}`,
+      );
     }
     await sleep(10);
   }

@@ -13,7 +13,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 /** The repository root: the server and the CLI run from here, as an operator would run them. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Where `capture` writes; `npm run screenshots` points it elsewhere to refresh docs/screenshots/. */
-export const SCREENSHOTS_DIR = process.env.PARLEY_SCREENSHOTS_DIR || fileURLToPath(new URL('./screenshots/', import.meta.url));
+export const SCREENSHOTS_DIR =
+  process.env.PARLEY_SCREENSHOTS_DIR || fileURLToPath(new URL('./screenshots/', import.meta.url));
 
 const run = promisify(execFile);
 
@@ -24,7 +25,9 @@ export async function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -43,7 +46,13 @@ export interface RunningServer {
 export async function startServer(databasePath: string): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env = { PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: databasePath, PUBLIC_URL: baseUrl, LOG_LEVEL: 'info' };
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_PATH: databasePath,
+    PUBLIC_URL: baseUrl,
+    LOG_LEVEL: 'info',
+  };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -95,7 +104,10 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 
 /** Runs the operator CLI against the server's database and returns the JSON it printed. */
 export async function cli(server: RunningServer, ...args: string[]): Promise<any> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', ...args], { cwd: ROOT, env: { ...process.env, ...server.env } });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...server.env },
+  });
   return JSON.parse(stdout);
 }
 
@@ -110,7 +122,9 @@ export const chromiumPath = (): string => process.env.CHROMIUM_PATH || '/usr/bin
  */
 export function describeInBrowser(name: string, define: () => void): void {
   const path = chromiumPath();
-  const missing = existsSync(path) ? undefined : `no Chromium at ${path} — install it (apt-get install chromium) or set CHROMIUM_PATH to one`;
+  const missing = existsSync(path)
+    ? undefined
+    : `no Chromium at ${path} — install it (apt-get install chromium) or set CHROMIUM_PATH to one`;
   if (missing && process.env.PARLEY_REQUIRE_BROWSER === '1') {
     test(name, () => assert.fail(`browser tests required (PARLEY_REQUIRE_BROWSER=1), but ${missing}`));
     return;
@@ -122,7 +136,15 @@ export function describeInBrowser(name: string, define: () => void): void {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -135,7 +157,8 @@ export function watchPage(page: Page) {
   const problems: string[] = [];
   const dialogs: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(`console ${message.type()}: ${message.text()} (${message.location().url})`);
+    if (message.type() === 'error' || /Content Security Policy/i.test(message.text()))
+      problems.push(`console ${message.type()}: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('dialog', (dialog) => {
@@ -151,7 +174,8 @@ export function watchPage(page: Page) {
      */
     unexpected(allowedStatuses: number[] = []) {
       return problems.filter(
-        (problem) => !allowedStatuses.some((status) => problem.includes(`the server responded with a status of ${status}`)),
+        (problem) =>
+          !allowedStatuses.some((status) => problem.includes(`the server responded with a status of ${status}`)),
       );
     },
   };
@@ -251,7 +275,9 @@ export async function capture(page: Page, name: string): Promise<string[]> {
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);
     await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${viewport.width}.png`), fullPage: true });
-    problems.push(...(await accessibilityViolations(page)).map((violation) => `axe at ${viewport.width} px: ${violation}`));
+    problems.push(
+      ...(await accessibilityViolations(page)).map((violation) => `axe at ${viewport.width} px: ${violation}`),
+    );
   }
   return [...problems, ...(await layoutProblems(page))];
 }
@@ -285,11 +311,23 @@ export async function tabTo(page: Page, name: string | RegExp, { backwards = fal
   const stops: string[] = [];
   while (stops.length < 40) {
     await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
-    const stop = (await page.evaluate(FOCUS_STOP)) as { name: string; shown: boolean; after: boolean | undefined } | null;
-    assert.ok(stop, `${backwards ? 'Shift+Tab' : 'Tab'} after ${JSON.stringify(stops)} left the page's elements before reaching "${String(name)}"`);
+    const stop = (await page.evaluate(FOCUS_STOP)) as {
+      name: string;
+      shown: boolean;
+      after: boolean | undefined;
+    } | null;
+    assert.ok(
+      stop,
+      `${backwards ? 'Shift+Tab' : 'Tab'} after ${JSON.stringify(stops)} left the page's elements before reaching "${String(name)}"`,
+    );
     stops.push(stop.name);
     assert.ok(stop.shown, `the focus on "${stop.name}" does not show`);
-    if (stop.after !== undefined) assert.equal(stop.after, !backwards, `the focus went ${backwards ? 'forwards' : 'backwards'} to "${stop.name}" (stops: ${JSON.stringify(stops)})`);
+    if (stop.after !== undefined)
+      assert.equal(
+        stop.after,
+        !backwards,
+        `the focus went ${backwards ? 'forwards' : 'backwards'} to "${stop.name}" (stops: ${JSON.stringify(stops)})`,
+      );
     if (typeof name === 'string' ? stop.name === name : name.test(stop.name)) return stops;
   }
   assert.fail(`"${String(name)}" not reached in 40 presses: ${JSON.stringify(stops)}`);

@@ -16,7 +16,19 @@ import { zipSync } from 'fflate';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { signLink } from 'parley-sdk';
 import { FIXTURES_DIR, zipFolderFiles } from '../helpers.ts';
-import { accessibilityViolations, capture, cli, describeInBrowser, launchChromium, PHONE, SCREENSHOTS_DIR, startServer, tabTo, watchPage, type RunningServer } from './browser.ts';
+import {
+  accessibilityViolations,
+  capture,
+  cli,
+  describeInBrowser,
+  launchChromium,
+  PHONE,
+  SCREENSHOTS_DIR,
+  startServer,
+  tabTo,
+  watchPage,
+  type RunningServer,
+} from './browser.ts';
 
 /** Two ChatGPT conversations; five Claude ones (see test/fixtures/README.md). */
 const CHATGPT_EXPORT = fileURLToPath(new URL('chatgpt-browsing.json', FIXTURES_DIR));
@@ -50,11 +62,25 @@ const PRIVACY_URL = `${CUSTOMER_ORIGIN}/privacy`;
 const ACCENT = '#0f766e';
 
 const link = (purpose: 'connect' | 'manage', userRef: string, locale?: string) =>
-  signLink({ appId: tenant.appId, userRef, scopes: ['conversations:read'], purpose, baseUrl: base(), returnUrl: RETURN_URL, ...(locale && { locale }) }, tenant.appSecret);
+  signLink(
+    {
+      appId: tenant.appId,
+      userRef,
+      scopes: ['conversations:read'],
+      purpose,
+      baseUrl: base(),
+      returnUrl: RETURN_URL,
+      ...(locale && { locale }),
+    },
+    tenant.appSecret,
+  );
 
 /** The customer's backend: the API with the app's key. */
 async function api(path: string, init: RequestInit = {}) {
-  const response = await fetch(`${base()}${path}`, { ...init, headers: { Authorization: `Bearer ${tenant.apiKey}`, ...init.headers } });
+  const response = await fetch(`${base()}${path}`, {
+    ...init,
+    headers: { Authorization: `Bearer ${tenant.apiKey}`, ...init.headers },
+  });
   return { status: response.status, body: (await response.json()) as any };
 }
 
@@ -73,7 +99,10 @@ async function ingest(userRef: string, conversations: unknown, contentType = 'ap
  * the console must be clean: no errors, no CSP reports, no dialogs. Error pages a
  * flow expects name their status, which Chromium also logs.
  */
-async function inBrowser(flow: (page: Page) => Promise<void>, { expectedStatuses = [] as number[], context: options = {} as BrowserContextOptions } = {}) {
+async function inBrowser(
+  flow: (page: Page) => Promise<void>,
+  { expectedStatuses = [] as number[], context: options = {} as BrowserContextOptions } = {},
+) {
   const context = await browser!.newContext({ viewport: PHONE, ...options });
   // A missing element should fail in seconds, not after Playwright's default 30 s.
   context.setDefaultTimeout(15_000);
@@ -86,7 +115,8 @@ async function inBrowser(flow: (page: Page) => Promise<void>, { expectedStatuses
   } catch (error) {
     // When the server or the browser is gone, every later step fails too: say why.
     const ended = server!.ended();
-    if (ended) throw new Error(`the server ended (${ended}); its output:\n${server!.output().slice(-4_000)}`, { cause: error });
+    if (ended)
+      throw new Error(`the server ended (${ended}); its output:\n${server!.output().slice(-4_000)}`, { cause: error });
     if (!browser!.isConnected()) throw new Error('the browser closed or crashed', { cause: error });
     throw error;
   } finally {
@@ -106,7 +136,13 @@ async function shoot(page: Page, name: string) {
 
 /** The New / Updated / Unchanged / Skipped counts of a result page. */
 async function resultCounts(page: Page): Promise<Record<string, string>> {
-  return page.locator('.counts > div').evaluateAll((items) => Object.fromEntries(items.map((item) => [item.querySelector('dt')!.textContent, item.querySelector('dd')!.textContent])));
+  return page
+    .locator('.counts > div')
+    .evaluateAll((items) =>
+      Object.fromEntries(
+        items.map((item) => [item.querySelector('dt')!.textContent, item.querySelector('dd')!.textContent]),
+      ),
+    );
 }
 
 /** Each connection row of the manage home: its name, its line of figures, and whether it is a link. */
@@ -137,7 +173,9 @@ const conversationTitles = (page: Page) => page.locator('ul.conversations li a')
 async function uploadExport(page: Page, file: string): Promise<number> {
   await page.getByLabel('Export file (.zip or .json)').setInputFiles(file);
   const posted = page.waitForRequest((request) => request.method() === 'POST');
-  const shown = page.waitForResponse((response) => response.url() === `${base()}/connect/result` && response.request().resourceType() === 'document');
+  const shown = page.waitForResponse(
+    (response) => response.url() === `${base()}/connect/result` && response.request().resourceType() === 'document',
+  );
   await page.getByRole('button', { name: 'Upload and import' }).click();
   assert.equal((await posted).resourceType(), 'xhr', 'the upload goes through the progress script');
   const status = (await shown).status();
@@ -187,11 +225,20 @@ async function openChatGptUpload(page: Page, url: string, { screenshots = false 
   assert.equal((await page.goto(url))!.status(), 200);
   assert.equal(await heading(page), 'Acme Notes would like to import your AI conversations');
   assert.equal(await page.locator('header .brand').innerText(), 'Acme Notes');
-  assert.equal(await page.locator('header img.logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), 96);
+  assert.equal(
+    await page.locator('header img.logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+    96,
+  );
   // The app's privacy policy: once, in the section that says what happens to the person's data.
   assert.equal(await page.getByRole('link', { name: 'Acme Notes’s privacy policy' }).count(), 1);
-  assert.equal(await page.locator('.trust').getByRole('link', { name: 'Acme Notes’s privacy policy' }).getAttribute('href'), PRIVACY_URL);
-  assert.equal(await page.getByRole('button', { name: 'Continue' }).evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(15, 118, 110)');
+  assert.equal(
+    await page.locator('.trust').getByRole('link', { name: 'Acme Notes’s privacy policy' }).getAttribute('href'),
+    PRIVACY_URL,
+  );
+  assert.equal(
+    await page.getByRole('button', { name: 'Continue' }).evaluate((el) => getComputedStyle(el).backgroundColor),
+    'rgb(15, 118, 110)',
+  );
   if (screenshots) {
     await shoot(page, 'connect-start');
     // The first Tab lands on Continue, and the focus must be plain to see.
@@ -199,7 +246,11 @@ async function openChatGptUpload(page: Page, url: string, { screenshots = false 
     const focused = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement;
       const style = getComputedStyle(el);
-      return { text: el.textContent, visible: el.matches(':focus-visible'), outline: `${style.outlineStyle} ${style.outlineWidth}` };
+      return {
+        text: el.textContent,
+        visible: el.matches(':focus-visible'),
+        outline: `${style.outlineStyle} ${style.outlineWidth}`,
+      };
     });
     assert.deepEqual(focused, { text: 'Continue', visible: true, outline: 'solid 3px' });
     await shoot(page, 'connect-start-focus');
@@ -226,7 +277,21 @@ describeInBrowser('the hosted pages in Chromium', () => {
     if (launched.status === 'rejected') throw launched.reason;
     tenant = await cli(server!, 'app', 'create', '--name', 'Acme Notes');
     // The app's brand, as a customer sets it: every page (and every screenshot) shows it.
-    await cli(server!, 'app', 'update', '--app', tenant.appId, '--logo', fileURLToPath(new URL('acme-notes-logo.png', FIXTURES_DIR)), '--accent-color', ACCENT, '--privacy-url', PRIVACY_URL, '--return-origin', CUSTOMER_ORIGIN);
+    await cli(
+      server!,
+      'app',
+      'update',
+      '--app',
+      tenant.appId,
+      '--logo',
+      fileURLToPath(new URL('acme-notes-logo.png', FIXTURES_DIR)),
+      '--accent-color',
+      ACCENT,
+      '--privacy-url',
+      PRIVACY_URL,
+      '--return-origin',
+      CUSTOMER_ORIGIN,
+    );
     // The export as ChatGPT's email delivers it: a zip with conversations.json inside.
     chatgptZip = join(tmp, 'chatgpt-export.zip');
     writeFileSync(chatgptZip, zipSync({ 'conversations.json': new Uint8Array(readFileSync(CHATGPT_EXPORT)) }));
@@ -242,7 +307,18 @@ describeInBrowser('the hosted pages in Chromium', () => {
   });
 
   test('connect: import a ChatGPT export, the same file again, then a Claude file by mistake', async () => {
-    const { url } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'connect-user', '--purpose', 'connect', '--return-url', RETURN_URL);
+    const { url } = await cli(
+      server!,
+      'link',
+      '--app',
+      tenant.appId,
+      '--user',
+      'connect-user',
+      '--purpose',
+      'connect',
+      '--return-url',
+      RETURN_URL,
+    );
     await inBrowser(
       async (page) => {
         await openChatGptUpload(page, url, { screenshots: true });
@@ -271,7 +347,10 @@ describeInBrowser('the hosted pages in Chromium', () => {
         await page.unroute(`${base()}/connect/openai`);
 
         assert.equal(await heading(page), 'Your ChatGPT conversations are in');
-        assert.equal(await page.locator('p.big').innerText(), '2 conversations from ChatGPT are now available to Acme Notes.');
+        assert.equal(
+          await page.locator('p.big').innerText(),
+          '2 conversations from ChatGPT are now available to Acme Notes.',
+        );
         assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
         const back = await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href');
         assert.match(back!, /^https:\/\/acme-notes\.example\/settings\/ai\?parley_status=success&connectionId=[\w-]+$/);
@@ -281,7 +360,10 @@ describeInBrowser('the hosted pages in Chromium', () => {
         await page.getByRole('link', { name: 'Upload another file' }).click();
         await page.waitForURL(`${base()}/connect/openai`);
         assert.equal(await uploadExport(page, CHATGPT_EXPORT), 200);
-        assert.equal(await page.locator('p.big').innerText(), '2 conversations from ChatGPT are now available to Acme Notes.');
+        assert.equal(
+          await page.locator('p.big').innerText(),
+          '2 conversations from ChatGPT are now available to Acme Notes.',
+        );
         assert.deepEqual(await resultCounts(page), { New: '0', Updated: '0', Unchanged: '2', Skipped: '0' });
         assert.equal(await heading(page), 'Nothing new in this ChatGPT export');
         await shoot(page, 'connect-result-nothing-new');
@@ -292,10 +374,19 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.equal(await uploadExport(page, CLAUDE_EXPORT), 400);
         assert.equal(await page.locator('.card.error .status').innerText(), 'The import did not work');
         assert.equal(await heading(page), 'This is not a ChatGPT export');
-        assert.ok(await page.getByText('It looks like an export from another service. Choose the service the file came from, or upload the export you downloaded from ChatGPT.').isVisible());
+        assert.ok(
+          await page
+            .getByText(
+              'It looks like an export from another service. Choose the service the file came from, or upload the export you downloaded from ChatGPT.',
+            )
+            .isVisible(),
+        );
         assert.ok(await page.getByRole('link', { name: 'Try again' }).isVisible());
         assert.ok(await page.getByRole('link', { name: 'Choose another service' }).isVisible());
-        assert.equal(await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'), `${RETURN_URL}?parley_status=error`);
+        assert.equal(
+          await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'),
+          `${RETURN_URL}?parley_status=error`,
+        );
         await shoot(page, 'connect-result-error');
 
         // The session cookie is gone when the person uploads: the script shows the
@@ -307,7 +398,10 @@ describeInBrowser('the hosted pages in Chromium', () => {
         await page.getByRole('button', { name: 'Upload and import' }).click();
         const refusal = page.locator('[data-upload-error]');
         await refusal.waitFor({ state: 'visible' });
-        assert.match(await refusal.innerText(), /^Open this page from the app\. This page works only after you open a link the app gives you/);
+        assert.match(
+          await refusal.innerText(),
+          /^Open this page from the app\. This page works only after you open a link the app gives you/,
+        );
         assert.equal(await page.locator('.picker').isVisible(), true, 'the drop zone is back');
         assert.equal(page.url(), `${base()}/connect/openai`);
         assert.equal(await page.getByRole('button', { name: 'Upload and import' }).isEnabled(), true);
@@ -328,13 +422,23 @@ describeInBrowser('the hosted pages in Chromium', () => {
     // Many conversations, so the upload goes at the pace of the import that reads it and reports progress on the way.
     const [one] = JSON.parse(readFileSync(CHATGPT_EXPORT, 'utf8'));
     const large = join(tmp, 'large-chatgpt.json');
-    writeFileSync(large, JSON.stringify(Array.from({ length: 3_000 }, (_, i) => ({ ...one, id: `large-${i}`, conversation_id: `large-${i}` }))));
+    writeFileSync(
+      large,
+      JSON.stringify(
+        Array.from({ length: 3_000 }, (_, i) => ({ ...one, id: `large-${i}`, conversation_id: `large-${i}` })),
+      ),
+    );
     await inBrowser(async (page) => {
       await openChatGptUpload(page, await link('connect', 'large-upload'));
       // Every text the progress shows is noted in sessionStorage, which outlives the page.
       await page.evaluate(() => {
         const text = document.querySelector('[data-progress-text]')!;
-        new MutationObserver(() => sessionStorage.setItem('progress', JSON.stringify([...JSON.parse(sessionStorage.getItem('progress') ?? '[]'), text.textContent]))).observe(text, {
+        new MutationObserver(() =>
+          sessionStorage.setItem(
+            'progress',
+            JSON.stringify([...JSON.parse(sessionStorage.getItem('progress') ?? '[]'), text.textContent]),
+          ),
+        ).observe(text, {
           childList: true,
           characterData: true,
           subtree: true,
@@ -348,7 +452,11 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.waitForURL(`${base()}/connect/result`, { timeout: 120_000 });
       const shown: string[] = JSON.parse((await page.evaluate(() => sessionStorage.getItem('progress')))!);
       assert.equal(shown[0], 'Starting the upload…');
-      assert.ok(shown.slice(1, -1).every((text) => /^\d+(\.\d)? (kB|MB) of \d+(\.\d)? MB · \d+%$/.test(text)) && shown.length > 2, JSON.stringify(shown));
+      assert.ok(
+        shown.slice(1, -1).every((text) => /^\d+(\.\d)? (kB|MB) of \d+(\.\d)? MB · \d+%$/.test(text)) &&
+          shown.length > 2,
+        JSON.stringify(shown),
+      );
       assert.equal(shown.at(-1), 'Importing…');
       assert.equal(await heading(page), 'Your ChatGPT conversations are in');
     });
@@ -391,16 +499,37 @@ describeInBrowser('the hosted pages in Chromium', () => {
       return path;
     };
     const uploads = [
-      { name: 'DeepSeek', id: 'deepseek', step: 'Go to Settings → Data management → Export, and export all your history.', file: shipped('deepseek_data.zip', 'deepseek-zip'), counts: { New: '2', Updated: '0', Unchanged: '0', Skipped: '1' } },
-      { name: 'Gemini', id: 'google', step: 'Open Google Takeout (takeout.google.com) and sign in.', file: shipped('takeout-20260101.zip', 'gemini-zip'), counts: { New: '4', Updated: '0', Unchanged: '0', Skipped: '0' } },
+      {
+        name: 'DeepSeek',
+        id: 'deepseek',
+        step: 'Go to Settings → Data management → Export, and export all your history.',
+        file: shipped('deepseek_data.zip', 'deepseek-zip'),
+        counts: { New: '2', Updated: '0', Unchanged: '0', Skipped: '1' },
+      },
+      {
+        name: 'Gemini',
+        id: 'google',
+        step: 'Open Google Takeout (takeout.google.com) and sign in.',
+        file: shipped('takeout-20260101.zip', 'gemini-zip'),
+        counts: { New: '4', Updated: '0', Unchanged: '0', Skipped: '0' },
+      },
     ];
     await inBrowser(async (page) => {
       assert.equal((await page.goto(await link('connect', 'more-services')))!.status(), 200);
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.waitForURL(`${base()}/connect`);
-      assert.deepEqual(await page.locator('a.choice strong').allInnerTexts(), ['ChatGPT', 'Claude', 'Gemini', 'Microsoft Copilot', 'Grok', 'DeepSeek']);
+      assert.deepEqual(await page.locator('a.choice strong').allInnerTexts(), [
+        'ChatGPT',
+        'Claude',
+        'Gemini',
+        'Microsoft Copilot',
+        'Grok',
+        'DeepSeek',
+      ]);
       // Every service's guide and upload form, screenshots and axe included.
-      for (const id of await page.locator('a.choice').evaluateAll((links) => links.map((a) => a.getAttribute('href')!.split('/').pop()!))) {
+      for (const id of await page
+        .locator('a.choice')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href')!.split('/').pop()!))) {
         assert.equal((await page.goto(`${base()}/connect/${id}`))!.status(), 200);
         await shoot(page, `connect-upload-${id}`);
       }
@@ -416,7 +545,10 @@ describeInBrowser('the hosted pages in Chromium', () => {
       }
     });
     const { body } = await api('/api/conversations?userRef=more-services');
-    assert.deepEqual(body.connections.map((c: any) => [c.provider, c.conversationCount]).sort(), [['deepseek', 2], ['google', 4]]);
+    assert.deepEqual(body.connections.map((c: any) => [c.provider, c.conversationCount]).sort(), [
+      ['deepseek', 2],
+      ['google', 4],
+    ]);
   });
 
   test('connect: link previews do not use up the link', async () => {
@@ -445,7 +577,9 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.goto(await link('manage', 'manage-user'));
       assert.equal(page.url(), `${base()}/manage`, 'the token is gone from the address');
       assert.equal(await heading(page), 'Your imported conversations');
-      assert.deepEqual(await connectionsShown(page), [{ provider: 'Claude', summary: '5 conversations · updated now', link: true }]);
+      assert.deepEqual(await connectionsShown(page), [
+        { provider: 'Claude', summary: '5 conversations · updated now', link: true },
+      ]);
       await shoot(page, 'manage-home');
 
       await page.getByRole('link', { name: /Claude/ }).click();
@@ -486,11 +620,18 @@ describeInBrowser('the hosted pages in Chromium', () => {
         messages.map((m) => m.time),
         ['2025-09-20 19:02 UTC', '2025-09-20 19:04 UTC', '2025-09-20 19:11 UTC', '2025-09-20 19:13 UTC'],
       );
-      assert.notEqual(messages[0]!.background, messages[1]!.background, 'your messages and the assistant’s look different');
+      assert.notEqual(
+        messages[0]!.background,
+        messages[1]!.background,
+        'your messages and the assistant’s look different',
+      );
       // The assistant's fenced SQL is set as code with its language, without the fences.
       const code = page.locator('li.message.assistant pre').first();
       assert.equal(await code.locator('code').getAttribute('class'), 'language-sql');
-      assert.match(await code.innerText(), /^-- One index for both filters\nCREATE INDEX orders_customer_status ON orders \(customer_id, status\);/);
+      assert.match(
+        await code.innerText(),
+        /^-- One index for both filters\nCREATE INDEX orders_customer_status ON orders \(customer_id, status\);/,
+      );
       assert.match(await code.evaluate((el) => getComputedStyle(el).fontFamily), /monospace/);
       assert.doesNotMatch(await page.locator('main').innerText(), /```/);
       await shoot(page, 'manage-conversation');
@@ -499,7 +640,9 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.getByRole('link', { name: 'Delete conversation' }).click();
       await page.waitForURL(`${conversationUrl}/delete`);
       assert.equal(await heading(page), 'Delete this conversation?');
-      assert.ok(await page.getByText('“Speeding up a slow Postgres query” will be deleted from Acme Notes.').isVisible());
+      assert.ok(
+        await page.getByText('“Speeding up a slow Postgres query” will be deleted from Acme Notes.').isVisible(),
+      );
       await shoot(page, 'manage-confirm-delete-conversation');
       await page.getByRole('link', { name: 'Cancel' }).click();
       await page.waitForURL(conversationUrl);
@@ -524,13 +667,24 @@ describeInBrowser('the hosted pages in Chromium', () => {
       // Disconnect.
       await page.getByRole('link', { name: 'Disconnect' }).click();
       assert.equal(await heading(page), 'Disconnect Claude?');
-      assert.ok(await page.getByText('All 4 Claude conversations will be deleted from Acme Notes, and the connection will show as disconnected.').isVisible());
+      assert.ok(
+        await page
+          .getByText(
+            'All 4 Claude conversations will be deleted from Acme Notes, and the connection will show as disconnected.',
+          )
+          .isVisible(),
+      );
       await shoot(page, 'manage-confirm-disconnect');
       await page.getByRole('button', { name: 'Disconnect Claude' }).click();
       await page.waitForURL(`${base()}/manage?notice=disconnected`);
-      assert.equal(await page.getByRole('status').innerText(), 'The connection was disconnected and its conversations deleted.');
+      assert.equal(
+        await page.getByRole('status').innerText(),
+        'The connection was disconnected and its conversations deleted.',
+      );
       // Disconnected, and no link to a list that is empty now.
-      assert.deepEqual(await connectionsShown(page), [{ provider: 'Claude', summary: 'Disconnected · its conversations were deleted', link: false }]);
+      assert.deepEqual(await connectionsShown(page), [
+        { provider: 'Claude', summary: 'Disconnected · its conversations were deleted', link: false },
+      ]);
       const revoked = await apiConnection();
       assert.deepEqual([revoked.status, revoked.conversationCount], ['revoked', 0]);
       assert.equal(await apiTotal(), 0);
@@ -542,24 +696,43 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await shoot(page, 'manage-confirm-delete-all');
       await page.getByRole('button', { name: 'Delete all my data' }).click();
       await page.waitForURL(`${base()}/manage?notice=all-deleted`);
-      assert.equal(await page.getByRole('status').innerText(), 'Everything was deleted\n\n1 connection and 0 conversations were deleted. Acme Notes holds none of your conversations now.');
+      assert.equal(
+        await page.getByRole('status').innerText(),
+        'Everything was deleted\n\n1 connection and 0 conversations were deleted. Acme Notes holds none of your conversations now.',
+      );
       assert.equal(await page.getByText('There is nothing here').count(), 0);
       assert.equal(await page.locator('li.connection').count(), 0);
-      assert.deepEqual(await api('/api/conversations?userRef=manage-user'), { status: 404, body: { error: 'User not found' } });
+      assert.deepEqual(await api('/api/conversations?userRef=manage-user'), {
+        status: 404,
+        body: { error: 'User not found' },
+      });
       await shoot(page, 'manage-home-empty');
     });
   });
 
   test('manage: a conversation in Markdown: a table, a list, a quote and code wider than a phone', async () => {
     const [sample] = JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8'));
-    const message = (uuid: string, sender: string, text: string) => ({ uuid, text, content: [{ type: 'text', text }], sender, created_at: '2025-10-02T09:30:00Z', updated_at: '2025-10-02T09:30:00Z', attachments: [], files: [] });
+    const message = (uuid: string, sender: string, text: string) => ({
+      uuid,
+      text,
+      content: [{ type: 'text', text }],
+      sender,
+      created_at: '2025-10-02T09:30:00Z',
+      updated_at: '2025-10-02T09:30:00Z',
+      attachments: [],
+      files: [],
+    });
     await ingest('markdown-user', [
       {
         ...sample,
         uuid: 'markdown-0001',
         name: 'Comparing the query plans',
         chat_messages: [
-          message('md-1', 'human', 'Can you put the three plans side by side?\n\n- no index\n- `customer_id` only\n- both columns'),
+          message(
+            'md-1',
+            'human',
+            'Can you put the three plans side by side?\n\n- no index\n- `customer_id` only\n- both columns',
+          ),
           message(
             'md-2',
             'assistant',
@@ -602,9 +775,17 @@ describeInBrowser('the hosted pages in Chromium', () => {
       // It catches the dialog only once asked to, and sets that up without waiting:
       // asked together with the key press, it missed the dialog now and then.
       const chooser = page.waitForEvent('filechooser');
-      assert.deepEqual(await tabTo(page, 'Export file (.zip or .json)'), ['← Choose another service', 'Export file (.zip or .json)']);
+      assert.deepEqual(await tabTo(page, 'Export file (.zip or .json)'), [
+        '← Choose another service',
+        'Export file (.zip or .json)',
+      ]);
       // The input itself is unseen: the drop zone around it shows the focus.
-      assert.equal(await page.locator('.dropzone').evaluate((zone) => `${getComputedStyle(zone).outlineStyle} ${getComputedStyle(zone).outlineWidth}`), 'solid 3px');
+      assert.equal(
+        await page
+          .locator('.dropzone')
+          .evaluate((zone) => `${getComputedStyle(zone).outlineStyle} ${getComputedStyle(zone).outlineWidth}`),
+        'solid 3px',
+      );
       await page.keyboard.press('Space');
       await (await chooser).setFiles(CHATGPT_EXPORT);
       assert.deepEqual(await tabTo(page, 'Upload and import'), ['Upload and import']);
@@ -626,7 +807,13 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.keyboard.press('Enter');
       await page.waitForURL(`${base()}/manage/connections/${connectionId}`);
 
-      const toPostgres = ['← All connections', 'Planning a two-week rail trip through Portugal and Spain, wi', 'Untitled conversation', 'Kilometres in a marathon', 'Speeding up a slow Postgres query'];
+      const toPostgres = [
+        '← All connections',
+        'Planning a two-week rail trip through Portugal and Spain, wi',
+        'Untitled conversation',
+        'Kilometres in a marathon',
+        'Speeding up a slow Postgres query',
+      ];
       assert.deepEqual(await tabTo(page, 'Speeding up a slow Postgres query'), toPostgres);
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/manage\/conversations\/[\w-]+$/);
@@ -645,7 +832,10 @@ describeInBrowser('the hosted pages in Chromium', () => {
       // Tab stops on each, to scroll it with the arrow keys.
       const stops = await tabTo(page, 'Delete conversation');
       assert.equal(stops.length, 6, JSON.stringify(stops));
-      assert.deepEqual([stops[0], stops[1], stops[3], stops[5]], ['← Claude conversations', 'Copy sql', 'Copy sql', 'Delete conversation']);
+      assert.deepEqual(
+        [stops[0], stops[1], stops[3], stops[5]],
+        ['← Claude conversations', 'Copy sql', 'Copy sql', 'Delete conversation'],
+      );
       assert.match(stops[2]!, /^-- One index for both filters/);
       await page.keyboard.press('Enter');
       await page.waitForURL(`${conversationUrl}/delete`);
@@ -660,7 +850,20 @@ describeInBrowser('the hosted pages in Chromium', () => {
   });
 
   test('links: an expired link and a reused manage link show error pages that say what to do', async () => {
-    const { url: expiring } = await cli(server!, 'link', '--app', tenant.appId, '--user', 'late-user', '--purpose', 'connect', '--expires', '1', '--return-url', RETURN_URL);
+    const { url: expiring } = await cli(
+      server!,
+      'link',
+      '--app',
+      tenant.appId,
+      '--user',
+      'late-user',
+      '--purpose',
+      'connect',
+      '--expires',
+      '1',
+      '--return-url',
+      RETURN_URL,
+    );
     // A one-second link has surely expired 2.1 s after the CLI signed it; the wait overlaps the next check.
     const expired = sleep(2_100);
 
@@ -674,9 +877,18 @@ describeInBrowser('the hosted pages in Chromium', () => {
       async (page) => {
         assert.equal((await page.goto(manage))!.status(), 403);
         assert.equal(await heading(page), 'Link already used');
-        assert.ok(await page.getByText('Each link works once, and this one was already used. Go back to the app you came from', { exact: false }).isVisible());
+        assert.ok(
+          await page
+            .getByText('Each link works once, and this one was already used. Go back to the app you came from', {
+              exact: false,
+            })
+            .isVisible(),
+        );
         // The link's signature holds, so its error page offers the way back.
-        assert.equal(await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'), `${RETURN_URL}?parley_status=error`);
+        assert.equal(
+          await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'),
+          `${RETURN_URL}?parley_status=error`,
+        );
         await shoot(page, 'error-link-used');
       },
       { expectedStatuses: [403] },
@@ -689,9 +901,16 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.equal(await page.locator('.status').innerText(), 'Error 403');
         assert.equal(await heading(page), 'Link expired');
         assert.ok(
-          await page.getByText('This link has run out: the app makes links that work only for a short time. Go back to the app you came from and open this page again: it will give you a new link.').isVisible(),
+          await page
+            .getByText(
+              'This link has run out: the app makes links that work only for a short time. Go back to the app you came from and open this page again: it will give you a new link.',
+            )
+            .isVisible(),
         );
-        assert.equal(await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'), `${RETURN_URL}?parley_status=error`);
+        assert.equal(
+          await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'),
+          `${RETURN_URL}?parley_status=error`,
+        );
         await shoot(page, 'error-link-expired');
       },
       { expectedStatuses: [403] },
@@ -704,11 +923,20 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.goto(await link('manage', 'six-services'));
       const rows = await connectionsShown(page);
       assert.equal(rows.length, 6);
-      assert.ok(rows.every((row) => row.link && /^\d+ conversations? · updated now$/.test(row.summary!)), JSON.stringify(rows));
+      assert.ok(
+        rows.every((row) => row.link && /^\d+ conversations? · updated now$/.test(row.summary!)),
+        JSON.stringify(rows),
+      );
       // Compact rows: six connections fit on a phone's first screen with the search above them.
       assert.equal(await inView(page, 'li.connection:last-child'), true, 'the sixth row is on the first screen');
       // A row is a link, but its name keeps the text's colour: the app's accent marks buttons and links in sentences.
-      assert.equal(await page.locator('li.connection a strong').first().evaluate((el) => getComputedStyle(el).color), 'rgb(27, 31, 36)');
+      assert.equal(
+        await page
+          .locator('li.connection a strong')
+          .first()
+          .evaluate((el) => getComputedStyle(el).color),
+        'rgb(27, 31, 36)',
+      );
       await shoot(page, 'manage-home-services');
 
       await page.getByLabel('Search your conversations').fill('marathon');
@@ -730,7 +958,10 @@ describeInBrowser('the hosted pages in Chromium', () => {
     await inBrowser(
       async (page) => {
         await page.goto(await link('manage', 'tokyo-user'));
-        assert.match(await page.locator('li.connection time').getAttribute('title') ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d GMT\+9$/);
+        assert.match(
+          (await page.locator('li.connection time').getAttribute('title')) ?? '',
+          /^\d{4}-\d\d-\d\d \d\d:\d\d GMT\+9$/,
+        );
         await page.getByRole('link', { name: /Claude/ }).click();
         await page.getByRole('link', { name: 'Speeding up a slow Postgres query' }).click();
         const first = page.locator('li.message .meta time').first();
@@ -743,7 +974,10 @@ describeInBrowser('the hosted pages in Chromium', () => {
 
   test('conversation: a copy button on each code block, and a way back to the top of a long one', async () => {
     const [sample] = JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8'));
-    const text = (i: number) => (i % 2 ? `Answer ${i}:\n\n\`\`\`python\nprint(${i})\n\`\`\`\n\n${'More words about it. '.repeat(20)}` : `Question ${i}?`);
+    const text = (i: number) =>
+      i % 2
+        ? `Answer ${i}:\n\n\`\`\`python\nprint(${i})\n\`\`\`\n\n${'More words about it. '.repeat(20)}`
+        : `Question ${i}?`;
     const message = (i: number) => ({
       uuid: `long-${i}`,
       text: text(i),
@@ -754,7 +988,14 @@ describeInBrowser('the hosted pages in Chromium', () => {
       attachments: [],
       files: [],
     });
-    await ingest('long-user', [{ ...sample, uuid: 'long-0001', name: 'A long conversation', chat_messages: Array.from({ length: 12 }, (_, i) => message(i)) }]);
+    await ingest('long-user', [
+      {
+        ...sample,
+        uuid: 'long-0001',
+        name: 'A long conversation',
+        chat_messages: Array.from({ length: 12 }, (_, i) => message(i)),
+      },
+    ]);
     await inBrowser(
       async (page) => {
         await page.goto(await link('manage', 'long-user'));
@@ -793,7 +1034,18 @@ describeInBrowser('the hosted pages in Chromium', () => {
       const user = `audit-${locale}`;
       await ingest(user, JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8')));
       // A one-second link: long expired by the time the walk below reaches it.
-      const expiring = await signLink({ appId: tenant.appId, userRef: user, scopes: ['conversations:read'], purpose: 'connect', baseUrl: base(), locale, expiresInSeconds: 1 }, tenant.appSecret);
+      const expiring = await signLink(
+        {
+          appId: tenant.appId,
+          userRef: user,
+          scopes: ['conversations:read'],
+          purpose: 'connect',
+          baseUrl: base(),
+          locale,
+          expiresInSeconds: 1,
+        },
+        tenant.appSecret,
+      );
       const check = (page: Page, name: string) => shoot(page, `${locale}-${name}`);
       await inBrowser(
         async (page) => {
@@ -825,7 +1077,10 @@ describeInBrowser('the hosted pages in Chromium', () => {
           const manage = await link('manage', user, locale);
           await page.goto(manage);
           await check(page, 'manage-home');
-          assert.equal(await page.locator('footer a[data-parley-status]').getAttribute('href'), `${RETURN_URL}?parley_status=success`);
+          assert.equal(
+            await page.locator('footer a[data-parley-status]').getAttribute('href'),
+            `${RETURN_URL}?parley_status=success`,
+          );
           await page.goto(`${base()}/manage?q=postgres#results`);
           await check(page, 'manage-search');
           await page.goto(`${base()}/manage`);
@@ -856,7 +1111,10 @@ describeInBrowser('the hosted pages in Chromium', () => {
           await page.context().clearCookies();
           assert.equal((await page.goto(manage))!.status(), 403, 'the manage link was used');
           await check(page, 'error-link-used');
-          assert.equal(await page.locator('main a[data-parley-status]').getAttribute('href'), `${RETURN_URL}?parley_status=error`);
+          assert.equal(
+            await page.locator('main a[data-parley-status]').getAttribute('href'),
+            `${RETURN_URL}?parley_status=error`,
+          );
           assert.equal((await page.goto(expiring))!.status(), 403, 'the one-second link has expired');
           await check(page, 'error-link-expired');
           await page.context().clearCookies();

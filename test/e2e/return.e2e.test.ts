@@ -11,7 +11,17 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { signLink } from 'parley-sdk';
-import { accessibilityViolations, cli, ROOT, describeInBrowser, freePort, launchChromium, startServer, watchPage, type RunningServer } from './browser.ts';
+import {
+  accessibilityViolations,
+  cli,
+  ROOT,
+  describeInBrowser,
+  freePort,
+  launchChromium,
+  startServer,
+  watchPage,
+  type RunningServer,
+} from './browser.ts';
 
 /** The customer's page: records every message it receives, with the sender's origin. */
 const OPENER_PAGE = `<!doctype html><title>Acme</title><script>
@@ -33,10 +43,24 @@ describeInBrowser('the way back to the app, in a popup', () => {
     const port = await freePort();
     // localhost against Parley's 127.0.0.1: another origin, as the customer's site is.
     customerOrigin = `http://localhost:${port}`;
-    customer = createServer((_request, response) => response.writeHead(200, { 'Content-Type': 'text/html' }).end(OPENER_PAGE));
+    customer = createServer((_request, response) =>
+      response.writeHead(200, { 'Content-Type': 'text/html' }).end(OPENER_PAGE),
+    );
     await new Promise<void>((resolve) => customer!.listen(port, '127.0.0.1', resolve));
     tenant = await cli(server, 'app', 'create', '--name', 'Acme Notes');
-    await cli(server, 'app', 'update', '--app', tenant.appId, '--return-origin', customerOrigin, '--logo', join(ROOT, 'test/fixtures/logo.png'), '--accent-color', '#0b5fff');
+    await cli(
+      server,
+      'app',
+      'update',
+      '--app',
+      tenant.appId,
+      '--return-origin',
+      customerOrigin,
+      '--logo',
+      join(ROOT, 'test/fixtures/logo.png'),
+      '--accent-color',
+      '#0b5fff',
+    );
     // Something to manage, so that the manage home has its buttons.
     const imported = await fetch(`${server.baseUrl}/api/ingest-export?userRef=popup-user`, {
       method: 'POST',
@@ -55,14 +79,27 @@ describeInBrowser('the way back to the app, in a popup', () => {
   });
 
   const link = (purpose: 'connect' | 'manage', returnUrl: string) =>
-    signLink({ appId: tenant.appId, userRef: 'popup-user', scopes: ['conversations:read'], purpose, baseUrl: server!.baseUrl, returnUrl }, tenant.appSecret);
+    signLink(
+      {
+        appId: tenant.appId,
+        userRef: 'popup-user',
+        scopes: ['conversations:read'],
+        purpose,
+        baseUrl: server!.baseUrl,
+        returnUrl,
+      },
+      tenant.appSecret,
+    );
 
   /** The customer's page, and the popup it opens on `url`. */
   async function openPopup(url: string): Promise<{ opener: Page; popup: Page }> {
     const context = await browser!.newContext();
     const opener = await context.newPage();
     await opener.goto(`${customerOrigin}/settings`);
-    const [popup] = await Promise.all([context.waitForEvent('page'), opener.evaluate((href) => void window.open(href, 'parley', 'width=420,height=720'), url)]);
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      opener.evaluate((href) => void window.open(href, 'parley', 'width=420,height=720'), url),
+    ]);
     await popup.waitForLoadState('load');
     return { opener, popup };
   }
@@ -76,11 +113,22 @@ describeInBrowser('the way back to the app, in a popup', () => {
     const back = popup.getByRole('link', { name: 'Return to Acme Notes' });
     assert.equal(await back.getAttribute('href'), `${customerOrigin}/settings?tab=ai&parley_status=success`);
     // The brand: the logo loads from Parley itself, the accent colour paints the primary buttons.
-    assert.equal(await popup.locator('header img.logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), 4);
-    assert.equal(await popup.locator('.button:not(.secondary):not(.danger)').first().evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(11, 95, 255)');
+    assert.equal(
+      await popup.locator('header img.logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+      4,
+    );
+    assert.equal(
+      await popup
+        .locator('.button:not(.secondary):not(.danger)')
+        .first()
+        .evaluate((el) => getComputedStyle(el).backgroundColor),
+      'rgb(11, 95, 255)',
+    );
     assert.deepEqual(await accessibilityViolations(popup), []);
     await Promise.all([popup.waitForEvent('close'), back.click()]);
-    assert.deepEqual(await received(opener), [{ origin: server!.baseUrl, data: { type: 'parley', status: 'success' } }]);
+    assert.deepEqual(await received(opener), [
+      { origin: server!.baseUrl, data: { type: 'parley', status: 'success' } },
+    ]);
     assert.deepEqual(watcher.unexpected([]), []);
     await opener.context().close();
   });
@@ -88,7 +136,11 @@ describeInBrowser('the way back to the app, in a popup', () => {
   test('an error page tells the opener as it loads; without an opener the link is followed', async () => {
     const url = await link('connect', `${customerOrigin}/done`);
     // Used up first (the person's Continue in another tab): the popup shows Link already used.
-    const used = await fetch(`${server!.baseUrl}/start`, { method: 'POST', body: new URLSearchParams({ token: new URL(url).searchParams.get('token')! }), redirect: 'manual' });
+    const used = await fetch(`${server!.baseUrl}/start`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: new URL(url).searchParams.get('token')! }),
+      redirect: 'manual',
+    });
     assert.equal(used.status, 303);
     const { opener, popup } = await openPopup(url);
     assert.equal(await popup.locator('h1').innerText(), 'Link already used');
@@ -101,7 +153,10 @@ describeInBrowser('the way back to the app, in a popup', () => {
     const context = await browser!.newContext();
     const page = await context.newPage();
     await page.goto(url);
-    await Promise.all([page.waitForURL(`${customerOrigin}/done?parley_status=error`), page.getByRole('link', { name: 'Return to Acme Notes' }).click()]);
+    await Promise.all([
+      page.waitForURL(`${customerOrigin}/done?parley_status=error`),
+      page.getByRole('link', { name: 'Return to Acme Notes' }).click(),
+    ]);
     await context.close();
   });
 });

@@ -27,11 +27,23 @@ describe('ChatGPT 2026 archives', () => {
     const bare = (await storedFrom(fixtureBytes(SHARD), 'application/json')).stored;
     // The one image no attachment names is named by conversation_asset_file_names.json.
     const unnamed = '[image]\nIs this one safe for cats?';
-    assert.equal(bare.filter(({ payload }) => payload.messages.some(({ content }: any) => content === unnamed)).length, 1);
-    const stored = JSON.parse(JSON.stringify(bare).replace(JSON.stringify(unnamed).slice(1, -1), '[image: IMG_2291.jpeg]\\nIs this one safe for cats?'));
+    assert.equal(
+      bare.filter(({ payload }) => payload.messages.some(({ content }: any) => content === unnamed)).length,
+      1,
+    );
+    const stored = JSON.parse(
+      JSON.stringify(bare).replace(
+        JSON.stringify(unnamed).slice(1, -1),
+        '[image: IMG_2291.jpeg]\\nIs this one safe for cats?',
+      ),
+    );
     const files = zipFolderFiles('chatgpt-2026-zip');
     const underFolder = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [`export/${name}`, bytes]));
-    for (const zip of [zipSync(files), zipSync(underFolder), zipSync({ 'chatgpt-export-2026-09-07.zip': zipSync(files), 'README.txt': new Uint8Array([0x68, 0x69]) })]) {
+    for (const zip of [
+      zipSync(files),
+      zipSync(underFolder),
+      zipSync({ 'chatgpt-export-2026-09-07.zip': zipSync(files), 'README.txt': new Uint8Array([0x68, 0x69]) }),
+    ]) {
       assert.deepEqual((await storedFrom(zip, ZIP.contentType)).stored, stored);
     }
   });
@@ -55,8 +67,18 @@ describe('ChatGPT 2026 archives', () => {
   test('an upload the person once attached (file-<id>-<name>.zip) and a zip two levels down are not opened', async () => {
     const t = await setup();
     const inner = zipSync({ 'conversations.json': fixtureBytes(SHARD) });
-    await expectRefused(t, () => postExport(t, zipSync({ 'file-3Kq8VwYt2NpR7sLm4XcJ9b-backup.zip': inner }), ZIP), 400, 'Unrecognized export format');
-    await expectRefused(t, () => postExport(t, zipSync({ 'outer.zip': zipSync({ 'inner.zip': inner }) }), ZIP), 400, 'Unrecognized export format');
+    await expectRefused(
+      t,
+      () => postExport(t, zipSync({ 'file-3Kq8VwYt2NpR7sLm4XcJ9b-backup.zip': inner }), ZIP),
+      400,
+      'Unrecognized export format',
+    );
+    await expectRefused(
+      t,
+      () => postExport(t, zipSync({ 'outer.zip': zipSync({ 'inner.zip': inner }) }), ZIP),
+      400,
+      'Unrecognized export format',
+    );
   });
 
   test('MAX_EXPANDED_BYTES counts what is read out of the outer zip and out of the zip inside it', async () => {
@@ -65,7 +87,12 @@ describe('ChatGPT 2026 archives', () => {
     const shard = files['conversations-000.json']!.length + files['conversation_asset_file_names.json']!.length;
     // Enough for the shard and its file names alone, not for the inner zip's bytes as well.
     const t = await setup({ MAX_EXPANDED_BYTES: String(shard + inner.length - 1) });
-    await expectRefused(t, () => postExport(t, zipSync({ 'outer.zip': inner }), ZIP), 413, 'Export file too large: MAX_EXPANDED_BYTES');
+    await expectRefused(
+      t,
+      () => postExport(t, zipSync({ 'outer.zip': inner }), ZIP),
+      413,
+      'Export file too large: MAX_EXPANDED_BYTES',
+    );
     const roomy = await setup({ MAX_EXPANDED_BYTES: String(shard + inner.length) });
     assert.equal((await json(await postExport(roomy, zipSync({ 'outer.zip': inner }), ZIP))).created, 2);
   });
@@ -74,6 +101,11 @@ describe('ChatGPT 2026 archives', () => {
     const t = await setup();
     const inner = zipSync(zipFolderFiles('chatgpt-2026-zip'));
     // expectRefused checks that no row was written.
-    await expectRefused(t, () => postExport(t, zipSync({ 'outer.zip': inner.subarray(0, Math.floor(inner.length / 2)) }), ZIP), 400, /^Invalid export file: /);
+    await expectRefused(
+      t,
+      () => postExport(t, zipSync({ 'outer.zip': inner.subarray(0, Math.floor(inner.length / 2)) }), ZIP),
+      400,
+      /^Invalid export file: /,
+    );
   });
 });

@@ -18,14 +18,26 @@ test('text, tool calls and tool results in the order they happened', () => {
       messages: [
         { role: 'user', content: 'How many litres are 5 US gallons?', timestamp: '2025-08-03T10:14:03.118Z' },
         { role: 'assistant', content: "I'll work it out with the calculator.", timestamp: '2025-08-03T10:14:06.540Z' },
-        { role: 'tool', content: 'Tool call: calculator\nexpression: 5 * 3.785411784', timestamp: '2025-08-03T10:14:06.540Z' },
+        {
+          role: 'tool',
+          content: 'Tool call: calculator\nexpression: 5 * 3.785411784',
+          timestamp: '2025-08-03T10:14:06.540Z',
+        },
         // A tool result in a human turn is a tool message, not the user's.
         { role: 'tool', content: '18.92705892', timestamp: '2025-08-03T10:14:06.902Z' },
         { role: 'assistant', content: '5 US gallons are about 18.93 litres.', timestamp: '2025-08-03T10:14:08.215Z' },
         { role: 'user', content: 'And 5 imperial gallons?', timestamp: '2025-08-03T10:15:40.007Z' },
-        { role: 'tool', content: 'Tool call: calculator\nexpression: 5 * 4.54609', timestamp: '2025-08-03T10:15:43.660Z' },
+        {
+          role: 'tool',
+          content: 'Tool call: calculator\nexpression: 5 * 4.54609',
+          timestamp: '2025-08-03T10:15:43.660Z',
+        },
         { role: 'tool', content: '22.73045', timestamp: '2025-08-03T10:15:44.012Z' },
-        { role: 'assistant', content: '5 imperial gallons are about 22.73 litres.', timestamp: '2025-08-03T10:15:48.534Z' },
+        {
+          role: 'assistant',
+          content: '5 imperial gallons are about 22.73 litres.',
+          timestamp: '2025-08-03T10:15:48.534Z',
+        },
       ],
     },
   });
@@ -33,11 +45,20 @@ test('text, tool calls and tool results in the order they happened', () => {
   assert.deepEqual(normalize(fetch)!.payload.messages, [
     { role: 'user', content: 'Is status.example.com up right now?', timestamp: '2025-08-05T21:40:18.230Z' },
     { role: 'assistant', content: 'Let me check.', timestamp: '2025-08-05T21:40:30.876Z' },
-    { role: 'tool', content: 'Tool call: web_fetch\nurl: https://status.example.com', timestamp: '2025-08-05T21:40:30.876Z' },
-    { role: 'tool', content: 'Tool error: Failed to fetch https://status.example.com: the request timed out after 30 seconds', timestamp: '2025-08-05T21:40:30.876Z' },
+    {
+      role: 'tool',
+      content: 'Tool call: web_fetch\nurl: https://status.example.com',
+      timestamp: '2025-08-05T21:40:30.876Z',
+    },
+    {
+      role: 'tool',
+      content: 'Tool error: Failed to fetch https://status.example.com: the request timed out after 30 seconds',
+      timestamp: '2025-08-05T21:40:30.876Z',
+    },
     {
       role: 'assistant',
-      content: "I couldn't reach status.example.com: the request timed out. The site may be down, or it may refuse automated requests; try opening it in your browser.",
+      content:
+        "I couldn't reach status.example.com: the request timed out. The site may be down, or it may refuse automated requests; try opening it in your browser.",
       timestamp: '2025-08-05T21:40:30.876Z',
     },
   ]);
@@ -74,18 +95,33 @@ test('thinking is the reasoning of the answer it precedes; a block type Parley d
 test('attachments and files become placeholders with their names', () => {
   const [conversation] = fixtureJson('claude-attachments.json');
   const result = normalize(conversation)!;
-  assert.deepEqual([result.externalId, result.title, result.updateTime], ['8d0f2b4c-6e8a-4c0e-a2b4-7f9b1d3e5a7c', 'Checking a lease', '2025-06-30T09:31:05.640Z']);
+  assert.deepEqual(
+    [result.externalId, result.title, result.updateTime],
+    ['8d0f2b4c-6e8a-4c0e-a2b4-7f9b1d3e5a7c', 'Checking a lease', '2025-06-30T09:31:05.640Z'],
+  );
   assert.deepEqual(
     result.payload.messages.map((m) => [m.role, m.content, m.timestamp]),
     [
-      ['user', 'Can you check this lease for anything unusual?\n[attachment: lease-2025.pdf]', '2025-06-30T09:12:45.011Z'],
+      [
+        'user',
+        'Can you check this lease for anything unusual?\n[attachment: lease-2025.pdf]',
+        '2025-06-30T09:12:45.011Z',
+      ],
       [
         'assistant',
         'Nothing unusual: a 12-month term, rent due on the 1st, and pets only with written consent. Get that consent in writing before a pet moves in.',
         '2025-06-30T09:13:30.557Z',
       ],
-      ['user', 'Here are photos of the damage that was already there when I moved in.\n[file: hallway.jpg]\n[file: bathroom-tiles.jpg]', '2025-06-30T09:20:02.774Z'],
-      ['user', 'And the inventory, with a photo of the meter.\n[attachment: inventory.txt]\n[file: meter.jpg]', '2025-06-30T09:24:15.318Z'],
+      [
+        'user',
+        'Here are photos of the damage that was already there when I moved in.\n[file: hallway.jpg]\n[file: bathroom-tiles.jpg]',
+        '2025-06-30T09:20:02.774Z',
+      ],
+      [
+        'user',
+        'And the inventory, with a photo of the meter.\n[attachment: inventory.txt]\n[file: meter.jpg]',
+        '2025-06-30T09:24:15.318Z',
+      ],
       // Empty content arrays: the placeholder is all there is.
       ['user', '[file]', '2025-06-30T09:26:40.902Z'],
       ['user', '[attachment: deposit-receipt.txt]', '2025-06-30T09:28:03.440Z'],
@@ -124,7 +160,10 @@ test('an empty name is a null title; a file listed as attachment and file shows 
       ['assistant', '2025-09-20T19:13:54.981Z'],
     ],
   );
-  assert.equal(postgres.payload.messages[0]!.content, 'This query takes eight seconds on a table of two million orders. The plan is attached.\n[attachment: explain.txt]');
+  assert.equal(
+    postgres.payload.messages[0]!.content,
+    'This query takes eight seconds on a table of two million orders. The plan is attached.\n[attachment: explain.txt]',
+  );
 });
 
 test('a single conversation object in the claude.ai web shape', () => {
@@ -138,7 +177,11 @@ test('a single conversation object in the claude.ai web shape', () => {
       title: 'Typing up a handwritten recipe card',
       messages: [
         // The photo is in files and again in files_v2: one placeholder.
-        { role: 'user', content: 'Can you type up this recipe card? My grandmother wrote it.\n[file: recipe-card.jpg]', timestamp: '2025-05-17T18:04:02.117Z' },
+        {
+          role: 'user',
+          content: 'Can you type up this recipe card? My grandmother wrote it.\n[file: recipe-card.jpg]',
+          timestamp: '2025-05-17T18:04:02.117Z',
+        },
         {
           role: 'assistant',
           content:
@@ -151,7 +194,8 @@ test('a single conversation object in the claude.ai web shape', () => {
         { role: 'user', content: 'Could you halve it?', timestamp: '2025-05-17T18:06:01.392Z' },
         {
           role: 'assistant',
-          content: 'Halved: 112 g butter, 112 g caster sugar, 2 eggs, 138 g self-raising flour and half a lemon. Bake it in a smaller tin for about 30 minutes.',
+          content:
+            'Halved: 112 g butter, 112 g caster sugar, 2 eggs, 138 g self-raising flour and half a lemon. Bake it in a smaller tin for about 30 minutes.',
           timestamp: '2025-05-17T18:06:11.880Z',
           model: 'claude-sonnet-4-20250514',
         },
@@ -161,12 +205,21 @@ test('a single conversation object in the claude.ai web shape', () => {
 });
 
 test('falls back to `text` when there are no text blocks; no id is unreadable', () => {
-  const result = normalize({ uuid: 'c1', name: 'T', chat_messages: [{ sender: 'human', text: 'only text', content: [] }] })!;
+  const result = normalize({
+    uuid: 'c1',
+    name: 'T',
+    chat_messages: [{ sender: 'human', text: 'only text', content: [] }],
+  })!;
   assert.deepEqual(result.payload.messages, [{ role: 'user', content: 'only text', timestamp: null }]);
   assert.equal(normalize({ name: 'no id', chat_messages: [] }), null);
   const errored = normalize({
     uuid: 'c2',
-    chat_messages: [{ sender: 'human', content: [{ type: 'tool_result', is_error: true, content: [{ type: 'text', text: 'boom' }] }] }],
+    chat_messages: [
+      {
+        sender: 'human',
+        content: [{ type: 'tool_result', is_error: true, content: [{ type: 'text', text: 'boom' }] }],
+      },
+    ],
   })!;
   assert.deepEqual(errored.payload.messages, [{ role: 'tool', content: 'Tool error: boom', timestamp: null }]);
 });
@@ -184,11 +237,20 @@ test('out of order (2024): by created_at, the person first at equal times; a pas
         { role: 'user', content: '[attachment]', timestamp: '2024-06-11T08:14:02.318Z' },
         {
           role: 'assistant',
-          content: 'Your log looks healthy: a starter that doubles in six hours on day 3 is ahead of schedule. Keep feeding it once a day at room temperature.',
+          content:
+            'Your log looks healthy: a starter that doubles in six hours on day 3 is ahead of schedule. Keep feeding it once a day at room temperature.',
           timestamp: '2024-06-11T08:14:21.904Z',
         },
-        { role: 'user', content: 'Should I feed it twice a day once it is in the fridge?', timestamp: '2024-06-11T08:20:45.100Z' },
-        { role: 'assistant', content: 'No: in the fridge once a week is enough. Take it out the evening before you bake and feed it then.', timestamp: '2024-06-11T08:21:03.556Z' },
+        {
+          role: 'user',
+          content: 'Should I feed it twice a day once it is in the fridge?',
+          timestamp: '2024-06-11T08:20:45.100Z',
+        },
+        {
+          role: 'assistant',
+          content: 'No: in the fridge once a week is enough. Take it out the evening before you bake and feed it then.',
+          timestamp: '2024-06-11T08:21:03.556Z',
+        },
       ],
     },
   });
@@ -203,13 +265,19 @@ test('out of order (2024): by created_at, the person first at equal times; a pas
         { role: 'user', content: 'What should I pack for Iceland in March?', timestamp: '2024-07-02T17:40:12.000Z' },
         {
           role: 'assistant',
-          content: 'Layers: a thermal base, a fleece and a waterproof shell, plus a hat and gloves. Days are around 12 hours long in March.',
+          content:
+            'Layers: a thermal base, a fleece and a waterproof shell, plus a hat and gloves. Days are around 12 hours long in March.',
           timestamp: '2024-07-02T17:40:12.000Z',
         },
-        { role: 'user', content: 'Are these boots good enough?\n[file: boots.jpg]', timestamp: '2024-07-02T17:44:30.512Z' },
+        {
+          role: 'user',
+          content: 'Are these boots good enough?\n[file: boots.jpg]',
+          timestamp: '2024-07-02T17:44:30.512Z',
+        },
         {
           role: 'assistant',
-          content: 'They look waterproof with a good tread, so yes for trails; add microspikes if you go onto glaciers or icy paths.',
+          content:
+            'They look waterproof with a good tread, so yes for trails; add microspikes if you go onto glaciers or icy paths.',
           timestamp: '2024-07-02T17:44:49.230Z',
         },
       ],
@@ -228,7 +296,13 @@ test('out of order (2024): by created_at, the person first at equal times; a pas
 });
 
 test('the parent chain: from current_leaf_message_uuid, else from the newest message no other names as parent; a cycle ends the walk', () => {
-  const message = (uuid: string, parent: string, created_at: string, sender = 'assistant') => ({ uuid, parent_message_uuid: parent, created_at, sender, text: uuid });
+  const message = (uuid: string, parent: string, created_at: string, sender = 'assistant') => ({
+    uuid,
+    parent_message_uuid: parent,
+    created_at,
+    sender,
+    text: uuid,
+  });
   const ROOT = '00000000-0000-4000-8000-000000000000';
   // "a2" was regenerated as "b2"; the person went on from "a2" and "a3" is the newest message.
   const chat_messages = [
@@ -261,14 +335,23 @@ test('2026 blocks: thinking as reasoning, a json_block create_file as fenced cod
     payload: {
       title: 'Tiny React quiz',
       messages: [
-        { role: 'user', content: 'Make me a tiny quiz app in React, like the sketch.\n[file: 1773102082181_image.png]', timestamp: '2026-03-10T00:21:22.503Z' },
+        {
+          role: 'user',
+          content: 'Make me a tiny quiz app in React, like the sketch.\n[file: 1773102082181_image.png]',
+          timestamp: '2026-03-10T00:21:22.503Z',
+        },
         {
           role: 'assistant',
-          content: "I'll read the frontend skill first, then build it as one component.\n\nViewed: /mnt/skills/public/frontend-design/SKILL.md",
+          content:
+            "I'll read the frontend skill first, then build it as one component.\n\nViewed: /mnt/skills/public/frontend-design/SKILL.md",
           timestamp: first,
           reasoning: 'A quiz with two questions, one button per question, and a done message at the end.',
         },
-        { role: 'tool', content: '# Frontend design\nPrefer one self-contained component per artifact.', timestamp: first },
+        {
+          role: 'tool',
+          content: '# Frontend design\nPrefer one self-contained component per artifact.',
+          timestamp: first,
+        },
         // The language is the json_block's (parsed a second time, its escaped emoji read back), not the extension's.
         { role: 'assistant', content: `**quiz_app.jsx**\n\n\`\`\`javascript\n${quizApp}\n\`\`\``, timestamp: first },
         { role: 'tool', content: 'File created successfully: /mnt/user-data/outputs/quiz_app.jsx', timestamp: first },
@@ -277,22 +360,36 @@ test('2026 blocks: thinking as reasoning, a json_block create_file as fenced cod
         { role: 'tool', content: '[file: quiz app]', timestamp: first },
         {
           role: 'assistant',
-          content: 'Here it is: [quiz_app.jsx](computer:///mnt/user-data/outputs/quiz_app.jsx). Click through the questions to finish.',
+          content:
+            'Here it is: [quiz_app.jsx](computer:///mnt/user-data/outputs/quiz_app.jsx). Click through the questions to finish.',
           timestamp: first,
         },
         // A voice note: its transcript is the person's message.
-        { role: 'user', content: 'Can you make it say Well done instead, and is Jupiter really the largest?', timestamp: '2026-03-10T00:25:02.331Z' },
+        {
+          role: 'user',
+          content: 'Can you make it say Well done instead, and is Jupiter really the largest?',
+          timestamp: '2026-03-10T00:25:02.331Z',
+        },
         {
           role: 'assistant',
           content: '**quiz_app.jsx**\n\n```diff\n-return <p>Done! 🎉</p>;\n+return <p>Well done! 🎉</p>;\n```',
           timestamp: second,
           reasoning: 'Swap the done text, then check the planet sizes with a search.',
         },
-        { role: 'tool', content: 'Successfully replaced string in /mnt/user-data/outputs/quiz_app.jsx', timestamp: second },
-        { role: 'tool', content: 'Tool call: web_search\nquery: largest planet in the solar system', timestamp: second },
         {
           role: 'tool',
-          content: '- [Jupiter - NASA Science](https://science.example.gov/jupiter/)\n- [Planet sizes compared](https://astro.example.org/planet-sizes)',
+          content: 'Successfully replaced string in /mnt/user-data/outputs/quiz_app.jsx',
+          timestamp: second,
+        },
+        {
+          role: 'tool',
+          content: 'Tool call: web_search\nquery: largest planet in the solar system',
+          timestamp: second,
+        },
+        {
+          role: 'tool',
+          content:
+            '- [Jupiter - NASA Science](https://science.example.gov/jupiter/)\n- [Planet sizes compared](https://astro.example.org/planet-sizes)',
           timestamp: second,
         },
         {
@@ -308,25 +405,52 @@ test('2026 blocks: thinking as reasoning, a json_block create_file as fenced cod
 
 test('legacy artifacts: create as fenced code under its title, update as a diff named by the title it was created with, rewrite; tool input strings keep their line breaks', () => {
   const [, haiku] = fixtureJson('claude-2026-artifacts.json');
-  const page = '<!DOCTYPE html>\n<html>\n<head><title>Haiku</title></head>\n<body>\n  <h1>Old pond</h1>\n  <p>A frog jumps in,<br>the sound of water.</p>\n</body>\n</html>';
+  const page =
+    '<!DOCTYPE html>\n<html>\n<head><title>Haiku</title></head>\n<body>\n  <h1>Old pond</h1>\n  <p>A frog jumps in,<br>the sound of water.</p>\n</body>\n</html>';
   const [first, second, third] = ['2025-01-14T21:03:58.640Z', '2025-01-14T21:05:40.118Z', '2025-01-14T21:07:19.551Z'];
   assert.deepEqual(normalize(haiku)!.payload.messages, [
-    { role: 'user', content: "Make a web page showing Basho's frog haiku.\n[attachment: haiku-notes.txt]", timestamp: '2025-01-14T21:03:40.220Z' },
-    { role: 'assistant', content: `Here is a simple page.\n\n**Frog haiku page**\n\n\`\`\`html\n${page}\n\`\`\``, timestamp: first },
+    {
+      role: 'user',
+      content: "Make a web page showing Basho's frog haiku.\n[attachment: haiku-notes.txt]",
+      timestamp: '2025-01-14T21:03:40.220Z',
+    },
+    {
+      role: 'assistant',
+      content: `Here is a simple page.\n\n**Frog haiku page**\n\n\`\`\`html\n${page}\n\`\`\``,
+      timestamp: first,
+    },
     { role: 'tool', content: 'OK', timestamp: first },
     { role: 'assistant', content: 'Open it in any browser.', timestamp: first },
-    { role: 'user', content: 'Make the heading dark red, and count the syllables.', timestamp: '2025-01-14T21:05:12.875Z' },
-    { role: 'assistant', content: '**Frog haiku page**\n\n```diff\n-  <h1>Old pond</h1>\n+  <h1 style="color: darkred">Old pond</h1>\n```', timestamp: second },
+    {
+      role: 'user',
+      content: 'Make the heading dark red, and count the syllables.',
+      timestamp: '2025-01-14T21:05:12.875Z',
+    },
+    {
+      role: 'assistant',
+      content: '**Frog haiku page**\n\n```diff\n-  <h1>Old pond</h1>\n+  <h1 style="color: darkred">Old pond</h1>\n```',
+      timestamp: second,
+    },
     { role: 'tool', content: 'OK', timestamp: second },
     {
       role: 'tool',
-      content: "Tool call: repl\ncode:\nconst lines = ['fu-ru-i-ke-ya', 'ka-wa-zu-to-bi-ko-mu', 'mi-zu-no-o-to'];\nconsole.log(lines.map((l) => l.split('-').length));",
+      content:
+        "Tool call: repl\ncode:\nconst lines = ['fu-ru-i-ke-ya', 'ka-wa-zu-to-bi-ko-mu', 'mi-zu-no-o-to'];\nconsole.log(lines.map((l) => l.split('-').length));",
       timestamp: second,
     },
     { role: 'tool', content: '{"status":"success","logs":["[ 5, 7, 5 ]"]}', timestamp: second },
-    { role: 'assistant', content: 'The heading is dark red now, and the Japanese original counts 5, 7 and 5 syllables.', timestamp: second },
+    {
+      role: 'assistant',
+      content: 'The heading is dark red now, and the Japanese original counts 5, 7 and 5 syllables.',
+      timestamp: second,
+    },
     { role: 'user', content: 'Start over with an autumn haiku in Markdown.', timestamp: '2025-01-14T21:07:02.330Z' },
-    { role: 'assistant', content: '**Autumn haiku**\n\n```markdown\n# Autumn\n\nOn a withered branch\na crow has settled —\nautumn evening.\n```', timestamp: third },
+    {
+      role: 'assistant',
+      content:
+        '**Autumn haiku**\n\n```markdown\n# Autumn\n\nOn a withered branch\na crow has settled —\nautumn evening.\n```',
+      timestamp: third,
+    },
     { role: 'tool', content: 'OK', timestamp: third },
   ]);
 });
@@ -338,7 +462,11 @@ test('a file without display_content takes its language from its extension; code
       {
         sender: 'assistant',
         content: [
-          { type: 'tool_use', name: 'create_file', input: { path: '/mnt/user-data/outputs/notes.md', file_text: 'Use:\n```sh\nls\n```\n' } },
+          {
+            type: 'tool_use',
+            name: 'create_file',
+            input: { path: '/mnt/user-data/outputs/notes.md', file_text: 'Use:\n```sh\nls\n```\n' },
+          },
           { type: 'tool_use', name: 'analysis', input: { steps: ['a', 'b'], depth: 2 } },
           { type: 'app_pairing_content', text: 'Paired with Google Drive' },
           { type: 'app_pairing_content' },
@@ -364,9 +492,13 @@ test('the 2026 category zip (conversations-000.zip: conversations.json alone, no
 });
 
 test('a lone surrogate in thinking is stored as U+FFFD, as in the content', () => {
-  const raw = JSON.parse(String.raw`{"uuid":"c4","chat_messages":[{"sender":"assistant","content":[{"type":"thinking","thinking":"half \ud800 pair"},{"type":"text","text":"ok \udc00"}]}]}`);
+  const raw = JSON.parse(
+    String.raw`{"uuid":"c4","chat_messages":[{"sender":"assistant","content":[{"type":"thinking","thinking":"half \ud800 pair"},{"type":"text","text":"ok \udc00"}]}]}`,
+  );
   const item = conversationItem(normalize(raw)!, { seq: 0, source: '', hash: null });
-  assert.deepEqual(JSON.parse(item.payload).messages, [{ role: 'assistant', content: 'ok \ufffd', timestamp: null, reasoning: 'half \ufffd pair' }]);
+  assert.deepEqual(JSON.parse(item.payload).messages, [
+    { role: 'assistant', content: 'ok \ufffd', timestamp: null, reasoning: 'half \ufffd pair' },
+  ]);
 });
 
 test('thinking before a tool call goes with the answer after its result, even when the result comes in a human turn', () => {
@@ -375,8 +507,19 @@ test('thinking before a tool call goes with the answer after its result, even wh
     uuid: 'c5',
     chat_messages: [
       { sender: 'human', created_at: at(0), text: 'What is 2 + 2?', content: [] },
-      { sender: 'assistant', created_at: at(1), content: [{ type: 'thinking', thinking: 'Use the calculator.' }, { type: 'tool_use', name: 'calculator', input: { expression: '2 + 2' } }] },
-      { sender: 'human', created_at: at(2), content: [{ type: 'tool_result', content: [{ type: 'text', text: '4' }] }] },
+      {
+        sender: 'assistant',
+        created_at: at(1),
+        content: [
+          { type: 'thinking', thinking: 'Use the calculator.' },
+          { type: 'tool_use', name: 'calculator', input: { expression: '2 + 2' } },
+        ],
+      },
+      {
+        sender: 'human',
+        created_at: at(2),
+        content: [{ type: 'tool_result', content: [{ type: 'text', text: '4' }] }],
+      },
       { sender: 'assistant', created_at: at(3), content: [{ type: 'text', text: 'It is 4.' }] },
       { sender: 'human', created_at: at(4), text: 'Thanks', content: [] },
       { sender: 'assistant', created_at: at(5), content: [{ type: 'thinking', thinking: 'Nothing to add.' }] },

@@ -25,7 +25,6 @@ function conversationOfSize(id: string, bytes: number): string {
 
 const exportOf = (...conversations: string[]) => strToU8(`[${conversations.join(',')}]`);
 
-
 describe('MAX_CONVERSATION_BYTES', () => {
   test('a conversation over the limit is 413 with the limit named, in JSON, a single object and a zip', async () => {
     const t = await setup({ MAX_CONVERSATION_BYTES: '1000' });
@@ -33,12 +32,19 @@ describe('MAX_CONVERSATION_BYTES', () => {
     const message = 'Export file too large: MAX_CONVERSATION_BYTES';
     await expectRefused(t, () => postExport(t, exportOf(conversationOfSize('small', 200), over)), 413, message);
     await expectRefused(t, () => postExport(t, strToU8(over)), 413, message);
-    await expectRefused(t, () => postExport(t, zipSync({ 'conversations.json': exportOf(over) }), { contentType: 'application/zip' }), 413, message);
+    await expectRefused(
+      t,
+      () => postExport(t, zipSync({ 'conversations.json': exportOf(over) }), { contentType: 'application/zip' }),
+      413,
+      message,
+    );
   });
 
   test('a conversation of exactly the limit imports', async () => {
     const t = await setup({ MAX_CONVERSATION_BYTES: '1000' });
-    const body = await json(await postExport(t, exportOf(conversationOfSize('a', 1000), conversationOfSize('b', 1000))));
+    const body = await json(
+      await postExport(t, exportOf(conversationOfSize('a', 1000), conversationOfSize('b', 1000))),
+    );
     assert.deepEqual([body.created, body.conversationCount], [2, 2]);
   });
 
@@ -47,12 +53,19 @@ describe('MAX_CONVERSATION_BYTES', () => {
     const maxValues = t.deps.config.maxConversationBytes / BYTES_PER_VALUE;
     const message = 'Export file too large: MAX_CONVERSATION_BYTES';
     // Each `{},` or `0,` is a value JSON.parse spends tens of bytes on.
-    const emptyObjects = strToU8(`[{"id":"dense","title":"Dense","mapping":{},"v":[${'{},'.repeat(maxValues / 2)}{}]}]`);
+    const emptyObjects = strToU8(
+      `[{"id":"dense","title":"Dense","mapping":{},"v":[${'{},'.repeat(maxValues / 2)}{}]}]`,
+    );
     const zeros = strToU8(`[{"id":"zeros","title":"Zeros","mapping":{},"v":[${'0,'.repeat(maxValues)}0]}]`);
     for (const body of [emptyObjects, zeros]) {
       assert.ok(body.length < t.deps.config.maxConversationBytes / 8, `${body.length} bytes`);
       await expectRefused(t, () => postExport(t, body), 413, message);
-      await expectRefused(t, () => postExport(t, zipSync({ 'conversations.json': body }), { contentType: 'application/zip' }), 413, message);
+      await expectRefused(
+        t,
+        () => postExport(t, zipSync({ 'conversations.json': body }), { contentType: 'application/zip' }),
+        413,
+        message,
+      );
     }
     const long = longChatgptConversation(5_000);
     assert.ok(long.values > 250_000 && long.values < maxValues / 3, `${long.values} values`);
@@ -65,7 +78,12 @@ describe('MAX_CONVERSATION_BYTES', () => {
     // About 20 KB that inflate to 32 MB, sent as one chunk: read whole, it would be 32 MB at once.
     const bomb = zipSync({ 'conversations.json': strToU8(`[${conversationOfSize('bomb', 32 * 1024 * 1024)}]`) });
     assert.ok(bomb.length < 64 * 1024, `${bomb.length} bytes`);
-    await expectRefused(t, () => postExport(t, bomb, { contentType: 'application/zip' }), 413, 'Export file too large: MAX_CONVERSATION_BYTES');
+    await expectRefused(
+      t,
+      () => postExport(t, bomb, { contentType: 'application/zip' }),
+      413,
+      'Export file too large: MAX_CONVERSATION_BYTES',
+    );
   });
 });
 
@@ -77,11 +95,22 @@ test('into a connection that holds conversations the worker reads the upload its
     assert.equal((await json(await postExport(t, stored))).created, 2, worker);
     const before = await rowCounts(t.deps);
     const over = exportOf(conversationOfSize('a', 900), conversationOfSize('big', 1001));
-    const zip = (bytes: Uint8Array) => postExport(t, zipSync({ 'conversations.json': bytes }), { contentType: 'application/zip' });
+    const zip = (bytes: Uint8Array) =>
+      postExport(t, zipSync({ 'conversations.json': bytes }), { contentType: 'application/zip' });
     await expectRefused(t, () => postExport(t, over), 413, 'Export file too large: MAX_CONVERSATION_BYTES');
     await expectRefused(t, () => zip(over), 413, 'Export file too large: MAX_CONVERSATION_BYTES');
-    await expectRefused(t, () => zip(exportOf(...['a', 'b', 'c', 'd'].map((id) => conversationOfSize(id, 900)))), 413, 'Export file too large: MAX_EXPANDED_BYTES');
-    await expectRefused(t, () => postExport(t, stored.subarray(0, -1)), 400, /^Invalid export file: the file ends before/);
+    await expectRefused(
+      t,
+      () => zip(exportOf(...['a', 'b', 'c', 'd'].map((id) => conversationOfSize(id, 900)))),
+      413,
+      'Export file too large: MAX_EXPANDED_BYTES',
+    );
+    await expectRefused(
+      t,
+      () => postExport(t, stored.subarray(0, -1)),
+      400,
+      /^Invalid export file: the file ends before/,
+    );
     assert.deepEqual(await rowCounts(t.deps), before, `${worker}: nothing written`);
     const again = await json(await zip(stored));
     assert.deepEqual([again.created, again.unchanged], [0, 2], `${worker}: the zip's bytes are the stored ones`);
@@ -112,11 +141,35 @@ describe('MAX_EXPANDED_BYTES', () => {
     const t = await setup({ MAX_EXPANDED_BYTES: '10000' });
     const part = (n: number) => exportOf(...Array.from({ length: 8 }, (_, i) => conversationOfSize(`c${n}-${i}`, 500)));
     assert.ok(part(0).length < 5000 && part(0).length * 3 > 10000);
-    const files = { 'conversations-000.json': part(0), 'conversations-001.json': part(1), 'conversations-002.json': part(2) };
-    await expectRefused(t, () => postExport(t, zipSync(files), { contentType: 'application/zip' }), 413, 'Export file too large: MAX_EXPANDED_BYTES');
-    await expectRefused(t, () => postExport(t, streamedZip(files), { contentType: 'application/zip' }), 413, 'Export file too large: MAX_EXPANDED_BYTES');
+    const files = {
+      'conversations-000.json': part(0),
+      'conversations-001.json': part(1),
+      'conversations-002.json': part(2),
+    };
+    await expectRefused(
+      t,
+      () => postExport(t, zipSync(files), { contentType: 'application/zip' }),
+      413,
+      'Export file too large: MAX_EXPANDED_BYTES',
+    );
+    await expectRefused(
+      t,
+      () => postExport(t, streamedZip(files), { contentType: 'application/zip' }),
+      413,
+      'Export file too large: MAX_EXPANDED_BYTES',
+    );
     // Files that are not read (media, HTML views) do not count; the two files read fit.
-    const fits = await json(await postExport(t, zipSync({ 'conversations-000.json': part(0), 'conversations-001.json': part(1), 'chat.html': new Uint8Array(50_000) }), { contentType: 'application/zip' }));
+    const fits = await json(
+      await postExport(
+        t,
+        zipSync({
+          'conversations-000.json': part(0),
+          'conversations-001.json': part(1),
+          'chat.html': new Uint8Array(50_000),
+        }),
+        { contentType: 'application/zip' },
+      ),
+    );
     assert.equal(fits.created, 16);
   });
 
@@ -130,13 +183,33 @@ describe('MAX_EXPANDED_BYTES', () => {
 describe('the connect page answers the limits as the API does', () => {
   test('an archive over either limit shows why, with status 413, and imports nothing', async () => {
     const t = await setup({ MAX_CONVERSATION_BYTES: '1000', MAX_EXPANDED_BYTES: '3000' });
-    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect', baseUrl: t.deps.config.publicUrl }, t.tenant.appSecret, t.clock.now()));
+    const url = new URL(
+      await signLink(
+        {
+          appId: t.tenant.appId,
+          userRef: 'u1',
+          scopes: ['conversations:read'],
+          purpose: 'connect',
+          baseUrl: t.deps.config.publicUrl,
+        },
+        t.tenant.appSecret,
+        t.clock.now(),
+      ),
+    );
     const browser = new PageClient(t);
     assert.equal((await browser.post('/start', { token: url.searchParams.get('token')! })).status, 303);
     const csrf = hiddenField(await (await browser.get('/connect/openai')).text(), 'csrf');
     const cases: Array<[Uint8Array, string]> = [
-      [zipSync({ 'conversations.json': exportOf(conversationOfSize('big', 2000)) }), 'One conversation in this file is too large to import'],
-      [zipSync({ 'conversations.json': exportOf(...Array.from({ length: 5 }, (_, i) => conversationOfSize(`c${i}`, 900))) }), 'This file is too large to import here'],
+      [
+        zipSync({ 'conversations.json': exportOf(conversationOfSize('big', 2000)) }),
+        'One conversation in this file is too large to import',
+      ],
+      [
+        zipSync({
+          'conversations.json': exportOf(...Array.from({ length: 5 }, (_, i) => conversationOfSize(`c${i}`, 900))),
+        }),
+        'This file is too large to import here',
+      ],
     ];
     for (const [file, message] of cases) {
       const form = new FormData();
@@ -174,37 +247,76 @@ describe('unreadable archives', () => {
 
   test('bad JSON inside a zip gives the JSON reason once, not wrapped in a zip reason', async () => {
     const t = await setup();
-    for (const zip of [zipSync({ 'conversations.json': strToU8('[{"mapping": {}, "id": tru}]') }), streamedZip({ 'conversations.json': strToU8('[{"mapping": {}, "id": tru}]') })]) {
-      await expectRefused(t, () => postExport(t, zip, { contentType: 'application/zip' }), 400, /^Invalid export file: (?!.*(Invalid export file|zip))./);
+    for (const zip of [
+      zipSync({ 'conversations.json': strToU8('[{"mapping": {}, "id": tru}]') }),
+      streamedZip({ 'conversations.json': strToU8('[{"mapping": {}, "id": tru}]') }),
+    ]) {
+      await expectRefused(
+        t,
+        () => postExport(t, zip, { contentType: 'application/zip' }),
+        400,
+        /^Invalid export file: (?!.*(Invalid export file|zip))./,
+      );
     }
     const truncatedJson = zipSync({ 'conversations.json': strToU8('[{"mapping": {}, "id": "a"}') });
-    await expectRefused(t, () => postExport(t, truncatedJson, { contentType: 'application/zip' }), 400, 'Invalid export file: the file ends before the JSON document does (truncated?)');
+    await expectRefused(
+      t,
+      () => postExport(t, truncatedJson, { contentType: 'application/zip' }),
+      400,
+      'Invalid export file: the file ends before the JSON document does (truncated?)',
+    );
   });
 
   test('a zip cut short, or its directory lost, is invalid; a complete zip without conversations is unrecognised', async () => {
     const t = await setup();
     const whole = zipSync({ 'conversations.json': exportOf(conversationOfSize('a', 300)) });
-    await expectRefused(t, () => postExport(t, whole.subarray(0, whole.length - 10), { contentType: 'application/zip' }), 400, 'Invalid export file: the zip is damaged or cut short (no end of central directory)');
-    await expectRefused(t, () => postExport(t, zipSync({}), { contentType: 'application/zip' }), 400, 'Unrecognized export format');
-    await expectRefused(t, () => postExport(t, zipSync({ 'user.json': strToU8('{}') }), { contentType: 'application/zip' }), 400, 'Unrecognized export format');
+    await expectRefused(
+      t,
+      () => postExport(t, whole.subarray(0, whole.length - 10), { contentType: 'application/zip' }),
+      400,
+      'Invalid export file: the zip is damaged or cut short (no end of central directory)',
+    );
+    await expectRefused(
+      t,
+      () => postExport(t, zipSync({}), { contentType: 'application/zip' }),
+      400,
+      'Unrecognized export format',
+    );
+    await expectRefused(
+      t,
+      () => postExport(t, zipSync({ 'user.json': strToU8('{}') }), { contentType: 'application/zip' }),
+      400,
+      'Unrecognized export format',
+    );
   });
 });
 
 describe('lone surrogates', () => {
   test('become U+FFFD once, the same in title, payload.title and messages (their content, model and reasoning)', async () => {
     const t = await setup();
-    const file = String.raw`[{"id":"s1","title":"bad \ud800 title","mapping":{"n":{"id":"n","parent":null,"children":[],"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["lone \udc00 low and \ud83d\ude00 pair"]}}},` +
+    const file =
+      String.raw`[{"id":"s1","title":"bad \ud800 title","mapping":{"n":{"id":"n","parent":null,"children":[],"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["lone \udc00 low and \ud83d\ude00 pair"]}}},` +
       String.raw`"r":{"id":"r","parent":"n","message":{"author":{"role":"assistant"},"content":{"content_type":"reasoning_recap","content":"thought \ud800"}}},` +
       String.raw`"a":{"id":"a","parent":"r","message":{"author":{"role":"assistant"},"metadata":{"model_slug":"gpt \udfff"},"content":{"content_type":"text","parts":["answer"]}}}}}]`;
     const { connectionId } = await json(await postExport(t, strToU8(file)));
-    const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`))).conversations;
+    const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`)))
+      .conversations;
     assert.equal(conversation.title, 'bad \ufffd title');
     assert.equal(conversation.payload.title, 'bad \ufffd title');
     assert.equal(conversation.payload.messages[0].content, 'lone \ufffd low and \u{1f600} pair');
-    assert.deepEqual(conversation.payload.messages[1], { role: 'assistant', content: 'answer', timestamp: null, model: 'gpt \ufffd', reasoning: 'thought \ufffd' });
+    assert.deepEqual(conversation.payload.messages[1], {
+      role: 'assistant',
+      content: 'answer',
+      timestamp: null,
+      model: 'gpt \ufffd',
+      reasoning: 'thought \ufffd',
+    });
     const stored = await t.deps.db.selectFrom('conversations').select(['title', 'payload']).executeTakeFirstOrThrow();
     assert.equal(stored.title, 'bad \ufffd title');
-    const storedText = typeof stored.payload === 'string' ? stored.payload : new TextDecoder().decode(stored.payload as unknown as Uint8Array);
+    const storedText =
+      typeof stored.payload === 'string'
+        ? stored.payload
+        : new TextDecoder().decode(stored.payload as unknown as Uint8Array);
     assert.doesNotMatch(storedText, /\\ud[89a-f]/i);
   });
 });
@@ -214,43 +326,67 @@ describe('U+0000', () => {
     const t = await setup();
     const file = String.raw`[{"id":"nul\u0000id","title":"Title","mapping":{"n":{"id":"n","parent":null,"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["text"]}}}}}]`;
     const { connectionId } = await json(await postExport(t, strToU8(file)));
-    const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`))).conversations;
-    assert.deepEqual(
-      [conversation.external_id, conversation.title],
-      ['nul\ufffdid', 'Title'],
-    );
+    const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`)))
+      .conversations;
+    assert.deepEqual([conversation.external_id, conversation.title], ['nul\ufffdid', 'Title']);
   });
 
   test('in a title, a message and its reasoning becomes U+FFFD, on either database', async () => {
     const t = await setup();
-    const file = String.raw`[{"id":"nul-text","title":"A\u0000B","mapping":{` +
+    const file =
+      String.raw`[{"id":"nul-text","title":"A\u0000B","mapping":{` +
       String.raw`"n":{"id":"n","parent":null,"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["before\u0000after"]}}},` +
       String.raw`"r":{"id":"r","parent":"n","message":{"author":{"role":"assistant"},"content":{"content_type":"reasoning_recap","content":"thought\u0000"}}},` +
       String.raw`"a":{"id":"a","parent":"r","message":{"author":{"role":"assistant"},"content":{"content_type":"text","parts":["answer"]}}}},"current_node":"a"}]`;
     const { connectionId } = await json(await postExport(t, strToU8(file)));
-    const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`))).conversations;
+    const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`)))
+      .conversations;
     assert.deepEqual(
-      [conversation.title, conversation.payload.title, conversation.payload.messages.map((m: { content: string; reasoning?: string }) => [m.content, m.reasoning])],
-      ['A\ufffdB', 'A\ufffdB', [['before\ufffdafter', undefined], ['answer', 'thought\ufffd']]],
+      [
+        conversation.title,
+        conversation.payload.title,
+        conversation.payload.messages.map((m: { content: string; reasoning?: string }) => [m.content, m.reasoning]),
+      ],
+      [
+        'A\ufffdB',
+        'A\ufffdB',
+        [
+          ['before\ufffdafter', undefined],
+          ['answer', 'thought\ufffd'],
+        ],
+      ],
     );
   });
 });
 
 describe('limits on grouped exports', () => {
-  const csv = (rows: string[][]) => strToU8(['Conversation,Time,Author,Message', ...rows.map((row) => row.join(','))].join('\r\n'));
+  const csv = (rows: string[][]) =>
+    strToU8(['Conversation,Time,Author,Message', ...rows.map((row) => row.join(','))].join('\r\n'));
 
   test('one CSV row over MAX_CONVERSATION_BYTES is 413', async () => {
     const t = await setup({ MAX_CONVERSATION_BYTES: '1000' });
     const body = csv([['Long', '2026-01-10T08:00:00Z', 'user', 'x'.repeat(1200)]]);
-    await expectRefused(t, () => postExport(t, body, { contentType: 'text/csv' }), 413, 'Export file too large: MAX_CONVERSATION_BYTES');
+    await expectRefused(
+      t,
+      () => postExport(t, body, { contentType: 'text/csv' }),
+      413,
+      'Export file too large: MAX_CONVERSATION_BYTES',
+    );
   });
 
   test('rows that group into a conversation over MAX_CONVERSATION_BYTES are 413; the same rows spread over conversations import', async () => {
     const t = await setup({ MAX_CONVERSATION_BYTES: '1000' });
     const minute = (n: number) => new Date(Date.UTC(2026, 0, 10, 8, n)).toISOString();
     const oneConversation = csv(Array.from({ length: 6 }, (_, i) => ['Chat', minute(i), 'user', 'y'.repeat(200)]));
-    await expectRefused(t, () => postExport(t, oneConversation, { contentType: 'text/csv' }), 413, 'Export file too large: MAX_CONVERSATION_BYTES');
-    const sixConversations = csv(Array.from({ length: 6 }, (_, i) => [`Chat ${i}`, minute(i), 'user', 'y'.repeat(200)]));
+    await expectRefused(
+      t,
+      () => postExport(t, oneConversation, { contentType: 'text/csv' }),
+      413,
+      'Export file too large: MAX_CONVERSATION_BYTES',
+    );
+    const sixConversations = csv(
+      Array.from({ length: 6 }, (_, i) => [`Chat ${i}`, minute(i), 'user', 'y'.repeat(200)]),
+    );
     assert.equal((await json(await postExport(t, sixConversations, { contentType: 'text/csv' }))).created, 6);
   });
 });

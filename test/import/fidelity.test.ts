@@ -39,7 +39,8 @@ interface Visible {
 // attachments and cited pages. Each is compared line by line (see `lines`).
 // ---------------------------------------------------------------------------
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const str = (value: unknown): string[] => (typeof value === 'string' && value.trim() !== '' ? [value] : []);
 const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1);
@@ -58,7 +59,9 @@ function jsonRecords(text: string): unknown[] {
 function byConversation(text: string, idOf: (record: Json) => unknown, strings: (record: Json) => string[]): Visible {
   const records = jsonRecords(text).filter(isObject);
   const last = new Map(records.map((record) => [idOf(record), record]));
-  const shown = records.filter((record) => typeof idOf(record) === 'string' && idOf(record) !== '' && last.get(idOf(record)) === record);
+  const shown = records.filter(
+    (record) => typeof idOf(record) === 'string' && idOf(record) !== '' && last.get(idOf(record)) === record,
+  );
   return { strings: shown.flatMap(strings), counted: records.length - shown.length };
 }
 
@@ -70,10 +73,16 @@ function chainFrom<T>(leaf: T | undefined, parentOf: (node: T) => T | undefined)
 }
 
 /** The node no other names as parent with the greatest time, ties going to the later one in `nodes`. */
-function newestLeaf<T>(nodes: T[], parentIdOf: (node: T) => unknown, idOf: (node: T) => unknown, timeOf: (node: T) => number): T | undefined {
+function newestLeaf<T>(
+  nodes: T[],
+  parentIdOf: (node: T) => unknown,
+  idOf: (node: T) => unknown,
+  timeOf: (node: T) => number,
+): T | undefined {
   const parents = new Set(nodes.map(parentIdOf));
   let leaf: T | undefined;
-  for (const node of nodes) if (!parents.has(idOf(node)) && (leaf === undefined || timeOf(node) >= timeOf(leaf))) leaf = node;
+  for (const node of nodes)
+    if (!parents.has(idOf(node)) && (leaf === undefined || timeOf(node) >= timeOf(leaf))) leaf = node;
   return leaf;
 }
 
@@ -86,7 +95,14 @@ function chatgptVisible(text: string): Visible {
       const mapping: Record<string, Json> = isObject(conversation.mapping) ? conversation.mapping : {};
       const nodes = Object.values(mapping).filter(isObject);
       const time = (node: Json) => node.message?.create_time ?? -Infinity;
-      const leaf = mapping[conversation.current_node] ?? newestLeaf(nodes, (node) => node.parent, (node) => node.id, time);
+      const leaf =
+        mapping[conversation.current_node] ??
+        newestLeaf(
+          nodes,
+          (node) => node.parent,
+          (node) => node.id,
+          time,
+        );
       const branch = chainFrom(leaf, (node) => mapping[node.parent]);
       return [
         ...str(conversation.title),
@@ -97,7 +113,10 @@ function chatgptVisible(text: string): Visible {
           if (!message || message.metadata?.is_visually_hidden_from_conversation === true) return [];
           if (['user_editable_context', 'model_editable_context'].includes(type)) return [];
           // Reasoning shows under the answer it precedes: kept as that answer's `reasoning`.
-          if (type === 'thoughts') return asArray(content.thoughts).flatMap((thought) => (isObject(thought) ? [...str(thought.summary), ...str(thought.content)] : []));
+          if (type === 'thoughts')
+            return asArray(content.thoughts).flatMap((thought) =>
+              isObject(thought) ? [...str(thought.summary), ...str(thought.content)] : [],
+            );
           if (type === 'reasoning_recap') return str(content.content);
           const parts = Array.isArray(content.parts) ? content.parts : [];
           return [
@@ -123,7 +142,12 @@ function claudeVisible(text: string): Visible {
       const shown = messages.some((message) => typeof message.parent_message_uuid === 'string')
         ? chainFrom(
             byId.get(conversation.current_leaf_message_uuid) ??
-              newestLeaf(messages, (m) => m.parent_message_uuid, (m) => m.uuid, (m) => Date.parse(m.created_at)),
+              newestLeaf(
+                messages,
+                (m) => m.parent_message_uuid,
+                (m) => m.uuid,
+                (m) => Date.parse(m.created_at),
+              ),
             (message) => byId.get(message.parent_message_uuid),
           )
         : messages;
@@ -145,7 +169,10 @@ function claudeBlockStrings(block: Json): string[] {
   const input: Json = isObject(block.input) ? block.input : {};
   switch (block.type) {
     case 'text':
-      return [...str(block.text), ...(block.citations ?? []).flatMap((citation: Json) => str(citation.details?.title ?? citation.title))];
+      return [
+        ...str(block.text),
+        ...(block.citations ?? []).flatMap((citation: Json) => str(citation.details?.title ?? citation.title)),
+      ];
     case 'thinking':
       return str(block.thinking);
     case 'voice_note':
@@ -157,15 +184,23 @@ function claudeBlockStrings(block: Json): string[] {
       // `description` is the model's note on the step, which the spec does not carry over.
       if (block.name === 'present_files') return (input.filepaths ?? []).map((path: string) => basename(path));
       if (block.name === 'create_file') return [basename(input.path ?? ''), ...str(input.file_text)];
-      if (block.name === 'str_replace') return [basename(input.path ?? ''), ...str(input.old_str), ...str(input.new_str)];
+      if (block.name === 'str_replace')
+        return [basename(input.path ?? ''), ...str(input.old_str), ...str(input.new_str)];
       if (block.name === 'view') return str(input.path);
-      if (block.name === 'artifacts') return [...str(input.title), ...str(input.content), ...str(input.old_str), ...str(input.new_str)];
+      if (block.name === 'artifacts')
+        return [...str(input.title), ...str(input.content), ...str(input.old_str), ...str(input.new_str)];
       // Any other tool: its name and the strings of its input.
       return [...str(block.name), ...Object.values(input).flatMap(str)];
     case 'tool_result':
       return typeof block.content === 'string'
         ? str(block.content)
-        : (block.content ?? []).flatMap((item: Json) => (item.type === 'knowledge' ? str(item.title) : item.type === 'local_resource' ? str(item.name) : str(item.text)));
+        : (block.content ?? []).flatMap((item: Json) =>
+            item.type === 'knowledge'
+              ? str(item.title)
+              : item.type === 'local_resource'
+                ? str(item.name)
+                : str(item.text),
+          );
     default:
       return str(block.text);
   }
@@ -186,14 +221,23 @@ function deepseekVisible(text: string): Visible {
         if (children.length === 0) leaves.push(node);
         for (const child of children) walk(child, seen);
       };
-      walk(Object.values(mapping).find((node) => !node.parent), new Set());
+      walk(
+        Object.values(mapping).find((node) => !node.parent),
+        new Set(),
+      );
       const time = (node: Json) => Date.parse(node.message?.inserted_at ?? '') || -Infinity;
-      const leaf = leaves.reduce<Json | undefined>((newest, node) => (newest === undefined || time(node) >= time(newest) ? node : newest), undefined);
+      const leaf = leaves.reduce<Json | undefined>(
+        (newest, node) => (newest === undefined || time(node) >= time(newest) ? node : newest),
+        undefined,
+      );
       return [
         ...str(conversation.title),
         ...chainFrom(leaf, (node) => mapping[node.parent]).flatMap((node) => [
           ...(node.message?.files ?? []).flatMap((file: Json) => str(file.file_name)),
-          ...(node.message?.fragments ?? []).flatMap((fragment: Json) => [...str(fragment.content), ...(fragment.results ?? []).flatMap((result: Json) => str(result.title ?? result.url))]),
+          ...(node.message?.fragments ?? []).flatMap((fragment: Json) => [
+            ...str(fragment.content),
+            ...(fragment.results ?? []).flatMap((result: Json) => str(result.title ?? result.url)),
+          ]),
         ]),
       ];
     },
@@ -202,7 +246,13 @@ function deepseekVisible(text: string): Visible {
 
 /** A Grok time: ISO, `{$date: {$numberLong}}` or `{$date: ISO}`. */
 const grokTime = (value: any): number =>
-  Date.parse(typeof value === 'string' ? value : typeof value?.$date === 'string' ? value.$date : new Date(Number(value?.$date?.$numberLong)).toISOString());
+  Date.parse(
+    typeof value === 'string'
+      ? value
+      : typeof value?.$date === 'string'
+        ? value.$date
+        : new Date(Number(value?.$date?.$numberLong)).toISOString(),
+  );
 
 /** Grok: the chain from the newest response through `parent_response_id` (or every response); messages and cited pages. */
 function grokVisible(text: string): Visible {
@@ -212,15 +262,21 @@ function grokVisible(text: string): Visible {
     ({ conversation, responses }) => {
       const all: Json[] = (responses ?? []).map((entry: Json) => entry.response).filter(isObject);
       const byId = new Map(all.map((response) => [response._id, response]));
-      const newest = all.reduce<Json | undefined>((n, r) => (n === undefined || grokTime(r.create_time) >= grokTime(n.create_time) ? r : n), undefined);
-      const shown = all.some((response) => response.parent_response_id) ? chainFrom(newest, (response) => byId.get(response.parent_response_id)) : all;
+      const newest = all.reduce<Json | undefined>(
+        (n, r) => (n === undefined || grokTime(r.create_time) >= grokTime(n.create_time) ? r : n),
+        undefined,
+      );
+      const shown = all.some((response) => response.parent_response_id)
+        ? chainFrom(newest, (response) => byId.get(response.parent_response_id))
+        : all;
       return [
         ...str(conversation.title),
         ...shown.flatMap((response) => [
           ...str(response.message),
           ...str(response.thinking_trace),
           ...asArray(response.agent_thinking_traces).flatMap(str),
-          ...(response.cited_web_search_results ?? []).flatMap((page: Json) => str(page.title ?? page.url))]),
+          ...(response.cited_web_search_results ?? []).flatMap((page: Json) => str(page.title ?? page.url)),
+        ]),
       ];
     },
   );
@@ -243,7 +299,8 @@ function geminiVisible(text: string): Visible {
   const visible: Visible = { strings: [], counted: 0 };
   for (const entry of jsonRecords(text).filter(isObject)) {
     const items: Json[] = [...(entry.details ?? []), ...(entry.subtitles ?? [])].filter(isObject);
-    const named = (names: string[]) => items.filter((item) => names.includes(item.name)).flatMap((item) => str(item.value));
+    const named = (names: string[]) =>
+      items.filter((item) => names.includes(item.name)).flatMap((item) => str(item.value));
     const prompted = /^Prompted[ \u00a0]/.test(entry.title ?? '');
     const prompt = prompted ? [entry.title.replace(/^Prompted[ \u00a0]/, '')] : named(['Request', 'Prompt', 'User']);
     const answers: Json[] = (entry.safeHtmlItem ?? []).filter(isObject);
@@ -252,7 +309,9 @@ function geminiVisible(text: string): Visible {
       if (answer.length > 0 || items.some((item) => typeof item.value === 'string')) visible.counted++;
       continue;
     }
-    const attachments = items.flatMap((item) => (typeof item.name === 'string' && item.name.startsWith('-') ? [item.name.replace(/^-\s*/, '')] : []));
+    const attachments = items.flatMap((item) =>
+      typeof item.name === 'string' && item.name.startsWith('-') ? [item.name.replace(/^-\s*/, '')] : [],
+    );
     visible.strings.push(...prompt, ...answer, ...attachments);
   }
   return visible;
@@ -262,7 +321,10 @@ function geminiVisible(text: string): Visible {
 function copilotVisible(text: string): Visible {
   const rows: Array<Record<string, string>> = parseCsv(text, { bom: true, columns: true, skip_empty_lines: true });
   const readable = rows.filter((row) => !Number.isNaN(Date.parse(row.Time!)));
-  return { strings: readable.flatMap((row) => [...str(row.Conversation), ...str(row.Message)]), counted: rows.length - readable.length };
+  return {
+    strings: readable.flatMap((row) => [...str(row.Conversation), ...str(row.Message)]),
+    counted: rows.length - readable.length,
+  };
 }
 
 const VISIBLE: Readonly<Record<string, (text: string) => Visible>> = {
@@ -290,13 +352,21 @@ const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
  * which must be there.
  */
 function lines(visible: string): string[] {
-  return visible
-    .split(/\r?\n/)
-    // A ChatGPT canvas's directive lines are markup: the app shows its title (or variant) above the body.
-    .map((line) => line.match(/^:::\w+\{.*\}$/) ? (line.match(/title="([^"]*)"/)?.[1] ?? line.match(/variant="([^"]*)"/)?.[1] ?? '') : line === ':::' ? '' : line)
-    .flatMap((line) => line.split(/【[^】]*】|\ue200[^\ue201]*\ue201|[\ue000-\uf8ff]|\[citation:\d+\]/))
-    .map(collapse)
-    .filter((line) => line !== '');
+  return (
+    visible
+      .split(/\r?\n/)
+      // A ChatGPT canvas's directive lines are markup: the app shows its title (or variant) above the body.
+      .map((line) =>
+        line.match(/^:::\w+\{.*\}$/)
+          ? (line.match(/title="([^"]*)"/)?.[1] ?? line.match(/variant="([^"]*)"/)?.[1] ?? '')
+          : line === ':::'
+            ? ''
+            : line,
+      )
+      .flatMap((line) => line.split(/【[^】]*】|\ue200[^\ue201]*\ue201|[\ue000-\uf8ff]|\[citation:\d+\]/))
+      .map(collapse)
+      .filter((line) => line !== '')
+  );
 }
 
 /** The connection's conversations as stored (read from the database: what is kept, whatever the API's document says of it). */
@@ -372,6 +442,10 @@ for (const entry of fixtures) {
       }
     }
     assert.ok(checked > 0, `${entry.name}: no visible strings found: the walker cannot read it`);
-    assert.equal(body.skipped, counted, `${entry.name}: skipped ${body.skipped}, but ${counted} records may be counted instead of shown`);
+    assert.equal(
+      body.skipped,
+      counted,
+      `${entry.name}: skipped ${body.skipped}, but ${counted} records may be counted instead of shown`,
+    );
   });
 }

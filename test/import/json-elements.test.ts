@@ -22,7 +22,11 @@ test('every fixture reads back exactly as JSON.parse sees it, whatever the chunk
     const bytes = fixtureBytes(name);
     const parsed = JSON.parse(new TextDecoder().decode(bytes));
     // Grok's export is one object whose `conversations` array is read element by element.
-    const expected = Array.isArray(parsed) ? parsed : providerOfFixture(name) === 'xai' ? parsed.conversations : [parsed];
+    const expected = Array.isArray(parsed)
+      ? parsed
+      : providerOfFixture(name) === 'xai'
+        ? parsed.conversations
+        : [parsed];
     for (const size of [1, 2, 3, 5, 64, 4096, bytes.length]) {
       assert.deepEqual(await readAll(bytes, size), expected, `${name} in chunks of ${size}`);
     }
@@ -30,7 +34,16 @@ test('every fixture reads back exactly as JSON.parse sees it, whatever the chunk
 });
 
 test('strings with escaped quotes and backslashes across chunk boundaries', async () => {
-  const values = [{ a: 'x\\' }, { b: '\\"}]' }, { c: '\\\\\\"' }, 'plain "quoted" \\ string', 12.5e3, true, null, [1, [2, { d: ']' }]]];
+  const values = [
+    { a: 'x\\' },
+    { b: '\\"}]' },
+    { c: '\\\\\\"' },
+    'plain "quoted" \\ string',
+    12.5e3,
+    true,
+    null,
+    [1, [2, { d: ']' }]],
+  ];
   const bytes = text(JSON.stringify(values));
   for (let size = 1; size <= 9; size++) assert.deepEqual(await readAll(bytes, size), values);
 });
@@ -64,7 +77,12 @@ test('broken documents are refused with the reason', async () => {
 });
 
 test('an array under the top-level key "conversations" is read element by element; the rest of the object is skipped', async () => {
-  const grok = { projects: [{ id: 'p1', name: 'a "conversations": [' }], conversations: [{ conversation: { id: 'c1' } }, { conversation: { id: 'c2' }, responses: [1, [2]] }], tasks: [], media_posts: [{ x: '}' }] };
+  const grok = {
+    projects: [{ id: 'p1', name: 'a "conversations": [' }],
+    conversations: [{ conversation: { id: 'c1' } }, { conversation: { id: 'c2' }, responses: [1, [2]] }],
+    tasks: [],
+    media_posts: [{ x: '}' }],
+  };
   const bytes = text(JSON.stringify(grok, null, 1));
   for (const size of [1, 2, 3, 5, 7, 11, bytes.length]) {
     assert.deepEqual(await readAll(bytes, size), grok.conversations, `chunks of ${size}`);
@@ -82,7 +100,8 @@ test('a top-level object without such an array is one element, "conversations" e
     { conversationsX: [1], x: 'conversations' },
   ]) {
     const bytes = text(JSON.stringify(document));
-    for (const size of [1, 4, bytes.length]) assert.deepEqual(await readAll(bytes, size), [document], `${JSON.stringify(document)} in chunks of ${size}`);
+    for (const size of [1, 4, bytes.length])
+      assert.deepEqual(await readAll(bytes, size), [document], `${JSON.stringify(document)} in chunks of ${size}`);
   }
 });
 
@@ -90,7 +109,9 @@ test('a container cut short or followed by more data is refused', async () => {
   const truncated = 'Invalid export file: the file ends before the JSON document does (truncated?)';
   await assert.rejects(readAll(text('{"conversations":[{"a":1}')), { message: truncated });
   await assert.rejects(readAll(text('{"conversations":[{"a":1}], "tasks": [')), { message: truncated });
-  await assert.rejects(readAll(text('{"conversations":[]}]')), { message: 'Invalid export file: unexpected data after the end of the JSON document' });
+  await assert.rejects(readAll(text('{"conversations":[]}]')), {
+    message: 'Invalid export file: unexpected data after the end of the JSON document',
+  });
 });
 
 test('a record holds at most one value per BYTES_PER_VALUE of the byte bound, counted as it is read, however it is chunked', async () => {
@@ -101,15 +122,26 @@ test('a record holds at most one value per BYTES_PER_VALUE of the byte bound, co
   // A colon and a comma each, less one comma; an even count ends on `[0]`.
   const members = (values: number) => {
     const count = Math.ceil(values / 2);
-    return Array.from({ length: count }, (_, i) => `"k${i}":${values % 2 === 0 && i === count - 1 ? '[0]' : '0'}`).join(',');
+    return Array.from({ length: count }, (_, i) => `"k${i}":${values % 2 === 0 && i === count - 1 ? '[0]' : '0'}`).join(
+      ',',
+    );
   };
   const records: Array<[string, (values: number) => string]> = [
     // A colon, `[`, then count - 1 commas.
     ['an array in an element', (values) => `[{"v":${zeros(values - 1)}}]`],
-    ['empty objects in an element', (values) => `[[${Array(Math.ceil(values / 2)).fill('{}').join(',')}${values % 2 ? '' : ',0'}]]`],
+    [
+      'empty objects in an element',
+      (values) =>
+        `[[${Array(Math.ceil(values / 2))
+          .fill('{}')
+          .join(',')}${values % 2 ? '' : ',0'}]]`,
+    ],
     ['members of a file that is one object', (values) => `{${members(values)}}`],
     ['an array in a file that is one object', (values) => `{"v":${zeros(values - 1)}}`],
-    ['commas, colons and brackets in strings, which count for nothing', (values) => `[{"s":"${',:{['.repeat(500)}","v":${zeros(values - 3)}}]`],
+    [
+      'commas, colons and brackets in strings, which count for nothing',
+      (values) => `[{"s":"${',:{['.repeat(500)}","v":${zeros(values - 3)}}]`,
+    ],
   ];
   for (const [name, record] of records) {
     const fits = text(record(maxValues));
@@ -117,7 +149,11 @@ test('a record holds at most one value per BYTES_PER_VALUE of the byte bound, co
     assert.ok(over.length < maxConversationBytes / 2, `${name}: far fewer bytes than the bound`);
     for (const size of [1, 3, 64, 100, over.length]) {
       assert.equal((await readAll(fits, size, maxConversationBytes)).length, 1, `${name} in chunks of ${size}`);
-      await assert.rejects(readAll(over, size, maxConversationBytes), { message: 'Export file too large: MAX_CONVERSATION_BYTES' }, `${name} in chunks of ${size}`);
+      await assert.rejects(
+        readAll(over, size, maxConversationBytes),
+        { message: 'Export file too large: MAX_CONVERSATION_BYTES' },
+        `${name} in chunks of ${size}`,
+      );
     }
   }
 });
@@ -128,6 +164,9 @@ test('each record has its own count of values, and what is skipped after a conta
   const many = `[${Array(1000).fill('{}').join(',')}]`;
   for (const size of [1, 5, 64]) {
     assert.equal((await readAll(text(`[${Array(50).fill(ten).join(',')}]`), size, maxConversationBytes)).length, 50);
-    assert.equal((await readAll(text(`{"conversations":[${ten},${ten}],"projects":${many}}`), size, maxConversationBytes)).length, 2);
+    assert.equal(
+      (await readAll(text(`{"conversations":[${ten},${ten}],"projects":${many}}`), size, maxConversationBytes)).length,
+      2,
+    );
   }
 });

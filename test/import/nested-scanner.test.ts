@@ -71,12 +71,19 @@ test('the scanner agrees with a byte-by-byte reading: runs of backslashes, quote
     // A new array each round: the scanner copies a chunk only when it has not seen that array.
     scanner.forget();
     const end = scanner.skipNested(chunk, from, floor, depth, valuesLeft);
-    const found = end === TOO_MANY_VALUES ? [end] : [end, scanner.depth, scanner.inString, scanner.escapePending, scanner.valuesLeft];
-    assert.deepEqual(found, byteByByte(chunk, from, floor, depth, valuesLeft), `round ${round}: ${JSON.stringify(String.fromCharCode(...chunk))} from ${from}, ${valuesLeft} values left`);
+    const found =
+      end === TOO_MANY_VALUES
+        ? [end]
+        : [end, scanner.depth, scanner.inString, scanner.escapePending, scanner.valuesLeft];
+    assert.deepEqual(
+      found,
+      byteByByte(chunk, from, floor, depth, valuesLeft),
+      `round ${round}: ${JSON.stringify(String.fromCharCode(...chunk))} from ${from}, ${valuesLeft} values left`,
+    );
   }
 });
 
-test('a chunk larger than the scanner\'s memory grows it', () => {
+test("a chunk larger than the scanner's memory grows it", () => {
   const scanner = new NestedScanner();
   const chunk = new TextEncoder().encode(`{"a":"${'x'.repeat(300_000)}"}`);
   assert.equal(scanner.skipNested(chunk, 1, 0, 1, UNCOUNTED_VALUES), chunk.length);

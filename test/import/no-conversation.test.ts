@@ -17,12 +17,21 @@ const EXPORTS = [
   {
     provider: 'openai',
     unreadable: asJson([{ title: 'no id', mapping: {}, create_time: 1_700_000_000 }]),
-    withOneReadable: asJson([{ title: 'no id', mapping: {}, create_time: 1_700_000_000 }, { id: 'c1', title: 'ok', mapping: {}, create_time: 1_700_000_000 }]),
+    withOneReadable: asJson([
+      { title: 'no id', mapping: {}, create_time: 1_700_000_000 },
+      { id: 'c1', title: 'ok', mapping: {}, create_time: 1_700_000_000 },
+    ]),
   },
   {
     provider: 'anthropic',
-    unreadable: asJson([{ name: 'no id', chat_messages: [] }, { name: 'nor this', chat_messages: [] }]),
-    withOneReadable: asJson([{ name: 'no id', chat_messages: [] }, { uuid: 'c1', name: 'ok', chat_messages: [{ sender: 'human', text: 'hi' }] }]),
+    unreadable: asJson([
+      { name: 'no id', chat_messages: [] },
+      { name: 'nor this', chat_messages: [] },
+    ]),
+    withOneReadable: asJson([
+      { name: 'no id', chat_messages: [] },
+      { uuid: 'c1', name: 'ok', chat_messages: [{ sender: 'human', text: 'hi' }] },
+    ]),
   },
   {
     provider: 'deepseek',
@@ -35,14 +44,33 @@ const EXPORTS = [
   {
     provider: 'xai',
     unreadable: asJson({ conversations: [{ conversation: { title: 'no id' }, responses: [] }] }),
-    withOneReadable: asJson({ conversations: [{ conversation: { title: 'no id' }, responses: [] }, { conversation: { id: 'c1', title: 'ok' }, responses: [] }] }),
+    withOneReadable: asJson({
+      conversations: [
+        { conversation: { title: 'no id' }, responses: [] },
+        { conversation: { id: 'c1', title: 'ok' }, responses: [] },
+      ],
+    }),
   },
   {
     provider: 'google',
     // An answer without a prompt: text the reader cannot place.
-    unreadable: asJson([{ header: 'Gemini Apps', title: 'Used Gemini Apps', time: '2025-08-01T10:00:00Z', products: ['Gemini Apps'], safeHtmlItem: [{ html: '<p>An answer</p>' }] }]),
+    unreadable: asJson([
+      {
+        header: 'Gemini Apps',
+        title: 'Used Gemini Apps',
+        time: '2025-08-01T10:00:00Z',
+        products: ['Gemini Apps'],
+        safeHtmlItem: [{ html: '<p>An answer</p>' }],
+      },
+    ]),
     withOneReadable: asJson([
-      { header: 'Gemini Apps', title: 'Used Gemini Apps', time: '2025-08-01T10:00:00Z', products: ['Gemini Apps'], safeHtmlItem: [{ html: '<p>An answer</p>' }] },
+      {
+        header: 'Gemini Apps',
+        title: 'Used Gemini Apps',
+        time: '2025-08-01T10:00:00Z',
+        products: ['Gemini Apps'],
+        safeHtmlItem: [{ html: '<p>An answer</p>' }],
+      },
       { header: 'Gemini Apps', title: 'Prompted Hello', time: '2025-08-01T09:00:00Z', products: ['Gemini Apps'] },
     ]),
   },
@@ -69,11 +97,25 @@ for (const { provider, unreadable, withOneReadable } of EXPORTS) {
 
 test('a Gemini export of only feedback and bookkeeping entries is no export either', async () => {
   const t = await setup();
-  const entry = (title: string) => ({ header: 'Gemini Apps', title, time: '2025-08-01T10:00:00Z', products: ['Gemini Apps'] });
-  const bookkeeping = asJson([entry('Gave feedback: Good response'), entry('Selected preferred draft'), entry('Used Gemini Apps')]);
+  const entry = (title: string) => ({
+    header: 'Gemini Apps',
+    title,
+    time: '2025-08-01T10:00:00Z',
+    products: ['Gemini Apps'],
+  });
+  const bookkeeping = asJson([
+    entry('Gave feedback: Good response'),
+    entry('Selected preferred draft'),
+    entry('Used Gemini Apps'),
+  ]);
   await expectRefused(t, () => postExport(t, bookkeeping), 400, 'Unrecognized export format');
   const zip = zipSync({ 'Takeout/My Activity/Gemini Apps/My Activity.json': bookkeeping });
-  await expectRefused(t, () => postExport(t, zip, { contentType: 'application/zip' }), 400, 'Unrecognized export format');
+  await expectRefused(
+    t,
+    () => postExport(t, zip, { contentType: 'application/zip' }),
+    400,
+    'Unrecognized export format',
+  );
 });
 
 test('an empty export with its provider named is still a user with no conversations', async () => {
@@ -88,5 +130,13 @@ test('records no format knows are held until one is recognised: up to 16 MiB of 
   const conversation = { id: 'c1', title: 'ok', mapping: {}, create_time: 1_700_000_000 };
   const held = await json(await postExport(t, asJson([unknown(8 * 1024 * 1024), conversation])));
   assert.deepEqual([held.provider, held.created, held.skipped], ['openai', 1, 1]);
-  await expectRefused(t, () => postExport(t, asJson([unknown(9 * 1024 * 1024), unknown(9 * 1024 * 1024), conversation]), { query: 'userRef=u2' }), 400, 'Unrecognized export format');
+  await expectRefused(
+    t,
+    () =>
+      postExport(t, asJson([unknown(9 * 1024 * 1024), unknown(9 * 1024 * 1024), conversation]), {
+        query: 'userRef=u2',
+      }),
+    400,
+    'Unrecognized export format',
+  );
 });

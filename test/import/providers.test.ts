@@ -33,7 +33,12 @@ const CSV_TYPE = 'text/csv';
 const shown = ({ external_id, title, update_time, payload }: any) => ({ external_id, title, update_time, payload });
 
 /** One message as the payload holds it; `model` and `reasoning` only where the export has them. */
-const message = (role: 'user' | 'assistant' | 'tool', content: string, timestamp: string, extra: { model?: string; reasoning?: string } = {}) => ({
+const message = (
+  role: 'user' | 'assistant' | 'tool',
+  content: string,
+  timestamp: string,
+  extra: { model?: string; reasoning?: string } = {},
+) => ({
   role,
   content,
   timestamp,
@@ -54,18 +59,39 @@ async function imports(
   assert.equal(response.status, 200, JSON.stringify(body));
   const { created, updated = 0, unchanged = 0, skipped, conversationCount } = counts;
   assert.deepEqual(
-    { provider: body.provider, created: body.created, updated: body.updated, unchanged: body.unchanged, skipped: body.skipped, conversationCount: body.conversationCount },
+    {
+      provider: body.provider,
+      created: body.created,
+      updated: body.updated,
+      unchanged: body.unchanged,
+      skipped: body.skipped,
+      conversationCount: body.conversationCount,
+    },
     { provider, created, updated, unchanged, skipped, conversationCount },
   );
   return body;
 }
 
 /** Imports the same bytes again and asserts that nothing changed: every readable conversation `unchanged`. */
-async function reimportChangesNothing(t: TestContext, bytes: Uint8Array, contentType: string, first: any, query = 'userRef=u1') {
+async function reimportChangesNothing(
+  t: TestContext,
+  bytes: Uint8Array,
+  contentType: string,
+  first: any,
+  query = 'userRef=u1',
+) {
   const before = await conversationsOf(t, first.connectionId);
   const again = await json(await postExport(t, bytes, { contentType, query }));
-  assert.deepEqual(again, { ...first, created: 0, updated: 0, unchanged: first.created + first.updated + first.unchanged }, 'a re-import is all unchanged');
-  assert.deepEqual(await conversationsOf(t, first.connectionId), before, 'and the stored conversations are as they were');
+  assert.deepEqual(
+    again,
+    { ...first, created: 0, updated: 0, unchanged: first.created + first.updated + first.unchanged },
+    'a re-import is all unchanged',
+  );
+  assert.deepEqual(
+    await conversationsOf(t, first.connectionId),
+    before,
+    'and the stored conversations are as they were',
+  );
 }
 
 /** The first half of the bytes: a file cut short. */
@@ -82,7 +108,11 @@ describe('DeepSeek (deepseek)', () => {
 
   test('the exact conversations: the newest leaf’s branch, THINK as the reasoning of its answer, model, search results and files as lines, UTC times', async () => {
     const t = await setup();
-    const { connectionId } = await imports(t, file, JSON_TYPE, 'deepseek', { created: 2, skipped: 1, conversationCount: 2 });
+    const { connectionId } = await imports(t, file, JSON_TYPE, 'deepseek', {
+      created: 2,
+      skipped: 1,
+      conversationCount: 2,
+    });
     assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), [
       {
         // No updated_at: inserted_at. An empty title is null. The two answers to the files are
@@ -97,7 +127,9 @@ describe('DeepSeek (deepseek)', () => {
             message('user', '[file: receipt-0412.png]\n[file: receipt-0413.png]', '2025-07-02T01:30:00.000Z'),
             message('tool', '- [EUR exchange rates](https://www.example.com/rates/eur)', '2025-07-02T01:30:09.000Z'),
             message('tool', 'Receipt 0412: total 12.40 EUR\nReceipt 0413: total 7.85 EUR', '2025-07-02T01:30:09.000Z'),
-            message('assistant', 'Together the receipts come to 20.25 EUR.', '2025-07-02T01:30:09.000Z', { model: 'deepseek-chat' }),
+            message('assistant', 'Together the receipts come to 20.25 EUR.', '2025-07-02T01:30:09.000Z', {
+              model: 'deepseek-chat',
+            }),
           ],
         },
       },
@@ -111,21 +143,35 @@ describe('DeepSeek (deepseek)', () => {
         payload: {
           title: 'Quick pickles',
           messages: [
-            message('user', 'How long should quick pickles rest before I eat them?\n[file: brine-notes.txt]', '2025-06-14T13:05:12.300Z'),
-            message('assistant', 'Give them at least an hour in the fridge; overnight tastes better.', '2025-06-14T13:05:20.000Z', {
-              model: 'deepseek-reasoner',
-              reasoning: 'Their notes describe a hot vinegar brine. Thin slices pickle within an hour.',
-            }),
+            message(
+              'user',
+              'How long should quick pickles rest before I eat them?\n[file: brine-notes.txt]',
+              '2025-06-14T13:05:12.300Z',
+            ),
+            message(
+              'assistant',
+              'Give them at least an hour in the fridge; overnight tastes better.',
+              '2025-06-14T13:05:20.000Z',
+              {
+                model: 'deepseek-reasoner',
+                reasoning: 'Their notes describe a hot vinegar brine. Thin slices pickle within an hour.',
+              },
+            ),
             message('user', 'Can you find a tested recipe?', '2025-06-14T13:07:00.000Z'),
             message(
               'tool',
               '- [Quick dill pickles](https://recipes.example.com/quick-dill-pickles)\n- [Fridge pickles in 10 minutes](https://kitchen.example.net/fridge-pickles)',
               '2025-06-14T13:07:15.500Z',
             ),
-            message('assistant', 'This quick dill pickle recipe is well tested: slice, pour hot brine over, chill for an hour.', '2025-06-14T13:07:15.500Z', {
-              model: 'deepseek-reasoner',
-              reasoning: 'Look for a fridge pickle recipe with tested timings.',
-            }),
+            message(
+              'assistant',
+              'This quick dill pickle recipe is well tested: slice, pour hot brine over, chill for an hour.',
+              '2025-06-14T13:07:15.500Z',
+              {
+                model: 'deepseek-reasoner',
+                reasoning: 'Look for a fridge pickle recipe with tested timings.',
+              },
+            ),
           ],
         },
       },
@@ -134,7 +180,11 @@ describe('DeepSeek (deepseek)', () => {
 
   test('[citation:N] markers become links to the node’s search results (by cite_index); one naming no result stays', async () => {
     const t = await setup();
-    const { connectionId } = await imports(t, fixtureBytes('deepseek-citations.json'), JSON_TYPE, 'deepseek', { created: 1, skipped: 0, conversationCount: 1 });
+    const { connectionId } = await imports(t, fixtureBytes('deepseek-citations.json'), JSON_TYPE, 'deepseek', {
+      created: 1,
+      skipped: 0,
+      conversationCount: 1,
+    });
     assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), [
       {
         external_id: '8c1e5f27-93ab-4d60-b7e2-4f1a9c3d5e80',
@@ -144,13 +194,20 @@ describe('DeepSeek (deepseek)', () => {
           title: 'Tram to Belém',
           messages: [
             message('user', 'Which tram goes from Lisbon centre to Belém, and how often?', '2025-09-20T08:02:11.120Z'),
-            message('tool', '- [Tram 15E – Carris](https://www.carris.pt/en/tram-15e)\n- [Getting to Belém](https://travel.example.com/lisbon/belem)', '2025-09-20T08:03:40.870Z'),
+            message(
+              'tool',
+              '- [Tram 15E – Carris](https://www.carris.pt/en/tram-15e)\n- [Getting to Belém](https://travel.example.com/lisbon/belem)',
+              '2025-09-20T08:03:40.870Z',
+            ),
             message(
               'assistant',
               'Take tram 15E from Praça da Figueira [1](https://www.carris.pt/en/tram-15e). It runs every 8 to 12 minutes ' +
                 '[2](https://travel.example.com/lisbon/belem)[1](https://www.carris.pt/en/tram-15e), and the ride takes about 25 minutes [citation:7].',
               '2025-09-20T08:03:40.870Z',
-              { model: 'deepseek-reasoner', reasoning: 'They mean the tram, not the train. Check the line number and the timetable.' },
+              {
+                model: 'deepseek-reasoner',
+                reasoning: 'They mean the tram, not the train. Check the line number and the timetable.',
+              },
             ),
           ],
         },
@@ -163,24 +220,63 @@ describe('DeepSeek (deepseek)', () => {
     const zip = zipSync(zipFolderFiles('deepseek-zip'));
     const first = await imports(t, zip, ZIP_TYPE, 'deepseek', { created: 2, skipped: 1, conversationCount: 2 });
     await reimportChangesNothing(t, zip, ZIP_TYPE, first);
-    const bare = await imports(t, file, JSON_TYPE, 'deepseek', { created: 0, unchanged: 2, skipped: 1, conversationCount: 2 });
+    const bare = await imports(t, file, JSON_TYPE, 'deepseek', {
+      created: 0,
+      unchanged: 2,
+      skipped: 1,
+      conversationCount: 2,
+    });
     assert.equal(bare.connectionId, first.connectionId);
   });
 
   test('is never stored as ChatGPT: provider=openai is refused, provider=deepseek accepted', async () => {
     const t = await setup();
-    await expectRefused(t, () => postExport(t, file, { query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
-    await expectRefused(t, () => postExport(t, zipSync(zipFolderFiles('deepseek-zip')), { contentType: ZIP_TYPE, query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
-    await expectRefused(t, () => postExport(t, file, { query: 'userRef=u1&provider=anthropic' }), 400, 'Invalid provider parameter');
-    await imports(t, file, JSON_TYPE, 'deepseek', { created: 2, skipped: 1, conversationCount: 2 }, 'userRef=u1&provider=deepseek');
+    await expectRefused(
+      t,
+      () => postExport(t, file, { query: 'userRef=u1&provider=openai' }),
+      400,
+      'Invalid provider parameter',
+    );
+    await expectRefused(
+      t,
+      () =>
+        postExport(t, zipSync(zipFolderFiles('deepseek-zip')), {
+          contentType: ZIP_TYPE,
+          query: 'userRef=u1&provider=openai',
+        }),
+      400,
+      'Invalid provider parameter',
+    );
+    await expectRefused(
+      t,
+      () => postExport(t, file, { query: 'userRef=u1&provider=anthropic' }),
+      400,
+      'Invalid provider parameter',
+    );
+    await imports(
+      t,
+      file,
+      JSON_TYPE,
+      'deepseek',
+      { created: 2, skipped: 1, conversationCount: 2 },
+      'userRef=u1&provider=deepseek',
+    );
     const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
-    assert.deepEqual(connections.map((c: any) => c.provider), ['deepseek']);
+    assert.deepEqual(
+      connections.map((c: any) => c.provider),
+      ['deepseek'],
+    );
   });
 
   test('a truncated file or zip writes nothing', async () => {
     const t = await setup();
     await expectRefused(t, () => postExport(t, truncated(file)), 400, /^Invalid export file: /);
-    await expectRefused(t, () => postExport(t, truncated(zipSync(zipFolderFiles('deepseek-zip'))), { contentType: ZIP_TYPE }), 400, /^Invalid export file: /);
+    await expectRefused(
+      t,
+      () => postExport(t, truncated(zipSync(zipFolderFiles('deepseek-zip'))), { contentType: ZIP_TYPE }),
+      400,
+      /^Invalid export file: /,
+    );
     assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
   });
 });
@@ -211,7 +307,9 @@ describe('Grok (xai)', () => {
             message('user', 'Sketch a minimal fox logo in orange.', '2025-03-03T16:20:30.000Z'),
             message('assistant', 'Here are two takes on a fox logo.\n[image]\n[image]', '2025-03-03T16:20:41.000Z'),
             message('user', 'Make the second one rounder.', '2025-03-03T16:22:00.000Z'),
-            message('assistant', '[image]', '2025-03-03T16:22:19.000Z', { reasoning: 'Rounder ears, a shorter snout.' }),
+            message('assistant', '[image]', '2025-03-03T16:22:19.000Z', {
+              reasoning: 'Rounder ears, a shorter snout.',
+            }),
           ],
         },
       },
@@ -233,9 +331,14 @@ describe('Grok (xai)', () => {
             ),
             message('user', 'What should I use to degrease it?\n[file]', '2025-02-10T07:40:00.000Z'),
             // agent_thinking_traces are reasoning too; no `model` field, so none (the sender names one, but it is not `model`).
-            message('assistant', 'A citrus degreaser and a stiff brush; rinse, dry, then oil the chain.', '2025-02-10T07:41:30.250Z', {
-              reasoning: 'Compare citrus and solvent degreasers.',
-            }),
+            message(
+              'assistant',
+              'A citrus degreaser and a stiff brush; rinse, dry, then oil the chain.',
+              '2025-02-10T07:41:30.250Z',
+              {
+                reasoning: 'Compare citrus and solvent degreasers.',
+              },
+            ),
           ],
         },
       },
@@ -262,12 +365,34 @@ describe('Grok (xai)', () => {
 
   test('a provider parameter that disagrees is refused; a truncated file or zip writes nothing', async () => {
     const t = await setup();
-    await expectRefused(t, () => postExport(t, file, { query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
-    await expectRefused(t, () => postExport(t, file, { query: 'userRef=u1&provider=google' }), 400, 'Invalid provider parameter');
+    await expectRefused(
+      t,
+      () => postExport(t, file, { query: 'userRef=u1&provider=openai' }),
+      400,
+      'Invalid provider parameter',
+    );
+    await expectRefused(
+      t,
+      () => postExport(t, file, { query: 'userRef=u1&provider=google' }),
+      400,
+      'Invalid provider parameter',
+    );
     await expectRefused(t, () => postExport(t, truncated(file)), 400, /^Invalid export file: /);
-    await expectRefused(t, () => postExport(t, truncated(zipSync(zipFiles())), { contentType: ZIP_TYPE }), 400, /^Invalid export file: /);
+    await expectRefused(
+      t,
+      () => postExport(t, truncated(zipSync(zipFiles())), { contentType: ZIP_TYPE }),
+      400,
+      /^Invalid export file: /,
+    );
     assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
-    await imports(t, file, JSON_TYPE, 'xai', { created: 2, skipped: 1, conversationCount: 2 }, 'userRef=u1&provider=xai');
+    await imports(
+      t,
+      file,
+      JSON_TYPE,
+      'xai',
+      { created: 2, skipped: 1, conversationCount: 2 },
+      'userRef=u1&provider=xai',
+    );
   });
 });
 
@@ -283,7 +408,11 @@ describe('Gemini (google)', () => {
 
   test('the exact conversations: exchanges grouped by gaps or by titleUrl, the last draft, attachments as lines, a long title cut', async () => {
     const t = await setup();
-    const { connectionId } = await imports(t, file, JSON_TYPE, 'google', { created: 4, skipped: 0, conversationCount: 4 });
+    const { connectionId } = await imports(t, file, JSON_TYPE, 'google', {
+      created: 4,
+      skipped: 0,
+      conversationCount: 4,
+    });
     const listed = (await conversationsOf(t, connectionId)).map(shown);
     assert.deepEqual(
       listed.map((c) => c.external_id),
@@ -313,7 +442,11 @@ describe('Gemini (google)', () => {
             '2025-08-04T14:02:11.250Z',
           ),
           message('user', 'Which of those cope with strong wind?\n[image]', '2025-08-04T14:20:05.000Z'),
-          message('assistant', 'Rosemary and thyme cope with wind well.\n\nSee [this guide](https://example.org/windy-balconies) for shelter ideas.', '2025-08-04T14:20:05.000Z'),
+          message(
+            'assistant',
+            'Rosemary and thyme cope with wind well.\n\nSee [this guide](https://example.org/windy-balconies) for shelter ideas.',
+            '2025-08-04T14:20:05.000Z',
+          ),
           // A prompt without an answer.
           message('user', 'How often should I water them?', '2025-08-04T14:45:30.000Z'),
         ],
@@ -353,8 +486,14 @@ describe('Gemini (google)', () => {
 
   test('a gap of exactly 30 minutes starts a conversation; its answer’s HTML becomes Markdown', async () => {
     const t = await setup();
-    const { connectionId } = await imports(t, file, JSON_TYPE, 'google', { created: 4, skipped: 0, conversationCount: 4 });
-    const plan = (await conversationsOf(t, connectionId)).map(shown).find((c) => c.external_id === 'gemini-2025-08-04T15:15:30.000Z');
+    const { connectionId } = await imports(t, file, JSON_TYPE, 'google', {
+      created: 4,
+      skipped: 0,
+      conversationCount: 4,
+    });
+    const plan = (await conversationsOf(t, connectionId))
+      .map(shown)
+      .find((c) => c.external_id === 'gemini-2025-08-04T15:15:30.000Z');
     assert.ok(plan, 'the exchange 30 minutes after the balcony conversation’s last one starts its own');
     assert.equal(plan.title, 'Give me a printable watering plan');
     assert.equal(plan.update_time, '2025-08-04T15:29:00.000Z');
@@ -363,14 +502,25 @@ describe('Gemini (google)', () => {
     assert.equal(plan.payload.messages.length, 4);
     assert.deepEqual(ask, message('user', 'Give me a printable watering plan', '2025-08-04T15:15:30.000Z'));
     assert.deepEqual(shorter, message('user', 'Shorter, please', '2025-08-04T15:29:00.000Z'));
-    assert.deepEqual(short, message('assistant', 'Water in the morning, at the base, when the top centimetre is dry.', '2025-08-04T15:29:00.000Z'));
+    assert.deepEqual(
+      short,
+      message(
+        'assistant',
+        'Water in the morning, at the base, when the top centimetre is dry.',
+        '2025-08-04T15:29:00.000Z',
+      ),
+    );
     assert.deepEqual([answer.role, answer.timestamp], ['assistant', '2025-08-04T15:15:30.000Z']);
 
     // The library's own choices (`*` or `-` bullets, `_` or `*` emphasis, padding) are left
     // to it; what it must do is below.
     const markdown: string = answer.content;
     assert.equal(markdown, markdown.trim(), 'trimmed');
-    assert.doesNotMatch(markdown, /<\/?(p|em|strong|ul|ol|li|table|thead|tbody|tr|th|td|pre|code|a)\b/i, 'no HTML left');
+    assert.doesNotMatch(
+      markdown,
+      /<\/?(p|em|strong|ul|ol|li|table|thead|tbody|tr|th|td|pre|code|a)\b/i,
+      'no HTML left',
+    );
     assert.doesNotMatch(markdown, /&gt;|&lt;|&amp;|&quot;/, 'entities decoded');
     const lines: Array<[string, RegExp]> = [
       ['emphasis and strong', /^Here is a plan for ([*_])most\1 balcony herbs\. (\*\*|__)Check the soil first\.\2$/m],
@@ -401,7 +551,10 @@ describe('Gemini (google)', () => {
     const first = await imports(t, zip, ZIP_TYPE, 'google', { created: 4, skipped: 0, conversationCount: 4 });
     await reimportChangesNothing(t, zip, ZIP_TYPE, first);
     await imports(t, file, JSON_TYPE, 'google', { created: 0, unchanged: 4, skipped: 0, conversationCount: 4 });
-    const renamed = zipSync({ 'Takeout/archive_browser.html': files['Takeout/archive_browser.html']!, 'Takeout/My Activity/Gemini Apps/MyActivity.json': files[ACTIVITY]! });
+    const renamed = zipSync({
+      'Takeout/archive_browser.html': files['Takeout/archive_browser.html']!,
+      'Takeout/My Activity/Gemini Apps/MyActivity.json': files[ACTIVITY]!,
+    });
     await imports(t, renamed, ZIP_TYPE, 'google', { created: 0, unchanged: 4, skipped: 0, conversationCount: 4 });
   });
 
@@ -419,7 +572,11 @@ describe('Gemini (google)', () => {
           title: 'How do I make quick pickled onions?',
           messages: [
             message('user', 'How do I make quick pickled onions?', '2025-11-03T09:15:00.000Z'),
-            message('assistant', 'Slice a red onion thinly, cover it with hot vinegar, water, sugar and salt, and wait 30 minutes.\nThey turn bright pink.', '2025-11-03T09:15:00.000Z'),
+            message(
+              'assistant',
+              'Slice a red onion thinly, cover it with hot vinegar, water, sugar and salt, and wait 30 minutes.\nThey turn bright pink.',
+              '2025-11-03T09:15:00.000Z',
+            ),
             message('user', 'And how long do they keep in the fridge?', '2025-11-03T19:42:10.512Z'),
             message('assistant', 'About two weeks in a sealed jar.', '2025-11-03T19:42:10.512Z'),
           ],
@@ -446,21 +603,58 @@ describe('Gemini (google)', () => {
 
   test('a Takeout with the activity as HTML only is refused with what to do', async () => {
     const t = await setup();
-    const html = strToU8('<!DOCTYPE html><html><body><div class="outer-cell">Prompted How tall is Mont Blanc?<br>Aug 4, 2025, 4:02:11 PM CEST</div></body></html>');
-    const zip = zipSync({ 'Takeout/archive_browser.html': zipFolderFiles('gemini-zip')['Takeout/archive_browser.html']!, 'Takeout/My Activity/Gemini Apps/My Activity.html': html });
-    const error = 'Invalid export file: Gemini activity was exported as HTML; export it again from Takeout choosing JSON';
+    const html = strToU8(
+      '<!DOCTYPE html><html><body><div class="outer-cell">Prompted How tall is Mont Blanc?<br>Aug 4, 2025, 4:02:11 PM CEST</div></body></html>',
+    );
+    const zip = zipSync({
+      'Takeout/archive_browser.html': zipFolderFiles('gemini-zip')['Takeout/archive_browser.html']!,
+      'Takeout/My Activity/Gemini Apps/My Activity.html': html,
+    });
+    const error =
+      'Invalid export file: Gemini activity was exported as HTML; export it again from Takeout choosing JSON';
     await expectRefused(t, () => postExport(t, zip, { contentType: ZIP_TYPE }), 400, error);
-    await expectRefused(t, () => t.request('/api/ingest-export', { method: 'POST', body: form({ userRef: 'u1' }, { bytes: zip, type: ZIP_TYPE, name: 'takeout-20250805T101500Z-001.zip' }) }), 400, error);
+    await expectRefused(
+      t,
+      () =>
+        t.request('/api/ingest-export', {
+          method: 'POST',
+          body: form({ userRef: 'u1' }, { bytes: zip, type: ZIP_TYPE, name: 'takeout-20250805T101500Z-001.zip' }),
+        }),
+      400,
+      error,
+    );
   });
 
   test('a provider parameter that disagrees is refused; a truncated file or zip writes nothing', async () => {
     const t = await setup();
-    await expectRefused(t, () => postExport(t, file, { query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
-    await expectRefused(t, () => postExport(t, file, { query: 'userRef=u1&provider=xai' }), 400, 'Invalid provider parameter');
+    await expectRefused(
+      t,
+      () => postExport(t, file, { query: 'userRef=u1&provider=openai' }),
+      400,
+      'Invalid provider parameter',
+    );
+    await expectRefused(
+      t,
+      () => postExport(t, file, { query: 'userRef=u1&provider=xai' }),
+      400,
+      'Invalid provider parameter',
+    );
     await expectRefused(t, () => postExport(t, truncated(file)), 400, /^Invalid export file: /);
-    await expectRefused(t, () => postExport(t, truncated(zipSync(zipFolderFiles('gemini-zip'))), { contentType: ZIP_TYPE }), 400, /^Invalid export file: /);
+    await expectRefused(
+      t,
+      () => postExport(t, truncated(zipSync(zipFolderFiles('gemini-zip'))), { contentType: ZIP_TYPE }),
+      400,
+      /^Invalid export file: /,
+    );
     assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
-    await imports(t, file, JSON_TYPE, 'google', { created: 4, skipped: 0, conversationCount: 4 }, 'userRef=u1&provider=google');
+    await imports(
+      t,
+      file,
+      JSON_TYPE,
+      'google',
+      { created: 4, skipped: 0, conversationCount: 4 },
+      'userRef=u1&provider=google',
+    );
   });
 });
 
@@ -478,11 +672,23 @@ describe('Microsoft Copilot (microsoft)', () => {
         title: 'Best lighting hours for photography',
         messages: [
           message('user', 'When is the best light for landscape photos?', '2026-01-05T07:30:12.000Z'),
-          message('assistant', 'The golden hours: the first hour after sunrise and the last before sunset, when the light is low and warm.', '2026-01-05T07:30:12.000Z'),
+          message(
+            'assistant',
+            'The golden hours: the first hour after sunrise and the last before sunset, when the light is low and warm.',
+            '2026-01-05T07:30:12.000Z',
+          ),
           message('user', 'And for portraits?', '2026-01-05T07:41:50.000Z'),
-          message('assistant', 'Open shade or an overcast sky, which soften faces; avoid the noon sun.', '2026-01-05T07:41:50.000Z'),
+          message(
+            'assistant',
+            'Open shade or an overcast sky, which soften faces; avoid the noon sun.',
+            '2026-01-05T07:41:50.000Z',
+          ),
           message('user', 'Back again: what about blue hour?', '2026-01-19T16:02:03.000Z'),
-          message('assistant', 'Blue hour is the 20 to 40 minutes after sunset, when the sky turns a deep blue and city lights come...', '2026-01-19T16:02:03.000Z'),
+          message(
+            'assistant',
+            'Blue hour is the 20 to 40 minutes after sunset, when the sky turns a deep blue and city lights come...',
+            '2026-01-19T16:02:03.000Z',
+          ),
           message('user', 'Thanks, it worked: sunrise at the lake was perfect.', '2026-02-02T06:55:00.000Z'),
           message('assistant', 'Glad to hear it!', '2026-02-02T06:55:00.000Z'),
         ],
@@ -497,7 +703,11 @@ describe('Microsoft Copilot (microsoft)', () => {
         title: 'Regex, quickly',
         messages: [
           message('user', 'How do I match a date like 2026-01-12?', '2026-01-12T15:00:00.000Z'),
-          message('assistant', 'Use \\d{4}-\\d{2}-\\d{2}, for example:\n/^\\d{4}-\\d{2}-\\d{2}$/.test(s)', '2026-01-12T15:00:00.000Z'),
+          message(
+            'assistant',
+            'Use \\d{4}-\\d{2}-\\d{2}, for example:\n/^\\d{4}-\\d{2}-\\d{2}$/.test(s)',
+            '2026-01-12T15:00:00.000Z',
+          ),
           message('user', 'And times?', '2026-01-12T15:30:03.000Z'),
           message('assistant', 'Add T\\d{2}:\\d{2} after it.', '2026-01-12T15:30:03.000Z'),
         ],
@@ -526,7 +736,11 @@ describe('Microsoft Copilot (microsoft)', () => {
         title: '',
         messages: [
           message('user', '[file]', '2026-01-10T09:15:02.000Z'),
-          message('assistant', 'It looks like a receipt from a bakery in Lisbon, dated 8 January.', '2026-01-10T09:15:02.000Z'),
+          message(
+            'assistant',
+            'It looks like a receipt from a bakery in Lisbon, dated 8 January.',
+            '2026-01-10T09:15:02.000Z',
+          ),
           message('user', 'What is the total?', '2026-01-10T09:16:40.000Z'),
           message('assistant', '12.40 EUR, with 1.43 EUR of VAT.', '2026-01-10T09:16:40.000Z'),
         ],
@@ -544,7 +758,11 @@ describe('Microsoft Copilot (microsoft)', () => {
 
   test('the exact conversations: Human and AI rows in time order, prompt first; threads by name, nameless rows by 30-minute gaps; uploads as [file]', async () => {
     const t = await setup();
-    const { connectionId } = await imports(t, file, CSV_TYPE, 'microsoft', { created: 4, skipped: 0, conversationCount: 4 });
+    const { connectionId } = await imports(t, file, CSV_TYPE, 'microsoft', {
+      created: 4,
+      skipped: 0,
+      conversationCount: 4,
+    });
     assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), CONVERSATIONS);
   });
 
@@ -554,27 +772,43 @@ describe('Microsoft Copilot (microsoft)', () => {
       (author, i) => `Authors,2026-03-01T10:00:${String(i).padStart(2, '0')},${author},row ${i}\r\n`,
     );
     const csv = strToU8(`Conversation,Time,Author,Message\r\n${rows.join('')}`);
-    const { connectionId } = await imports(t, csv, CSV_TYPE, 'microsoft', { created: 1, skipped: 0, conversationCount: 1 });
+    const { connectionId } = await imports(t, csv, CSV_TYPE, 'microsoft', {
+      created: 1,
+      skipped: 0,
+      conversationCount: 1,
+    });
     const [conversation] = await conversationsOf(t, connectionId);
     assert.deepEqual(
       conversation.payload.messages.map((m: any) => [m.content, m.role]),
-      ['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant'].map((role, i) => [`row ${i}`, role]),
+      ['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant'].map(
+        (role, i) => [`row ${i}`, role],
+      ),
     );
   });
 
   test('a multipart upload, with the CSV or the zip in the file field', async () => {
     const t = await setup();
-    const viaCsv = await json(await t.request('/api/ingest-export', {
-      method: 'POST',
-      body: form({ userRef: 'bob' }, { bytes: file, type: CSV_TYPE, name: 'copilot-activity-history.csv' }),
-    }));
+    const viaCsv = await json(
+      await t.request('/api/ingest-export', {
+        method: 'POST',
+        body: form({ userRef: 'bob' }, { bytes: file, type: CSV_TYPE, name: 'copilot-activity-history.csv' }),
+      }),
+    );
     assert.deepEqual([viaCsv.userRef, viaCsv.provider, viaCsv.created, viaCsv.skipped], ['bob', 'microsoft', 4, 0]);
     assert.deepEqual((await conversationsOf(t, viaCsv.connectionId)).map(shown), CONVERSATIONS);
-    const viaZip = await json(await t.request('/api/ingest-export', {
-      method: 'POST',
-      body: form({ userRef: 'bob', provider: 'microsoft' }, { bytes: zipSync(zipFolderFiles('copilot-zip')), type: ZIP_TYPE, name: 'Copilot.zip' }),
-    }));
-    assert.deepEqual([viaZip.connectionId, viaZip.provider, viaZip.created, viaZip.unchanged], [viaCsv.connectionId, 'microsoft', 0, 4]);
+    const viaZip = await json(
+      await t.request('/api/ingest-export', {
+        method: 'POST',
+        body: form(
+          { userRef: 'bob', provider: 'microsoft' },
+          { bytes: zipSync(zipFolderFiles('copilot-zip')), type: ZIP_TYPE, name: 'Copilot.zip' },
+        ),
+      }),
+    );
+    assert.deepEqual(
+      [viaZip.connectionId, viaZip.provider, viaZip.created, viaZip.unchanged],
+      [viaCsv.connectionId, 'microsoft', 0, 4],
+    );
   });
 
   test('the zip as Microsoft ships it: copilot-activity-history.csv is read, the other CSV ignored', async () => {
@@ -591,36 +825,103 @@ describe('Microsoft Copilot (microsoft)', () => {
     const t = await setup();
     const other = zipFolderFiles('copilot-zip')['browsing-activity.csv']!;
     await expectRefused(t, () => postExport(t, other, { contentType: CSV_TYPE }), 400, 'Unrecognized export format');
-    await expectRefused(t, () => postExport(t, strToU8('Conversation,Time,Message\r\nHi,2026-01-10T08:00:00,Hello\r\n'), { contentType: CSV_TYPE }), 400, 'Unrecognized export format');
-    await expectRefused(t, () => postExport(t, zipSync({ 'browsing-activity.csv': other }), { contentType: ZIP_TYPE }), 400, 'Unrecognized export format');
+    await expectRefused(
+      t,
+      () =>
+        postExport(t, strToU8('Conversation,Time,Message\r\nHi,2026-01-10T08:00:00,Hello\r\n'), {
+          contentType: CSV_TYPE,
+        }),
+      400,
+      'Unrecognized export format',
+    );
+    await expectRefused(
+      t,
+      () => postExport(t, zipSync({ 'browsing-activity.csv': other }), { contentType: ZIP_TYPE }),
+      400,
+      'Unrecognized export format',
+    );
   });
 
   test('a provider parameter that disagrees is refused; a truncated file or zip writes nothing', async () => {
     const t = await setup();
-    await expectRefused(t, () => postExport(t, file, { contentType: CSV_TYPE, query: 'userRef=u1&provider=openai' }), 400, 'Invalid provider parameter');
-    await expectRefused(t, () => postExport(t, file, { contentType: CSV_TYPE, query: 'userRef=u1&provider=google' }), 400, 'Invalid provider parameter');
+    await expectRefused(
+      t,
+      () => postExport(t, file, { contentType: CSV_TYPE, query: 'userRef=u1&provider=openai' }),
+      400,
+      'Invalid provider parameter',
+    );
+    await expectRefused(
+      t,
+      () => postExport(t, file, { contentType: CSV_TYPE, query: 'userRef=u1&provider=google' }),
+      400,
+      'Invalid provider parameter',
+    );
     // Cut inside the quoted message that holds a newline: the quote is never closed.
     const cut = Buffer.from(file).indexOf('/^\\d{4}');
     assert.ok(cut > 0);
-    await expectRefused(t, () => postExport(t, file.subarray(0, cut), { contentType: CSV_TYPE }), 400, /^Invalid export file: /);
-    await expectRefused(t, () => postExport(t, truncated(zipSync(zipFolderFiles('copilot-zip'))), { contentType: ZIP_TYPE }), 400, /^Invalid export file: /);
+    await expectRefused(
+      t,
+      () => postExport(t, file.subarray(0, cut), { contentType: CSV_TYPE }),
+      400,
+      /^Invalid export file: /,
+    );
+    await expectRefused(
+      t,
+      () => postExport(t, truncated(zipSync(zipFolderFiles('copilot-zip'))), { contentType: ZIP_TYPE }),
+      400,
+      /^Invalid export file: /,
+    );
     assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
-    await imports(t, file, CSV_TYPE, 'microsoft', { created: 4, skipped: 0, conversationCount: 4 }, 'userRef=u1&provider=microsoft');
+    await imports(
+      t,
+      file,
+      CSV_TYPE,
+      'microsoft',
+      { created: 4, skipped: 0, conversationCount: 4 },
+      'userRef=u1&provider=microsoft',
+    );
   });
 });
 
 describe('every new provider under the import rules (streaming, all or nothing, one connection per provider)', () => {
   test('concurrent imports of one export share one connection; an import into a named connection of another provider is refused', async () => {
     const t = await setup();
-    for (const [name, contentType, conversations] of [['gemini-my-activity.json', JSON_TYPE, 4], ['copilot-activity-history.csv', CSV_TYPE, 4], ['grok-prod-grok-backend.json', JSON_TYPE, 2]] as const) {
+    for (const [name, contentType, conversations] of [
+      ['gemini-my-activity.json', JSON_TYPE, 4],
+      ['copilot-activity-history.csv', CSV_TYPE, 4],
+      ['grok-prod-grok-backend.json', JSON_TYPE, 2],
+    ] as const) {
       const userRef = `racer-${name}`;
-      const answers = await Promise.all(Array.from({ length: 5 }, () => postExport(t, fixtureBytes(name), { contentType, query: `userRef=${userRef}` })));
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          postExport(t, fixtureBytes(name), { contentType, query: `userRef=${userRef}` }),
+        ),
+      );
       const bodies = await Promise.all(answers.map(json));
-      assert.deepEqual(answers.map((answer) => answer.status), [200, 200, 200, 200, 200], name);
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        [200, 200, 200, 200, 200],
+        name,
+      );
       assert.equal(new Set(bodies.map((body) => body.connectionId)).size, 1, name);
-      assert.equal(bodies.reduce((sum, body) => sum + body.created, 0), conversations, name);
-      const other = await json(await postExport(t, fixtureBytes('deepseek-conversations.json'), { query: `userRef=${userRef}` }));
-      await expectRefused(t, () => postExport(t, fixtureBytes(name), { contentType, query: `userRef=${userRef}&connectionId=${other.connectionId}` }), 400, 'Invalid provider parameter');
+      assert.equal(
+        bodies.reduce((sum, body) => sum + body.created, 0),
+        conversations,
+        name,
+      );
+      const other = await json(
+        await postExport(t, fixtureBytes('deepseek-conversations.json'), { query: `userRef=${userRef}` }),
+      );
+      await expectRefused(
+        t,
+        () =>
+          postExport(t, fixtureBytes(name), {
+            contentType,
+            query: `userRef=${userRef}&connectionId=${other.connectionId}`,
+          }),
+        400,
+        'Invalid provider parameter',
+      );
     }
   });
 });

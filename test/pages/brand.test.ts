@@ -12,7 +12,19 @@ import { fixtureBytes, setup, type TestContext } from '../helpers.ts';
 import { openSession, PageClient } from './page-client.ts';
 
 async function startPage(t: TestContext) {
-  const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect', baseUrl: t.deps.config.publicUrl }, t.tenant.appSecret, t.clock.now()));
+  const url = new URL(
+    await signLink(
+      {
+        appId: t.tenant.appId,
+        userRef: 'u1',
+        scopes: ['conversations:read'],
+        purpose: 'connect',
+        baseUrl: t.deps.config.publicUrl,
+      },
+      t.tenant.appSecret,
+      t.clock.now(),
+    ),
+  );
   const response = await new PageClient(t).get(url.pathname + url.search);
   return { response, html: await response.text() };
 }
@@ -26,7 +38,10 @@ describe('the app’s brand', () => {
     const { html } = await startPage(t);
     assert.equal(header(html), '<span class="brand">Test app</span>');
     assert.doesNotMatch(html, /\/brand\//);
-    assert.equal(footer(html), '<p>Your conversations are stored for Test app and only shown to you and to it.</p><p class="secured">Secured by Parley</p>');
+    assert.equal(
+      footer(html),
+      '<p>Your conversations are stored for Test app and only shown to you and to it.</p><p class="secured">Secured by Parley</p>',
+    );
   });
 
   test('with one: logo and display name lead, the accent colour’s stylesheet, the privacy policy on the start page', async () => {
@@ -39,12 +54,21 @@ describe('the app’s brand', () => {
     });
     const version = settings.logo!.sha256.slice(0, 16);
     const { response, html } = await startPage(t);
-    assert.equal(header(html), `<img class="logo" src="/brand/${t.tenant.appId}/logo?v=${version}" alt/><span class="brand">Acme Notes</span>`);
+    assert.equal(
+      header(html),
+      `<img class="logo" src="/brand/${t.tenant.appId}/logo?v=${version}" alt/><span class="brand">Acme Notes</span>`,
+    );
     assert.match(html, /<h1 id="start-title">Acme Notes would like to import your AI conversations<\/h1>/);
-    assert.match(html, /<link rel="stylesheet" href="\/assets\/parley\.css"\/><link rel="stylesheet" href="\/brand\/accent\/0b5fff\.css"\/>/);
+    assert.match(
+      html,
+      /<link rel="stylesheet" href="\/assets\/parley\.css"\/><link rel="stylesheet" href="\/brand\/accent\/0b5fff\.css"\/>/,
+    );
     // The app's privacy policy is linked once, in the start page's "Your data" section.
     const trust = /<section class="card trust"[\s\S]*?<\/section>/.exec(html)![0];
-    assert.match(trust, /How Acme Notes uses your data: <a href="https:\/\/acme\.example\/privacy" rel="noopener noreferrer">Acme Notes’s privacy policy<\/a>/);
+    assert.match(
+      trust,
+      /How Acme Notes uses your data: <a href="https:\/\/acme\.example\/privacy" rel="noopener noreferrer">Acme Notes’s privacy policy<\/a>/,
+    );
     assert.equal(html.match(/acme\.example\/privacy/g)!.length, 1);
     assert.match(footer(html), /<p class="secured">Secured by Parley<\/p>$/);
     const csp = response.headers.get('content-security-policy')!;
@@ -96,7 +120,19 @@ describe('the app’s brand', () => {
   test('error pages about an authentic link wear the brand too', async () => {
     const t = await setup();
     await updateAppPageSettings(t.deps, t.tenant.appId, { displayName: 'Acme Notes', accentColor: '#0b5fff' });
-    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'manage', baseUrl: t.deps.config.publicUrl }, t.tenant.appSecret, t.clock.now()));
+    const url = new URL(
+      await signLink(
+        {
+          appId: t.tenant.appId,
+          userRef: 'u1',
+          scopes: ['conversations:read'],
+          purpose: 'manage',
+          baseUrl: t.deps.config.publicUrl,
+        },
+        t.tenant.appSecret,
+        t.clock.now(),
+      ),
+    );
     const wrong = await (await new PageClient(t).get(`/start${url.search}`)).text();
     assert.match(wrong, /<h1 id="error-title">Wrong link purpose<\/h1>/);
     assert.equal(header(wrong), '<span class="brand">Acme Notes</span>');

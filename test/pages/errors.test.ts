@@ -9,16 +9,35 @@ import { hiddenField, openSession, PageClient } from './page-client.ts';
 
 const headings = (html: string) => [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].map((m) => m[1]);
 /** The page's words a person reads: its main, without markup. */
-const mainText = (html: string) => /<main>([\s\S]*)<\/main>/.exec(html)![1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const mainText = (html: string) =>
+  /<main>([\s\S]*)<\/main>/
+    .exec(html)![1]!
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
 
 /** A PNG's first bytes: a picture picked instead of the export. */
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1]);
+const PNG = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1,
+]);
 const CHATGPT = fixtureBytes('chatgpt-branches.json');
 const chatgptZip = zipSync({ 'conversations.json': CHATGPT });
 
 /** A connect session in `locale` (a link's locale claim) on the upload page of `provider`, ready to upload. */
 async function uploader(t: TestContext, provider: string, locale?: string) {
-  const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect', baseUrl: t.deps.config.publicUrl, ...(locale && { locale }) }, t.tenant.appSecret, t.clock.now()));
+  const url = new URL(
+    await signLink(
+      {
+        appId: t.tenant.appId,
+        userRef: 'u1',
+        scopes: ['conversations:read'],
+        purpose: 'connect',
+        baseUrl: t.deps.config.publicUrl,
+        ...(locale && { locale }),
+      },
+      t.tenant.appSecret,
+      t.clock.now(),
+    ),
+  );
   const browser = new PageClient(t);
   assert.equal((await browser.post('/start', { token: url.searchParams.get('token')! })).status, 303);
   const csrf = hiddenField(await (await browser.get(`/connect/${provider}`)).text(), 'csrf');
@@ -33,14 +52,28 @@ async function uploader(t: TestContext, provider: string, locale?: string) {
 }
 
 describe('a failed import: one page per kind, in the person’s language, saying what to do next', () => {
-  const kinds: Array<{ kind: string; provider: string; file: () => Uint8Array; status: number; en: [string, RegExp]; de: [string, RegExp]; reason: RegExp }> = [
+  const kinds: Array<{
+    kind: string;
+    provider: string;
+    file: () => Uint8Array;
+    status: number;
+    en: [string, RegExp];
+    de: [string, RegExp];
+    reason: RegExp;
+  }> = [
     {
       kind: 'a picture instead of an export',
       provider: 'openai',
       file: () => PNG,
       status: 400,
-      en: ['This file is not a conversations export', /Upload the file you downloaded from ChatGPT \(\.zip or \.json\), not a screenshot or another document\./],
-      de: ['Diese Datei ist kein Export von Unterhaltungen', /Lade die Datei hoch, die du von ChatGPT heruntergeladen hast \(\.zip oder \.json\)/],
+      en: [
+        'This file is not a conversations export',
+        /Upload the file you downloaded from ChatGPT \(\.zip or \.json\), not a screenshot or another document\./,
+      ],
+      de: [
+        'Diese Datei ist kein Export von Unterhaltungen',
+        /Lade die Datei hoch, die du von ChatGPT heruntergeladen hast \(\.zip oder \.json\)/,
+      ],
       reason: /Invalid export file: the file is not JSON/,
     },
     {
@@ -57,7 +90,10 @@ describe('a failed import: one page per kind, in the person’s language, saying
       provider: 'openai',
       file: () => fixtureBytes('claude-conversations.json'),
       status: 400,
-      en: ['This is not a ChatGPT export', /It looks like an export from another service\. Choose the service the file came from/],
+      en: [
+        'This is not a ChatGPT export',
+        /It looks like an export from another service\. Choose the service the file came from/,
+      ],
       de: ['Das ist kein ChatGPT-Export', /Die Datei sieht nach dem Export eines anderen Dienstes aus\./],
       reason: /Invalid provider parameter/,
     },
@@ -66,7 +102,10 @@ describe('a failed import: one page per kind, in the person’s language, saying
       provider: 'openai',
       file: () => CHATGPT.subarray(0, CHATGPT.length / 2),
       status: 400,
-      en: ['This file is damaged or incomplete', /It may have been cut short while it downloaded\. Download the export from ChatGPT again/],
+      en: [
+        'This file is damaged or incomplete',
+        /It may have been cut short while it downloaded\. Download the export from ChatGPT again/,
+      ],
       de: ['Diese Datei ist beschädigt oder unvollständig', /Lade den Export erneut von ChatGPT herunter/],
       reason: /the file ends before the JSON document does/,
     },
@@ -92,14 +131,20 @@ describe('a failed import: one page per kind, in the person’s language, saying
   for (const { kind, provider, file, status, en, de, reason } of kinds) {
     test(kind, async () => {
       const t = await setup();
-      for (const [locale, [heading, advice]] of [['en', en], ['de', de]] as const) {
+      for (const [locale, [heading, advice]] of [
+        ['en', en],
+        ['de', de],
+      ] as const) {
         const before = await rowCounts(t.deps);
         const result = await (await uploader(t, provider, locale))(file());
         assert.equal(result.status, status);
         assert.deepEqual(headings(result.html), [heading], locale);
         assert.match(mainText(result.html), advice, locale);
         // The technical reason is neither shown nor half-translated.
-        assert.doesNotMatch(result.html, /Invalid export file|Ungültige Exportdatei|Unrecognized|Unbekanntes Exportformat|Invalid provider|truncated|JSON document|the zip/);
+        assert.doesNotMatch(
+          result.html,
+          /Invalid export file|Ungültige Exportdatei|Unrecognized|Unbekanntes Exportformat|Invalid provider|truncated|JSON document|the zip/,
+        );
         assert.deepEqual(await rowCounts(t.deps), before, 'nothing written');
       }
       // The reason stays in the API's answer and in the log.
@@ -116,7 +161,11 @@ describe('a failed import: one page per kind, in the person’s language, saying
     const t = await setup({ MAX_EXPORT_BYTES: '1000' });
     for (const [locale, heading, advice] of [
       ['en', 'This file is too large to import here', /Contact Test app’s support: they can raise the limit\./],
-      ['de', 'Diese Datei ist zu groß, um sie hier zu importieren', /Wende dich an den Support von Test app: Er kann das Limit erhöhen\./],
+      [
+        'de',
+        'Diese Datei ist zu groß, um sie hier zu importieren',
+        /Wende dich an den Support von Test app: Er kann das Limit erhöhen\./,
+      ],
     ] as const) {
       const result = await (await uploader(t, 'openai', locale))(CHATGPT);
       assert.equal(result.status, 413);
@@ -129,7 +178,11 @@ describe('a failed import: one page per kind, in the person’s language, saying
   test('nothing new: said as the heading, with the way to bring newer conversations', async () => {
     const t = await setup();
     for (const [locale, heading, text] of [
-      ['en', 'Nothing new in this ChatGPT export', /Everything in it was already imported\. To bring in newer conversations, make a new export from ChatGPT and upload it\./],
+      [
+        'en',
+        'Nothing new in this ChatGPT export',
+        /Everything in it was already imported\. To bring in newer conversations, make a new export from ChatGPT and upload it\./,
+      ],
       ['de', 'Nichts Neues in diesem ChatGPT-Export', /Alles darin war schon importiert\./],
     ] as const) {
       const upload = await uploader(t, 'openai', locale);
@@ -146,7 +199,10 @@ describe('a failed import: one page per kind, in the person’s language, saying
     assert.equal(importProblem(new ParleyError('conversationTooLarge')), 'conversationTooLarge');
     assert.equal(importProblem(new ParleyError('expandedTooLarge')), 'tooLarge');
     assert.equal(importProblem(new ParleyError('invalidExport', { detail: 'the file is empty' })), 'notAnExport');
-    assert.equal(importProblem(new ParleyError('invalidExport', { detail: 'the CSV file is malformed (x)' })), 'damaged');
+    assert.equal(
+      importProblem(new ParleyError('invalidExport', { detail: 'the CSV file is malformed (x)' })),
+      'damaged',
+    );
     assert.equal(importProblem(new ParleyError('internal')), 'failed');
   });
 });
@@ -155,7 +211,11 @@ describe('session and link messages say what happened', () => {
   test('a browser that never opened a session is told to open the page from the app, not that a session expired', async () => {
     const t = await setup();
     for (const [language, heading, advice] of [
-      ['en', 'Open this page from the app', /This page works only after you open a link the app gives you, and this browser has not opened one\./],
+      [
+        'en',
+        'Open this page from the app',
+        /This page works only after you open a link the app gives you, and this browser has not opened one\./,
+      ],
       ['de', 'Öffne diese Seite über die App', /Diese Seite funktioniert nur, nachdem du einen Link geöffnet hast/],
     ] as const) {
       for (const path of ['/connect', '/connect/openai', '/manage/delete-all']) {
@@ -184,7 +244,21 @@ describe('session and link messages say what happened', () => {
       ['en', 'Link expired', /This link has run out: the app makes links that work only for a short time\./],
       ['de', 'Link abgelaufen', /Dieser Link ist abgelaufen: Die App erstellt Links, die nur kurze Zeit gelten\./],
     ] as const) {
-      const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect', baseUrl: t.deps.config.publicUrl, expiresInSeconds: 1, locale }, t.tenant.appSecret, t.clock.now()));
+      const url = new URL(
+        await signLink(
+          {
+            appId: t.tenant.appId,
+            userRef: 'u1',
+            scopes: ['conversations:read'],
+            purpose: 'connect',
+            baseUrl: t.deps.config.publicUrl,
+            expiresInSeconds: 1,
+            locale,
+          },
+          t.tenant.appSecret,
+          t.clock.now(),
+        ),
+      );
       t.clock.advance(2_000);
       const response = await t.app.request(url.pathname + url.search);
       assert.equal(response.status, 403);

@@ -11,8 +11,16 @@ const headings = (html: string) => [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].m
 const lang = (html: string) => /<html lang="([^"]+)"/.exec(html)?.[1];
 
 async function link(t: TestContext, purpose: 'connect' | 'manage', locale?: string) {
-  const options = { appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'] as ['conversations:read'], purpose, baseUrl: t.deps.config.publicUrl };
-  return new URL(await signLink(locale === undefined ? options : { ...options, locale }, t.tenant.appSecret, t.clock.now()));
+  const options = {
+    appId: t.tenant.appId,
+    userRef: 'u1',
+    scopes: ['conversations:read'] as ['conversations:read'],
+    purpose,
+    baseUrl: t.deps.config.publicUrl,
+  };
+  return new URL(
+    await signLink(locale === undefined ? options : { ...options, locale }, t.tenant.appSecret, t.clock.now()),
+  );
 }
 
 describe('the pages’ language', () => {
@@ -20,7 +28,9 @@ describe('the pages’ language', () => {
     const t = await setup();
     const url = await link(t, 'connect', 'de');
     const browser = new PageClient(t);
-    const start = await (await browser.request(url.pathname + url.search, { headers: { 'Accept-Language': 'en' } })).text();
+    const start = await (
+      await browser.request(url.pathname + url.search, { headers: { 'Accept-Language': 'en' } })
+    ).text();
     assert.equal(lang(start), 'de');
     assert.deepEqual(headings(start), ['Test app möchte deine KI-Unterhaltungen importieren']);
     assert.equal((await browser.post('/start', { token: url.searchParams.get('token')! })).status, 303);
@@ -67,7 +77,11 @@ describe('the pages’ language', () => {
   test('without a locale claim, Accept-Language decides by q-value', async () => {
     const t = await setup();
     const url = await link(t, 'connect');
-    const page = await (await t.app.request(url.pathname + url.search, { headers: { 'Accept-Language': 'fr;q=0.5, zh-Hans;q=0.9, de;q=0' } })).text();
+    const page = await (
+      await t.app.request(url.pathname + url.search, {
+        headers: { 'Accept-Language': 'fr;q=0.5, zh-Hans;q=0.9, de;q=0' },
+      })
+    ).text();
     assert.equal(lang(page), 'zh-CN');
     assert.deepEqual(headings(page), ['Test app 想要导入你的 AI 对话']);
     // An error page with no link to go by follows the browser as well; the API's JSON stays English.
@@ -81,17 +95,32 @@ describe('the pages’ language', () => {
     const t = await setup();
     const url = await link(t, 'connect', 'pt-BR');
     const browser = new PageClient(t);
-    assert.equal(lang(await (await browser.request(url.pathname + url.search, { headers: { 'Accept-Language': 'es' } })).text()), 'es');
+    assert.equal(
+      lang(await (await browser.request(url.pathname + url.search, { headers: { 'Accept-Language': 'es' } })).text()),
+      'es',
+    );
     assert.equal(lang(await (await browser.get(url.pathname + url.search)).text()), 'en');
     assert.equal((await browser.post('/start', { token: url.searchParams.get('token')! })).status, 303);
     assert.equal(browser.cookie('parley_connect_locale'), undefined);
-    assert.equal(lang(await (await browser.request('/connect', { headers: { 'Accept-Language': 'fr-CA' } })).text()), 'fr');
+    assert.equal(
+      lang(await (await browser.request('/connect', { headers: { 'Accept-Language': 'fr-CA' } })).text()),
+      'fr',
+    );
   });
 
   test('a link whose locale claim is not a language tag is an invalid link; an expired German link says so in German', async () => {
     const t = await setup();
     const iat = Math.floor(t.clock.now() / 1000);
-    const token = await new SignJWT({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect', iat, exp: iat + 600, jti: 'j1', locale: 'de_DE' })
+    const token = await new SignJWT({
+      appId: t.tenant.appId,
+      userRef: 'u1',
+      scopes: ['conversations:read'],
+      purpose: 'connect',
+      iat,
+      exp: iat + 600,
+      jti: 'j1',
+      locale: 'de_DE',
+    })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .sign(new TextEncoder().encode(t.tenant.appSecret));
     const malformed = await t.app.request(`/start?token=${token}`);
@@ -147,7 +176,12 @@ describe('the pages’ language', () => {
     assert.equal(messagesFor('fr').bytes(1024 ** 3 * 1.5), '1,5\u202fGo'); // a narrow no-break space, as French writes it
     const now = Date.parse('2026-03-01T12:00:00Z');
     assert.deepEqual(
-      Object.values(CATALOGUES).map((t) => [t.locale, t.ago(new Date(now - 2 * 3_600_000 - 59_000), now), t.ago(new Date(now - 26 * 3_600_000), now), t.ago(new Date(now + 5_000), now)]),
+      Object.values(CATALOGUES).map((t) => [
+        t.locale,
+        t.ago(new Date(now - 2 * 3_600_000 - 59_000), now),
+        t.ago(new Date(now - 26 * 3_600_000), now),
+        t.ago(new Date(now + 5_000), now),
+      ]),
       [
         ['en', '2 hr. ago', 'yesterday', 'now'],
         ['de', 'vor 2 Std.', 'gestern', 'jetzt'],
@@ -160,11 +194,26 @@ describe('the pages’ language', () => {
   });
 
   test('every catalogue has every key of the English one, and no empty sentence', () => {
-    const sample = { app: 'Acme', provider: 'Claude', services: 'A or B', count: 2, status: 404, files: '.zip', size: '1 GB', title: 'T', page: 1, pages: 2, when: 'now', connections: 1, conversations: 3 };
+    const sample = {
+      app: 'Acme',
+      provider: 'Claude',
+      services: 'A or B',
+      count: 2,
+      status: 404,
+      files: '.zip',
+      size: '1 GB',
+      title: 'T',
+      page: 1,
+      pages: 2,
+      when: 'now',
+      connections: 1,
+      conversations: 3,
+    };
     const texts = (value: unknown, path: string): Array<[string, string]> => {
       if (typeof value === 'function') return texts(value.length === 0 ? value() : value(sample), path);
       if (typeof value === 'string') return [[path, value]];
-      if (Array.isArray(value)) return value.length === 0 ? [[path, '']] : value.flatMap((item, i) => texts(item, `${path}[${i}]`));
+      if (Array.isArray(value))
+        return value.length === 0 ? [[path, '']] : value.flatMap((item, i) => texts(item, `${path}[${i}]`));
       return Object.entries(value as object).flatMap(([key, item]) => texts(item, `${path}.${key}`));
     };
     // dateTime, number, bytes, or and ago take other arguments than the sample: checked above.
@@ -173,9 +222,19 @@ describe('the pages’ language', () => {
     for (const [locale, catalogue] of Object.entries(CATALOGUES)) {
       const { dateTime: _cd, number: _cn, bytes: _cb, or: _co, ago: _ca, ...own } = catalogue;
       const found = texts(own, locale);
-      assert.deepEqual(found.filter(([, text]) => text.trim() === ''), [], locale);
+      assert.deepEqual(
+        found.filter(([, text]) => text.trim() === ''),
+        [],
+        locale,
+      );
       const ownKeys = new Set(keysOf(own).map((path) => path.replace(/\[\d+\]$/, '')));
-      assert.deepEqual(keysOf(sentences).map((path) => path.replace(/\[\d+\]$/, '')).filter((path) => !ownKeys.has(path)), [], locale);
+      assert.deepEqual(
+        keysOf(sentences)
+          .map((path) => path.replace(/\[\d+\]$/, ''))
+          .filter((path) => !ownKeys.has(path)),
+        [],
+        locale,
+      );
     }
   });
 });

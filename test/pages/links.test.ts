@@ -10,15 +10,39 @@ import { hiddenField, PageClient } from './page-client.ts';
 const SCOPES: ['conversations:read'] = ['conversations:read'];
 
 async function link(t: TestContext, options: Partial<SignLinkOptions> = {}, secret = t.tenant.appSecret) {
-  const url = await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: SCOPES, purpose: 'connect', baseUrl: t.deps.config.publicUrl, ...options }, secret, t.clock.now());
+  const url = await signLink(
+    {
+      appId: t.tenant.appId,
+      userRef: 'u1',
+      scopes: SCOPES,
+      purpose: 'connect',
+      baseUrl: t.deps.config.publicUrl,
+      ...options,
+    },
+    secret,
+    t.clock.now(),
+  );
   const parsed = new URL(url);
   return { url, path: parsed.pathname + parsed.search, token: parsed.searchParams.get('token')! };
 }
 
 /** A token signed by hand, for claims signLink refuses to produce. */
-function handSigned(t: TestContext, claims: Record<string, unknown>, { alg = 'HS256', secret = t.tenant.appSecret } = {}) {
+function handSigned(
+  t: TestContext,
+  claims: Record<string, unknown>,
+  { alg = 'HS256', secret = t.tenant.appSecret } = {},
+) {
   const iat = Math.floor(t.clock.now() / 1000);
-  return new SignJWT({ appId: t.tenant.appId, userRef: 'u1', scopes: SCOPES, purpose: 'connect', jti: crypto.randomUUID(), iat, exp: iat + 900, ...claims })
+  return new SignJWT({
+    appId: t.tenant.appId,
+    userRef: 'u1',
+    scopes: SCOPES,
+    purpose: 'connect',
+    jti: crypto.randomUUID(),
+    iat,
+    exp: iat + 900,
+    ...claims,
+  })
     .setProtectedHeader({ alg, typ: 'JWT' })
     .sign(new TextEncoder().encode(secret));
 }
@@ -45,19 +69,33 @@ describe('signLink', () => {
     const t = await setup({ PUBLIC_URL: 'https://parley.example/' });
     const { url, token } = await link(t, { baseUrl: 'https://parley.example/', expiresInSeconds: 60 });
     assert.match(url, /^https:\/\/parley\.example\/start\?token=[\w-]+\.[\w-]+\.[\w-]+$/);
-    const [header, payload] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    const [header, payload] = token
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
     assert.deepEqual(header, { alg: 'HS256', typ: 'JWT' });
     assert.deepEqual(Object.keys(payload), ['appId', 'userRef', 'scopes', 'purpose', 'iat', 'exp', 'jti']);
     assert.equal(payload.exp - payload.iat, 60);
     const manage = await link(t, { purpose: 'manage', baseUrl: 'https://parley.example' });
     assert.match(manage.url, /^https:\/\/parley\.example\/manage\?token=/);
-    const defaults = await signLink({ appId: 'a', userRef: 'u', scopes: SCOPES, purpose: 'connect', baseUrl: 'https://parley.example' }, 's');
-    const claims = JSON.parse(Buffer.from(new URL(defaults).searchParams.get('token')!.split('.')[1]!, 'base64url').toString());
+    const defaults = await signLink(
+      { appId: 'a', userRef: 'u', scopes: SCOPES, purpose: 'connect', baseUrl: 'https://parley.example' },
+      's',
+    );
+    const claims = JSON.parse(
+      Buffer.from(new URL(defaults).searchParams.get('token')!.split('.')[1]!, 'base64url').toString(),
+    );
     assert.equal(claims.exp - claims.iat, 900);
   });
 
   test('refuses bad options with a clear message', async () => {
-    const good: SignLinkOptions = { appId: 'app_x', userRef: 'u', scopes: SCOPES, purpose: 'connect', baseUrl: 'https://parley.example' };
+    const good: SignLinkOptions = {
+      appId: 'app_x',
+      userRef: 'u',
+      scopes: SCOPES,
+      purpose: 'connect',
+      baseUrl: 'https://parley.example',
+    };
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ scopes: ['admin'] }, 'signLink: scopes must be ["conversations:read"]'],
       [{ scopes: [] }, 'signLink: scopes must be ["conversations:read"]'],
@@ -69,13 +107,25 @@ describe('signLink', () => {
       [{ appId: 5 }, 'signLink: appId must be a string'],
       [{ baseUrl: 'not a url' }, 'signLink: baseUrl must be an absolute URL'],
       // Never PUBLIC_URL from the environment: that is the customer's own address, not Parley's.
-      [{ baseUrl: undefined }, 'signLink: baseUrl is required: the address Parley is served at, such as "https://parley.example.com"'],
-      [{ returnUrl: 'javascript:alert(1)' }, 'signLink: returnUrl must be an absolute http(s) URL of at most 2048 characters'],
+      [
+        { baseUrl: undefined },
+        'signLink: baseUrl is required: the address Parley is served at, such as "https://parley.example.com"',
+      ],
+      [
+        { returnUrl: 'javascript:alert(1)' },
+        'signLink: returnUrl must be an absolute http(s) URL of at most 2048 characters',
+      ],
       [{ returnUrl: '/done' }, 'signLink: returnUrl must be an absolute http(s) URL of at most 2048 characters'],
-      [{ returnUrl: `https://acme.example/${'x'.repeat(2048)}` }, 'signLink: returnUrl must be an absolute http(s) URL of at most 2048 characters'],
+      [
+        { returnUrl: `https://acme.example/${'x'.repeat(2048)}` },
+        'signLink: returnUrl must be an absolute http(s) URL of at most 2048 characters',
+      ],
     ];
     for (const [change, message] of cases) {
-      await assert.rejects(signLink({ ...good, ...change } as SignLinkOptions, 'secret'), { name: 'TypeError', message });
+      await assert.rejects(signLink({ ...good, ...change } as SignLinkOptions, 'secret'), {
+        name: 'TypeError',
+        message,
+      });
     }
     await assert.rejects(signLink(good, ''), { message: 'signLink: appSecret must be a non-empty string' });
   });
@@ -93,14 +143,44 @@ describe('link verification, check by check in order', () => {
       ['not a JWT', '/start?token=hello', 401, 'Invalid link'],
       ['unknown app', `/start?token=${(await link(t, { appId: 'app_missing' })).token}`, 404, 'App not found'],
       ['another app’s secret', `/start?token=${(await link(t, {}, other.appSecret)).token}`, 401, 'Invalid link'],
-      ['tampered payload', `/start?token=${h}.${base64Url({ ...claims, userRef: 'someone-else' })}.${s}`, 401, 'Invalid link'],
+      [
+        'tampered payload',
+        `/start?token=${h}.${base64Url({ ...claims, userRef: 'someone-else' })}.${s}`,
+        401,
+        'Invalid link',
+      ],
       ['alg none', `/start?token=${base64Url({ alg: 'none', typ: 'JWT' })}.${p}.`, 401, 'Invalid link'],
       ['HS512', `/start?token=${await handSigned(t, {}, { alg: 'HS512' })}`, 401, 'Invalid link'],
       ['missing claims', `/start?token=${await handSigned(t, { jti: undefined })}`, 401, 'Invalid link'],
-      ['lifetime over 900 s', `/start?token=${await new SignJWT({ appId: t.tenant.appId, userRef: 'u1', scopes: SCOPES, purpose: 'connect', jti: 'j' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(Math.floor(t.clock.now() / 1000)).setExpirationTime(Math.floor(t.clock.now() / 1000) + 901).sign(new TextEncoder().encode(t.tenant.appSecret))}`, 403, 'Invalid link lifetime'],
-      ['manage link on /start', `/start?token=${(await link(t, { purpose: 'manage' })).token}`, 400, 'Wrong link purpose'],
+      [
+        'lifetime over 900 s',
+        `/start?token=${await new SignJWT({
+          appId: t.tenant.appId,
+          userRef: 'u1',
+          scopes: SCOPES,
+          purpose: 'connect',
+          jti: 'j',
+        })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setIssuedAt(Math.floor(t.clock.now() / 1000))
+          .setExpirationTime(Math.floor(t.clock.now() / 1000) + 901)
+          .sign(new TextEncoder().encode(t.tenant.appSecret))}`,
+        403,
+        'Invalid link lifetime',
+      ],
+      [
+        'manage link on /start',
+        `/start?token=${(await link(t, { purpose: 'manage' })).token}`,
+        400,
+        'Wrong link purpose',
+      ],
       ['connect link on /manage', `/manage?token=${valid.token}`, 400, 'Wrong link purpose'],
-      ['forbidden scope', `/start?token=${await handSigned(t, { scopes: ['conversations:write'] })}`, 403, 'Forbidden scope'],
+      [
+        'forbidden scope',
+        `/start?token=${await handSigned(t, { scopes: ['conversations:write'] })}`,
+        403,
+        'Forbidden scope',
+      ],
       ['no scope', `/start?token=${await handSigned(t, { scopes: [] })}`, 403, 'Forbidden scope'],
     ];
     for (const [name, path, status, heading] of cases) {
@@ -111,7 +191,11 @@ describe('link verification, check by check in order', () => {
   test('a link signed more than 60 s ahead of the clock is Invalid link lifetime, however short its lifetime', async () => {
     const t = await setup();
     const now = Math.floor(t.clock.now() / 1000);
-    for (const [ahead, status] of [[60, 200], [61, 403], [10 * 365 * 86_400, 403]] as const) {
+    for (const [ahead, status] of [
+      [60, 200],
+      [61, 403],
+      [10 * 365 * 86_400, 403],
+    ] as const) {
       const token = await handSigned(t, { iat: now + ahead, exp: now + ahead + 900 });
       const response = await t.app.request(`/start?token=${token}`);
       if (status === 200) assert.equal(response.status, 200, `${ahead} s ahead`);
@@ -122,7 +206,31 @@ describe('link verification, check by check in order', () => {
   test('absurd times in the claims are refused with a 4xx, never a 500 (fuzzed)', async () => {
     const t = await setup();
     const now = Math.floor(t.clock.now() / 1000);
-    const times: unknown[] = [1e308, -1e308, -1, 0, now, now + 900, now - 900, 8.64e15, 8.64e15 + 1, 2 ** 53, -(2 ** 53), 0.5, now + 0.5, '1e308', 'NaN', 'Infinity', '', null, true, [], {}, [now], { $numberLong: String(now) }];
+    const times: unknown[] = [
+      1e308,
+      -1e308,
+      -1,
+      0,
+      now,
+      now + 900,
+      now - 900,
+      8.64e15,
+      8.64e15 + 1,
+      2 ** 53,
+      -(2 ** 53),
+      0.5,
+      now + 0.5,
+      '1e308',
+      'NaN',
+      'Infinity',
+      '',
+      null,
+      true,
+      [],
+      {},
+      [now],
+      { $numberLong: String(now) },
+    ];
     // A fixed seed: the same cases every run, and a failure names its claims.
     let seed = 27;
     const pick = () => times[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % times.length];
@@ -130,7 +238,10 @@ describe('link verification, check by check in order', () => {
     cases.push({ iat: 1e308, exp: 1e308 }, { iat: -1e308, exp: now + 10 }, { iat: now, exp: 1e308 });
     for (const claims of cases) {
       const token = await handSigned(t, claims);
-      for (const response of [await t.app.request(`/start?token=${token}`), await new PageClient(t).post('/start', { token })]) {
+      for (const response of [
+        await t.app.request(`/start?token=${token}`),
+        await new PageClient(t).post('/start', { token }),
+      ]) {
         const allowed = response.status < 500 && (response.status >= 400 || [200, 303].includes(response.status));
         assert.ok(allowed, `${JSON.stringify(claims)}: ${response.status}`);
         await response.body?.cancel();
@@ -204,7 +315,11 @@ describe('previews never use up a manage link', () => {
       assert.equal(preview.headers.get('set-cookie'), null, name);
       assert.match(html, /<h1 id="open-title">Your conversations shared with Test app<\/h1>/);
       assert.equal(hiddenField(html, 'token'), token);
-      assert.deepEqual([...html.matchAll(/<button[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]), ['Open'], 'one button');
+      assert.deepEqual(
+        [...html.matchAll(/<button[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]),
+        ['Open'],
+        'one button',
+      );
       assert.match(html, /<form method="post" action="\/manage">/);
     }
     const browser = new PageClient(t);
@@ -230,7 +345,11 @@ describe('previews never use up a manage link', () => {
   test('the Open button checks the link as the page does, and a bad one opens nothing', async () => {
     const t = await setup();
     await expectErrorPage(await new PageClient(t).post('/manage', {}), 400, 'Missing link');
-    await expectErrorPage(await new PageClient(t).post('/manage', { token: (await link(t)).token }), 400, 'Wrong link purpose');
+    await expectErrorPage(
+      await new PageClient(t).post('/manage', { token: (await link(t)).token }),
+      400,
+      'Wrong link purpose',
+    );
     const { token } = await link(t, { purpose: 'manage', expiresInSeconds: 60 });
     t.clock.advance(61_000);
     await expectErrorPage(await new PageClient(t).post('/manage', { token }), 403, 'Link expired');

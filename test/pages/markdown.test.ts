@@ -34,7 +34,9 @@ const hrefs = (html: string) => [...html.matchAll(/<a href="([^"]*)"/g)].map((m)
 
 describe('messages render as Markdown', () => {
   test('emphasis, strikethrough, lists, headings and line breaks', async () => {
-    const [content] = await renderedMessages('# Plan\n\n**bold**, _emphasis_ and ~~gone~~\n\n- one\n- two\n\n1. first\n2. second\n\nline one\nline two');
+    const [content] = await renderedMessages(
+      '# Plan\n\n**bold**, _emphasis_ and ~~gone~~\n\n- one\n- two\n\n1. first\n2. second\n\nline one\nline two',
+    );
     assert.equal(
       content,
       [
@@ -65,7 +67,9 @@ describe('messages render as Markdown', () => {
   });
 
   test('fenced code keeps its language as a class and a caption, and its text escaped; reachable by Tab as it may scroll', async () => {
-    const [content] = await renderedMessages('Try:\n\n```ts\nconst ok: boolean = 1 < 2 && "a" !== \'b\';\n```\n\nand `inline` code.');
+    const [content] = await renderedMessages(
+      'Try:\n\n```ts\nconst ok: boolean = 1 < 2 && "a" !== \'b\';\n```\n\nand `inline` code.',
+    );
     assert.equal(
       content,
       '<p>Try:</p>\n<figure class="code"><figcaption>ts</figcaption><pre tabindex="0"><code class="language-ts">const ok: boolean = 1 &lt; 2 &amp;&amp; &quot;a&quot; !== \'b\';\n</code></pre>\n</figure>\n<p>and <code>inline</code> code.</p>\n',
@@ -73,7 +77,9 @@ describe('messages render as Markdown', () => {
   });
 
   test('links, written or bare, open with rel="noopener noreferrer nofollow"', async () => {
-    const [content] = await renderedMessages('See [the docs](https://example.com/docs "Docs"), https://example.org/plain, <https://example.net/> or ada@example.com; main.py stays text.');
+    const [content] = await renderedMessages(
+      'See [the docs](https://example.com/docs "Docs"), https://example.org/plain, <https://example.net/> or ada@example.com; main.py stays text.',
+    );
     assert.equal(
       content,
       `<p>See <a href="https://example.com/docs" title="Docs" rel="${LINK_REL}">the docs</a>, ` +
@@ -84,14 +90,21 @@ describe('messages render as Markdown', () => {
   });
 
   test('an image is a link to it, never loaded; an inline data: image is its alt text', async () => {
-    const [content] = await renderedMessages('![a *tracking* pixel](https://tracker.example/p.png) ![chart](data:image/png;base64,iVBORw0KGgo=)');
-    assert.equal(content, `<p><a href="https://tracker.example/p.png" rel="${LINK_REL}">a tracking pixel</a> chart</p>\n`);
+    const [content] = await renderedMessages(
+      '![a *tracking* pixel](https://tracker.example/p.png) ![chart](data:image/png;base64,iVBORw0KGgo=)',
+    );
+    assert.equal(
+      content,
+      `<p><a href="https://tracker.example/p.png" rel="${LINK_REL}">a tracking pixel</a> chart</p>\n`,
+    );
   });
 });
 
 describe('messages cannot inject markup', () => {
   test('raw HTML shows as the text it is', async () => {
-    const [content] = await renderedMessages('<script>alert(1)</script>\n\nhi <img src=x onerror="alert(2)"> <b onclick=alert(3)>bold?</b>\n\n<div>block</div>');
+    const [content] = await renderedMessages(
+      '<script>alert(1)</script>\n\nhi <img src=x onerror="alert(2)"> <b onclick=alert(3)>bold?</b>\n\n<div>block</div>',
+    );
     assert.equal(
       content,
       '<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n' +
@@ -119,7 +132,10 @@ describe('messages cannot inject markup', () => {
   });
 
   test('every link in a message carries the rel attribute', async () => {
-    const contents = await renderedMessages('[x](https://a.example) and https://b.example', '![y](https://c.example/i.png)\n\n[z][ref]\n\n[ref]: https://d.example');
+    const contents = await renderedMessages(
+      '[x](https://a.example) and https://b.example',
+      '![y](https://c.example/i.png)\n\n[z][ref]\n\n[ref]: https://d.example',
+    );
     const links = contents.flatMap((content) => [...content.matchAll(/<a\b[^>]*>/g)].map((m) => m[0]));
     assert.equal(links.length, 4);
     for (const link of links) assert.match(link, new RegExp(` rel="${LINK_REL}"`));

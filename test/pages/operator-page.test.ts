@@ -16,7 +16,10 @@ describe('GET /', () => {
     const html = await res.text();
     assert.match(html, /^<!doctype html>/);
     assert.match(html, new RegExp(`<title>Parley ${VERSION.replaceAll('.', '\\.')}</title>`));
-    assert.deepEqual([...html.matchAll(/href="(\/[^"]*)"/g)].map((match) => match[1]), ['/assets/favicon.svg', '/assets/parley.css', '/healthz', '/openapi.json']);
+    assert.deepEqual(
+      [...html.matchAll(/href="(\/[^"]*)"/g)].map((match) => match[1]),
+      ['/assets/favicon.svg', '/assets/parley.css', '/healthz', '/openapi.json'],
+    );
     assert.match(html, /README\.md/);
     assert.match(html, /parley --help/);
   });
@@ -34,7 +37,7 @@ describe('GET /', () => {
     assert.match(anonymous.headers.get('content-security-policy') ?? '', /default-src 'none'/);
   });
 
-  test('answers GET only: POST / is the API\'s JSON 404', async () => {
+  test("answers GET only: POST / is the API's JSON 404", async () => {
     const t = await setup();
     const res = await t.app.request('/', { method: 'POST' });
     assert.deepEqual([res.status, await res.json()], [404, { error: 'Not found' }]);

@@ -46,8 +46,20 @@ export function hiddenField(html: string, name: string): string {
 }
 
 /** A browser in a page session of `purpose`, opened the way a person does: through a signed link. */
-export async function openSession(t: TestContext, purpose: 'connect' | 'manage', userRef = 'u1', appId = t.tenant.appId, secret = t.tenant.appSecret) {
-  const url = new URL(await signLink({ appId, userRef, scopes: ['conversations:read'], purpose, baseUrl: t.deps.config.publicUrl }, secret, t.clock.now()));
+export async function openSession(
+  t: TestContext,
+  purpose: 'connect' | 'manage',
+  userRef = 'u1',
+  appId = t.tenant.appId,
+  secret = t.tenant.appSecret,
+) {
+  const url = new URL(
+    await signLink(
+      { appId, userRef, scopes: ['conversations:read'], purpose, baseUrl: t.deps.config.publicUrl },
+      secret,
+      t.clock.now(),
+    ),
+  );
   const browser = new PageClient(t);
   const response =
     purpose === 'connect'

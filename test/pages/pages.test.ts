@@ -3,7 +3,18 @@ import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
 import { signLink } from 'parley-sdk';
 import { onboardApp } from '../../src/apps/apps.ts';
-import { FIXED_NOW, NAVIGATION, fixtureBytes, fixtureJson, json, postExport, rowCounts, seedConnection, setup, type TestContext } from '../helpers.ts';
+import {
+  FIXED_NOW,
+  NAVIGATION,
+  fixtureBytes,
+  fixtureJson,
+  json,
+  postExport,
+  rowCounts,
+  seedConnection,
+  setup,
+  type TestContext,
+} from '../helpers.ts';
 import { EXPORT_FORMATS } from '../../src/import/formats/registry.ts';
 import { PROVIDER_GUIDES } from '../../pages/providers.ts';
 import { ConnectStartPage } from '../../pages/connect-pages.tsx';
@@ -13,7 +24,8 @@ import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { hiddenField, openSession, PageClient } from './page-client.ts';
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function upload(browser: PageClient, provider: string, csrf: string | undefined, file: Uint8Array) {
   const form = new FormData();
@@ -27,14 +39,43 @@ const headings = (html: string) => [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].m
 describe('sessions', () => {
   test('the cookie is HttpOnly and SameSite=Lax, Secure behind https, and the URL loses the token', async () => {
     const t = await setup();
-    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'manage', baseUrl: t.deps.config.publicUrl }, t.tenant.appSecret, t.clock.now()));
+    const url = new URL(
+      await signLink(
+        {
+          appId: t.tenant.appId,
+          userRef: 'u1',
+          scopes: ['conversations:read'],
+          purpose: 'manage',
+          baseUrl: t.deps.config.publicUrl,
+        },
+        t.tenant.appSecret,
+        t.clock.now(),
+      ),
+    );
     const response = await t.app.request(url.pathname + url.search, { headers: NAVIGATION });
     assert.equal(response.status, 303);
     assert.equal(response.headers.get('location'), '/manage');
     assert.match(response.headers.get('set-cookie')!, /^parley_manage=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
     const secure = await setup({ PUBLIC_URL: 'https://parley.example' });
-    const secureUrl = new URL(await signLink({ appId: secure.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'manage', baseUrl: secure.deps.config.publicUrl }, secure.tenant.appSecret, secure.clock.now()));
-    assert.match((await secure.app.request(secureUrl.pathname + secureUrl.search, { headers: NAVIGATION })).headers.get('set-cookie')!, /; Secure/);
+    const secureUrl = new URL(
+      await signLink(
+        {
+          appId: secure.tenant.appId,
+          userRef: 'u1',
+          scopes: ['conversations:read'],
+          purpose: 'manage',
+          baseUrl: secure.deps.config.publicUrl,
+        },
+        secure.tenant.appSecret,
+        secure.clock.now(),
+      ),
+    );
+    assert.match(
+      (await secure.app.request(secureUrl.pathname + secureUrl.search, { headers: NAVIGATION })).headers.get(
+        'set-cookie',
+      )!,
+      /; Secure/,
+    );
   });
 
   test('a session ends after 30 idle minutes; activity keeps it alive', async () => {
@@ -73,8 +114,12 @@ describe('sessions', () => {
       assert.equal(response.headers.get('cache-control'), 'no-store');
       assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
-      assert.match(response.headers.get('content-security-policy')!, /default-src 'none'; script-src 'self'.*frame-ancestors 'none'/);
-      for (const script of html.match(/<script[^>]*>/g) ?? []) assert.match(script, / src="\/assets\/(page|upload)\.js"/);
+      assert.match(
+        response.headers.get('content-security-policy')!,
+        /default-src 'none'; script-src 'self'.*frame-ancestors 'none'/,
+      );
+      for (const script of html.match(/<script[^>]*>/g) ?? [])
+        assert.match(script, / src="\/assets\/(page|upload)\.js"/);
       assert.doesNotMatch(html, / on[a-z]+=|style=/);
     }
     const css = await t.app.request('/assets/parley.css');
@@ -89,17 +134,46 @@ describe('sessions', () => {
 describe('connect', () => {
   test('the start page says what is imported, who sees it, how to review and delete it; the privacy policy when the app has one', async () => {
     const t = await setup();
-    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect', baseUrl: t.deps.config.publicUrl, locale: 'de' }, t.tenant.appSecret, t.clock.now()));
+    const url = new URL(
+      await signLink(
+        {
+          appId: t.tenant.appId,
+          userRef: 'u1',
+          scopes: ['conversations:read'],
+          purpose: 'connect',
+          baseUrl: t.deps.config.publicUrl,
+          locale: 'de',
+        },
+        t.tenant.appSecret,
+        t.clock.now(),
+      ),
+    );
     const start = await (await t.app.request(url.pathname + url.search)).text();
     const trust = /<section class="card trust"[\s\S]*?<\/section>/.exec(start)![0].replace(/<[^>]+>/g, '|');
-    for (const text of ['Was importiert wird', 'Nur die Unterhaltungen in der Exportdatei', 'Wer sie sieht', 'Test app und du.', 'Ansehen und löschen', 'Jederzeit auf der Seite, auf der Test app']) {
+    for (const text of [
+      'Was importiert wird',
+      'Nur die Unterhaltungen in der Exportdatei',
+      'Wer sie sieht',
+      'Test app und du.',
+      'Ansehen und löschen',
+      'Jederzeit auf der Seite, auf der Test app',
+    ]) {
       assert.ok(trust.includes(text), text);
     }
     assert.doesNotMatch(start, /Datenschutzerklärung/, 'no policy link without a policy');
 
     const render = (privacyPolicyUrl?: string) =>
-      renderToString(h(MessagesContext.Provider, { value: messagesFor('en') }, h(ConnectStartPage, { appName: 'Acme Notes', token: 't', privacyPolicyUrl })));
-    assert.match(render('https://acme.example/privacy'), /How Acme Notes uses your data: <a href="https:\/\/acme.example\/privacy" rel="noopener noreferrer">Acme Notes’s privacy policy<\/a>/);
+      renderToString(
+        h(
+          MessagesContext.Provider,
+          { value: messagesFor('en') },
+          h(ConnectStartPage, { appName: 'Acme Notes', token: 't', privacyPolicyUrl }),
+        ),
+      );
+    assert.match(
+      render('https://acme.example/privacy'),
+      /How Acme Notes uses your data: <a href="https:\/\/acme.example\/privacy" rel="noopener noreferrer">Acme Notes’s privacy policy<\/a>/,
+    );
     assert.doesNotMatch(render(), /privacy policy/);
   });
 
@@ -114,7 +188,10 @@ describe('connect', () => {
     const result = await (await browser.get('/connect/result')).text();
     assert.match(result, /5 conversations from Claude are now available to Test app/);
     const { connections } = await json(await t.request('/api/conversations?userRef=carol'));
-    assert.deepEqual(connections.map((c: any) => [c.provider, c.conversationCount]), [['anthropic', 5]]);
+    assert.deepEqual(
+      connections.map((c: any) => [c.provider, c.conversationCount]),
+      [['anthropic', 5]],
+    );
 
     await upload(browser, 'anthropic', csrf, fixtureBytes('claude-conversations.json'));
     const again = await (await browser.get('/connect/result')).text();
@@ -153,7 +230,12 @@ describe('connect', () => {
           controller.close();
         },
       });
-      const upload2 = arriving.request('/connect/anthropic', { method: 'POST', body, headers: { 'Content-Type': contentType }, duplex: 'half' } as RequestInit);
+      const upload2 = arriving.request('/connect/anthropic', {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': contentType },
+        duplex: 'half',
+      } as RequestInit);
       await readOn;
       const purge = target === 'user' ? { userRef: 'dora' } : { connectionId: connections[0].id };
       assert.equal((await t.request('/api/purge', { method: 'POST', body: JSON.stringify(purge) })).status, 200);
@@ -162,7 +244,8 @@ describe('connect', () => {
       assert.equal((await upload(browser, 'anthropic', csrf, file)).status, 401, target);
       assert.equal((await browser.get('/connect')).status, 401, target);
       assert.equal((await t.request('/api/conversations?userRef=dora')).status, target === 'user' ? 404 : 200, target);
-      if (target === 'connection') assert.deepEqual((await json(await t.request('/api/conversations?userRef=dora'))).connections, []);
+      if (target === 'connection')
+        assert.deepEqual((await json(await t.request('/api/conversations?userRef=dora'))).connections, []);
       await t.request('/api/purge', { method: 'POST', body: JSON.stringify({ userRef: 'dora' }) });
     }
   });
@@ -178,7 +261,10 @@ describe('connect', () => {
       const html = await response.text();
       assert.equal(response.status, 200, guide.id);
       assert.deepEqual(headings(html), [`Import from ${guide.name}`]);
-      assert.ok(guide.steps.length >= 3 && guide.steps.every((step) => html.includes(`<li>${escapeHtml(step)}</li>`)), guide.id);
+      assert.ok(
+        guide.steps.length >= 3 && guide.steps.every((step) => html.includes(`<li>${escapeHtml(step)}</li>`)),
+        guide.id,
+      );
       assert.ok(html.includes(`Export file (${guide.files})`) && html.includes(`accept="${guide.accept}"`), guide.id);
     }
     assert.equal((await browser.get('/connect/gemini')).status, 404);
@@ -216,14 +302,23 @@ describe('manage', () => {
     t.clock.advance(2 * 3_600_000);
     const browser = await openSession(t, 'manage');
     const home = await (await browser.get('/manage')).text();
-    const rows = [...home.matchAll(/<li class="connection"><a href="\/manage\/connections\/[^"]+">.*?<strong>(.*?)<\/strong><span class="muted small">(.*?)<\/span>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '')]);
+    const rows = [
+      ...home.matchAll(
+        /<li class="connection"><a href="\/manage\/connections\/[^"]+">.*?<strong>(.*?)<\/strong><span class="muted small">(.*?)<\/span>/g,
+      ),
+    ].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '')]);
     assert.deepEqual(rows.sort(), [
       ['ChatGPT', '1 conversation · updated 2 hr. ago'],
       ['Claude', '5 conversations · updated 2 hr. ago'],
     ]);
     const list = await (await browser.get(`/manage/connections/${claudeConnection.id}`)).text();
     const titles = [...list.matchAll(/<a href="\/manage\/conversations\/[^"]+">(.*?)<\/a>/g)].map((m) => m[1]);
-    assert.deepEqual(titles, conversations.map((c) => (c.title ?? 'Untitled conversation').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')));
+    assert.deepEqual(
+      titles,
+      conversations.map((c) =>
+        (c.title ?? 'Untitled conversation').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;'),
+      ),
+    );
     const scripted = conversations.find((c) => c.title?.startsWith('<script>'));
     const page = await (await browser.get(`/manage/conversations/${scripted.id}`)).text();
     assert.ok(!page.includes('<script>alert'), 'title is escaped');
@@ -235,12 +330,17 @@ describe('manage', () => {
 
   test('an answer’s reasoning is folded under it in <details>, its model beside its time', async () => {
     const t = await setup();
-    const { connectionId } = await json(await postExport(t, fixtureBytes('chatgpt-reasoning-and-context.json'), { query: 'userRef=u1' }));
+    const { connectionId } = await json(
+      await postExport(t, fixtureBytes('chatgpt-reasoning-and-context.json'), { query: 'userRef=u1' }),
+    );
     const list = await json(await t.request(`/api/conversations?connectionId=${connectionId}`));
     const bill = list.conversations.find((c: any) => c.title === 'Splitting a bill three ways');
     const browser = await openSession(t, 'manage');
     const page = await (await browser.get(`/manage/conversations/${bill.id}`)).text();
-    const answer = page.slice(page.indexOf('<li class="message assistant">'), page.indexOf('</li>', page.indexOf('<li class="message assistant">')));
+    const answer = page.slice(
+      page.indexOf('<li class="message assistant">'),
+      page.indexOf('</li>', page.indexOf('<li class="message assistant">')),
+    );
     assert.match(answer, /<span class="model"> · gpt-5-thinking<\/span>/);
     assert.match(
       answer,
@@ -251,7 +351,12 @@ describe('manage', () => {
 
   test('pages through many conversations 20 at a time', async () => {
     const t = await setup();
-    const many = Array.from({ length: 45 }, (_, i) => ({ uuid: `c${i}`, name: `Chat ${i}`, updated_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), chat_messages: [] }));
+    const many = Array.from({ length: 45 }, (_, i) => ({
+      uuid: `c${i}`,
+      name: `Chat ${i}`,
+      updated_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+      chat_messages: [],
+    }));
     const { connectionId } = await json(await postExport(t, strToU8(JSON.stringify(many))));
     const browser = await openSession(t, 'manage');
     const seen: string[] = [];
@@ -295,7 +400,9 @@ describe('manage', () => {
     const browser = await openSession(t, 'manage');
     await browser.get('/manage');
     await new PageClient(t).get('/manage');
-    const requests = t.logs.filter((line) => line.event === 'request').map(({ method, path, status, appId }) => ({ method, path, status, appId }));
+    const requests = t.logs
+      .filter((line) => line.event === 'request')
+      .map(({ method, path, status, appId }) => ({ method, path, status, appId }));
     assert.deepEqual(requests, [
       { method: 'GET', path: '/manage', status: 303, appId: t.tenant.appId },
       { method: 'GET', path: '/manage', status: 200, appId: t.tenant.appId },
@@ -316,7 +423,10 @@ describe('manage', () => {
     assert.equal((await json(await t.request(`/api/conversations?connectionId=${claudeConnection.id}`))).total, 5);
 
     const deleted = await browser.post(`/manage/conversations/${target.id}/delete`, { csrf });
-    assert.equal(deleted.headers.get('location'), `/manage/connections/${claudeConnection.id}?notice=conversation-deleted`);
+    assert.equal(
+      deleted.headers.get('location'),
+      `/manage/connections/${claudeConnection.id}?notice=conversation-deleted`,
+    );
     assert.match(await (await browser.get(deleted.headers.get('location')!)).text(), /The conversation was deleted\./);
     const after = await json(await t.request(`/api/conversations?connectionId=${claudeConnection.id}`));
     assert.equal(after.total, 4);
@@ -325,7 +435,10 @@ describe('manage', () => {
     const disconnected = await browser.post(`/manage/connections/${claudeConnection.id}/disconnect`, { csrf });
     assert.equal(disconnected.headers.get('location'), '/manage?notice=disconnected');
     const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
-    assert.deepEqual(connections.find((c: any) => c.id === claudeConnection.id), { ...claudeConnection, status: 'revoked', conversationCount: 0 });
+    assert.deepEqual(
+      connections.find((c: any) => c.id === claudeConnection.id),
+      { ...claudeConnection, status: 'revoked', conversationCount: 0 },
+    );
     assert.equal((await browser.get(`/manage/connections/${claudeConnection.id}/disconnect`)).status, 409);
 
     const all = await browser.post('/manage/delete-all', { csrf });
@@ -333,18 +446,29 @@ describe('manage', () => {
     assert.equal((await t.request('/api/conversations?userRef=u1')).status, 404);
     const afterAll = await (await browser.get('/manage?notice=all-deleted')).text();
     assert.match(afterAll, /Everything was deleted/);
-    assert.match(afterAll, /2 connections and 1 conversation were deleted\. Test app holds none of your conversations now\./);
+    assert.match(
+      afterAll,
+      /2 connections and 1 conversation were deleted\. Test app holds none of your conversations now\./,
+    );
     assert.doesNotMatch(afterAll, /no conversations have been imported/);
-    assert.equal((await json(await t.request('/api/conversations?userRef=someone-else'))).connections.length, 1, 'other users untouched');
+    assert.equal(
+      (await json(await t.request('/api/conversations?userRef=someone-else'))).connections.length,
+      1,
+      'other users untouched',
+    );
     assert.equal((await browser.post('/manage/delete-all', { csrf })).status, 303, 'deleting nothing is fine');
-    assert.match(await (await browser.get('/manage?notice=all-deleted')).text(), /0 connections and 0 conversations were deleted/);
+    assert.match(
+      await (await browser.get('/manage?notice=all-deleted')).text(),
+      /0 connections and 0 conversations were deleted/,
+    );
   });
 
   test('a session reaches only its own user of its own app', async () => {
     const { t } = await seeded();
     const stranger = await json(await t.request('/api/conversations?userRef=someone-else'));
     const strangerConnection = stranger.connections[0].id;
-    const strangerConversation = (await json(await t.request(`/api/conversations?connectionId=${strangerConnection}`))).conversations[0].id;
+    const strangerConversation = (await json(await t.request(`/api/conversations?connectionId=${strangerConnection}`)))
+      .conversations[0].id;
     const other = await onboardApp(t.deps, 'Other app');
     const sameRefOtherApp = await openSession(t, 'manage', 'someone-else', other.appId, other.appSecret);
     const browser = await openSession(t, 'manage');
@@ -364,7 +488,9 @@ describe('download my data', () => {
   async function everyConversationOf(t: TestContext, connectionId: string) {
     const all: any[] = [];
     for (let offset = 0; ; offset += 100) {
-      const page = await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=100&offset=${offset}`));
+      const page = await json(
+        await t.request(`/api/conversations?connectionId=${connectionId}&limit=100&offset=${offset}`),
+      );
       all.push(...page.conversations);
       if (all.length >= page.total) return all;
     }
@@ -380,7 +506,12 @@ describe('download my data', () => {
     const claude = fixtureJson('claude-conversations.json');
     claude[0].name = 'Quotes " and \\ backslashes, <b>tags</b>, emoji 🙂 and ünïcödé';
     await postExport(t, strToU8(JSON.stringify(claude)), { query: 'userRef=u1' });
-    const { connectionId: revokedId } = await seedConnection(t.deps, { ...u1, provider: 'xai', count: 3, capturedAt: FIXED_NOW - 1_000 });
+    const { connectionId: revokedId } = await seedConnection(t.deps, {
+      ...u1,
+      provider: 'xai',
+      count: 3,
+      capturedAt: FIXED_NOW - 1_000,
+    });
     const strangers = [
       await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u2', count: 3 }),
       await seedConnection(t.deps, { appId: (await onboardApp(t.deps, 'Other app')).appId, userRef: 'u1', count: 3 }),
@@ -392,7 +523,10 @@ describe('download my data', () => {
     assert.equal((await browser.post(`/manage/connections/${revokedId}/disconnect`, { csrf })).status, 303);
 
     const home = await (await browser.get('/manage')).text();
-    assert.match(home, /<h2 id="download-title">Download your data<\/h2>\s*<p>One JSON file with everything Test app holds for you/);
+    assert.match(
+      home,
+      /<h2 id="download-title">Download your data<\/h2>\s*<p>One JSON file with everything Test app holds for you/,
+    );
     assert.match(home, /<a class="button" href="\/manage\/download" download>Download my data<\/a>/);
 
     const response = await browser.get('/manage/download');
@@ -415,15 +549,34 @@ describe('download my data', () => {
     );
     assert.deepEqual(
       connections.map((c: any) => [c.provider, c.status, c.conversationCount]),
-      [['anthropic', 'active', 5], ['xai', 'revoked', 0], ['deepseek', 'active', 200], ['openai', 'active', 250]],
+      [
+        ['anthropic', 'active', 5],
+        ['xai', 'revoked', 0],
+        ['deepseek', 'active', 200],
+        ['openai', 'active', 250],
+      ],
     );
     for (const [i, connection] of connections.entries()) {
       const downloaded = file.connections[i].conversations;
       assert.equal(new Set(downloaded.map((c: any) => c.id)).size, connection.conversationCount, connection.provider);
-      assert.deepEqual([...downloaded].sort(byId), (await everyConversationOf(t, connection.id)).sort(byId), connection.provider);
+      assert.deepEqual(
+        [...downloaded].sort(byId),
+        (await everyConversationOf(t, connection.id)).sort(byId),
+        connection.provider,
+      );
     }
-    assert.deepEqual(Object.keys(file.connections[0].conversations[0]), ['id', 'external_id', 'title', 'payload', 'update_time']);
-    assert.ok(file.connections[0].conversations.some((c: any) => c.title === claude[0].name && c.payload.title === claude[0].name));
+    assert.deepEqual(Object.keys(file.connections[0].conversations[0]), [
+      'id',
+      'external_id',
+      'title',
+      'payload',
+      'update_time',
+    ]);
+    assert.ok(
+      file.connections[0].conversations.some(
+        (c: any) => c.title === claude[0].name && c.payload.title === claude[0].name,
+      ),
+    );
     for (const stranger of strangers) assert.ok(!text.includes(stranger.connectionId));
   });
 
@@ -464,6 +617,9 @@ describe('download my data', () => {
     assert.equal(response.status, 200);
     await t.deps.db.destroy();
     await assert.rejects(response.text());
-    assert.deepEqual(t.logs.filter((line) => line.event === 'download failed').map((line) => line.appId), [t.tenant.appId]);
+    assert.deepEqual(
+      t.logs.filter((line) => line.event === 'download failed').map((line) => line.appId),
+      [t.tenant.appId],
+    );
   });
 });

@@ -22,16 +22,38 @@ async function setupWithOrigins(origins = ['https://acme.example']) {
 
 async function linkPath(t: TestContext, options: Partial<SignLinkOptions> = {}) {
   const url = new URL(
-    await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect', baseUrl: t.deps.config.publicUrl, returnUrl: RETURN_URL, ...options }, t.tenant.appSecret, t.clock.now()),
+    await signLink(
+      {
+        appId: t.tenant.appId,
+        userRef: 'u1',
+        scopes: ['conversations:read'],
+        purpose: 'connect',
+        baseUrl: t.deps.config.publicUrl,
+        returnUrl: RETURN_URL,
+        ...options,
+      },
+      t.tenant.appSecret,
+      t.clock.now(),
+    ),
   );
   return { path: url.pathname + url.search, token: url.searchParams.get('token')! };
 }
 
 /** The "Return to …" links of a page, as their href, their status and the origin the script posts to. */
 function returnLinks(html: string) {
-  return [...html.matchAll(/<a class="([^"]*)" href="([^"]*)" data-parley-status="([^"]*)"(?: data-parley-connection-id="([^"]*)")? data-parley-origin="([^"]*)"( data-parley-announce)?>([^<]*)<\/a>/g)].map(
-    ([, kind, href, status, connectionId, origin, announce, text]) => ({ kind, href: href!.replace(/&amp;/g, '&'), status, connectionId, origin, announce: Boolean(announce), text }),
-  );
+  return [
+    ...html.matchAll(
+      /<a class="([^"]*)" href="([^"]*)" data-parley-status="([^"]*)"(?: data-parley-connection-id="([^"]*)")? data-parley-origin="([^"]*)"( data-parley-announce)?>([^<]*)<\/a>/g,
+    ),
+  ].map(([, kind, href, status, connectionId, origin, announce, text]) => ({
+    kind,
+    href: href!.replace(/&amp;/g, '&'),
+    status,
+    connectionId,
+    origin,
+    announce: Boolean(announce),
+    text,
+  }));
 }
 
 const heading = (html: string) => /<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1];
@@ -55,7 +77,15 @@ describe('returnUrl', () => {
     const start = await new PageClient(t).get((await linkPath(t)).path);
     const startHtml = await start.text();
     assert.deepEqual(returnLinks(startHtml), [
-      { kind: 'return-link', href: `${RETURN_URL}&parley_status=cancelled`, status: 'cancelled', connectionId: undefined, origin: 'https://acme.example', announce: false, text: 'Return to Acme Notes' },
+      {
+        kind: 'return-link',
+        href: `${RETURN_URL}&parley_status=cancelled`,
+        status: 'cancelled',
+        connectionId: undefined,
+        origin: 'https://acme.example',
+        announce: false,
+        text: 'Return to Acme Notes',
+      },
     ]);
     // The script is a file of Parley's own: the CSP stays as strict as before.
     assert.match(startHtml, /<script src="\/assets\/return\.js" defer><\/script>/);
@@ -64,9 +94,20 @@ describe('returnUrl', () => {
     const { browser, html } = await importThroughLink(t);
     const connectionId = (await (await t.request('/api/conversations?userRef=u1')).json()).connections[0].id;
     assert.deepEqual(returnLinks(html), [
-      { kind: 'button', href: `${RETURN_URL}&parley_status=success&connectionId=${connectionId}`, status: 'success', connectionId, origin: 'https://acme.example', announce: true, text: 'Return to Acme Notes' },
+      {
+        kind: 'button',
+        href: `${RETURN_URL}&parley_status=success&connectionId=${connectionId}`,
+        status: 'success',
+        connectionId,
+        origin: 'https://acme.example',
+        announce: true,
+        text: 'Return to Acme Notes',
+      },
     ]);
-    assert.deepEqual(returnLinks(await (await browser.get('/connect')).text()).map((link) => link.status), ['cancelled']);
+    assert.deepEqual(
+      returnLinks(await (await browser.get('/connect')).text()).map((link) => link.status),
+      ['cancelled'],
+    );
   });
 
   test('a failed import offers the way back as error, without telling the opener yet (the person may try again)', async () => {
@@ -78,23 +119,41 @@ describe('returnUrl', () => {
     form.set('file', new Blob(['not json']), 'conversations.json');
     await browser.request('/connect/openai', { method: 'POST', body: form });
     const links = returnLinks(await (await browser.get('/connect/result')).text());
-    assert.deepEqual(links.map(({ kind, status, announce, href }) => [kind, status, announce, href]), [['return-link', 'error', false, `${RETURN_URL}&parley_status=error`]]);
+    assert.deepEqual(
+      links.map(({ kind, status, announce, href }) => [kind, status, announce, href]),
+      [['return-link', 'error', false, `${RETURN_URL}&parley_status=error`]],
+    );
   });
 
   test('the manage pages offer it as success; their error pages as error', async () => {
     const t = await setupWithOrigins();
     const browser = new PageClient(t);
-    assert.equal((await browser.get((await linkPath(t, { purpose: 'manage', returnUrl: 'https://acme.example/' })).path)).status, 303);
+    assert.equal(
+      (await browser.get((await linkPath(t, { purpose: 'manage', returnUrl: 'https://acme.example/' })).path)).status,
+      303,
+    );
     const home = await (await browser.get('/manage')).text();
-    assert.deepEqual(returnLinks(home).map(({ href, announce }) => [href, announce]), [['https://acme.example/?parley_status=success', false]]);
+    assert.deepEqual(
+      returnLinks(home).map(({ href, announce }) => [href, announce]),
+      [['https://acme.example/?parley_status=success', false]],
+    );
     const missing = await browser.get(`/manage/connections/${crypto.randomUUID()}`);
     assert.equal(missing.status, 404);
-    assert.deepEqual(returnLinks(await missing.text()).map(({ kind, href, announce }) => [kind, href, announce]), [['button', 'https://acme.example/?parley_status=error', true]]);
+    assert.deepEqual(
+      returnLinks(await missing.text()).map(({ kind, href, announce }) => [kind, href, announce]),
+      [['button', 'https://acme.example/?parley_status=error', true]],
+    );
   });
 
   test('an origin the app did not register: 403 on the page, and never a link to it', async () => {
     const t = await setupWithOrigins(['https://acme.example', 'http://localhost:3000']);
-    for (const returnUrl of ['https://evil.example/', 'http://acme.example/settings', 'https://acme.example:8443/', 'https://acme.example.evil.example/', 'http://localhost:3001/']) {
+    for (const returnUrl of [
+      'https://evil.example/',
+      'http://acme.example/settings',
+      'https://acme.example:8443/',
+      'https://acme.example.evil.example/',
+      'http://localhost:3001/',
+    ]) {
       for (const purpose of ['connect', 'manage'] as const) {
         const response = await new PageClient(t).get((await linkPath(t, { purpose, returnUrl })).path);
         const html = await response.text();
@@ -106,7 +165,10 @@ describe('returnUrl', () => {
       }
     }
     // A registered origin on another path is fine: origins are registered, not URLs.
-    assert.equal((await new PageClient(t).get((await linkPath(t, { returnUrl: 'http://localhost:3000/any/path' })).path)).status, 200);
+    assert.equal(
+      (await new PageClient(t).get((await linkPath(t, { returnUrl: 'http://localhost:3000/any/path' })).path)).status,
+      200,
+    );
   });
 
   test('error pages about an authentic link offer the way back; about a link whose signature fails, never', async () => {
@@ -115,10 +177,20 @@ describe('returnUrl', () => {
     t.clock.advance(61_000);
     const expired = await (await new PageClient(t).get(path)).text();
     assert.equal(heading(expired), 'Link expired');
-    assert.deepEqual(returnLinks(expired).map(({ kind, status, announce }) => [kind, status, announce]), [['button', 'error', true]]);
+    assert.deepEqual(
+      returnLinks(expired).map(({ kind, status, announce }) => [kind, status, announce]),
+      [['button', 'error', true]],
+    );
 
     const now = Math.floor(t.clock.now() / 1000);
-    const forged = await new SignJWT({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect', jti: 'j', returnUrl: RETURN_URL })
+    const forged = await new SignJWT({
+      appId: t.tenant.appId,
+      userRef: 'u1',
+      scopes: ['conversations:read'],
+      purpose: 'connect',
+      jti: 'j',
+      returnUrl: RETURN_URL,
+    })
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuedAt(now)
       .setExpirationTime(now + 60)
@@ -127,7 +199,14 @@ describe('returnUrl', () => {
     assert.equal(heading(invalid), 'Invalid link');
     assert.deepEqual(returnLinks(invalid), []);
     // A returnUrl that is no http(s) URL makes the link malformed.
-    const script = await new SignJWT({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'connect', jti: 'k', returnUrl: 'javascript:alert(1)' })
+    const script = await new SignJWT({
+      appId: t.tenant.appId,
+      userRef: 'u1',
+      scopes: ['conversations:read'],
+      purpose: 'connect',
+      jti: 'k',
+      returnUrl: 'javascript:alert(1)',
+    })
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuedAt(now)
       .setExpirationTime(now + 60)

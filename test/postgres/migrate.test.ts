@@ -27,7 +27,10 @@ const run = promisify(execFile);
 /** The CLI as an operator runs it, with `env` naming its database; what it printed and its exit code. */
 async function cli(env: Record<string, string>, ...args: string[]) {
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', ...args], { cwd: ROOT, env: { ...inheritedEnv(), ...env } });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', ...args], {
+      cwd: ROOT,
+      env: { ...inheritedEnv(), ...env },
+    });
     return { code: 0, out: JSON.parse(stdout) };
   } catch (error) {
     const failed = error as { code: number; stderr: string };
@@ -41,7 +44,8 @@ async function everything(request: (path: string) => Promise<Response>, userRefs
   for (const userRef of userRefs) {
     const connections = await request(`/api/conversations?userRef=${userRef}`);
     texts.push(await connections.clone().text());
-    for (const { id } of (await json(connections)).connections) texts.push(await (await request(`/api/conversations?connectionId=${id}&limit=100`)).text());
+    for (const { id } of (await json(connections)).connections)
+      texts.push(await (await request(`/api/conversations?connectionId=${id}&limit=100`)).text());
   }
   return texts;
 }
@@ -56,7 +60,10 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
     const t = await setup({ RATE_LIMIT_PER_MINUTE: '1000' }, { databasePath: path });
     await setWebhookEndpoint(t.deps, t.tenant.appId, 'https://hooks.example.com/parley');
     await postExport(t, fixtureBytes('claude-conversations.json'), { query: 'userRef=alice' });
-    await postExport(t, fixtureBytes('copilot-activity-history.csv'), { query: 'userRef=bob', contentType: 'text/csv' });
+    await postExport(t, fixtureBytes('copilot-activity-history.csv'), {
+      query: 'userRef=bob',
+      contentType: 'text/csv',
+    });
     await postExport(t, fixtureBytes('chatgpt-branches.json'), { query: 'userRef=bob' });
     return { t, path };
   }
@@ -66,17 +73,41 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
     const url = await createDatabase(testPostgresUrl()!, `migrate_full_${Date.now()}`);
     const { code, out } = await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', url);
     assert.equal(code, 0, JSON.stringify(out));
-    assert.deepEqual(out.counts, { apps: 1, app_logos: 0, app_return_origins: 0, api_keys: 1, users: 2, connections: 3, conversations: 10, used_links: 0, page_sessions: 0, webhook_deliveries: 6 });
+    assert.deepEqual(out.counts, {
+      apps: 1,
+      app_logos: 0,
+      app_return_origins: 0,
+      api_keys: 1,
+      users: 2,
+      connections: 3,
+      conversations: 10,
+      used_links: 0,
+      page_sessions: 0,
+      webhook_deliveries: 6,
+    });
     assert.deepEqual(out.copied, out.counts);
 
     const db = await openPostgres(url, readSchema('schema.postgres.sql'), { poolSize: 2, allowExitOnIdle: true });
     try {
-      const onPostgres = createApp({ ...t.deps, db, config: parseConfig({ RATE_LIMIT_PER_MINUTE: '1000', LOG_LEVEL: 'silent' }), log: createLogger('silent'), random: cryptoRandom });
+      const onPostgres = createApp({
+        ...t.deps,
+        db,
+        config: parseConfig({ RATE_LIMIT_PER_MINUTE: '1000', LOG_LEVEL: 'silent' }),
+        log: createLogger('silent'),
+        random: cryptoRandom,
+      });
       const headers = { Authorization: `Bearer ${t.tenant.apiKey}` };
       const expected = await everything((path) => t.request(path), ['alice', 'bob']);
-      assert.deepEqual(await everything(async (path) => onPostgres.request(path, { headers }), ['alice', 'bob']), expected);
+      assert.deepEqual(
+        await everything(async (path) => onPostgres.request(path, { headers }), ['alice', 'bob']),
+        expected,
+      );
       // New deliveries are numbered after the copied ones.
-      const [next] = (await sql<{ seq: number }>`SELECT nextval(pg_get_serial_sequence('webhook_deliveries', 'seq')) AS seq`.execute(db)).rows;
+      const [next] = (
+        await sql<{ seq: number }>`SELECT nextval(pg_get_serial_sequence('webhook_deliveries', 'seq')) AS seq`.execute(
+          db,
+        )
+      ).rows;
       assert.equal(next!.seq, 7);
     } finally {
       await db.destroy();
@@ -90,28 +121,60 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
     // As if it had stopped: the last conversations in key order, and one in the middle, are missing.
     const db = await openPostgres(url, readSchema('schema.postgres.sql'), { poolSize: 2, allowExitOnIdle: true });
     try {
-      const ids = (await db.selectFrom('conversations').select('id').orderBy(sql`id COLLATE "C"`).execute()).map((row) => row.id);
-      await db.deleteFrom('conversations').where('id', 'in', [...ids.slice(-3), ids[2]!]).execute();
+      const ids = (await db.selectFrom('conversations').select('id').orderBy(sql`id COLLATE "C"`).execute()).map(
+        (row) => row.id,
+      );
+      await db
+        .deleteFrom('conversations')
+        .where('id', 'in', [...ids.slice(-3), ids[2]!])
+        .execute();
       await db.deleteFrom('webhook_deliveries').where('seq', '>', 4).execute();
     } finally {
       await db.destroy();
     }
     const resumed = await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', url);
     assert.equal(resumed.code, 0, JSON.stringify(resumed.out));
-    assert.deepEqual([resumed.out.copied.conversations, resumed.out.copied.webhook_deliveries, resumed.out.copied.apps], [4, 2, 0]);
+    assert.deepEqual(
+      [resumed.out.copied.conversations, resumed.out.copied.webhook_deliveries, resumed.out.copied.apps],
+      [4, 2, 0],
+    );
     assert.equal(resumed.out.counts.conversations, 10);
 
     const { path: other } = await sqliteWithData('other');
-    assert.deepEqual(await cli({ DATABASE_PATH: other }, 'migrate-to-postgres', '--url', url), { code: 1, out: { error: `The PostgreSQL database holds a copy of ${path}, not of ${other}.` } });
+    assert.deepEqual(await cli({ DATABASE_PATH: other }, 'migrate-to-postgres', '--url', url), {
+      code: 1,
+      out: { error: `The PostgreSQL database holds a copy of ${path}, not of ${other}.` },
+    });
     const used = await createDatabase(testPostgresUrl()!, `migrate_used_${Date.now()}`);
     const usedDb = await openPostgres(used, readSchema('schema.postgres.sql'), { poolSize: 1, allowExitOnIdle: true });
-    await usedDb.insertInto('apps').values({ id: 'app_x', name: 'x', secret: 's', secret_hash: 'h', allowed_scopes: 'conversations:read', created_at: '2026-01-01T00:00:00.000Z', webhook_url: null, webhook_secret: null }).execute();
+    await usedDb
+      .insertInto('apps')
+      .values({
+        id: 'app_x',
+        name: 'x',
+        secret: 's',
+        secret_hash: 'h',
+        allowed_scopes: 'conversations:read',
+        created_at: '2026-01-01T00:00:00.000Z',
+        webhook_url: null,
+        webhook_secret: null,
+      })
+      .execute();
     await usedDb.destroy();
-    assert.deepEqual(await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', used), { code: 1, out: { error: 'The PostgreSQL database is not empty: copy into a new, empty database.' } });
+    assert.deepEqual(await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', used), {
+      code: 1,
+      out: { error: 'The PostgreSQL database is not empty: copy into a new, empty database.' },
+    });
   });
 
   test('backup on PostgreSQL says what to use instead', async () => {
     const url = await createDatabase(testPostgresUrl()!, `migrate_backup_${Date.now()}`);
-    assert.deepEqual(await cli({ DATABASE_URL: url }, 'backup', '--out', join(dir, 'x.db')), { code: 1, out: { error: 'backup copies the SQLite file; on PostgreSQL use its own tools, such as pg_dump --format=custom --file=parley.dump "$DATABASE_URL"' } });
+    assert.deepEqual(await cli({ DATABASE_URL: url }, 'backup', '--out', join(dir, 'x.db')), {
+      code: 1,
+      out: {
+        error:
+          'backup copies the SQLite file; on PostgreSQL use its own tools, such as pg_dump --format=custom --file=parley.dump "$DATABASE_URL"',
+      },
+    });
   });
 });

@@ -28,7 +28,10 @@ import { parseConfig } from '../../src/config.ts';
 const INSTANCES = 3;
 const DAY_MS = 86_400_000;
 
-describe('three instances on one PostgreSQL database', { skip: testPostgresUrl() ? false : NO_TEST_POSTGRES, timeout: 120_000 }, () => {
+describe('three instances on one PostgreSQL database', {
+  skip: testPostgresUrl() ? false : NO_TEST_POSTGRES,
+  timeout: 120_000,
+}, () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-instances-'));
   const servers: RunningServer[] = [];
   let db: Db;
@@ -44,10 +47,19 @@ describe('three instances on one PostgreSQL database', { skip: testPostgresUrl()
     receiver = await startReceiver();
     await setWebhookEndpoint({ db, random: cryptoRandom, config: parseConfig({}) }, tenant.appId, receiver.url);
     // A connection not synced for two days: every instance's first maintenance sees it.
-    staleConnectionId = (await seedConnection({ db, clock: systemClock }, { appId: tenant.appId, userRef: 'stale-user', capturedAt: Date.now() - 2 * DAY_MS })).connectionId;
+    staleConnectionId = (
+      await seedConnection(
+        { db, clock: systemClock },
+        { appId: tenant.appId, userRef: 'stale-user', capturedAt: Date.now() - 2 * DAY_MS },
+      )
+    ).connectionId;
     const env = { DATABASE_URL: url, STALE_AFTER_DAYS: '1', RATE_LIMIT_PER_MINUTE: '60', WEBHOOK_RETRY_SCHEDULE: '1' };
     // Settled, not all: a server that fails to start must not leave the others running (after() stops those it knows).
-    const started = await Promise.allSettled(Array.from({ length: INSTANCES }, (_, i) => startServer('node', { databasePath: join(dir, `unused-${i}.db`), env })));
+    const started = await Promise.allSettled(
+      Array.from({ length: INSTANCES }, (_, i) =>
+        startServer('node', { databasePath: join(dir, `unused-${i}.db`), env }),
+      ),
+    );
     servers.push(...started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])));
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
@@ -61,36 +73,72 @@ describe('three instances on one PostgreSQL database', { skip: testPostgresUrl()
   });
 
   test('maintenance runs once: the stale connection has one needs_reauth event', async () => {
-    const row = await db.selectFrom('connections').select('status').where('id', '=', staleConnectionId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('connections')
+      .select('status')
+      .where('id', '=', staleConnectionId)
+      .executeTakeFirstOrThrow();
     assert.equal(row.status, 'needs_reauth');
-    const events = await db.selectFrom('webhook_deliveries').select('body').where('event_type', '=', 'connection.needs_reauth').execute();
-    assert.deepEqual(events.map((event) => JSON.parse(event.body).data), [{ userRef: 'stale-user', connectionId: staleConnectionId }]);
+    const events = await db
+      .selectFrom('webhook_deliveries')
+      .select('body')
+      .where('event_type', '=', 'connection.needs_reauth')
+      .execute();
+    assert.deepEqual(
+      events.map((event) => JSON.parse(event.body).data),
+      [{ userRef: 'stale-user', connectionId: staleConnectionId }],
+    );
   });
 
   test('rate buckets: 200 requests spread over the instances, exactly 60 pass', async () => {
     // Not across a minute's end, which would start a new bucket mid-burst.
     while (Date.now() % 60_000 > 50_000) await sleep(500);
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => call(base(i), '/api/connections?userRef=stale-user', { bearer: tenant.apiKey })));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        call(base(i), '/api/connections?userRef=stale-user', { bearer: tenant.apiKey }),
+      ),
+    );
     const tally: Record<number, number> = {};
     for (const { status } of answers) tally[status] = (tally[status] ?? 0) + 1;
     // Each instance is sent 66 or 67 of them: counted apart, up to 180 would pass.
     assert.deepEqual(tally, { 200: 60, 429: 140 });
     // One counter: the 60 that pass are told 59, 58, … 0 remain, each number once.
-    const remaining = answers.filter(({ status }) => status === 200).map(({ headers }) => Number(headers.get('RateLimit-Remaining')));
-    assert.deepEqual(remaining.sort((a, b) => a - b), Array.from({ length: 60 }, (_, i) => i));
+    const remaining = answers
+      .filter(({ status }) => status === 200)
+      .map(({ headers }) => Number(headers.get('RateLimit-Remaining')));
+    assert.deepEqual(
+      remaining.sort((a, b) => a - b),
+      Array.from({ length: 60 }, (_, i) => i),
+    );
     // Every instance counts and answers with the limit. Which instances' requests
     // take the 60 is the database's order: on a busy machine one's may all come last.
     for (let i = 0; i < INSTANCES; i++) {
-      assert.ok(answers.filter((_, n) => n % INSTANCES === i).every(({ headers }) => headers.get('RateLimit-Limit') === '60'), `instance ${i} limits`);
+      assert.ok(
+        answers.filter((_, n) => n % INSTANCES === i).every(({ headers }) => headers.get('RateLimit-Limit') === '60'),
+        `instance ${i} limits`,
+      );
     }
   });
 
   test('a link is used once, wherever it is opened; the session it opens works on every instance', async () => {
-    const link = new URL(await signLink({ appId: tenant.appId, userRef: 'stale-user', scopes: ['conversations:read'], purpose: 'manage', baseUrl: base(0) }, tenant.appSecret));
+    const link = new URL(
+      await signLink(
+        {
+          appId: tenant.appId,
+          userRef: 'stale-user',
+          scopes: ['conversations:read'],
+          purpose: 'manage',
+          baseUrl: base(0),
+        },
+        tenant.appSecret,
+      ),
+    );
     const browsers = Array.from({ length: 9 }, (_, i) => new Browser(base(i)));
     // Each browser presses Open (fetch() is no navigation, so GET would only show the button).
     const token = new URL(link).searchParams.get('token')!;
-    const answers = await Promise.all(browsers.map((browser) => browser.post('/manage', new URLSearchParams({ token }))));
+    const answers = await Promise.all(
+      browsers.map((browser) => browser.post('/manage', new URLSearchParams({ token }))),
+    );
     assert.deepEqual(answers.map(({ status }) => status).sort(), [303, 403, 403, 403, 403, 403, 403, 403, 403]);
     const won = answers.findIndex(({ status }) => status === 303);
     assert.equal(redirectTarget(answers[won]!, base(won)), '/manage');
@@ -100,40 +148,77 @@ describe('three instances on one PostgreSQL database', { skip: testPostgresUrl()
       for (const [name, value] of winner.cookies) elsewhere.cookies.set(name, value);
       const page = await elsewhere.get('/manage');
       assert.equal(page.status, 200, `instance ${i}`);
-      assert.ok(page.text.includes(`href="/manage/connections/${staleConnectionId}"`), `instance ${i} shows the user's connection`);
+      assert.ok(
+        page.text.includes(`href="/manage/connections/${staleConnectionId}"`),
+        `instance ${i} shows the user's connection`,
+      );
     }
   });
 
   test('imports racing on every instance make one connection and no duplicate conversation', async () => {
     const file = fixtureBytes('claude-conversations.json');
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => ingest(base(i), tenant.apiKey, file, 'userRef=racer')));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => ingest(base(i), tenant.apiKey, file, 'userRef=racer')),
+    );
     const bodies = answers.map((answer) => expectJson(answer, 200));
     assert.equal(new Set(bodies.map((body) => body.connectionId)).size, 1);
-    assert.equal(bodies.reduce((sum, body) => sum + body.created, 0), 5);
-    assert.deepEqual(bodies.map((body) => body.created + body.updated + body.unchanged), [5, 5, 5, 5, 5, 5]);
+    assert.equal(
+      bodies.reduce((sum, body) => sum + body.created, 0),
+      5,
+    );
+    assert.deepEqual(
+      bodies.map((body) => body.created + body.updated + body.unchanged),
+      [5, 5, 5, 5, 5, 5],
+    );
     // (The listing's minute is used up above: the database says it.)
-    const connections = await db.selectFrom('connections').innerJoin('users', 'users.id', 'connections.user_id').select('conversation_count').where('users.user_ref', '=', 'racer').execute();
+    const connections = await db
+      .selectFrom('connections')
+      .innerJoin('users', 'users.id', 'connections.user_id')
+      .select('conversation_count')
+      .where('users.user_ref', '=', 'racer')
+      .execute();
     assert.deepEqual(connections, [{ conversation_count: 5 }]);
-    const rows = await db.selectFrom('conversations').select('external_id').where('connection_id', '=', bodies[0].connectionId).execute();
+    const rows = await db
+      .selectFrom('conversations')
+      .select('external_id')
+      .where('connection_id', '=', bodies[0].connectionId)
+      .execute();
     assert.equal(rows.length, 5);
   });
 
   test('every webhook delivery goes out once, from one instance, in event order', async () => {
     // More events, made on all three instances.
-    for (let i = 0; i < 6; i++) expectJson(await ingest(base(i), tenant.apiKey, fixtureBytes('claude-thinking.json'), `userRef=hooked-${i}`), 200);
+    for (let i = 0; i < 6; i++)
+      expectJson(
+        await ingest(base(i), tenant.apiKey, fixtureBytes('claude-thinking.json'), `userRef=hooked-${i}`),
+        200,
+      );
     const deadline = Date.now() + 30_000;
     let pending = Infinity;
     while (pending > 0 && Date.now() < deadline) {
-      pending = (await db.selectFrom('webhook_deliveries').select('id').where('status', '<>', 'delivered').execute()).length;
+      pending = (await db.selectFrom('webhook_deliveries').select('id').where('status', '<>', 'delivered').execute())
+        .length;
       if (pending > 0) await sleep(200);
     }
     assert.equal(pending, 0, 'every delivery delivered');
     const outbox = await db.selectFrom('webhook_deliveries').select(['id', 'attempts']).orderBy('seq').execute();
     assert.ok(outbox.length >= 1 + 2 + 6 * 2, `${outbox.length} events`);
-    assert.deepEqual(outbox.map((delivery) => delivery.attempts), outbox.map(() => 1), 'one attempt each');
-    assert.deepEqual(receiver.received.map((received) => received.headers['webhook-id']), outbox.map((delivery) => delivery.id), 'received once each, in event order');
+    assert.deepEqual(
+      outbox.map((delivery) => delivery.attempts),
+      outbox.map(() => 1),
+      'one attempt each',
+    );
+    assert.deepEqual(
+      receiver.received.map((received) => received.headers['webhook-id']),
+      outbox.map((delivery) => delivery.id),
+      'received once each, in event order',
+    );
     // Each was sent by exactly one instance: the sender logs it.
-    const sent = servers.flatMap((server) => server.logs.filter((line) => line.includes('"event":"webhook delivered"')).map((line) => JSON.parse(line).delivery));
+    const sent = servers.flatMap((server) =>
+      server.logs
+        .filter((line) => line.includes('"event":"webhook delivered"'))
+        .map((line) => JSON.parse(line).delivery),
+    );
     assert.deepEqual([...sent].sort(), outbox.map((delivery) => delivery.id).sort());
   });
 });

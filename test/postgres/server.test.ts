@@ -24,18 +24,20 @@ function found(): ReturnType<typeof binaries> | string {
 }
 const server = found();
 
-describe('the test server\'s binaries', { skip: typeof server === 'string' ? server : false }, () => {
+describe("the test server's binaries", { skip: typeof server === 'string' ? server : false }, () => {
   const { initdb, postgres, discard } = server as ReturnType<typeof binaries>;
   after(discard);
 
-  test('run as the server\'s user', async () => {
+  test("run as the server's user", async () => {
     for (const binary of [initdb, postgres]) {
       const { stdout } = await run(binary, ['--version'], { ...user });
       assert.match(stdout, /\(PostgreSQL\) \d+/);
     }
   });
 
-  test('as root, come from a folder everyone can reach and only root can change', { skip: user ? false : 'not root: the server runs as this user, from the package' }, () => {
+  test('as root, come from a folder everyone can reach and only root can change', {
+    skip: user ? false : 'not root: the server runs as this user, from the package',
+  }, () => {
     const native = dirname(dirname(initdb));
     const stat = lstatSync(native);
     assert.deepEqual([stat.uid, stat.mode & 0o022], [0, 0], native);

@@ -12,14 +12,26 @@ function claudeExport(conversations: Array<{ id: string; title: string; text: st
     JSON.stringify(
       conversations.map(({ id, title, text }, i) => {
         const updated = new Date(Date.UTC(2026, 0, 10 - i)).toISOString();
-        return { uuid: id, name: title, created_at: updated, updated_at: updated, chat_messages: [{ uuid: `${id}-0`, text, content: [{ type: 'text', text }], sender: 'human', created_at: updated }] };
+        return {
+          uuid: id,
+          name: title,
+          created_at: updated,
+          updated_at: updated,
+          chat_messages: [
+            { uuid: `${id}-0`, text, content: [{ type: 'text', text }], sender: 'human', created_at: updated },
+          ],
+        };
       }),
     ),
   );
 }
 
 const client = (t: TestContext) =>
-  new ParleyClient({ baseUrl: 'http://parley.test', apiKey: t.tenant.apiKey, fetch: (url, init) => t.app.request(url.href, init) as Promise<Response> });
+  new ParleyClient({
+    baseUrl: 'http://parley.test',
+    apiKey: t.tenant.apiKey,
+    fetch: (url, init) => t.app.request(url.href, init) as Promise<Response>,
+  });
 
 describe('ParleyClient against the server', () => {
   test('listConversations passes limit, offset, updatedSince and q through; conversations() pages a search', async () => {
@@ -41,18 +53,28 @@ describe('ParleyClient against the server', () => {
     assert.deepEqual([titles(paged), paged.total, paged.limit, paged.offset], [['Soup'], 3, 1, 1]);
     const searched = await parley.listConversations(connectionId, { q: 'tomato' });
     assert.deepEqual([searched.total, titles(searched).sort()], [2, ['Soup', 'Tomato garden']]);
-    assert.deepEqual(titles(await parley.listConversations(connectionId, { q: 'tomato', limit: 1, offset: 1 })).length, 1);
+    assert.deepEqual(
+      titles(await parley.listConversations(connectionId, { q: 'tomato', limit: 1, offset: 1 })).length,
+      1,
+    );
 
     // A later import changes one conversation: updatedSince keeps only it, with or without q.
     t.clock.advance(60_000);
     const since = new Date(t.clock.now() - 1);
-    await postExport(t, claudeExport([{ id: 'c', title: 'Taxes', text: 'the tax return is due, and tomato receipts' }]));
+    await postExport(
+      t,
+      claudeExport([{ id: 'c', title: 'Taxes', text: 'the tax return is due, and tomato receipts' }]),
+    );
     assert.deepEqual(titles(await parley.listConversations(connectionId, { updatedSince: since })), ['Taxes']);
-    assert.deepEqual(titles(await parley.listConversations(connectionId, { updatedSince: since.toISOString(), q: 'tomato' })), ['Taxes']);
+    assert.deepEqual(
+      titles(await parley.listConversations(connectionId, { updatedSince: since.toISOString(), q: 'tomato' })),
+      ['Taxes'],
+    );
     assert.deepEqual(titles(await parley.listConversations(connectionId, { updatedSince: since, q: 'lentils' })), []);
 
     const all: Array<string | null> = [];
-    for await (const conversation of parley.conversations(connectionId, { q: 'tomato', limit: 1 })) all.push(conversation.title);
+    for await (const conversation of parley.conversations(connectionId, { q: 'tomato', limit: 1 }))
+      all.push(conversation.title);
     assert.deepEqual(all.sort(), ['Soup', 'Taxes', 'Tomato garden']);
   });
 
@@ -62,7 +84,14 @@ describe('ParleyClient against the server', () => {
     const parley = client(t);
     const { connections, userRef } = await parley.listConnections('user 42');
     assert.deepEqual([userRef, connections.map((c) => c.provider)], ['user 42', ['anthropic']]);
-    await assert.rejects(parley.listConnections('nobody'), { name: 'ParleyError', status: 404, message: 'User not found' });
-    await assert.rejects(parley.listConversations(connections[0]!.id, { q: 'x'.repeat(1001) }), { status: 400, message: 'Invalid q parameter' });
+    await assert.rejects(parley.listConnections('nobody'), {
+      name: 'ParleyError',
+      status: 404,
+      message: 'User not found',
+    });
+    await assert.rejects(parley.listConversations(connections[0]!.id, { q: 'x'.repeat(1001) }), {
+      status: 400,
+      message: 'Invalid q parameter',
+    });
   });
 });

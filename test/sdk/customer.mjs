@@ -28,18 +28,35 @@ const hooks = createServer((request, response) => {
 });
 await new Promise((resolve) => hooks.listen(Number(env.HOOKS_PORT), '127.0.0.1', resolve));
 
-const link = await signLink({ appId: env.PARLEY_APP_ID, userRef: 'sdk-user', scopes: ['conversations:read'], purpose: 'connect', baseUrl: env.PARLEY_URL }, env.PARLEY_APP_SECRET);
+const link = await signLink(
+  {
+    appId: env.PARLEY_APP_ID,
+    userRef: 'sdk-user',
+    scopes: ['conversations:read'],
+    purpose: 'connect',
+    baseUrl: env.PARLEY_URL,
+  },
+  env.PARLEY_APP_SECRET,
+);
 const page = await fetch(link);
 const pageText = await page.text();
 
 const parley = new ParleyClient({ baseUrl: env.PARLEY_URL, apiKey: env.PARLEY_API_KEY });
-const imported = await parley.ingestExport({ userRef: 'sdk-user', file: Readable.toWeb(createReadStream(env.EXPORT_FILE)) });
+const imported = await parley.ingestExport({
+  userRef: 'sdk-user',
+  file: Readable.toWeb(createReadStream(env.EXPORT_FILE)),
+});
 const { connections } = await parley.listConnections('sdk-user');
 const titles = [];
-for await (const conversation of parley.conversations(imported.connectionId, { limit: 2 })) titles.push(conversation.title);
+for await (const conversation of parley.conversations(imported.connectionId, { limit: 2 }))
+  titles.push(conversation.title);
 // Search and updatedSince reach the server: a search for "marathon", and nothing changed since the future.
-const searched = (await parley.listConversations(imported.connectionId, { q: 'marathon', limit: 5 })).conversations.map((c) => c.title);
-const unchanged = (await parley.listConversations(imported.connectionId, { updatedSince: new Date(Date.now() + 3_600_000) })).total;
+const searched = (await parley.listConversations(imported.connectionId, { q: 'marathon', limit: 5 })).conversations.map(
+  (c) => c.title,
+);
+const unchanged = (
+  await parley.listConversations(imported.connectionId, { updatedSince: new Date(Date.now() + 3_600_000) })
+).total;
 const purged = await parley.purge({ userRef: 'sdk-user' });
 let gone;
 try {
@@ -49,6 +66,19 @@ try {
 }
 
 // Three events: the connection made, its sync, the purge.
-for (let waited = 0; deliveries.length < 3 && waited < 15_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+for (let waited = 0; deliveries.length < 3 && waited < 15_000; waited += 100)
+  await new Promise((resolve) => setTimeout(resolve, 100));
 hooks.close();
-console.log(JSON.stringify({ page: { status: page.status, connectPage: pageText.includes('would like to import your AI conversations') }, imported, connections, titles, searched, unchanged, purged, gone, deliveries }));
+console.log(
+  JSON.stringify({
+    page: { status: page.status, connectPage: pageText.includes('would like to import your AI conversations') },
+    imported,
+    connections,
+    titles,
+    searched,
+    unchanged,
+    purged,
+    gone,
+    deliveries,
+  }),
+);

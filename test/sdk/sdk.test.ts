@@ -58,7 +58,11 @@ describe('parley-sdk', () => {
     const db = openBetterSqlite3(databasePath);
     const tenant = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'SDK customer');
     const hooksPort = await freePort();
-    const { secret } = await setWebhookEndpoint({ db, random: cryptoRandom, config: parseConfig({}) }, tenant.appId, `http://127.0.0.1:${hooksPort}/hooks`);
+    const { secret } = await setWebhookEndpoint(
+      { db, random: cryptoRandom, config: parseConfig({}) },
+      tenant.appId,
+      `http://127.0.0.1:${hooksPort}/hooks`,
+    );
     await db.destroy();
     const server = await startServer('node-bundle', { databasePath });
     try {
@@ -80,10 +84,16 @@ describe('parley-sdk', () => {
       const conversations = fixtureJson('claude-conversations.json') as Array<{ name: string }>;
       assert.deepEqual(result.page, { status: 200, connectPage: true });
       assert.equal(result.imported.created, conversations.length);
-      assert.deepEqual(result.connections.map((c: { id: string }) => c.id), [result.imported.connectionId]);
+      assert.deepEqual(
+        result.connections.map((c: { id: string }) => c.id),
+        [result.imported.connectionId],
+      );
       assert.deepEqual([...result.titles].sort(), conversations.map((c) => c.name || null).sort());
       assert.deepEqual([result.searched, result.unchanged], [['Kilometres in a marathon'], 0]);
-      assert.deepEqual(result.purged, { ok: true, deleted: { users: 1, connections: 1, conversations: conversations.length } });
+      assert.deepEqual(result.purged, {
+        ok: true,
+        deleted: { users: 1, connections: 1, conversations: conversations.length },
+      });
       assert.deepEqual(result.gone, { name: 'ParleyError', status: 404, message: 'User not found' });
       assert.deepEqual(
         result.deliveries.map((event: { type: string; data: { userRef: string } }) => [event.type, event.data.userRef]),

@@ -32,7 +32,14 @@ async function withReceiver(env: Record<string, string> = {}, answers: Array<num
 /** Verifies every delivery with the standardwebhooks package and returns the events. */
 function verified(secret: string, received: Array<{ headers: Record<string, unknown>; body: string }>) {
   const verifier = new Webhook(secret);
-  return received.map(({ headers, body }) => verifier.verify(body, headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> });
+  return received.map(
+    ({ headers, body }) =>
+      verifier.verify(body, headers as Record<string, string>) as {
+        type: string;
+        timestamp: string;
+        data: Record<string, unknown>;
+      },
+  );
 }
 
 const deliveries = async (t: TestContext) => (await listWebhookDeliveries(t.deps, t.tenant.appId)).deliveries;
@@ -47,25 +54,63 @@ describe('webhook set', () => {
     assert.deepEqual(again, { url: 'https://example.test/other', secret: first.secret });
     const renewed = await setWebhookEndpoint(t.deps, t.tenant.appId, 'https://example.test/other', { newSecret: true });
     assert.notEqual(renewed.secret, first.secret);
-    await assert.rejects(setWebhookEndpoint(t.deps, t.tenant.appId, 'ftp://example.test'), { message: 'Invalid webhook URL: use an absolute http(s) URL' });
+    await assert.rejects(setWebhookEndpoint(t.deps, t.tenant.appId, 'ftp://example.test'), {
+      message: 'Invalid webhook URL: use an absolute http(s) URL',
+    });
     await assert.rejects(setWebhookEndpoint(t.deps, 'app_nope', 'https://example.test'), { message: 'App not found' });
   });
 
   test('a URL with a user name or password is refused; private addresses only with WEBHOOK_ALLOW_PRIVATE=false, after resolving', async () => {
     const t = await setup();
-    for (const url of ['https://user:secret@hooks.example.com/x', 'https://user@hooks.example.com/x', 'https://:secret@hooks.example.com/x']) {
-      await assert.rejects(setWebhookEndpoint(t.deps, t.tenant.appId, url), { message: 'Invalid webhook URL: it must not hold a user name or password (user:password@)' }, url);
+    for (const url of [
+      'https://user:secret@hooks.example.com/x',
+      'https://user@hooks.example.com/x',
+      'https://:secret@hooks.example.com/x',
+    ]) {
+      await assert.rejects(
+        setWebhookEndpoint(t.deps, t.tenant.appId, url),
+        { message: 'Invalid webhook URL: it must not hold a user name or password (user:password@)' },
+        url,
+      );
     }
     // Allowed by default: a self-hosted receiver is often on the same host or network.
-    for (const url of ['http://127.0.0.1:9000/h', 'http://10.1.2.3/h', 'http://[::1]/h', 'http://localhost/h']) await setWebhookEndpoint(t.deps, t.tenant.appId, url);
+    for (const url of ['http://127.0.0.1:9000/h', 'http://10.1.2.3/h', 'http://[::1]/h', 'http://localhost/h'])
+      await setWebhookEndpoint(t.deps, t.tenant.appId, url);
 
-    const addresses: Record<string, string[]> = { 'public.example': ['93.184.216.34', '2606:2800:220:1::1'], 'inside.example': ['93.184.216.34', '10.0.0.7'], 'metadata.example': ['169.254.169.254'] };
-    const strict = { ...t.deps, config: parseConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }), resolveHost: async (host: string) => addresses[host] ?? Promise.reject(new Error('ENOTFOUND')) };
-    const refused = { message: 'Invalid webhook URL: its host is a private address, refused by WEBHOOK_ALLOW_PRIVATE=false' };
-    for (const url of ['http://127.0.0.1/h', 'http://10.0.0.1/h', 'http://172.20.0.1/h', 'http://192.168.1.1/h', 'http://169.254.169.254/latest', 'http://100.64.0.1/h', 'http://0.0.0.0/h', 'http://[::1]/h', 'http://[fe80::1]/h', 'http://[fd00:ec2::254]/h', 'http://[::ffff:127.0.0.1]/h', 'http://[::ffff:a9fe:a9fe]/h', 'http://inside.example/h', 'http://metadata.example/h', 'http://nowhere.example/h']) {
+    const addresses: Record<string, string[]> = {
+      'public.example': ['93.184.216.34', '2606:2800:220:1::1'],
+      'inside.example': ['93.184.216.34', '10.0.0.7'],
+      'metadata.example': ['169.254.169.254'],
+    };
+    const strict = {
+      ...t.deps,
+      config: parseConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }),
+      resolveHost: async (host: string) => addresses[host] ?? Promise.reject(new Error('ENOTFOUND')),
+    };
+    const refused = {
+      message: 'Invalid webhook URL: its host is a private address, refused by WEBHOOK_ALLOW_PRIVATE=false',
+    };
+    for (const url of [
+      'http://127.0.0.1/h',
+      'http://10.0.0.1/h',
+      'http://172.20.0.1/h',
+      'http://192.168.1.1/h',
+      'http://169.254.169.254/latest',
+      'http://100.64.0.1/h',
+      'http://0.0.0.0/h',
+      'http://[::1]/h',
+      'http://[fe80::1]/h',
+      'http://[fd00:ec2::254]/h',
+      'http://[::ffff:127.0.0.1]/h',
+      'http://[::ffff:a9fe:a9fe]/h',
+      'http://inside.example/h',
+      'http://metadata.example/h',
+      'http://nowhere.example/h',
+    ]) {
       await assert.rejects(setWebhookEndpoint(strict, t.tenant.appId, url), refused, url);
     }
-    for (const url of ['https://public.example/h', 'http://93.184.216.34/h', 'http://[2606:2800:220:1::1]/h']) await setWebhookEndpoint(strict, t.tenant.appId, url);
+    for (const url of ['https://public.example/h', 'http://93.184.216.34/h', 'http://[2606:2800:220:1::1]/h'])
+      await setWebhookEndpoint(strict, t.tenant.appId, url);
   });
 
   test('without an endpoint, no event is recorded', async () => {
@@ -81,14 +126,32 @@ describe('events', () => {
     const imported = await json(await postExport(t, fixtureBytes('claude-conversations.json')));
     await postExport(t, fixtureBytes('claude-conversations.json'));
     await postExport(t, fixtureBytes('chatgpt-branches.json'));
-    const openai = (await json(await t.request('/api/conversations?userRef=u1'))).connections.find((c: any) => c.provider === 'openai');
+    const openai = (await json(await t.request('/api/conversations?userRef=u1'))).connections.find(
+      (c: any) => c.provider === 'openai',
+    );
 
     // The manage page: delete a conversation, disconnect.
-    const url = new URL(await signLink({ appId: t.tenant.appId, userRef: 'u1', scopes: ['conversations:read'], purpose: 'manage', baseUrl: t.deps.config.publicUrl }, t.tenant.appSecret, t.clock.now()));
+    const url = new URL(
+      await signLink(
+        {
+          appId: t.tenant.appId,
+          userRef: 'u1',
+          scopes: ['conversations:read'],
+          purpose: 'manage',
+          baseUrl: t.deps.config.publicUrl,
+        },
+        t.tenant.appSecret,
+        t.clock.now(),
+      ),
+    );
     const browser = new PageClient(t);
     await browser.get(url.pathname + url.search);
-    const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${imported.connectionId}`))).conversations;
-    const csrf = hiddenField(await (await browser.get(`/manage/conversations/${conversation.id}/delete`)).text(), 'csrf');
+    const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${imported.connectionId}`)))
+      .conversations;
+    const csrf = hiddenField(
+      await (await browser.get(`/manage/conversations/${conversation.id}/delete`)).text(),
+      'csrf',
+    );
     assert.equal((await browser.post(`/manage/conversations/${conversation.id}/delete`, { csrf })).status, 303);
     assert.equal((await browser.post(`/manage/connections/${imported.connectionId}/disconnect`, { csrf })).status, 303);
 
@@ -96,9 +159,17 @@ describe('events', () => {
     // purged; then a second user is. (The clock stays near real time: receivers
     // check signature timestamps against it.)
     const monthAgo = new Date(t.clock.now() - 31 * 86_400_000).toISOString();
-    await t.deps.db.updateTable('connections').set({ last_sync_at: monthAgo, captured_at: monthAgo }).where('id', '=', openai.id).execute();
+    await t.deps.db
+      .updateTable('connections')
+      .set({ last_sync_at: monthAgo, captured_at: monthAgo })
+      .where('id', '=', openai.id)
+      .execute();
     assert.equal(await markStaleConnections(t.deps), 1);
-    const purgeBody = (body: object) => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const purgeBody = (body: object) => ({
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     assert.equal((await t.request('/api/purge', purgeBody({ connectionId: openai.id }))).status, 200);
     await postExport(t, fixtureBytes('claude-thinking.json'), { query: 'userRef=u2' });
     const purged = await json(await t.request('/api/purge', purgeBody({ userRef: 'u2' })));
@@ -108,9 +179,18 @@ describe('events', () => {
     assert.deepEqual(
       events.map((e) => e.type),
       [
-        'connection.created', 'connection.synced', 'connection.synced', 'connection.created', 'connection.synced',
-        'conversation.deleted', 'connection.revoked', 'connection.needs_reauth', 'connection.purged',
-        'connection.created', 'connection.synced', 'user.purged',
+        'connection.created',
+        'connection.synced',
+        'connection.synced',
+        'connection.created',
+        'connection.synced',
+        'conversation.deleted',
+        'connection.revoked',
+        'connection.needs_reauth',
+        'connection.purged',
+        'connection.created',
+        'connection.synced',
+        'user.purged',
       ],
     );
     for (const event of events) {
@@ -118,9 +198,24 @@ describe('events', () => {
       assert.equal(typeof event.data.userRef, 'string');
       if (event.type !== 'user.purged') assert.match(String(event.data.connectionId), /^[0-9a-f-]{36}$/);
     }
-    assert.deepEqual(events[1]!.data, { userRef: 'u1', connectionId: imported.connectionId, provider: 'anthropic', created: 5, updated: 0, unchanged: 0, skipped: 0, conversationCount: 5 });
+    assert.deepEqual(events[1]!.data, {
+      userRef: 'u1',
+      connectionId: imported.connectionId,
+      provider: 'anthropic',
+      created: 5,
+      updated: 0,
+      unchanged: 0,
+      skipped: 0,
+      conversationCount: 5,
+    });
     assert.deepEqual({ ...events[2]!.data }, { ...events[1]!.data, created: 0, unchanged: 5 });
-    assert.deepEqual(events[5]!.data, { userRef: 'u1', connectionId: imported.connectionId, conversationId: conversation.id, externalId: conversation.external_id, conversationCount: 4 });
+    assert.deepEqual(events[5]!.data, {
+      userRef: 'u1',
+      connectionId: imported.connectionId,
+      conversationId: conversation.id,
+      externalId: conversation.external_id,
+      conversationCount: 4,
+    });
     assert.deepEqual(events[6]!.data, { userRef: 'u1', connectionId: imported.connectionId, conversationsDeleted: 4 });
     assert.deepEqual(events[7]!.data, { userRef: 'u1', connectionId: openai.id });
     assert.deepEqual(events[8]!.data, { userRef: 'u1', connectionId: openai.id, conversations: 1 });
@@ -134,16 +229,23 @@ describe('events', () => {
     for (const body of [strToU8('[{"mapping": {'), strToU8('{"nope": 1}')]) {
       assert.equal((await postExport(t, body)).status, 400);
     }
-    assert.equal((await postExport(t, fixtureBytes('claude-conversations.json'), { query: 'userRef=u1&provider=openai' })).status, 400);
+    assert.equal(
+      (await postExport(t, fixtureBytes('claude-conversations.json'), { query: 'userRef=u1&provider=openai' })).status,
+      400,
+    );
     assert.deepEqual(await deliveries(t), []);
   });
 
   test('first attempts to one endpoint go out in event order', async () => {
     const { t, receiver, secret, worker } = await withReceiver();
-    for (let i = 0; i < 6; i++) await postExport(t, fixtureBytes('claude-thinking.json'), { query: `userRef=user-${i}` });
+    for (let i = 0; i < 6; i++)
+      await postExport(t, fixtureBytes('claude-thinking.json'), { query: `userRef=user-${i}` });
     await worker.runOnce();
     const users = verified(secret, receiver.received).map((e) => `${e.type}:${e.data.userRef}`);
-    assert.deepEqual(users, Array.from({ length: 6 }, (_, i) => [`connection.created:user-${i}`, `connection.synced:user-${i}`]).flat());
+    assert.deepEqual(
+      users,
+      Array.from({ length: 6 }, (_, i) => [`connection.created:user-${i}`, `connection.synced:user-${i}`]).flat(),
+    );
   });
 });
 
@@ -151,7 +253,11 @@ describe('delivery', () => {
   test('WEBHOOK_ALLOW_PRIVATE=false checks the address again before each attempt: none goes to a host now resolving privately', async () => {
     const { t, receiver } = await withReceiver();
     let addresses = ['93.184.216.34'];
-    const strict: Deps = { ...t.deps, config: { ...t.deps.config, webhookAllowPrivate: false }, resolveHost: async () => addresses };
+    const strict: Deps = {
+      ...t.deps,
+      config: { ...t.deps.config, webhookAllowPrivate: false },
+      resolveHost: async () => addresses,
+    };
     await setWebhookEndpoint(strict, t.tenant.appId, receiver.url.replace('127.0.0.1', 'receiver.example'));
     addresses = ['169.254.169.254'];
     await postExport(t, fixtureBytes('claude-thinking.json'));
@@ -159,7 +265,10 @@ describe('delivery', () => {
     assert.equal(receiver.received.length, 0);
     const [latest] = await deliveries(t);
     assert.equal(latest!.status, 'pending');
-    assert.equal(latest!.lastError, 'refused: receiver.example is a private address (169.254.169.254): WEBHOOK_ALLOW_PRIVATE=false');
+    assert.equal(
+      latest!.lastError,
+      'refused: receiver.example is a private address (169.254.169.254): WEBHOOK_ALLOW_PRIVATE=false',
+    );
   });
 
   test('a URL stored with a password before it was refused is never sent, and the password is neither logged nor listed', async () => {
@@ -177,7 +286,12 @@ describe('delivery', () => {
 
   test('an error quoting a URL is stored and logged without its user name and password', async () => {
     const { t } = await withReceiver();
-    const refusing = async (input: string | URL | Request) => Promise.reject(new TypeError(`fetch failed: connect ECONNREFUSED for http://hooks:s3cret-word@${new URL(String(input)).host}/`));
+    const refusing = async (input: string | URL | Request) =>
+      Promise.reject(
+        new TypeError(
+          `fetch failed: connect ECONNREFUSED for http://hooks:s3cret-word@${new URL(String(input)).host}/`,
+        ),
+      );
     const failing = createDeliveryWorker(t.deps, { fetch: refusing as unknown as typeof fetch });
     await postExport(t, fixtureBytes('claude-thinking.json'));
     await failing.runOnce();
@@ -192,7 +306,10 @@ describe('delivery', () => {
     await worker.runOnce();
     assert.equal(receiver.received.length, 2, 'one attempt per event so far');
     let [synced, created] = await deliveries(t);
-    assert.deepEqual([created!.status, created!.attempts, created!.lastStatus, created!.lastError], ['pending', 1, 500, 'HTTP 500']);
+    assert.deepEqual(
+      [created!.status, created!.attempts, created!.lastStatus, created!.lastError],
+      ['pending', 1, 500, 'HTTP 500'],
+    );
     assert.equal(synced!.status, 'delivered', 'a delivery waiting for its retry does not hold back the next event');
     const due = Date.parse(created!.nextAttemptAt!);
     assert.ok(due >= t.clock.now() + 1000 && due <= t.clock.now() + 1100, 'one second, plus at most 10% jitter');
@@ -223,7 +340,9 @@ describe('delivery', () => {
     assert.deepEqual((await listWebhookDeliveries(t.deps, t.tenant.appId, ['pending'])).deliveries, []);
 
     assert.deepEqual(await retryWebhookDelivery(t.deps, t.tenant.appId, created!.id), { ok: true });
-    await assert.rejects(retryWebhookDelivery(t.deps, t.tenant.appId, 'msg_missing'), { message: 'Delivery not found' });
+    await assert.rejects(retryWebhookDelivery(t.deps, t.tenant.appId, 'msg_missing'), {
+      message: 'Delivery not found',
+    });
     await worker.runOnce();
     const [, again] = await deliveries(t);
     assert.deepEqual([again!.status, again!.attempts], ['delivered', 1]);
@@ -235,7 +354,10 @@ describe('delivery', () => {
     await postExport(t, fixtureBytes('claude-thinking.json'));
     await worker.runOnce();
     const created = (await deliveries(t)).at(-1)!;
-    assert.deepEqual([created.status, created.lastStatus, created.lastError], ['pending', null, 'no answer within 200 ms']);
+    assert.deepEqual(
+      [created.status, created.lastStatus, created.lastError],
+      ['pending', null, 'no answer within 200 ms'],
+    );
   });
 
   test('a restart in the middle of a retry schedule still delivers', async () => {
@@ -264,8 +386,15 @@ describe('delivery', () => {
     clock.advance(1100);
     const after = await boot();
     await createDeliveryWorker(after).runOnce();
-    const states = (await listWebhookDeliveries(after, first.tenant.appId)).deliveries.map((d) => [d.eventType, d.status, d.attempts]);
-    assert.deepEqual(states, [['connection.synced', 'delivered', 2], ['connection.created', 'delivered', 2]]);
+    const states = (await listWebhookDeliveries(after, first.tenant.appId)).deliveries.map((d) => [
+      d.eventType,
+      d.status,
+      d.attempts,
+    ]);
+    assert.deepEqual(states, [
+      ['connection.synced', 'delivered', 2],
+      ['connection.created', 'delivered', 2],
+    ]);
     assert.equal(verified(secret, receiver.received).length, 4);
     await after.db.destroy();
   });

@@ -33,7 +33,9 @@ export const postgres: DatabaseDialect = {
   // Its writers wait for each other's locks without a time limit.
   isBusy: () => false,
   async backup() {
-    throw new OperationRefused('backup copies the SQLite file; on PostgreSQL use its own tools, such as pg_dump --format=custom --file=parley.dump "$DATABASE_URL"');
+    throw new OperationRefused(
+      'backup copies the SQLite file; on PostgreSQL use its own tools, such as pg_dump --format=custom --file=parley.dump "$DATABASE_URL"',
+    );
   },
 };
 
@@ -54,12 +56,19 @@ export interface PostgresOptions {
  * and brings its schema up to date. Counts and unix-ms times come back as numbers,
  * as SQLite gives them.
  */
-export async function openPostgres(url: string, schemaSql: string, { poolSize = 10, allowExitOnIdle = false }: PostgresOptions = {}): Promise<Db> {
+export async function openPostgres(
+  url: string,
+  schemaSql: string,
+  { poolSize = 10, allowExitOnIdle = false }: PostgresOptions = {},
+): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     allowExitOnIdle,
-    types: { getTypeParser: (id: number, format?: 'text' | 'binary') => (id === INT8 ? Number : pg.types.getTypeParser(id, format)) } as pg.CustomTypesConfig,
+    types: {
+      getTypeParser: (id: number, format?: 'text' | 'binary') =>
+        id === INT8 ? Number : pg.types.getTypeParser(id, format),
+    } as pg.CustomTypesConfig,
   });
   const db = new Kysely<Database>({ dialect: withDialect(new PostgresDialect({ pool }), postgres) });
   try {

@@ -48,7 +48,8 @@ export const sqlite: DatabaseDialect = {
   // process on the file: a CLI command, or an old server process still shutting
   // down), in each runtime driver's words.
   isBusy: (error) =>
-    error instanceof Error && (/^SQLITE_BUSY/.test(String((error as { code?: unknown }).code)) || /\bdatabase is locked\b/.test(error.message)),
+    error instanceof Error &&
+    (/^SQLITE_BUSY/.test(String((error as { code?: unknown }).code)) || /\bdatabase is locked\b/.test(error.message)),
   async backup(db, out) {
     await sql`VACUUM INTO ${out}`.execute(db);
   },
@@ -82,10 +83,15 @@ export function openSqlite(driver: SqliteDriver, path: string, schemaSql: string
   const connection = driver(path);
   configureConnection(connection, { file });
   migrate(connection, schemaSql);
-  if (!file) return new Kysely<Database>({ dialect: withDialect(new SqliteDialect({ database: withStatementCache(connection) }), sqlite) });
+  if (!file)
+    return new Kysely<Database>({
+      dialect: withDialect(new SqliteDialect({ database: withStatementCache(connection) }), sqlite),
+    });
   const reader = driver(path);
   reader.exec('PRAGMA busy_timeout = 5000; PRAGMA query_only = ON;');
-  return new Kysely<Database>({ dialect: withDialect(new TwoConnectionDialect(withStatementCache(connection), withStatementCache(reader)), sqlite) });
+  return new Kysely<Database>({
+    dialect: withDialect(new TwoConnectionDialect(withStatementCache(connection), withStatementCache(reader)), sqlite),
+  });
 }
 
 /** The pragmas every connection gets, whatever the runtime. */
@@ -183,7 +189,12 @@ const INDEX_BATCH = 500;
  * search first, so that it finds everything stored. A shutdown stops between
  * two batches: the connection stays noted, and the next start goes on.
  */
-export async function indexPending(db: Db, scope: IndexScope, signal?: AbortSignal, batch = INDEX_BATCH): Promise<void> {
+export async function indexPending(
+  db: Db,
+  scope: IndexScope,
+  signal?: AbortSignal,
+  batch = INDEX_BATCH,
+): Promise<void> {
   for (const connectionId of await connectionsToIndex(db, scope)) {
     for (let after = await indexConversations(db, connectionId, batch); after !== null && !signal?.aborted; ) {
       await nextTurn();
@@ -201,7 +212,11 @@ export async function connectionsToIndex(db: Db, scope: IndexScope): Promise<str
       : 'connectionId' in scope
         ? ['WHERE p.connection_id = ?', [scope.connectionId]]
         : [`WHERE ${ofUser('p.connection_id')}`, [scope.appId, scope.userRef]];
-  const rows = await fixedSql<{ connection_id: string }>(db, `SELECT p.connection_id FROM conversation_search_pending p ${where}`, parameters);
+  const rows = await fixedSql<{ connection_id: string }>(
+    db,
+    `SELECT p.connection_id FROM conversation_search_pending p ${where}`,
+    parameters,
+  );
   return rows.map((row) => row.connection_id);
 }
 
@@ -214,9 +229,18 @@ export async function connectionsToIndex(db: Db, scope: IndexScope): Promise<str
  * list. New keys are handed out above every earlier one (AUTOINCREMENT), so the
  * conversations just keyed are those past the highest key before.
  */
-export function indexConversations(db: Db, connectionId: string, limit: number, after?: string): Promise<string | null> {
+export function indexConversations(
+  db: Db,
+  connectionId: string,
+  limit: number,
+  after?: string,
+): Promise<string | null> {
   return writeTransaction(db, async (trx) => {
-    const [before] = await fixedSql<{ last: number }>(trx, 'SELECT coalesce(max(key), 0) AS last FROM conversation_search_keys', []);
+    const [before] = await fixedSql<{ last: number }>(
+      trx,
+      'SELECT coalesce(max(key), 0) AS last FROM conversation_search_keys',
+      [],
+    );
     await fixedSql(
       trx,
       `INSERT INTO conversation_search_keys (conversation_id)

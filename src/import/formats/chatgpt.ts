@@ -20,7 +20,13 @@ const HIDDEN_CONTENT = new Set(['user_editable_context', 'model_editable_context
 /** The model's reasoning: shown with the answer that follows it, not as a turn of its own. */
 const REASONING_CONTENT = new Set(['thoughts', 'reasoning_recap']);
 /** Results the model was given by a tool: code output, browsing, quotes, errors. */
-const TOOL_RESULT_CONTENT = new Set(['execution_output', 'tether_browsing_display', 'tether_quote', 'system_error', 'computer_output']);
+const TOOL_RESULT_CONTENT = new Set([
+  'execution_output',
+  'tether_browsing_display',
+  'tether_quote',
+  'system_error',
+  'computer_output',
+]);
 
 const ROLES = new Set<Role>(['user', 'assistant', 'system', 'tool']);
 
@@ -34,7 +40,11 @@ export const chatgptExport: RecordFormat = {
   // `{"<file id>.dat": "<name the person uploaded>"}`, beside the conversations in 2026 zips.
   fileNames: {
     zipMember: /(^|\/)conversation_asset_file_names\.json$/,
-    read: (record) => Object.entries(record).flatMap(([file, name]): Array<[string, string]> => (typeof name === 'string' && name !== '' ? [[file.replace(/\.dat$/, ''), name]] : [])),
+    read: (record) =>
+      Object.entries(record).flatMap(
+        ([file, name]): Array<[string, string]> =>
+          typeof name === 'string' && name !== '' ? [[file.replace(/\.dat$/, ''), name]] : [],
+      ),
   },
   // DeepSeek's conversations have a `mapping` too: never take one for ChatGPT's.
   recognizes: (raw) => 'mapping' in raw && !deepseekExport.recognizes(raw),
@@ -44,12 +54,19 @@ export const chatgptExport: RecordFormat = {
     const title = titleFrom(raw.title);
     const mapping = isObject(raw.mapping) ? raw.mapping : {};
     const defaultModel = asString(raw.default_model_slug);
-    const conversation: ConversationContext = { defaultModel: defaultModel === 'auto' ? undefined : defaultModel, canvas: undefined, fileNames };
+    const conversation: ConversationContext = {
+      defaultModel: defaultModel === 'auto' ? undefined : defaultModel,
+      canvas: undefined,
+      fileNames,
+    };
     return {
       externalId,
       title,
       updateTime: isoFrom(raw.update_time) ?? isoFrom(raw.create_time),
-      payload: { title: title ?? '', messages: branchMessages(displayedBranch(mapping, asString(raw.current_node)), conversation) },
+      payload: {
+        title: title ?? '',
+        messages: branchMessages(displayedBranch(mapping, asString(raw.current_node)), conversation),
+      },
     };
   },
 };
@@ -94,7 +111,8 @@ function latestLeaf(mapping: Json): string | undefined {
   return latest(true) ?? latest(false);
 }
 
-const createTime = (node: Json) => (isObject(node.message) && typeof node.message.create_time === 'number' ? node.message.create_time : -Infinity);
+const createTime = (node: Json) =>
+  isObject(node.message) && typeof node.message.create_time === 'number' ? node.message.create_time : -Infinity;
 
 /** The branch's messages; reasoning is held until the assistant answer it preceded. */
 function branchMessages(branch: Json[], conversation: ConversationContext): Message[] {
@@ -121,7 +139,8 @@ function branchMessages(branch: Json[], conversation: ConversationContext): Mess
     messages.push(made);
   }
   // Thoughts with no answer after them (a stopped reply) still showed: an answer of nothing but them.
-  if (reasoning.length > 0) messages.push({ role: 'assistant', content: '', timestamp: null, reasoning: reasoning.join('\n\n') });
+  if (reasoning.length > 0)
+    messages.push({ role: 'assistant', content: '', timestamp: null, reasoning: reasoning.join('\n\n') });
   return messages;
 }
 
@@ -130,43 +149,80 @@ function reasoningText(content: Json): string {
   if (content.content_type === 'reasoning_recap') return (asString(content.content) ?? '').trim();
   return asArray(content.thoughts)
     .filter(isObject)
-    .map((thought) => [asString(thought.summary), asString(thought.content)].map((text) => text?.trim() ?? '').filter((text) => text !== '').join('\n'))
+    .map((thought) =>
+      [asString(thought.summary), asString(thought.content)]
+        .map((text) => text?.trim() ?? '')
+        .filter((text) => text !== '')
+        .join('\n'),
+    )
     .filter((text) => text !== '')
     .join('\n\n');
 }
 
-function toMessage(message: Json, contentType: string, content: Json, metadata: Json, conversation: ConversationContext): Message | null {
+function toMessage(
+  message: Json,
+  contentType: string,
+  content: Json,
+  metadata: Json,
+  conversation: ConversationContext,
+): Message | null {
   const text = withInlineMarkup(contentText(message, contentType, content, metadata, conversation), metadata).trim();
   if (text === '') return null;
   const author = isObject(message.author) ? asString(message.author.role) : undefined;
-  const role: Role = TOOL_RESULT_CONTENT.has(contentType) ? 'tool' : ROLES.has(author as Role) ? (author as Role) : 'assistant';
+  const role: Role = TOOL_RESULT_CONTENT.has(contentType)
+    ? 'tool'
+    : ROLES.has(author as Role)
+      ? (author as Role)
+      : 'assistant';
   const made: Message = { role, content: text, timestamp: isoFrom(message.create_time) };
   const model = asString(metadata.model_slug) ?? conversation.defaultModel;
   if (role === 'assistant' && model) made.model = model;
   return made;
 }
 
-function contentText(message: Json, contentType: string, content: Json, metadata: Json, conversation: ConversationContext): string {
+function contentText(
+  message: Json,
+  contentType: string,
+  content: Json,
+  metadata: Json,
+  conversation: ConversationContext,
+): string {
   switch (contentType) {
     case 'text':
-      return withAttachments(withCanvases(withCitations(partsText(content.parts, metadata, conversation.fileNames), metadata)), content, metadata, conversation.fileNames);
+      return withAttachments(
+        withCanvases(withCitations(partsText(content.parts, metadata, conversation.fileNames), metadata)),
+        content,
+        metadata,
+        conversation.fileNames,
+      );
     case 'multimodal_text':
-      return withAttachments(withCanvases(partsText(content.parts, metadata, conversation.fileNames)), content, metadata, conversation.fileNames);
+      return withAttachments(
+        withCanvases(partsText(content.parts, metadata, conversation.fileNames)),
+        content,
+        metadata,
+        conversation.fileNames,
+      );
     case 'code':
-      return canvasCall(message, content, conversation) ?? fenced(asString(content.text) ?? '', asString(content.language));
+      return (
+        canvasCall(message, content, conversation) ?? fenced(asString(content.text) ?? '', asString(content.language))
+      );
     case 'tether_quote':
       return [asString(content.title), asString(content.url), asString(content.text)].filter(Boolean).join('\n');
     case 'tether_browsing_display':
       return asString(content.result) || asString(content.summary) || '';
     default: {
-      const text = asString(content.text) ?? asString(content.result) ?? partsText(content.parts, metadata, conversation.fileNames);
+      const text =
+        asString(content.text) ??
+        asString(content.result) ??
+        partsText(content.parts, metadata, conversation.fileNames);
       // A tool's empty result is nothing to show; a type of unknown shape is named rather than lost.
       return text.trim() === '' && !TOOL_RESULT_CONTENT.has(contentType) ? `[unknown content: ${contentType}]` : text;
     }
   }
 }
 
-const fenced = (text: string, language: string | undefined) => `\`\`\`${language && language !== 'unknown' ? language : ''}\n${text}\n\`\`\``;
+const fenced = (text: string, language: string | undefined) =>
+  `\`\`\`${language && language !== 'unknown' ? language : ''}\n${text}\n\`\`\``;
 
 /**
  * Parts in order: text as it is, an image as `[image: <name>]` (named by the
@@ -228,7 +284,10 @@ function withAttachments(text: string, content: Json, metadata: Json, fileNames:
 function withCitations(text: string, metadata: Json): string {
   const citations = asArray(metadata.citations)
     .filter(isObject)
-    .filter((c) => Number.isInteger(c.start_ix) && Number.isInteger(c.end_ix) && (c.end_ix as number) > (c.start_ix as number))
+    .filter(
+      (c) =>
+        Number.isInteger(c.start_ix) && Number.isInteger(c.end_ix) && (c.end_ix as number) > (c.start_ix as number),
+    )
     .sort((a, b) => (b.start_ix as number) - (a.start_ix as number));
   let out = text;
   let limit = text.length;

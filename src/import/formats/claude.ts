@@ -47,7 +47,10 @@ export const claudeExport: RecordFormat = {
     const externalId = externalIdFrom(raw.uuid, raw.id);
     if (externalId === null) return null;
     const title = titleFrom(raw.name);
-    const ordered = displayedOrder(asArray(raw.chat_messages).filter(isObject), asString(raw.current_leaf_message_uuid));
+    const ordered = displayedOrder(
+      asArray(raw.chat_messages).filter(isObject),
+      asString(raw.current_leaf_message_uuid),
+    );
     return {
       externalId,
       title,
@@ -130,7 +133,10 @@ class MessageWriter {
     const timestamp = isoFrom(message.created_at);
     let text: string[] = [];
     const flush = () => {
-      const content = text.filter((part) => part !== '').join('\n').trim();
+      const content = text
+        .filter((part) => part !== '')
+        .join('\n')
+        .trim();
       text = [];
       if (content !== '') this.push({ role, content, timestamp });
     };
@@ -232,7 +238,9 @@ function artifactText(block: Json, artifactTitles: Map<string, string>): string 
     case 'str_replace':
       return diff(basename(asString(input.path) ?? ''), input);
     case 'present_files':
-      return `Presented: ${asArray(input.filepaths).map((path) => basename(String(path))).join(', ')}`;
+      return `Presented: ${asArray(input.filepaths)
+        .map((path) => basename(String(path)))
+        .join(', ')}`;
     case 'view':
       return `Viewed: ${asString(input.path) ?? ''}`;
     case 'artifacts': {
@@ -336,8 +344,10 @@ function attachmentPlaceholders(message: Json): string[] {
     seen.add(key);
     placeholders.push(name ? `[${kind}: ${name}]` : `[${kind}]`);
   };
-  for (const attachment of asArray(message.attachments)) add('attachment', isObject(attachment) ? asString(attachment.file_name) : undefined);
+  for (const attachment of asArray(message.attachments))
+    add('attachment', isObject(attachment) ? asString(attachment.file_name) : undefined);
   const files = Array.isArray(message.files_v2) ? message.files_v2 : asArray(message.files);
-  for (const file of files) add('file', typeof file === 'string' ? file : isObject(file) ? asString(file.file_name) : undefined);
+  for (const file of files)
+    add('file', typeof file === 'string' ? file : isObject(file) ? asString(file.file_name) : undefined);
   return placeholders;
 }

@@ -33,7 +33,8 @@ export const deepseekExport: RecordFormat = {
   readerVersion: 1,
   zipMembers: CONVERSATIONS_FILE,
   recognizes: (raw) =>
-    'mapping' in raw && (hasFragments(raw.mapping) || (typeof raw.inserted_at === 'string' && typeof raw.create_time !== 'number')),
+    'mapping' in raw &&
+    (hasFragments(raw.mapping) || (typeof raw.inserted_at === 'string' && typeof raw.create_time !== 'number')),
   normalize(raw) {
     const externalId = externalIdFrom(raw.id);
     if (externalId === null) return null;
@@ -60,7 +61,13 @@ function hasFragments(mapping: unknown): boolean {
  * There is no `current_node`: the branch shown is the one ending at the leaf
  * whose message is newest (a regenerated answer is a later sibling).
  */
-const displayedBranch = (mapping: Json) => branchTo(mapping, newestLeaf(mapping, (node) => (isObject(node.message) ? (msFrom(node.message.inserted_at) ?? -Infinity) : -Infinity)));
+const displayedBranch = (mapping: Json) =>
+  branchTo(
+    mapping,
+    newestLeaf(mapping, (node) =>
+      isObject(node.message) ? (msFrom(node.message.inserted_at) ?? -Infinity) : -Infinity,
+    ),
+  );
 
 /**
  * Each fragment with something to show is a message; reasoning goes with the
@@ -94,7 +101,14 @@ function nodeMessages(node: Json): Message[] {
     messages.push(made);
   }
   // Reasoning with no answer after it (a stopped reply) was still shown: an answer of nothing but it.
-  if (reasoning.length > 0) messages.push({ role: 'assistant', content: '', timestamp, ...(model ? { model } : {}), reasoning: reasoning.join('\n\n') });
+  if (reasoning.length > 0)
+    messages.push({
+      role: 'assistant',
+      content: '',
+      timestamp,
+      ...(model ? { model } : {}),
+      reasoning: reasoning.join('\n\n'),
+    });
   const files = asArray(message.files)
     .filter(isObject)
     .map((file) => `[file: ${asString(file.file_name) ?? 'file'}]`);
@@ -123,7 +137,11 @@ function searchResults(fragments: Json[]): Map<string, string> {
 
 /** `[citation:N]` → `[N](url)` to the N-th search result; a marker naming no result stays. */
 const withCitations = (text: string, sources: Map<string, string>) =>
-  sources.size === 0 ? text : text.replace(/\[citation:(\d+)\]/g, (marker, n: string) => (sources.has(n) ? `[${n}](${sources.get(n)})` : marker));
+  sources.size === 0
+    ? text
+    : text.replace(/\[citation:(\d+)\]/g, (marker, n: string) =>
+        sources.has(n) ? `[${n}](${sources.get(n)})` : marker,
+      );
 
 /** A search or tool fragment: its text, or one line per result. */
 function toolText(fragment: Json): string {

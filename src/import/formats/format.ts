@@ -104,7 +104,8 @@ export function storablePayload(payload: NormalizedConversation['payload']): Nor
 
 export type Json = Record<string, unknown>;
 
-export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -149,4 +150,5 @@ export function sourceLine(source: Json): string {
   return title ? `- [${title}](${url})` : `- ${url}`;
 }
 
-export const titleFrom = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+export const titleFrom = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value : null;

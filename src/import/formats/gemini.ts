@@ -36,7 +36,8 @@ export const geminiExport: GroupedFormat = {
   },
   recognizes: (raw) => raw.header === 'Gemini Apps' || asArray(raw.products).includes('Gemini Apps'),
   placement(raw) {
-    if (!isExchange(raw)) return BOOKKEEPING.test(asString(raw.title) ?? '') || !holdsText(raw) ? 'ignored' : 'unreadable';
+    if (!isExchange(raw))
+      return BOOKKEEPING.test(asString(raw.title) ?? '') || !holdsText(raw) ? 'ignored' : 'unreadable';
     const time = msFrom(raw.time);
     if (time === null) return 'unreadable';
     const id = CONVERSATION_URL.exec(asString(raw.titleUrl) ?? '')?.[1];
@@ -71,7 +72,8 @@ const isExchange = (entry: Json) => PROMPTED.test(asString(entry.title) ?? '') |
 
 /** Whether an entry carries text beyond its title: an answer, or a named item's value. */
 const holdsText = (entry: Json): boolean =>
-  asArray(entry.safeHtmlItem).some((item) => isObject(item) && asString(item.html)?.trim()) || Boolean(namedValue(entry, () => true)?.trim());
+  asArray(entry.safeHtmlItem).some((item) => isObject(item) && asString(item.html)?.trim()) ||
+  Boolean(namedValue(entry, () => true)?.trim());
 
 const promptOf = (exchange: Json) => {
   const title = asString(exchange.title) ?? '';
@@ -100,7 +102,9 @@ function toMessages(exchange: Json): Message[] {
   const messages: Message[] = prompt === '' ? [] : [{ role: 'user', content: prompt, timestamp }];
   const answer = asArray(exchange.safeHtmlItem).filter(isObject).at(-1);
   const html = answer ? asString(answer.html) : undefined;
-  const content = html ? htmlToMarkdown.translate(html).trim() : (namedValue(exchange, (name) => name === ANSWER_ITEM) ?? '').trim();
+  const content = html
+    ? htmlToMarkdown.translate(html).trim()
+    : (namedValue(exchange, (name) => name === ANSWER_ITEM) ?? '').trim();
   if (content !== '') messages.push({ role: 'assistant', content, timestamp });
   return messages;
 }

@@ -1,4 +1,16 @@
-import { asArray, asString, externalIdFrom, isObject, isoFrom, msFrom, sourceLine, titleFrom, type Json, type Message, type RecordFormat } from './format.ts';
+import {
+  asArray,
+  asString,
+  externalIdFrom,
+  isObject,
+  isoFrom,
+  msFrom,
+  sourceLine,
+  titleFrom,
+  type Json,
+  type Message,
+  type RecordFormat,
+} from './format.ts';
 
 /**
  * Grok (`xai`): `prod-grok-backend.json` is an object whose `conversations`
@@ -23,7 +35,9 @@ export const grokExport: RecordFormat = {
     return {
       externalId,
       title,
-      updateTime: isoFrom(mongoTime(conversation.modify_time)) ?? (Number.isFinite(latest) ? new Date(latest).toISOString() : null),
+      updateTime:
+        isoFrom(mongoTime(conversation.modify_time)) ??
+        (Number.isFinite(latest) ? new Date(latest).toISOString() : null),
       payload: { title: title ?? '', messages: branchMessages(displayedBranch(responses)) },
     };
   },
@@ -50,7 +64,11 @@ function displayedBranch(responses: TimedResponse[]): TimedResponse[] {
   const byId = new Map(responses.map((entry) => [asString(entry.response._id), entry]));
   const branch: TimedResponse[] = [];
   const seen = new Set<TimedResponse>();
-  for (let entry = byTime.at(-1); entry && !seen.has(entry); entry = byId.get(asString(entry.response.parent_response_id))) {
+  for (
+    let entry = byTime.at(-1);
+    entry && !seen.has(entry);
+    entry = byId.get(asString(entry.response.parent_response_id))
+  ) {
     seen.add(entry);
     branch.push(entry);
   }
@@ -73,7 +91,11 @@ function branchMessages(branch: TimedResponse[]): Message[] {
     for (const _ of asArray(response.file_attachments)) lines.push('[file]');
     const content = lines.filter((line) => line !== '').join('\n');
     if (content === '') continue;
-    const message: Message = { role: user ? 'user' : 'assistant', content, timestamp: time === null ? null : new Date(time).toISOString() };
+    const message: Message = {
+      role: user ? 'user' : 'assistant',
+      content,
+      timestamp: time === null ? null : new Date(time).toISOString(),
+    };
     const model = asString(response.model);
     if (!user) {
       if (model) message.model = model;
@@ -83,7 +105,8 @@ function branchMessages(branch: TimedResponse[]): Message[] {
     messages.push(message);
   }
   // Thinking with no answer after it (a stopped reply) was still shown: an answer of nothing but it.
-  if (reasoning.length > 0) messages.push({ role: 'assistant', content: '', timestamp: null, reasoning: reasoning.join('\n\n') });
+  if (reasoning.length > 0)
+    messages.push({ role: 'assistant', content: '', timestamp: null, reasoning: reasoning.join('\n\n') });
   return messages;
 }
 

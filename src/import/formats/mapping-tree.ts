@@ -24,7 +24,9 @@ export function newestLeaf(mapping: Json, timeOf: (node: Json) => number): strin
     if (seen.has(id)) continue;
     seen.add(id);
     const node = mapping[id] as Json;
-    const children = asArray(node.children).filter((child): child is string => typeof child === 'string' && isObject(mapping[child]));
+    const children = asArray(node.children).filter(
+      (child): child is string => typeof child === 'string' && isObject(mapping[child]),
+    );
     if (children.length === 0) {
       const time = timeOf(node);
       if (!newest || time >= newest.time) newest = { id, time };

@@ -7,9 +7,17 @@ import { geminiExport } from './gemini.ts';
 import { grokExport } from './grok.ts';
 
 /** Every export Parley reads; each recognises only its own records. */
-export const EXPORT_FORMATS: readonly ExportFormat[] = [chatgptExport, claudeExport, deepseekExport, grokExport, geminiExport, copilotExport];
+export const EXPORT_FORMATS: readonly ExportFormat[] = [
+  chatgptExport,
+  claudeExport,
+  deepseekExport,
+  grokExport,
+  geminiExport,
+  copilotExport,
+];
 
-export const formatFor = (provider: string): ExportFormat | undefined => EXPORT_FORMATS.find((format) => format.provider === provider);
+export const formatFor = (provider: string): ExportFormat | undefined =>
+  EXPORT_FORMATS.find((format) => format.provider === provider);
 
 /** A conversation already stored, known by its source bytes' hash: it need not be read again. */
 export interface KnownSource {

@@ -7,7 +7,10 @@ import { invalidExport, unrecognizedExport } from '../import-errors.ts';
 import { JsonElementSplitter } from './json-elements.ts';
 
 /** A local file header starts a zip; an end-of-directory record alone is an empty zip. */
-const isZip = (head: Uint8Array) => head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 0x03 && head[3] === 0x04) || (head[2] === 0x05 && head[3] === 0x06));
+const isZip = (head: Uint8Array) =>
+  head[0] === 0x50 &&
+  head[1] === 0x4b &&
+  ((head[2] === 0x03 && head[3] === 0x04) || (head[2] === 0x05 && head[3] === 0x06));
 
 /**
  * fflate inflates all it is given in one go, into a buffer it grows by doubling,
@@ -95,7 +98,9 @@ export class ExportScanner {
       json: (bytes) => void this.ready.push({ source, bytes }),
       csv: (value) => void this.ready.push({ source, value }),
     });
-    return isZip(start) ? new ZipRecords(sinkFor, this.limits, this.formats) : new DocumentRecords(sinkFor(''), this.limits);
+    return isZip(start)
+      ? new ZipRecords(sinkFor, this.limits, this.formats)
+      : new DocumentRecords(sinkFor(''), this.limits);
   }
 
   private take(): SourcedRecord[] {
@@ -209,14 +214,24 @@ class ZipRecords implements RecordSource {
   private tailBytes = 0;
 
   /** `outer`: the export's zip, when this one is a zip inside it. */
-  constructor(sinkFor: (source: string) => RecordSink, limits: ReadLimits, formats: readonly ExportFormat[], private readonly outer?: ZipRecords) {
+  constructor(
+    sinkFor: (source: string) => RecordSink,
+    limits: ReadLimits,
+    formats: readonly ExportFormat[],
+    private readonly outer?: ZipRecords,
+  ) {
     const root = outer ?? this;
     this.unzip.register(UnzipInflate);
     this.unzip.register(UnzipPassThrough);
     this.unzip.onfile = (file) => {
       const nested = outer === undefined && NESTED_ZIP.test(file.name);
-      if (!nested && !formats.some((format) => format.zipMembers.test(file.name) || format.fileNames?.zipMember.test(file.name))) {
-        root.misexported ??= formats.find((format) => format.misexported?.zipMember.test(file.name))?.misexported?.reason;
+      if (
+        !nested &&
+        !formats.some((format) => format.zipMembers.test(file.name) || format.fileNames?.zipMember.test(file.name))
+      ) {
+        root.misexported ??= formats.find((format) =>
+          format.misexported?.zipMember.test(file.name),
+        )?.misexported?.reason;
         return;
       }
       const reader = nested
@@ -268,7 +283,8 @@ class ZipRecords implements RecordSource {
     // holding nothing.
     if (!this.endsWithEndRecord()) throw invalidExport('the zip is damaged or cut short (no end of central directory)');
     // A zip inside the export's may hold nothing read: the export's zip answers for all.
-    if (this.outer === undefined && this.filesRead === 0) throw this.misexported ? invalidExport(this.misexported) : unrecognizedExport();
+    if (this.outer === undefined && this.filesRead === 0)
+      throw this.misexported ? invalidExport(this.misexported) : unrecognizedExport();
   }
 
   private feed(chunk: Uint8Array, final: boolean): void {
@@ -292,17 +308,27 @@ class ZipRecords implements RecordSource {
   private remember(chunk: Uint8Array): void {
     this.tail.push(chunk);
     this.tailBytes += chunk.length;
-    while (this.tailBytes - this.tail[0]!.length >= END_RECORD_BYTES + MAX_COMMENT_BYTES) this.tailBytes -= this.tail.shift()!.length;
+    while (this.tailBytes - this.tail[0]!.length >= END_RECORD_BYTES + MAX_COMMENT_BYTES)
+      this.tailBytes -= this.tail.shift()!.length;
   }
 
   /** Whether an end record sits where it must: its comment reaching exactly to the last byte. */
   private endsWithEndRecord(): boolean {
     const tail = concatBytes(this.tail);
-    for (let at = tail.length - END_RECORD_BYTES; at >= 0 && at >= tail.length - END_RECORD_BYTES - MAX_COMMENT_BYTES; at--) {
-      if (END_RECORD.every((byte, i) => tail[at + i] === byte) && at + END_RECORD_BYTES + (tail[at + 20]! | (tail[at + 21]! << 8)) === tail.length) return true;
+    for (
+      let at = tail.length - END_RECORD_BYTES;
+      at >= 0 && at >= tail.length - END_RECORD_BYTES - MAX_COMMENT_BYTES;
+      at--
+    ) {
+      if (
+        END_RECORD.every((byte, i) => tail[at + i] === byte) &&
+        at + END_RECORD_BYTES + (tail[at + 20]! | (tail[at + 21]! << 8)) === tail.length
+      )
+        return true;
     }
     return false;
   }
 }
 
-const damaged = (error: unknown) => invalidExport(`the zip is damaged (${error instanceof Error ? error.message : String(error)})`);
+const damaged = (error: unknown) =>
+  invalidExport(`the zip is damaged (${error instanceof Error ? error.message : String(error)})`);

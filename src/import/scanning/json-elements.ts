@@ -259,7 +259,11 @@ export class JsonElementSplitter {
       this.keyStart = at + 1;
       this.keyCarry = new Uint8Array(0);
     } else if (state === 'string' && byte === COLON) {
-      if (this.key !== null && this.key.length === this.containerKey.length && this.key.every((b, j) => b === this.containerKey[j])) {
+      if (
+        this.key !== null &&
+        this.key.length === this.containerKey.length &&
+        this.key.every((b, j) => b === this.containerKey[j])
+      ) {
         this.afterKey = 'container-colon';
       }
     } else if (state === 'container-colon' && byte === OPEN_BRACKET) return true;
@@ -350,6 +354,12 @@ function trailingBackslashesOdd(chunk: Uint8Array, from: number, end: number): b
 
 /** A document that is JSON but not an array or object is readable yet no export. */
 function unrecognizedOrInvalid(byte: number) {
-  const scalarStart = byte === QUOTE || byte === 0x2d || (byte >= 0x30 && byte <= 0x39) || byte === 0x74 || byte === 0x66 || byte === 0x6e;
+  const scalarStart =
+    byte === QUOTE ||
+    byte === 0x2d ||
+    (byte >= 0x30 && byte <= 0x39) ||
+    byte === 0x74 ||
+    byte === 0x66 ||
+    byte === 0x6e;
   return scalarStart ? unrecognizedExport() : invalidExport(NOT_JSON);
 }

@@ -66,9 +66,27 @@ export class StagedImport {
       case 'unchanged':
         // Its bytes are those of the stored conversation: a marker, so that it is
         // counted (and outranks an earlier copy in the file) but never written.
-        return this.stage({ external_id: item.externalId, title: null, payload: null, update_time: null, source: item.source, source_hash: item.sourceHash, seq: item.seq }, 0);
+        return this.stage(
+          {
+            external_id: item.externalId,
+            title: null,
+            payload: null,
+            update_time: null,
+            source: item.source,
+            source_hash: item.sourceHash,
+            seq: item.seq,
+          },
+          0,
+        );
       case 'record':
-        this.records.push({ import_id: this.importId, group_key: item.key, time: item.time, seq: item.seq, record: item.record, created_at: this.startedAt });
+        this.records.push({
+          import_id: this.importId,
+          group_key: item.key,
+          time: item.time,
+          seq: item.seq,
+          record: item.record,
+          created_at: this.startedAt,
+        });
         return this.batched(item.record.length);
     }
   }
@@ -87,20 +105,36 @@ export class StagedImport {
 
   private addConversation(item: ConversationItem): Promise<void> {
     const { externalId, title, payload, updateTime, source, sourceHash, seq } = item;
-    return this.stage({ external_id: externalId, title, payload, update_time: updateTime, source, source_hash: sourceHash, seq }, payload.length);
+    return this.stage(
+      { external_id: externalId, title, payload, update_time: updateTime, source, source_hash: sourceHash, seq },
+      payload.length,
+    );
   }
 
-  private async stage(row: Pick<ImportStagingTable, 'external_id' | 'title' | 'payload' | 'update_time' | 'source' | 'source_hash' | 'seq'>, bytes: number): Promise<void> {
+  private async stage(
+    row: Pick<
+      ImportStagingTable,
+      'external_id' | 'title' | 'payload' | 'update_time' | 'source' | 'source_hash' | 'seq'
+    >,
+    bytes: number,
+  ): Promise<void> {
     // Stored with the reader's version: a later reader reads these bytes again.
     const source_hash = row.source_hash === null ? null : storedSourceHash(this.format!, row.source_hash);
-    this.conversations.push({ ...row, source_hash, import_id: this.importId, conversation_id: this.deps.random.uuid(), created_at: this.startedAt });
+    this.conversations.push({
+      ...row,
+      source_hash,
+      import_id: this.importId,
+      conversation_id: this.deps.random.uuid(),
+      created_at: this.startedAt,
+    });
     this.read++;
     await this.batched(bytes);
   }
 
   private async batched(bytes: number): Promise<void> {
     this.batchBytes += bytes;
-    if (this.conversations.length + this.records.length >= BATCH_ROWS || this.batchBytes >= BATCH_BYTES) await this.flush();
+    if (this.conversations.length + this.records.length >= BATCH_ROWS || this.batchBytes >= BATCH_BYTES)
+      await this.flush();
   }
 
   private async flush(): Promise<void> {
@@ -144,7 +178,8 @@ export class StagedImport {
       const page = await staging.nextRecords(this.deps.db, this.importId, after, RECORDS_PAGE);
       for (const row of page) {
         const gap = previous !== undefined && row.time - previous.time >= GROUPING_GAP_MS;
-        if (previous === undefined || previous.key !== row.group_key || (gap && format.splitsOnGap(row.group_key))) close();
+        if (previous === undefined || previous.key !== row.group_key || (gap && format.splitsOnGap(row.group_key)))
+          close();
         groupBytes += row.record.length;
         if (groupBytes > this.deps.config.maxConversationBytes) throw new ParleyError('conversationTooLarge');
         group.push(row.record);
@@ -165,10 +200,16 @@ export class StagedImport {
    * hash, the same records made it, and it is only marked unchanged — a
    * re-import normalises nothing (Gemini's answers are HTML turned into Markdown).
    */
-  private async assembled(format: GroupedFormat, records: string[], seq: number, normalize: Normalize): Promise<ImportItem> {
+  private async assembled(
+    format: GroupedFormat,
+    records: string[],
+    seq: number,
+    normalize: Normalize,
+  ): Promise<ImportItem> {
     const hash = await (this.deps.sourceHash ?? webCryptoSourceHash)(new TextEncoder().encode(records.join('\n')));
     const known = this.known.get(hash);
-    if (known?.provider === format.provider) return { kind: 'unchanged', seq, source: '', sourceHash: hash, externalId: known.externalId };
+    if (known?.provider === format.provider)
+      return { kind: 'unchanged', seq, source: '', sourceHash: hash, externalId: known.externalId };
     return normalize(format, { records, seq, hash });
   }
 }

@@ -1,5 +1,13 @@
 import { ParleyError } from '../../errors.ts';
-import { isObject, storableText, storablePayload, type ExportFormat, type GroupedFormat, type Json, type NormalizedConversation } from '../formats/format.ts';
+import {
+  isObject,
+  storableText,
+  storablePayload,
+  type ExportFormat,
+  type GroupedFormat,
+  type Json,
+  type NormalizedConversation,
+} from '../formats/format.ts';
 import { EXPORT_FORMATS, formatFor } from '../formats/registry.ts';
 import { unrecognizedExport } from '../import-errors.ts';
 import { parseElement } from '../scanning/json-elements.ts';
@@ -96,7 +104,8 @@ export class ConversationReader {
     if (!this.format) {
       // An empty export is a user with no conversations, if the caller names the
       // provider; a file whose records no format recognises is no export.
-      const fallback = this.options.expectedProvider === undefined ? undefined : formatFor(this.options.expectedProvider);
+      const fallback =
+        this.options.expectedProvider === undefined ? undefined : formatFor(this.options.expectedProvider);
       if (!fallback || this.held.length > 0 || this.unreadable > 0) throw unrecognizedExport();
       this.settle(fallback);
     }
@@ -125,7 +134,8 @@ export class ConversationReader {
     const recognised = EXPORT_FORMATS.find((candidate) => candidate.recognizes(value));
     if (!this.format && !recognised) {
       this.heldChars += 'text' in record ? record.text.length : 0;
-      if (this.held.push({ place, value }) > MAX_UNRECOGNISED_HELD || this.heldChars > MAX_UNRECOGNISED_HELD_CHARS) throw unrecognizedExport();
+      if (this.held.push({ place, value }) > MAX_UNRECOGNISED_HELD || this.heldChars > MAX_UNRECOGNISED_HELD_CHARS)
+        throw unrecognizedExport();
       return;
     }
     if (!this.format) this.settle(recognised!);
@@ -154,7 +164,13 @@ export class ConversationReader {
       if (placement === 'unreadable') this.unreadable++;
       else if (placement !== 'ignored') {
         this.made++;
-        this.items.push({ kind: 'record', seq: place.seq, key: placement.key, time: placement.time, record: JSON.stringify(value) });
+        this.items.push({
+          kind: 'record',
+          seq: place.seq,
+          key: placement.key,
+          time: placement.time,
+          record: JSON.stringify(value),
+        });
       }
       return;
     }
@@ -173,7 +189,8 @@ export class ConversationReader {
   /** The export's provider is known: checked against the caller's, and the records held so far are read. */
   private settle(chosen: ExportFormat): void {
     if (this.format) return;
-    if (this.options.expectedProvider !== undefined && chosen.provider !== this.options.expectedProvider) throw new ParleyError('invalidProvider');
+    if (this.options.expectedProvider !== undefined && chosen.provider !== this.options.expectedProvider)
+      throw new ParleyError('invalidProvider');
     this.format = chosen;
     this.items.push({ kind: 'format', provider: chosen.provider });
     for (const { value, place } of this.held) this.itemOf(value, place);
@@ -189,7 +206,11 @@ export class ConversationReader {
 
 /** The conversation a group of records makes, as it is staged. */
 export async function groupItem(format: GroupedFormat, { records, seq, hash }: RecordGroup): Promise<ConversationItem> {
-  return conversationItem(await format.normalize(records.map((record) => JSON.parse(record) as Json)), { seq, source: '', hash });
+  return conversationItem(await format.normalize(records.map((record) => JSON.parse(record) as Json)), {
+    seq,
+    source: '',
+    hash,
+  });
 }
 
 /**

@@ -1,5 +1,11 @@
 import { ParleyError, type ErrorCode } from '../../errors.ts';
-import { ConversationReader, type ConversationItem, type ImportItem, type ConversationReaderOptions, type RecordGroup } from './conversation-reader.ts';
+import {
+  ConversationReader,
+  type ConversationItem,
+  type ImportItem,
+  type ConversationReaderOptions,
+  type RecordGroup,
+} from './conversation-reader.ts';
 import { RecordBatcher, type RecordBatch, type SourceHash, type UploadOptions } from './record-batcher.ts';
 
 /**
@@ -72,7 +78,12 @@ export function serveImport(port: ReaderPort, hash?: SourceHash): void {
       failed = true;
       port.postMessage(
         error instanceof ParleyError
-          ? { type: 'failed', code: error.code, ...(error.detail ? { detail: error.detail } : {}), message: error.message }
+          ? {
+              type: 'failed',
+              code: error.code,
+              ...(error.detail ? { detail: error.detail } : {}),
+              message: error.message,
+            }
           : { type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
       );
     }
@@ -87,7 +98,10 @@ export function serveImport(port: ReaderPort, hash?: SourceHash): void {
 /** A worker in this thread, over a MessageChannel: the same messages, for where no real worker is given (tests). */
 export function localImportWorker(): WorkerLike {
   const { port1, port2 } = new MessageChannel();
-  serveImport({ postMessage: (message) => port2.postMessage(message), onMessage: (handler) => (port2.onmessage = (event) => handler(event.data)) });
+  serveImport({
+    postMessage: (message) => port2.postMessage(message),
+    onMessage: (handler) => (port2.onmessage = (event) => handler(event.data)),
+  });
   const worker: WorkerLike = {
     postMessage: (message, transfer = []) => port1.postMessage(message, transfer),
     onmessage: null,

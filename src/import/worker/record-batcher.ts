@@ -47,7 +47,9 @@ class BatchHasher {
   }
 
   async batch(records: SourcedRecord[]): Promise<RecordBatch> {
-    const hashes = await Promise.all(records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined)));
+    const hashes = await Promise.all(
+      records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined)),
+    );
     const wire: WireRecord[] = [];
     for (const [i, record] of records.entries()) {
       const place = { seq: this.seq++, source: record.source };
@@ -57,7 +59,8 @@ class BatchHasher {
       }
       let hash = hashes[i]!;
       if (EXPORT_FORMATS.some((format) => format.fileNames?.zipMember.test(record.source))) this.fileNamesHash = hash;
-      else if (this.fileNamesHash !== undefined) hash = await this.hash(this.encoder.encode(`${hash}.${this.fileNamesHash}`));
+      else if (this.fileNamesHash !== undefined)
+        hash = await this.hash(this.encoder.encode(`${hash}.${this.fileNamesHash}`));
       const known = this.known.get(hash);
       wire.push(known ? { ...place, unchanged: known } : { ...place, text: this.decoder.decode(record.bytes), hash });
     }

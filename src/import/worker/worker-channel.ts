@@ -1,7 +1,13 @@
 import { ParleyError } from '../../errors.ts';
 import type { FromReader, WorkerLike } from './import-worker.ts';
 import type { GroupedFormat } from '../formats/format.ts';
-import { groupItem, type ConversationItem, type ImportItem, type ConversationReaderOptions, type RecordGroup } from './conversation-reader.ts';
+import {
+  groupItem,
+  type ConversationItem,
+  type ImportItem,
+  type ConversationReaderOptions,
+  type RecordGroup,
+} from './conversation-reader.ts';
 import type { RecordBatch, UploadOptions } from './record-batcher.ts';
 
 /**
@@ -48,7 +54,10 @@ export class WorkerChannel {
     worker.onmessage = ({ data }: { data: FromReader }) => {
       if (data.type === 'items') this.batches.push(data);
       else if (data.type === 'normalized') this.normalizing.shift()!.resolve(data.item);
-      else this.fail(data.code ? new ParleyError(data.code, { detail: data.detail }) : new Error(`import reader: ${data.message}`));
+      else
+        this.fail(
+          data.code ? new ParleyError(data.code, { detail: data.detail }) : new Error(`import reader: ${data.message}`),
+        );
       this.notify();
     };
     worker.postMessage({ type: 'start', options, ...(upload && { upload }) });
