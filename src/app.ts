@@ -7,10 +7,10 @@ import type { AppEnv } from './app-env.ts';
 import type { Deps } from './deps.ts';
 import { FAVICON, PAGE_SCRIPT, RETURN_SCRIPT, STYLESHEET, UPLOAD_SCRIPT } from '../pages/assets.ts';
 import { operatorPage } from '../pages/operator-page.ts';
-import { brandRoutes } from './pages/brand-routes.ts';
-import { connectRoutes } from './pages/connect-routes.tsx';
-import { manageRoutes } from './pages/manage-routes.tsx';
-import { pageErrorResponse, pageHeaders } from './pages/page-kit.tsx';
+import { brandRoutes } from './hosted/brand-routes.ts';
+import { connectRoutes } from './hosted/connect-routes.tsx';
+import { manageRoutes } from './hosted/manage-routes.tsx';
+import { pageErrorResponse, pageHeaders } from './hosted/page-kit.tsx';
 import { ParleyError } from './errors.ts';
 import { errorStatus, setErrorHeaders } from './http/error-response.ts';
 import { isDatabaseBusy } from './db/dialects/dialect.ts';
@@ -42,14 +42,12 @@ export function createApp(deps: Deps) {
     return c.json({ ok: true, version: VERSION });
   });
   let openApi: string | undefined;
-  app.get('/openapi.json', (c) =>
+  app.get('/openapi.json', (c) => {
     // Built on first request: most processes never serve it. Readable from
     // anywhere, so documentation viewers on other origins can load it.
-    c.body((openApi ??= JSON.stringify(openApiDocument(VERSION))), 200, {
-      'Content-Type': 'application/json',
-      'Access-Control-Allow-Origin': '*',
-    }),
-  );
+    openApi ??= JSON.stringify(openApiDocument(VERSION));
+    return c.body(openApi, 200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' });
+  });
   const imports = new ImportSlots(deps.config.maxConcurrentImports, deps.config.importQueueTimeoutMs);
   app.route('/api', apiRoutes(deps, imports));
   app.route('/', connectRoutes(deps, imports));

@@ -137,14 +137,14 @@ describe("the documents' links", () => {
       .replace(/[^\p{L}\p{N} _-]/gu, '')
       .replaceAll(' ', '-');
   const anchors = (file: string) => {
-    const markdown = text(file).replace(/^```[^]*?^```/gm, '');
+    const markdown = text(file).replace(/^```[\s\S]*?^```/gm, '');
     return new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) => slug(heading!)));
   };
 
   for (const file of DOCUMENTS) {
     test(`${file}: every link inside the repository leads to a file, and to a heading there`, () => {
       const markdown = text(file)
-        .replace(/^```[^]*?^```/gm, '')
+        .replace(/^```[\s\S]*?^```/gm, '')
         .replace(/`[^`\n]*`/g, '');
       for (const [, target] of markdown.matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^[a-z]+:/.test(target!)) continue;

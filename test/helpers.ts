@@ -28,7 +28,15 @@ export interface TestClock extends Clock {
 
 export function fixedClock(start = FIXED_NOW): TestClock {
   let now = start;
-  return { now: () => now, set: (ms) => void (now = ms), advance: (ms) => void (now += ms) };
+  return {
+    now: () => now,
+    set: (ms) => {
+      now = ms;
+    },
+    advance: (ms) => {
+      now += ms;
+    },
+  };
 }
 
 export interface TestContext {

@@ -49,7 +49,10 @@ const validators = new Map<string, ValidateFunction>();
 
 function expectValid(at: string, value: unknown, what: string) {
   let validate = validators.get(at);
-  if (!validate) validators.set(at, (validate = ajv.compile(lookup(at))));
+  if (!validate) {
+    validate = ajv.compile(lookup(at));
+    validators.set(at, validate);
+  }
   assert.ok(
     validate(value),
     `${what} does not match /openapi.json: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 500)}`,

@@ -13,7 +13,8 @@ export class Rng {
     this.state = seed >>> 0;
   }
   u32(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return (t ^ (t >>> 14)) >>> 0;
@@ -34,7 +35,7 @@ export class Rng {
   }
   /** Between min and max, skewed towards min (most messages are short, a few are long). */
   skewed(min: number, max: number, skew = 2): number {
-    return Math.round(min * Math.pow(max / min, Math.pow(this.next(), skew)));
+    return Math.round(min * (max / min) ** (this.next() ** skew));
   }
   /** Exponentially distributed with the given mean. */
   exp(mean: number): number {

@@ -4,7 +4,14 @@
  * file and the archive the provider ships).
  */
 import type { Account } from './text.ts';
-import type { Framing } from './writer.ts';
+
+/** How records become a file: a head, the records with a separator between them, a tail. */
+export interface Framing {
+  head: string;
+  separator: string;
+  tail: string;
+  record(value: unknown): string;
+}
 
 export type Provider = 'openai' | 'anthropic' | 'deepseek' | 'xai' | 'google' | 'microsoft';
 export type Json = Record<string, unknown>;

@@ -9,7 +9,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { Zip, ZipDeflate } from 'fflate';
-import type { Provider, Shape } from './shape.ts';
+import type { Framing, Provider, Shape } from './shape.ts';
 import { account } from './text.ts';
 
 export const MIB = 1024 * 1024;
@@ -21,14 +21,6 @@ const ZIP_BATCH = 64 * 1024;
 export const ZIP_MAX_MB = 3900;
 
 // ---------------------------------------------------------------- framing
-
-/** How records become a file: a head, the records with a separator between them, a tail. */
-export interface Framing {
-  head: string;
-  separator: string;
-  tail: string;
-  record(value: unknown): string;
-}
 
 /** A record already serialised: for a key order that JSON.stringify cannot give (DeepSeek's "root" before "1", "2", …). */
 export class RawJson {

@@ -24,6 +24,7 @@ export async function run(): Promise<void> {
   }
   console.log(`${passed} passed, ${failed} failed`);
   const deno = (globalThis as { Deno?: { exit(code: number): never } }).Deno;
-  if (failed > 0)
-    deno ? deno.exit(1) : ((globalThis as unknown as { process: { exitCode: number } }).process.exitCode = 1);
+  if (failed === 0) return;
+  if (deno) deno.exit(1);
+  else (globalThis as unknown as { process: { exitCode: number } }).process.exitCode = 1;
 }

@@ -1,6 +1,6 @@
 import { isReturnUrl } from 'parley-sdk/sign-link';
 import * as store from '../db/apps.ts';
-import type { AppsTable } from '../db/database.ts';
+import type { AppLogosTable, AppsTable } from '../db/database.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { requireApp } from './apps.ts';
@@ -134,7 +134,7 @@ export async function updateAppPageSettings(deps: Pick<Deps, 'db' | 'clock'>, ap
     brand.accent_color = changes.accentColor === null ? null : accentColor(changes.accentColor);
   if (changes.privacyUrl !== undefined)
     brand.privacy_url = changes.privacyUrl === null ? null : privacyUrl(changes.privacyUrl);
-  let logo;
+  let logo: AppLogosTable | null | undefined;
   if (changes.logo === null) logo = null;
   else if (changes.logo !== undefined) {
     if (changes.logo.byteLength > MAX_LOGO_BYTES) throw new ParleyError('logoTooLarge');

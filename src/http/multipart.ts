@@ -47,11 +47,15 @@ export async function readMultipartUpload(body: AsyncIterable<Uint8Array>, bound
     await reader.drain();
     return later;
   };
+  const fieldsAfter = () => {
+    after ??= readAfter();
+    return after;
+  };
   async function* file() {
     yield* reader.streamUntil(delimiter);
-    await (after ??= readAfter());
+    await fieldsAfter();
   }
-  return { fields, file: file(), fieldsAfter: () => (after ??= readAfter()) };
+  return { fields, file: file(), fieldsAfter };
 }
 
 /**

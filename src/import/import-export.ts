@@ -129,12 +129,13 @@ async function finish(
   return writeTransaction(deps.db, async (db) => {
     if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession)))
       throw new ParleyError('sessionExpired');
-    let connection;
+    let connection: { id: string };
     if (target.connectionId !== undefined) {
       // Checked again, under its lock: it may have been revoked while the file was uploading.
       await connections.lockConnection(db, target.connectionId);
-      connection = await unrevokedConnectionOf({ db }, target, target.connectionId);
-      if (connection.provider !== format.provider) throw new ParleyError('invalidProvider');
+      const named = await unrevokedConnectionOf({ db }, target, target.connectionId);
+      if (named.provider !== format.provider) throw new ParleyError('invalidProvider');
+      connection = named;
     } else {
       const user = await users.ensureUser(db, {
         id: deps.random.uuid(),

@@ -169,7 +169,8 @@ describe('slow bodies are cut off', () => {
       async pull(controller) {
         if (at >= bytes.length) return controller.close();
         await new Promise((resolve) => setTimeout(resolve, 100));
-        controller.enqueue(bytes.slice(at, (at += step)));
+        controller.enqueue(bytes.slice(at, at + step));
+        at += step;
       },
     });
     const response = await postStream(t, stream);

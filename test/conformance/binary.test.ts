@@ -53,7 +53,7 @@ describe('the compiled binary', () => {
     // Nothing on the PATH: no Node, no Bun, no shell tools.
     const env = { PATH: join(dir, 'empty'), DATABASE_PATH: join(dir, 'onboarding.db'), PORT: '28901' };
     const parley = async (...args: string[]) => (await run(binaryPath, args, { cwd: tmpdir(), env })).stdout;
-    assert.match(await parley('--help'), /^Usage: parley \[command\] \[flags\]\n[^]*\n  migrate-to-postgres /);
+    assert.match(await parley('--help'), /^Usage: parley \[command\] \[flags\]\n[\s\S]*\n {2}migrate-to-postgres /);
     assert.match(await parley('help', 'backup'), /^Usage: parley backup --out FILE\n/);
     const { appId, apiKey } = JSON.parse(await parley('app', 'create', '--name', 'Acme'));
     assert.match(apiKey, /^parley_/);

@@ -1348,7 +1348,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
         try {
           return JSON.parse(line) as Record<string, unknown>;
         } catch {
-          assert.fail(`a log line that is not JSON: ${line}`);
+          return assert.fail(`a log line that is not JSON: ${line}`);
         }
       });
       assert.ok(

@@ -337,7 +337,7 @@ describe('U+0000', () => {
       String.raw`[{"id":"nul-text","title":"A\u0000B","mapping":{` +
       String.raw`"n":{"id":"n","parent":null,"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["before\u0000after"]}}},` +
       String.raw`"r":{"id":"r","parent":"n","message":{"author":{"role":"assistant"},"content":{"content_type":"reasoning_recap","content":"thought\u0000"}}},` +
-      String.raw`"a":{"id":"a","parent":"r","message":{"author":{"role":"assistant"},"content":{"content_type":"text","parts":["answer"]}}}},"current_node":"a"}]`;
+      `"a":{"id":"a","parent":"r","message":{"author":{"role":"assistant"},"content":{"content_type":"text","parts":["answer"]}}}},"current_node":"a"}]`;
     const { connectionId } = await json(await postExport(t, strToU8(file)));
     const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`)))
       .conversations;

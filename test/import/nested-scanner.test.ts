@@ -35,7 +35,10 @@ function byteByByte(chunk: Uint8Array, from: number, floor: number, depth: numbe
 
 /** A seeded source of numbers in [0, 1), so a failure can be replayed. */
 function seeded(seed: number) {
-  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  return () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
 }
 
 test('the embedded module is nested-scanner.wat assembled (npm run build:wasm)', async () => {

@@ -191,7 +191,12 @@ describe('re-importing unchanged bytes', () => {
             return;
           }
           asked();
-          return new Promise<void>((resolve) => (release = () => (controller.close(), resolve())));
+          return new Promise<void>((resolve) => {
+            release = () => {
+              controller.close();
+              resolve();
+            };
+          });
         },
       },
       { highWaterMark: 0 },

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import { signLink } from 'parley-sdk';
 import { ParleyError } from '../../src/errors.ts';
-import { importProblem } from '../../src/pages/import-problem.ts';
+import { importProblem } from '../../src/hosted/import-problem.ts';
 import { fixtureBytes, postExport, rowCounts, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, openSession, PageClient } from './page-client.ts';
 

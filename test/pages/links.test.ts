@@ -233,7 +233,10 @@ describe('link verification, check by check in order', () => {
     ];
     // A fixed seed: the same cases every run, and a failure names its claims.
     let seed = 27;
-    const pick = () => times[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % times.length];
+    const pick = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return times[seed % times.length];
+    };
     const cases = Array.from({ length: 200 }, () => ({ iat: pick(), exp: pick() }));
     cases.push({ iat: 1e308, exp: 1e308 }, { iat: -1e308, exp: now + 10 }, { iat: now, exp: 1e308 });
     for (const claims of cases) {

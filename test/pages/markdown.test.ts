@@ -127,7 +127,7 @@ describe('messages cannot inject markup', () => {
     ];
     const contents = await renderedMessages(...hostile);
     assert.equal(contents.length, hostile.length);
-    contents.forEach((content, i) => assert.deepEqual(hrefs(content), [], `${hostile[i]} → ${content}`));
+    for (const [i, content] of contents.entries()) assert.deepEqual(hrefs(content), [], `${hostile[i]} → ${content}`);
     assert.equal(contents[0], '<p>[a](javascript:alert(1))</p>\n');
   });
 

@@ -24,7 +24,9 @@ const run = promisify(execFile);
 const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
 const UNIT = 'sdk/test/unit.ts';
 const made: string[] = [];
-after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 const tempDir = (prefix: string) => {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);

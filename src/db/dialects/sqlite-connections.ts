@@ -109,7 +109,7 @@ class RoutedConnection implements DatabaseConnection {
     }
   }
 
-  async *streamQuery(): AsyncIterableIterator<QueryResult<never>> {
+  streamQuery(): AsyncIterableIterator<QueryResult<never>> {
     throw new Error('streaming queries are not used with SQLite');
   }
 

@@ -185,7 +185,10 @@ class MessageWriter {
   private settleReasoning(): void {
     if (this.reasoning.length === 0) return;
     const last = this.out.findLast((message) => message.role !== 'tool');
-    if (last?.role !== 'assistant') return this.push({ role: 'assistant', content: '', timestamp: this.reasoningTime });
+    if (last?.role !== 'assistant') {
+      this.push({ role: 'assistant', content: '', timestamp: this.reasoningTime });
+      return;
+    }
     last.reasoning = [last.reasoning, this.takeReasoning()].filter(Boolean).join('\n\n');
   }
 
