@@ -1,7 +1,7 @@
 /**
  * Locale-aware pieces the catalogues build their sentences from. The Intl
- * objects are made once per catalogue: making one costs about 0.1 ms, and a
- * long conversation's page writes a time for every message.
+ * objects are made once per catalogue: making one is slow next to using it, and
+ * a long conversation's page writes a time for every message.
  */
 export function formatters(locale: string) {
   const numbers = new Intl.NumberFormat(locale);

@@ -12,8 +12,8 @@ export const checkpoint = (db: Db, erasing = false): Promise<boolean> => dialect
 
 /**
  * A checkpoint copies and syncs everything written since the last, and SQLite's
- * drivers are synchronous: on the server's own thread, the one after a 1 GB
- * import held up every request for 0.7 s. A worker with a connection of its own
+ * drivers are synchronous: on the server's own thread, the one after a large
+ * import held up every request for most of a second. A worker with a connection of its own
  * does it instead. The worker says when it is listening, and only then does
  * the server send the file's path and ask for checkpoints, waiting for each
  * answer: a worker that never starts (a build without its file) costs skipped
@@ -50,6 +50,25 @@ export function serveCheckpoints(
     }
   });
   port.postMessage({ type: 'ready' });
+}
+
+/** A Web Worker's global scope, as a checkpoint worker of Deno's or Bun's sees it. */
+export interface CheckpointWorkerScope {
+  postMessage(message: FromCheckpointer): void;
+  onmessage: ((event: { data: ToCheckpointer }) => void) | null;
+}
+
+/** serveCheckpoints from a Web Worker's global scope. */
+export function serveCheckpointsInWebWorker(scope: CheckpointWorkerScope, open: SqliteDriver): void {
+  serveCheckpoints(
+    {
+      postMessage: (message) => scope.postMessage(message),
+      onMessage: (handler) => {
+        scope.onmessage = (event) => handler(event.data);
+      },
+    },
+    open,
+  );
 }
 
 /** The server's end of a checkpoint worker: a Web Worker, or anything shaped like one. */

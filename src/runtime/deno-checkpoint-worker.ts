@@ -1,16 +1,7 @@
-import { serveCheckpoints, type FromCheckpointer, type ToCheckpointer } from '../db/checkpoint.ts';
+import { serveCheckpointsInWebWorker, type CheckpointWorkerScope } from '../db/checkpoint.ts';
 import { nodeSqlite } from '../db/node-sqlite.ts';
 
-declare const self: {
-  postMessage(message: FromCheckpointer): void;
-  onmessage: ((event: { data: ToCheckpointer }) => void) | null;
-};
+declare const self: CheckpointWorkerScope;
 
 // SQLite checkpoints on a connection of their own, in a Web Worker of Deno's (see checkpoint.ts).
-serveCheckpoints(
-  {
-    postMessage: (message) => self.postMessage(message),
-    onMessage: (handler) => (self.onmessage = (event) => handler(event.data)),
-  },
-  nodeSqlite,
-);
+serveCheckpointsInWebWorker(self, nodeSqlite);

@@ -9,8 +9,8 @@ import { webCryptoSourceHash } from '../worker/record-batcher.ts';
 
 /**
  * Staged rows are written in batches of about this many bytes or rows. Small
- * batches die young in V8's heap: with 4 MB ones a 1 GB import peaked at 287 MB
- * RSS, with these at 219 MB, at the same speed.
+ * batches die young in V8's heap, so a large import peaks lower at the same
+ * speed than with batches of a few megabytes.
  */
 const BATCH_BYTES = 1024 * 1024;
 const BATCH_ROWS = 100;

@@ -20,8 +20,8 @@ const IN_FLIGHT = 32;
 /**
  * Of every GROUP_ROUND groups of records to normalise, the writer makes
  * GROUPS_MADE_HERE itself; it also reads the records back and writes the
- * conversations. With two of five here both threads were busy throughout (Node,
- * a 50 MB Gemini export); with all five in the reader, the writer sat two-thirds idle.
+ * conversations. With two of five here both threads stay busy throughout; with
+ * all five in the reader, the writer sat idle most of the time.
  */
 const GROUP_ROUND = 5;
 const GROUPS_MADE_HERE = 2;
