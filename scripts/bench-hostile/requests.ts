@@ -322,9 +322,9 @@ function cases(work: string): Case[] {
     ],
     ['63 MiB conversation of empty objects, [{},{},…]', () => importJson(denseConversation('{}', 63 * MIB), 'objects')],
     ['63 MiB conversation of zeros, [0,0,…]', () => importJson(denseConversation('0', 63 * MIB), 'zeros')],
-    ...[1_000_000, 520_000].map(
+    ...[1_100_000, 1_040_000].map(
       (keys): Case => [
-        `conversation of ${keys.toLocaleString('en')} distinct keys${keys < 524_288 ? ', just under the bound in values and keys' : ''}`,
+        `conversation of ${keys.toLocaleString('en')} distinct keys${keys < 1_048_576 ? ', just under the bound in values and keys' : ''}`,
         () =>
           importJson(
             encoder.encode(

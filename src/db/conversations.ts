@@ -67,6 +67,16 @@ export async function countConversationsChangedAfter(
  * re-import updates a conversation, so a reader paging through while an import
  * runs sees each conversation at most once.
  */
+/** The external ids of a connection's conversations, from the index alone. */
+export async function externalIdsOfConnection(db: Db, connectionId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('conversations')
+    .select('external_id')
+    .where('connection_id', '=', connectionId)
+    .execute();
+  return rows.map((row) => row.external_id);
+}
+
 export const listConversationsAfter = (
   db: Db,
   connectionId: string,

@@ -4,7 +4,7 @@ import * as conversations from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
 import * as staging from '../db/import-staging.ts';
 import * as pageSessions from '../db/page-sessions.ts';
-import { writeTransaction } from '../db/transaction.ts';
+import { nextTurn, writeTransaction } from '../db/transaction.ts';
 import * as users from '../db/users.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { unrevokedConnectionOf } from '../conversations/ownership.ts';
@@ -216,9 +216,11 @@ const messageKey = ({ timestamp, content }: Message) => `${timestamp}\n${content
  * removed, for the caller to announce.
  */
 async function replaceFormerConversations(db: Db, connectionId: string, formerIds: RegExp) {
+  // Most connections hold none: their ids alone, from the index, tell.
+  if (!(await conversations.externalIdsOfConnection(db, connectionId)).some((id) => formerIds.test(id))) return [];
   const former: Array<{ id: string; externalId: string; messages: Message[] }> = [];
   const held = new Set<string>();
-  for (let after: string | undefined; ; ) {
+  for (let after: string | undefined; ; await nextTurn()) {
     const rows = await conversations.listConversationsAfter(db, connectionId, after, REPLACE_PAGE_SIZE);
     for (const row of rows) {
       const messages = messagesOf(row.payload && new TextDecoder().decode(row.payload));

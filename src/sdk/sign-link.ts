@@ -1,2 +1,3 @@
 // signLink has been public at this path since the first release; the one implementation is the SDK's.
-export * from 'parley-sdk/sign-link';
+// A relative path, so that it resolves under any loader, without the workspace's source condition.
+export * from '../../sdk/src/sign-link.ts';

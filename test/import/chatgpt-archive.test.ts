@@ -48,13 +48,25 @@ describe('ChatGPT 2026 archives', () => {
     }
   });
 
-  test('the zip after the bare shard: the conversation whose image the zip names is updated, the other unchanged', async () => {
+  test('the names are not part of what makes a conversation unchanged: the zip after the bare shard is all unchanged', async () => {
     const { t } = await storedFrom(fixtureBytes(SHARD), 'application/json');
-    const zip = zipSync(zipFolderFiles('chatgpt-2026-zip'));
-    const again = await json(await postExport(t, zip, ZIP));
-    assert.deepEqual([again.created, again.updated, again.unchanged], [0, 1, 1]);
-    const twice = await json(await postExport(t, zip, ZIP));
-    assert.deepEqual([twice.created, twice.updated, twice.unchanged], [0, 0, 2]);
+    const again = await json(await postExport(t, zipSync(zipFolderFiles('chatgpt-2026-zip')), ZIP));
+    assert.deepEqual([again.created, again.updated, again.unchanged], [0, 0, 2]);
+  });
+
+  test('a names list that is not JSON names nothing, and the zip imports', async () => {
+    const files = {
+      ...zipFolderFiles('chatgpt-2026-zip'),
+      'conversation_asset_file_names.json': new TextEncoder().encode(
+        '{"file-4XRVLundkxLE4uAahQV1SN.dat": IMG_2291.jpeg}',
+      ),
+    };
+    const { stored } = await storedFrom(zipSync(files), ZIP.contentType);
+    assert.ok(
+      stored.some(({ payload }) =>
+        payload.messages.some(({ content }: any) => content === '[image]\nIs this one safe for cats?'),
+      ),
+    );
   });
 
   test('a re-import of the nested zip is all unchanged', async () => {

@@ -33,8 +33,8 @@ interface FormatBase {
   recognizes(record: Json): boolean;
   /**
    * A file of the zip that names the files the conversations refer to (ChatGPT's
-   * `conversation_asset_file_names.json`): read whole into FileNames, wherever it
-   * lies among the conversations.
+   * `conversation_asset_file_names.json`): read whole into FileNames for the
+   * conversations after it in the zip (it is read as it streams in).
    */
   fileNames?: { zipMember: RegExp; read(record: Json): Array<[fileId: string, name: string]> };
   /**

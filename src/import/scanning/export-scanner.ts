@@ -21,7 +21,8 @@ const INFLATE_OUTPUT_BYTES = 1024 * 1024;
 const MIN_INFLATE_SLICE = 1024;
 
 /**
- * Inflating runs on the thread that serves requests, and one compressed chunk
+ * Inflating runs on the thread that serves requests in a first import (see
+ * scansOnThisThread), and one compressed chunk
  * may hold a thousand times its size: after each slice's worth of inflated bytes
  * the reading waits for the event loop's next turn, so that other requests are
  * answered in between rather than after the whole chunk (a zip bomb's refusal

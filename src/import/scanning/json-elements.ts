@@ -24,11 +24,13 @@ const MAX_KEY_BYTES = 64;
  * An element may hold one value or key for every this many bytes it may be
  * long. JSON.parse spends tens of bytes of memory on each, whatever the few
  * bytes that write it (`{},`, `0,`, `"k1":`), so an element of such values near
- * the byte bound would cost many times the bound; a real conversation writes
- * its values and keys with far more bytes each than this. Proportional, so that
- * one setting (MAX_CONVERSATION_BYTES) sizes what one conversation may cost.
+ * the byte bound would cost many times the bound. Real conversations spend
+ * about half this or less on each (their text is long, their keys repeat), so
+ * the byte bound, not this one, is the one they meet first in all but the
+ * densest. Proportional, so that one setting (MAX_CONVERSATION_BYTES) sizes
+ * what one conversation may cost.
  */
-export const BYTES_PER_VALUE = 64;
+export const BYTES_PER_VALUE = 32;
 
 /**
  * Splits a JSON document, pushed as byte chunks, into the elements of its

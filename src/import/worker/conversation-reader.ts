@@ -151,7 +151,13 @@ export class ConversationReader {
   private readFileNames(source: string, text: string): boolean {
     const names = EXPORT_FORMATS.find((format) => format.fileNames?.zipMember.test(source))?.fileNames;
     if (!names) return false;
-    const value = parseElement(text);
+    // Names only help placeholders: a list that does not parse names nothing, and the import goes on.
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return true;
+    }
     if (isObject(value)) for (const [fileId, name] of names.read(value)) this.fileNames.set(fileId, name);
     return true;
   }

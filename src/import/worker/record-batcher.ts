@@ -30,13 +30,6 @@ class BatchHasher {
   private seq = 0;
   private readonly known: Map<string, KnownSource>;
   private readonly decoder = new TextDecoder();
-  private readonly encoder = new TextEncoder();
-  /**
-   * The hash of the zip's file names (see ExportFormat.fileNames), once read:
-   * the conversations after it are read with those names, so the names are part
-   * of what makes them unchanged.
-   */
-  private fileNamesHash: string | undefined;
 
   constructor(
     known: KnownSource[],
@@ -49,20 +42,13 @@ class BatchHasher {
     const hashes = await Promise.all(
       records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined)),
     );
-    const wire: WireRecord[] = [];
-    for (const [i, record] of records.entries()) {
+    const wire = records.map((record, i): WireRecord => {
       const place = { seq: this.seq++, source: record.source };
-      if (!('bytes' in record)) {
-        wire.push({ ...place, row: record.value });
-        continue;
-      }
-      let hash = hashes[i]!;
-      if (EXPORT_FORMATS.some((format) => format.fileNames?.zipMember.test(record.source))) this.fileNamesHash = hash;
-      else if (this.fileNamesHash !== undefined)
-        hash = await this.hash(this.encoder.encode(`${hash}.${this.fileNamesHash}`));
+      if (!('bytes' in record)) return { ...place, row: record.value };
+      const hash = hashes[i]!;
       const known = this.known.get(hash);
-      wire.push(known ? { ...place, unchanged: known } : { ...place, text: this.decoder.decode(record.bytes), hash });
-    }
+      return known ? { ...place, unchanged: known } : { ...place, text: this.decoder.decode(record.bytes), hash };
+    });
     return { records: wire };
   }
 }
