@@ -59,14 +59,6 @@ export async function countConversationsChangedAfter(
   return countRows(db, `conversations WHERE ${where}`, parameters);
 }
 
-/**
- * Up to `limit` of a connection's conversations after `afterExternalId` (from the
- * first without it), in `external_id` order, payloads as the UTF-8 bytes stored:
- * keyset pages for reading all of them, however many. The key is unique in the
- * connection, indexed, and — unlike the listing's update_time — kept when a
- * re-import updates a conversation, so a reader paging through while an import
- * runs sees each conversation at most once.
- */
 /** The external ids of a connection's conversations, from the index alone. */
 export async function externalIdsOfConnection(db: Db, connectionId: string): Promise<string[]> {
   const rows = await db
@@ -77,6 +69,14 @@ export async function externalIdsOfConnection(db: Db, connectionId: string): Pro
   return rows.map((row) => row.external_id);
 }
 
+/**
+ * Up to `limit` of a connection's conversations after `afterExternalId` (from the
+ * first without it), in `external_id` order, payloads as the UTF-8 bytes stored:
+ * keyset pages for reading all of them, however many. The key is unique in the
+ * connection, indexed, and — unlike the listing's update_time — kept when a
+ * re-import updates a conversation, so a reader paging through while an import
+ * runs sees each conversation at most once.
+ */
 export const listConversationsAfter = (
   db: Db,
   connectionId: string,
