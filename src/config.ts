@@ -74,6 +74,9 @@ const EnvSchema = v.object({
   ),
 });
 
+/** Every environment variable Parley reads. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.entries);
+
 export interface Config {
   port: number;
   host: string;

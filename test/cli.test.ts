@@ -12,27 +12,11 @@ import { parseConfig } from '../src/config.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock, type Deps } from '../src/deps.ts';
 import { createLogger } from '../src/log.ts';
+import { inheritedEnv } from './conformance/server.ts';
 import { fixtureBytes, openTestCounters, seedConnection } from './helpers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PUBLIC_URL = 'https://parley.example.com';
-const CONFIG_VARIABLES = [
-  'PORT',
-  'HOST',
-  'DATABASE_PATH',
-  'PUBLIC_URL',
-  'RATE_LIMIT_PER_MINUTE',
-  'MAX_EXPORT_BYTES',
-  'WEBHOOK_RETRY_SCHEDULE',
-  'WEBHOOK_TIMEOUT_MS',
-  'STALE_AFTER_DAYS',
-  'LOG_LEVEL',
-  'MAX_CONVERSATION_BYTES',
-  'MAX_EXPANDED_BYTES',
-  'DATABASE_URL',
-  'WEBHOOK_ALLOW_PRIVATE',
-];
-
 const dir = mkdtempSync(join(tmpdir(), 'parley-cli-'));
 const databasePath = join(dir, 'data', 'parley.db');
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,7 +29,7 @@ interface Run {
 
 /** Runs the real CLI as an operator would, with the environment cleared of Parley's variables. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.includes(name)));
+  const base = inheritedEnv();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', ...args], {
     cwd: ROOT,
     env: { ...base, DATABASE_PATH: databasePath, PUBLIC_URL, ...env },

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { CONFIG_VARIABLES } from '../../src/config.ts';
 
 /**
  * `node-bundle` is what `npm start` serves: the esbuild bundle of the Node entry
@@ -11,31 +12,7 @@ export type RuntimeName = 'node' | 'node-bundle' | 'npm-start' | 'deno' | 'bun' 
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Variables the server reads; the test's own environment must not leak them in. */
-const CONFIG_VARIABLES = [
-  'PORT',
-  'HOST',
-  'DATABASE_PATH',
-  'PUBLIC_URL',
-  'RATE_LIMIT_PER_MINUTE',
-  'MAX_EXPORT_BYTES',
-  'WEBHOOK_RETRY_SCHEDULE',
-  'WEBHOOK_TIMEOUT_MS',
-  'STALE_AFTER_DAYS',
-  'LOG_LEVEL',
-  'MAX_CONVERSATION_BYTES',
-  'MAX_EXPANDED_BYTES',
-  'DATABASE_URL',
-  'WEBHOOK_ALLOW_PRIVATE',
-  'HEADERS_TIMEOUT_MS',
-  'BODY_TIMEOUT_MS',
-  'UPLOAD_IDLE_TIMEOUT_MS',
-  'LINGER_TIMEOUT_MS',
-  'MAX_CONCURRENT_IMPORTS',
-  'IMPORT_QUEUE_TIMEOUT_MS',
-];
-
-/** This process's environment without Parley's variables, for a child to start from. */
+/** This process's environment without the variables Parley reads, for a child to start from. */
 export const inheritedEnv = () =>
   Object.fromEntries(Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.includes(name)));
 
