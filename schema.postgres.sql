@@ -223,3 +223,66 @@ CREATE TABLE app_return_origins (
 );
 ALTER TABLE page_sessions ADD COLUMN link_jti TEXT;
 ALTER TABLE page_sessions ADD COLUMN return_url TEXT;
+
+-- version 6
+-- Files and images from exports: as schema.sql's version 12, which says why.
+-- Chunks go to a table of their own (TOAST keeps each out of line).
+CREATE TABLE attachment_blobs (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT REFERENCES connections (id) ON DELETE CASCADE,
+  import_id TEXT,
+  store TEXT NOT NULL CHECK (store IN ('database', 's3')),
+  sha256 TEXT NOT NULL DEFAULT '',
+  size BIGINT NOT NULL DEFAULT 0,
+  content_type TEXT NOT NULL DEFAULT 'application/octet-stream',
+  source TEXT NOT NULL DEFAULT '',
+  created_at BIGINT NOT NULL
+);
+CREATE UNIQUE INDEX attachment_blobs_by_content ON attachment_blobs (connection_id, sha256)
+  WHERE connection_id IS NOT NULL;
+CREATE INDEX attachment_blobs_by_source ON attachment_blobs (connection_id, source, size);
+CREATE INDEX attachment_blobs_by_import ON attachment_blobs (import_id) WHERE import_id IS NOT NULL;
+CREATE TABLE attachment_chunks (
+  blob_id TEXT NOT NULL REFERENCES attachment_blobs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  start_byte BIGINT NOT NULL,
+  bytes BYTEA NOT NULL,
+  PRIMARY KEY (blob_id, seq)
+);
+-- Already compressed (images, PDFs) or not worth the time: stored as they are.
+ALTER TABLE attachment_chunks ALTER COLUMN bytes SET STORAGE EXTERNAL;
+CREATE TABLE attachments (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+  message_index INTEGER NOT NULL,
+  ref TEXT NOT NULL,
+  name TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size BIGINT,
+  kind TEXT NOT NULL CHECK (kind IN ('image', 'file', 'audio', 'document')),
+  blob_id TEXT REFERENCES attachment_blobs (id),
+  created_at TEXT NOT NULL,
+  UNIQUE (conversation_id, ref)
+);
+CREATE INDEX attachments_by_conversation ON attachments (conversation_id, message_index);
+CREATE INDEX attachments_by_blob ON attachments (blob_id) WHERE blob_id IS NOT NULL;
+CREATE TABLE attachment_deletions (
+  blob_id TEXT PRIMARY KEY
+);
+CREATE FUNCTION parley_attachment_blob_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO attachment_deletions (blob_id) VALUES (old.id) ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER attachment_blobs_delete_object AFTER DELETE ON attachment_blobs
+  FOR EACH ROW WHEN (old.store = 's3') EXECUTE FUNCTION parley_attachment_blob_deleted();
+CREATE FUNCTION parley_attachment_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM attachments WHERE blob_id = old.blob_id) THEN
+    DELETE FROM attachment_blobs WHERE id = old.blob_id;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER attachments_delete_blob AFTER DELETE ON attachments
+  FOR EACH ROW WHEN (old.blob_id IS NOT NULL) EXECUTE FUNCTION parley_attachment_deleted();

@@ -268,3 +268,80 @@ ALTER TABLE page_sessions ADD COLUMN return_url TEXT;
 -- src/db/rate-buckets.ts), whose write lock is not this file's: the table here
 -- was left unused.
 DROP TABLE rate_buckets;
+
+-- version 12
+-- Files and images from exports. The bytes of each distinct file are a blob,
+-- kept once per connection (content-addressed by SHA-256); an attachment is a
+-- file as one message showed it, with the name it had there. An attachment
+-- whose bytes the export did not hold has no blob (`stored: false`).
+--
+-- A blob is written while its import runs, out of sight: `connection_id` is NULL
+-- and `import_id` names the import until its final transaction adopts it. A
+-- failed import deletes its blobs; maintenance deletes those of an import that
+-- died (by `created_at`, unix ms).
+CREATE TABLE attachment_blobs (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT REFERENCES connections (id) ON DELETE CASCADE,
+  import_id TEXT,
+  -- Where the bytes are: 'database' (attachment_chunks) or 's3' (an object named by id).
+  store TEXT NOT NULL CHECK (store IN ('database', 's3')),
+  -- SHA-256 of the bytes, base64url; '' until they are all written.
+  sha256 TEXT NOT NULL DEFAULT '',
+  size INTEGER NOT NULL DEFAULT 0,
+  -- Sniffed from the first bytes where the export gives no type.
+  content_type TEXT NOT NULL DEFAULT 'application/octet-stream',
+  -- The zip member the bytes came from: with its size, a re-import knows an
+  -- unchanged file before reading it, and writes nothing.
+  source TEXT NOT NULL DEFAULT '',
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX attachment_blobs_by_content ON attachment_blobs (connection_id, sha256)
+  WHERE connection_id IS NOT NULL;
+CREATE INDEX attachment_blobs_by_source ON attachment_blobs (connection_id, source, size);
+CREATE INDEX attachment_blobs_by_import ON attachment_blobs (import_id) WHERE import_id IS NOT NULL;
+
+-- The bytes of a blob in the database, in order.
+CREATE TABLE attachment_chunks (
+  blob_id TEXT NOT NULL REFERENCES attachment_blobs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  -- Offset of this chunk's first byte in the blob: a range request finds its first chunk.
+  start_byte INTEGER NOT NULL,
+  bytes BLOB NOT NULL,
+  PRIMARY KEY (blob_id, seq)
+) STRICT;
+
+CREATE TABLE attachments (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+  -- The message that showed it: its index in the conversation's messages.
+  message_index INTEGER NOT NULL,
+  -- What the export calls it within the conversation (a file id, say): a
+  -- re-import finds the same attachment, and it keeps its id.
+  ref TEXT NOT NULL,
+  name TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size INTEGER,
+  kind TEXT NOT NULL CHECK (kind IN ('image', 'file', 'audio', 'document')),
+  blob_id TEXT REFERENCES attachment_blobs (id),
+  created_at TEXT NOT NULL,
+  UNIQUE (conversation_id, ref)
+) STRICT;
+CREATE INDEX attachments_by_conversation ON attachments (conversation_id, message_index);
+CREATE INDEX attachments_by_blob ON attachments (blob_id) WHERE blob_id IS NOT NULL;
+
+-- Objects in S3-compatible storage whose blob is gone, to delete. Written by the
+-- trigger below in the transaction that deletes the blob (a purge, a
+-- conversation's or attachment's deletion, a disconnect, a failed import), so no
+-- path forgets one and a restart loses none; a background task empties it.
+CREATE TABLE attachment_deletions (
+  blob_id TEXT PRIMARY KEY
+) STRICT, WITHOUT ROWID;
+CREATE TRIGGER attachment_blobs_delete_object AFTER DELETE ON attachment_blobs WHEN old.store = 's3' BEGIN
+  INSERT OR IGNORE INTO attachment_deletions (blob_id) VALUES (old.id);
+END;
+-- A blob goes with the last attachment that shows it.
+CREATE TRIGGER attachments_delete_blob AFTER DELETE ON attachments
+  WHEN old.blob_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM attachments WHERE blob_id = old.blob_id) BEGIN
+  DELETE FROM attachment_blobs WHERE id = old.blob_id;
+END;

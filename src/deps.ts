@@ -1,3 +1,4 @@
+import type { AttachmentStore } from './attachments/attachment-store.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { WorkerLike } from './import/worker/import-worker.ts';
@@ -19,6 +20,8 @@ export interface Deps {
   db: Db;
   /** Where requests are counted for the rate limit, when not in `db`: SQLite's counters database, which it needs (see rate-buckets.ts). */
   counters?: Db;
+  /** Where attachment bytes are kept (ATTACHMENTS_URL). */
+  attachments: AttachmentStore;
   config: Config;
   clock: Clock;
   random: Random;

@@ -1,3 +1,4 @@
+import { databaseStore } from '../src/attachments/database-store.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -81,8 +82,10 @@ describe('onboarding', () => {
   });
 
   test('key create, key list and key revoke rotate keys; the API follows at once', async () => {
+    const db = openBetterSqlite3(databasePath);
     const deps: Deps = {
-      db: openBetterSqlite3(databasePath),
+      db,
+      attachments: databaseStore(db),
       counters: await openTestCounters(databasePath),
       config: parseConfig({ DATABASE_PATH: databasePath }),
       clock: systemClock,

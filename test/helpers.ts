@@ -1,3 +1,4 @@
+import { databaseStore } from '../src/attachments/database-store.ts';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Zip, ZipDeflate } from 'fflate';
@@ -93,9 +94,11 @@ export async function setup(
   const config: Config = parseConfig({ LOG_LEVEL: 'debug', ...env });
   const clock = fixedClock(now);
   const logs: Array<Record<string, unknown>> = [];
+  const db = await openTestDatabase(databasePath);
   const deps: Deps = {
-    db: await openTestDatabase(databasePath),
+    db,
     counters: await openTestCounters(databasePath),
+    attachments: databaseStore(db),
     config,
     clock,
     random: cryptoRandom,

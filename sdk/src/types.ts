@@ -35,6 +35,25 @@ export interface Message {
   model?: string;
   /** The reasoning shown with an assistant answer (Markdown), kept out of `content`; absent where the export has none. */
   reasoning?: string;
+  /** The files and images the message showed; empty where it showed none. */
+  attachments?: Attachment[];
+}
+
+export type AttachmentKind = 'image' | 'file' | 'audio' | 'document';
+
+/** A file or image as a message showed it. Its bytes: `GET /api/attachments/{id}` (`client.attachment(id)`). */
+export interface Attachment {
+  id: string;
+  /** The name the export gave it. */
+  name: string;
+  /** From the export, or sniffed from the bytes where it gave none. */
+  contentType: string;
+  /** Bytes; null when not stored and the export does not say. */
+  size: number | null;
+  /** `document`: text the export holds (a pasted or attached document). */
+  kind: AttachmentKind;
+  /** False: the export named the file but did not hold its bytes. */
+  stored: boolean;
 }
 
 /** A conversation's messages, normalised from whichever provider's export. */

@@ -159,6 +159,18 @@ export const Connection = v.object({
 
 export const ConnectionList = v.object({ connections: v.array(Connection), userRef: v.string() });
 
+export const Attachment = v.object({
+  id: v.pipe(v.string(), v.description('Its bytes: `GET /api/attachments/{id}`.')),
+  name: v.pipe(v.string(), v.description('The name the export gave it.')),
+  contentType: v.pipe(v.string(), v.description('From the export, or sniffed from the bytes where it gave none.')),
+  size: v.pipe(v.nullable(v.number()), v.description('Bytes; null when not stored and the export does not say.')),
+  kind: v.pipe(
+    v.picklist(['image', 'file', 'audio', 'document']),
+    v.description('`document`: text the export holds (a pasted or attached document).'),
+  ),
+  stored: v.pipe(v.boolean(), v.description('False: the export named the file but did not hold its bytes.')),
+});
+
 export const Message = v.object({
   role: v.picklist(ROLES),
   content: v.pipe(v.string(), v.description('Markdown.')),
@@ -176,6 +188,9 @@ export const Message = v.object({
         'The visible reasoning shown with an assistant answer (Markdown: ChatGPT’s thoughts, Claude’s thinking, DeepSeek’s THINK, Grok’s thinking trace), kept out of `content`. Absent where the export has none.',
       ),
     ),
+  ),
+  attachments: v.optional(
+    v.pipe(v.array(Attachment), v.description('The files and images the message showed; empty where it showed none.')),
   ),
 });
 

@@ -1,5 +1,5 @@
 import type { Generated, Kysely } from 'kysely';
-import type { ConnectionStatus } from 'parley-sdk';
+import type { AttachmentKind, ConnectionStatus } from 'parley-sdk';
 
 export interface AppsTable {
   id: string;
@@ -160,6 +160,59 @@ export interface Database {
   page_sessions: PageSessionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   leases: LeasesTable;
+  attachment_blobs: AttachmentBlobsTable;
+  attachment_chunks: AttachmentChunksTable;
+  attachments: AttachmentsTable;
+  attachment_deletions: AttachmentDeletionsTable;
+}
+
+/** See schema.sql, version 12. */
+export interface AttachmentBlobsTable {
+  id: string;
+  /** Null while the import writing it runs. */
+  connection_id: string | null;
+  import_id: string | null;
+  store: AttachmentStoreName;
+  /** SHA-256 of the bytes, base64url; '' until all are written. */
+  sha256: string;
+  size: number;
+  content_type: string;
+  /** The zip member the bytes came from. */
+  source: string;
+  /** Unix ms. */
+  created_at: number;
+}
+
+export type AttachmentStoreName = 'database' | 's3';
+
+export interface AttachmentChunksTable {
+  blob_id: string;
+  seq: number;
+  /** Where in the blob the chunk starts. */
+  start_byte: number;
+  bytes: Uint8Array;
+}
+
+export interface AttachmentsTable {
+  id: string;
+  connection_id: string;
+  conversation_id: string;
+  message_index: number;
+  /** What the export calls it within the conversation (a file id). */
+  ref: string;
+  name: string;
+  content_type: string;
+  size: number | null;
+  kind: AttachmentKind;
+  /** Null: the export named it but did not hold its bytes. */
+  blob_id: string | null;
+  created_at: string;
+}
+
+export type { AttachmentKind };
+
+export interface AttachmentDeletionsTable {
+  blob_id: string;
 }
 
 export interface LeasesTable {

@@ -1,4 +1,4 @@
-import type { IngestResult, Message } from 'parley-sdk';
+import type { IngestResult } from 'parley-sdk';
 import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
@@ -10,7 +10,7 @@ import { isoTime, type Deps } from '../deps.ts';
 import { unrevokedConnectionOf } from '../conversations/ownership.ts';
 import { messagesOf } from '../conversations/payload.ts';
 import { ParleyError } from '../errors.ts';
-import type { ExportFormat } from './formats/format.ts';
+import type { ExportFormat, Message } from './formats/format.ts';
 import { currentlyRead, formatFor } from './formats/registry.ts';
 import { localImportWorker } from './worker/import-worker.ts';
 import { WorkerChannel } from './worker/worker-channel.ts';

@@ -1,3 +1,4 @@
+import { databaseStore } from '../../src/attachments/database-store.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -212,14 +213,18 @@ describe('concurrency', () => {
       const path = join(dir, 'parley.db');
       const clock = fixedClock();
       const config = parseConfig({ DATABASE_PATH: path, LOG_LEVEL: 'silent' });
-      const open = async (): Promise<Deps> => ({
-        db: await openTestDatabase(path),
-        counters: await openTestCounters(path),
-        config,
-        clock,
-        random: cryptoRandom,
-        log: createLogger('silent'),
-      });
+      const open = async (): Promise<Deps> => {
+        const db = await openTestDatabase(path);
+        return {
+          db,
+          attachments: databaseStore(db),
+          counters: await openTestCounters(path),
+          config,
+          clock,
+          random: cryptoRandom,
+          log: createLogger('silent'),
+        };
+      };
       const a = await open();
       const b = await open();
       try {

@@ -1,3 +1,4 @@
+import { databaseStore } from '../../src/attachments/database-store.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -365,13 +366,17 @@ describe('delivery', () => {
     receivers.push(receiver);
     const path = join(mkdtempSync(join(tmpdir(), 'parley-webhooks-')), 'parley.db');
     const clock = fixedClock(Date.now());
-    const boot = async (): Promise<Deps> => ({
-      db: await openTestDatabase(path),
-      config: parseConfig({ WEBHOOK_RETRY_SCHEDULE: '1,1' }),
-      clock,
-      random: cryptoRandom,
-      log: createLogger('silent'),
-    });
+    const boot = async (): Promise<Deps> => {
+      const db = await openTestDatabase(path);
+      return {
+        db,
+        attachments: databaseStore(db),
+        config: parseConfig({ WEBHOOK_RETRY_SCHEDULE: '1,1' }),
+        clock,
+        random: cryptoRandom,
+        log: createLogger('silent'),
+      };
+    };
     const first = await setup({}, { databasePath: path, now: clock.now() });
     const { secret } = await setWebhookEndpoint(first.deps, first.tenant.appId, receiver.url);
     await postExport(first, fixtureBytes('claude-thinking.json'));

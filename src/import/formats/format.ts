@@ -1,14 +1,22 @@
-import type { ConversationPayload, Message, Provider, Role } from 'parley-sdk';
+import type { Message as ApiMessage, Provider, Role } from 'parley-sdk';
 
-// What every provider's export is normalised to: the API's own types, as the SDK gives them.
-export type { Message, Role };
+// What every provider's export is normalised to: the API's own types, as the SDK
+// gives them, less what Parley adds to a message when it serves it.
+export type Message = Omit<ApiMessage, 'attachments'>;
+export type { Role };
+
+/** A conversation's stored payload: the API's, without the attachments served beside it. */
+export interface StoredPayload {
+  title: string;
+  messages: Message[];
+}
 
 export interface NormalizedConversation {
   externalId: string;
   title: string | null;
   /** ISO 8601, UTC. */
   updateTime: string | null;
-  payload: ConversationPayload;
+  payload: StoredPayload;
 }
 
 /**
