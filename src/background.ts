@@ -1,3 +1,4 @@
+import { runObjectDeletions } from './attachments/object-deletions.ts';
 import { markStaleConnections } from './conversations/staleness.ts';
 import { checkpoint } from './db/checkpoint.ts';
 import { indexPending } from './db/conversation-search.ts';
@@ -12,6 +13,8 @@ import { createDeliveryWorker, type DeliveryWorkerOptions } from './webhooks/del
 const HOUR_MS = 3_600_000;
 const CHECKPOINT_MS = 1_000;
 const SEARCH_INDEX_MS = 1_000;
+/** How soon an S3 object whose blob was deleted is gone. */
+const OBJECT_DELETION_MS = 10_000;
 
 /** What an import that died (with its process) left staged is removed after this long. */
 const ABANDONED_STAGING_MS = 24 * HOUR_MS;
@@ -30,11 +33,13 @@ async function runMaintenance(deps: Deps, holder: string, periodMs: number): Pro
 
 /**
  * The work a server process does besides answering requests: webhook delivery,
- * hourly maintenance, indexing for search what the database left unindexed, and
- * checkpoints. The same on every runtime: timers and fetch only.
+ * hourly maintenance, indexing for search what the database left unindexed,
+ * checkpoints, and (with S3 storage) deleting the objects of deleted blobs. The
+ * same on every runtime: timers and fetch only.
  */
 export interface BackgroundOptions extends DeliveryWorkerOptions {
   maintenanceMs?: number;
+  objectDeletionMs?: number;
   /** How one checkpoint is made: by the runtime's checkpoint worker (see checkpoint.ts); on the app's own connection without one. */
   checkpoint?: (erasing: boolean) => Promise<boolean>;
 }
@@ -70,6 +75,18 @@ export function startBackgroundWork(deps: Deps, options: BackgroundOptions = {})
     () => indexPending(deps.db, undefined, stopping.signal),
     logged('search index'),
   );
+  // Queued while ATTACHMENTS_URL is unset, deletions wait until it names the bucket again.
+  const objects = deps.attachments.objects;
+  const deletionMs = options.objectDeletionMs ?? OBJECT_DELETION_MS;
+  const objectDeletions =
+    objects &&
+    runEvery(
+      deletionMs,
+      // The lease outlasts a period, so its holder keeps it from one run to the next.
+      () => runObjectDeletions(deps, objects, holder, 3 * deletionMs, stopping.signal),
+      logged('attachment deletions'),
+      { immediately: true },
+    );
   worker.start();
   return {
     /** People's text was deleted: the SQLite log that still holds it is emptied within a second or two. */
@@ -79,7 +96,7 @@ export function startBackgroundWork(deps: Deps, options: BackgroundOptions = {})
     /** Stops every kind of work between two of its steps, and waits for that (the database closes after): what is left is done after the next start. */
     async stop() {
       stopping.abort();
-      await Promise.all([maintenance.stop(), checkpoints.stop(), indexing.stop()]);
+      await Promise.all([maintenance.stop(), checkpoints.stop(), indexing.stop(), objectDeletions?.stop()]);
       await worker.stop();
     },
   };

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { HttpUrl, PostgresUrl } from './urls.ts';
+import { HttpUrl, PostgresUrl, S3Url } from './urls.ts';
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -42,6 +42,7 @@ const defaults = {
   LINGER_TIMEOUT_MS: '10000',
   MAX_CONCURRENT_IMPORTS: '2',
   IMPORT_QUEUE_TIMEOUT_MS: '5000',
+  AWS_REGION: 'us-east-1',
 };
 
 /** V8's longest string: a conversation's JSON must fit in one to be parsed. */
@@ -72,10 +73,33 @@ const EnvSchema = v.object({
     v.picklist(['true', 'false'], 'must be true or false'),
     v.transform((value) => value === 'true'),
   ),
+  ATTACHMENTS_URL: v.optional(S3Url),
+  AWS_ACCESS_KEY_ID: v.optional(v.string()),
+  AWS_SECRET_ACCESS_KEY: v.optional(v.string()),
+  AWS_SESSION_TOKEN: v.optional(v.string()),
+  // `auto` too: what Cloudflare R2 asks for.
+  AWS_REGION: v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/, 'must be a region name, such as us-east-1')),
+  AWS_ENDPOINT_URL: v.optional(publicUrl),
 });
+
+/** Variables whose values a configuration error never shows. */
+const SECRETS = new Set(['AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN']);
 
 /** Every environment variable Parley reads. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.entries);
+
+/** S3-compatible object storage for attachment bytes (ATTACHMENTS_URL and the AWS_* variables). */
+export interface S3Config {
+  bucket: string;
+  /** Objects are named `<prefix>/<blob id>`; '' puts them at the bucket's top. */
+  prefix: string;
+  region: string;
+  /** A server other than AWS's (MinIO, R2, …), addressed path-style; AWS's own for the region without one. */
+  endpoint: string | undefined;
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string | undefined;
+}
 
 export interface Config {
   port: number;
@@ -108,9 +132,22 @@ export interface Config {
   maxConcurrentImports: number;
   /** How long an import waits for a free slot before that 503. */
   importQueueTimeoutMs: number;
+  /** Where new attachment bytes go: S3-compatible storage, or the database when undefined. */
+  attachmentsS3: S3Config | undefined;
 }
 
 export class ConfigError extends Error {}
+
+/** Variables with no default: unset (or empty), they are undefined. */
+const OPTIONAL = [
+  'MAX_EXPANDED_BYTES',
+  'DATABASE_URL',
+  'ATTACHMENTS_URL',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'AWS_ENDPOINT_URL',
+] as const;
 
 /** Reads the configuration from environment variables; throws one line naming the first bad one. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -120,17 +157,21 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   );
   // Unset: where this server listens, as seen from the machine it runs on.
   input.PUBLIC_URL = given('PUBLIC_URL') ?? `http://localhost:${input.PORT}`;
-  input.MAX_EXPANDED_BYTES = given('MAX_EXPANDED_BYTES');
-  input.DATABASE_URL = given('DATABASE_URL');
+  for (const name of OPTIONAL) input[name] = given(name);
+  const invalid = (name: string, message: string) => {
+    // A database URL may hold a password, and a secret is one: the line shows neither.
+    const value = input[name] ?? '';
+    const shown = SECRETS.has(name) && value !== '' ? '***' : value.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+    return new ConfigError(`Invalid configuration: ${name} ${message} (got ${JSON.stringify(shown)})`);
+  };
   const result = v.safeParse(EnvSchema, input);
   if (!result.success) {
     const issue = result.issues[0];
-    const name = issue.path?.[0]?.key as string;
-    // A database URL may hold a password: the line shows the value without it.
-    const shown = (input[name] ?? '').replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
-    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(shown)})`);
+    throw invalid(issue.path?.[0]?.key as string, issue.message);
   }
   const e = result.output;
+  for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const)
+    if (e.ATTACHMENTS_URL && !e[name]) throw invalid(name, 'must be set when ATTACHMENTS_URL is');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -152,5 +193,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     lingerTimeoutMs: e.LINGER_TIMEOUT_MS,
     maxConcurrentImports: e.MAX_CONCURRENT_IMPORTS,
     importQueueTimeoutMs: e.IMPORT_QUEUE_TIMEOUT_MS,
+    attachmentsS3: e.ATTACHMENTS_URL && {
+      ...e.ATTACHMENTS_URL,
+      region: e.AWS_REGION,
+      endpoint: e.AWS_ENDPOINT_URL,
+      accessKeyId: e.AWS_ACCESS_KEY_ID!,
+      secretAccessKey: e.AWS_SECRET_ACCESS_KEY!,
+      sessionToken: e.AWS_SESSION_TOKEN,
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { AttachmentStore } from './attachments/attachment-store.ts';
+import type { AttachmentStores } from './attachments/stores.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { WorkerLike } from './import/worker/import-worker.ts';
@@ -20,8 +20,8 @@ export interface Deps {
   db: Db;
   /** Where requests are counted for the rate limit, when not in `db`: SQLite's counters database, which it needs (see rate-buckets.ts). */
   counters?: Db;
-  /** Where attachment bytes are kept (ATTACHMENTS_URL). */
-  attachments: AttachmentStore;
+  /** Where attachment bytes are kept: new ones where ATTACHMENTS_URL says, each blob's where its row says (see stores.ts). */
+  attachments: AttachmentStores;
   config: Config;
   clock: Clock;
   random: Random;

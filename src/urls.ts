@@ -16,3 +16,20 @@ export const PostgresUrl = v.pipe(
     'must be a postgres:// URL, such as postgres://parley:secret@db.example.com:5432/parley',
   ),
 );
+
+/**
+ * Where attachment bytes go in S3-compatible storage, `ATTACHMENTS_URL`:
+ * `s3://bucket` or `s3://bucket/prefix` (a bucket name as S3 allows it: 3 to 63
+ * lowercase letters, digits, dots and hyphens); the prefix without its slashes.
+ */
+export const S3Url = v.pipe(
+  v.string(),
+  v.regex(
+    /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/\S*)?$/,
+    'must be s3://bucket or s3://bucket/prefix, with a bucket name of 3 to 63 lowercase letters, digits, dots and hyphens',
+  ),
+  v.transform((url) => {
+    const [bucket, ...prefix] = url.slice('s3://'.length).split('/');
+    return { bucket: bucket!, prefix: prefix.filter((part) => part !== '').join('/') };
+  }),
+);

@@ -1,4 +1,4 @@
-import { databaseStore } from '../src/attachments/database-store.ts';
+import { attachmentStores } from '../src/attachments/stores.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -85,7 +85,7 @@ describe('onboarding', () => {
     const db = openBetterSqlite3(databasePath);
     const deps: Deps = {
       db,
-      attachments: databaseStore(db),
+      attachments: attachmentStores(db, { attachmentsS3: undefined }),
       counters: await openTestCounters(databasePath),
       config: parseConfig({ DATABASE_PATH: databasePath }),
       clock: systemClock,

@@ -1,8 +1,8 @@
-import { databaseStore } from '../src/attachments/database-store.ts';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Zip, ZipDeflate } from 'fflate';
 import { createApp, type App } from '../src/app.ts';
+import { attachmentStores } from '../src/attachments/stores.ts';
 import { onboardApp } from '../src/apps/apps.ts';
 import { parseConfig, type Config } from '../src/config.ts';
 import { CompiledQuery } from 'kysely';
@@ -98,7 +98,7 @@ export async function setup(
   const deps: Deps = {
     db,
     counters: await openTestCounters(databasePath),
-    attachments: databaseStore(db),
+    attachments: attachmentStores(db, config),
     config,
     clock,
     random: cryptoRandom,

@@ -1,7 +1,7 @@
 /**
  * What `npm test` runs after type-checking: starts a PostgreSQL server from npm
  * (test/postgres-server.ts), runs every test file on SQLite, then the API,
- * import, pages and webhook suites again on PostgreSQL (the same files, with
+ * attachments, import, pages and webhook suites again on PostgreSQL (the same files, with
  * PARLEY_TEST_DATABASE_URL set), then stops the server. Both runs always happen;
  * the exit code is the worse of the two. Without PostgreSQL from npm (a lean
  * install) the PostgreSQL runs are skipped with one line saying why — unless
@@ -17,7 +17,7 @@ import { PostgresMissing, startPostgres, type PostgresServer } from './postgres-
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The suites that run on both databases. */
-const ON_BOTH = /^test\/(api|import|pages|webhooks)\//;
+const ON_BOTH = /^test\/(api|attachments|import|pages|webhooks)\//;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })

@@ -1,4 +1,4 @@
-import { databaseStore } from '../attachments/database-store.ts';
+import { attachmentStores } from '../attachments/stores.ts';
 import { createApp } from '../app.ts';
 import { startBackgroundWork } from '../background.ts';
 import { ConfigError, parseConfig, type Config } from '../config.ts';
@@ -50,7 +50,7 @@ export async function boot(runtime: Runtime) {
   const deps: Deps = {
     db: database.db,
     counters: database.counters,
-    attachments: databaseStore(database.db),
+    attachments: attachmentStores(database.db, config),
     config,
     clock: systemClock,
     random: cryptoRandom,

@@ -1,4 +1,4 @@
-import { databaseStore } from '../../src/attachments/database-store.ts';
+import { attachmentStores } from '../../src/attachments/stores.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -217,7 +217,7 @@ describe('concurrency', () => {
         const db = await openTestDatabase(path);
         return {
           db,
-          attachments: databaseStore(db),
+          attachments: attachmentStores(db, config),
           counters: await openTestCounters(path),
           config,
           clock,

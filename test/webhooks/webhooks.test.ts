@@ -1,4 +1,4 @@
-import { databaseStore } from '../../src/attachments/database-store.ts';
+import { attachmentStores } from '../../src/attachments/stores.ts';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -370,7 +370,7 @@ describe('delivery', () => {
       const db = await openTestDatabase(path);
       return {
         db,
-        attachments: databaseStore(db),
+        attachments: attachmentStores(db, { attachmentsS3: undefined }),
         config: parseConfig({ WEBHOOK_RETRY_SCHEDULE: '1,1' }),
         clock,
         random: cryptoRandom,
