@@ -82,9 +82,6 @@ const EnvSchema = v.object({
   AWS_ENDPOINT_URL: v.optional(publicUrl),
 });
 
-/** Variables whose values a configuration error never shows. */
-const SECRETS = new Set(['AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN']);
-
 /** Every environment variable Parley reads. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.entries);
 
@@ -159,9 +156,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   input.PUBLIC_URL = given('PUBLIC_URL') ?? `http://localhost:${input.PORT}`;
   for (const name of OPTIONAL) input[name] = given(name);
   const invalid = (name: string, message: string) => {
-    // A database URL may hold a password, and a secret is one: the line shows neither.
-    const value = input[name] ?? '';
-    const shown = SECRETS.has(name) && value !== '' ? '***' : value.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+    // A database URL may hold a password: the line shows the value without it.
+    const shown = (input[name] ?? '').replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
     return new ConfigError(`Invalid configuration: ${name} ${message} (got ${JSON.stringify(shown)})`);
   };
   const result = v.safeParse(EnvSchema, input);

@@ -25,6 +25,7 @@ describe('parseConfig', () => {
       lingerTimeoutMs: 10000,
       maxConcurrentImports: 2,
       importQueueTimeoutMs: 5000,
+      attachmentsS3: undefined,
     });
   });
 
@@ -70,6 +71,12 @@ describe('parseConfig', () => {
         LINGER_TIMEOUT_MS: '0',
         MAX_CONCURRENT_IMPORTS: '5',
         IMPORT_QUEUE_TIMEOUT_MS: '0',
+        ATTACHMENTS_URL: 's3://parley-media/attachments/',
+        AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+        AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI',
+        AWS_SESSION_TOKEN: 'token',
+        AWS_REGION: 'eu-central-1',
+        AWS_ENDPOINT_URL: 'https://minio.internal:9000/',
       }),
       {
         port: 3000,
@@ -93,8 +100,36 @@ describe('parseConfig', () => {
         lingerTimeoutMs: 0,
         maxConcurrentImports: 5,
         importQueueTimeoutMs: 0,
+        attachmentsS3: {
+          bucket: 'parley-media',
+          prefix: 'attachments',
+          region: 'eu-central-1',
+          endpoint: 'https://minio.internal:9000',
+          accessKeyId: 'AKIDEXAMPLE',
+          secretAccessKey: 'wJalrXUtnFEMI',
+          sessionToken: 'token',
+        },
       },
     );
+  });
+
+  test('ATTACHMENTS_URL: a bucket with or without a prefix; AWS S3 in us-east-1 unless told otherwise', () => {
+    const credentials = { AWS_ACCESS_KEY_ID: 'id', AWS_SECRET_ACCESS_KEY: 'secret' };
+    const s3 = (url: string) => parseConfig({ ATTACHMENTS_URL: url, ...credentials }).attachmentsS3;
+    assert.deepEqual(s3('s3://media'), {
+      bucket: 'media',
+      prefix: '',
+      region: 'us-east-1',
+      endpoint: undefined,
+      accessKeyId: 'id',
+      secretAccessKey: 'secret',
+      sessionToken: undefined,
+    });
+    assert.equal(s3('s3://media/')?.prefix, '');
+    assert.equal(s3('s3://media.example.com/a//b/')?.prefix, 'a/b');
+    // Credentials alone name no store: they may be set for other programs.
+    assert.equal(parseConfig(credentials).attachmentsS3, undefined);
+    assert.equal(parseConfig({ ...credentials, ATTACHMENTS_URL: '' }).attachmentsS3, undefined);
   });
 
   const bad: Array<{ env: Record<string, string>; message: string }> = [
@@ -169,6 +204,32 @@ describe('parseConfig', () => {
       env: { DATABASE_URL: 'mysql://parley:secret@db/parley' },
       message:
         'Invalid configuration: DATABASE_URL must be a postgres:// URL, such as postgres://parley:secret@db.example.com:5432/parley (got "mysql://parley:***@db/parley")',
+    },
+    {
+      env: { ATTACHMENTS_URL: 'https://media.s3.amazonaws.com/attachments' },
+      message:
+        'Invalid configuration: ATTACHMENTS_URL must be s3://bucket or s3://bucket/prefix, with a bucket name of 3 to 63 lowercase letters, digits, dots and hyphens (got "https://media.s3.amazonaws.com/attachments")',
+    },
+    {
+      env: { ATTACHMENTS_URL: 's3://Media/attachments' },
+      message:
+        'Invalid configuration: ATTACHMENTS_URL must be s3://bucket or s3://bucket/prefix, with a bucket name of 3 to 63 lowercase letters, digits, dots and hyphens (got "s3://Media/attachments")',
+    },
+    {
+      env: { ATTACHMENTS_URL: 's3://media', AWS_SECRET_ACCESS_KEY: 'secret' },
+      message: 'Invalid configuration: AWS_ACCESS_KEY_ID must be set when ATTACHMENTS_URL is (got "")',
+    },
+    {
+      env: { ATTACHMENTS_URL: 's3://media', AWS_ACCESS_KEY_ID: 'id', AWS_SECRET_ACCESS_KEY: '' },
+      message: 'Invalid configuration: AWS_SECRET_ACCESS_KEY must be set when ATTACHMENTS_URL is (got "")',
+    },
+    {
+      env: { AWS_REGION: 'US East' },
+      message: 'Invalid configuration: AWS_REGION must be a region name, such as us-east-1 (got "US East")',
+    },
+    {
+      env: { AWS_ENDPOINT_URL: 'minio:9000' },
+      message: 'Invalid configuration: AWS_ENDPOINT_URL must be an absolute http(s) URL (got "minio:9000")',
     },
     {
       env: { WEBHOOK_ALLOW_PRIVATE: 'no' },

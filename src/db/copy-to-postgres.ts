@@ -6,7 +6,7 @@ import { OperationRefused, type Database, type Db } from './database.ts';
  * Staging and leases are never copied: they belong to the processes running; nor
  * are the rate counters (a file of their own on SQLite, this minute's counts).
  */
-const TABLES: ReadonlyArray<{ table: keyof Database & string; key: string[] }> = [
+const TABLES: ReadonlyArray<{ table: keyof Database & string; key: string[]; batchRows?: number }> = [
   { table: 'apps', key: ['id'] },
   { table: 'app_logos', key: ['app_id'] },
   { table: 'app_return_origins', key: ['app_id', 'origin'] },
@@ -17,6 +17,13 @@ const TABLES: ReadonlyArray<{ table: keyof Database & string; key: string[] }> =
   { table: 'used_links', key: ['jti'] },
   { table: 'page_sessions', key: ['token_hash'] },
   { table: 'webhook_deliveries', key: ['seq'] },
+  // Staged blobs too: they are the target's to discard, as a dead import's (the import's own rows are not copied).
+  { table: 'attachment_blobs', key: ['id'] },
+  // A chunk holds up to a megabyte: a few at a time.
+  { table: 'attachment_chunks', key: ['blob_id', 'seq'], batchRows: 4 },
+  { table: 'attachments', key: ['id'] },
+  // Objects still to delete from S3: the target's server deletes them.
+  { table: 'attachment_deletions', key: ['blob_id'] },
 ];
 /** Key columns that are numbers; the rest are text, compared byte by byte. */
 const NUMERIC_KEYS = new Set(['seq']);
@@ -44,12 +51,12 @@ export async function copySqliteToPostgres(source: Db, target: Db, sourceName: s
   const copied: Record<string, number> = {};
   const counts: Record<string, number> = {};
   const differences: string[] = [];
-  for (const { table, key } of TABLES) {
-    copied[table] = await copyTable(source, target, table, key, 'after-last');
+  for (const { table, key, batchRows = BATCH_ROWS } of TABLES) {
+    copied[table] = await copyTable(source, target, { table, key, batchRows }, 'after-last');
     // Rows the source gained below the last key copied (it was written to since
     // an earlier run) are found by one full pass that adds what is missing.
     if ((await countRows(source, table)) !== (await countRows(target, table)))
-      copied[table] += await copyTable(source, target, table, key, 'from-start');
+      copied[table] += await copyTable(source, target, { table, key, batchRows }, 'from-start');
     const [inSource, inTarget] = [await countRows(source, table), await countRows(target, table)];
     counts[table] = inSource;
     if (inSource !== inTarget) differences.push(`${table}: ${inSource} in SQLite, ${inTarget} in PostgreSQL`);
@@ -95,8 +102,7 @@ async function countRows(db: Db, table: string): Promise<number> {
 async function copyTable(
   source: Db,
   target: Db,
-  table: string,
-  key: string[],
+  { table, key, batchRows }: { table: string; key: string[]; batchRows: number },
   from: 'after-last' | 'from-start',
 ): Promise<number> {
   const keyList = sql.join(key.map((column) => sql.ref(column)));
@@ -118,7 +124,7 @@ async function copyTable(
     const past = after === undefined ? sql`1 = 1` : sql`(${keyList}) > (${sql.join(after)})`;
     const { rows } = await sql<
       Record<string, unknown>
-    >`SELECT * FROM ${sql.table(table)} WHERE ${past} ORDER BY ${keyList} LIMIT ${BATCH_ROWS}`.execute(source);
+    >`SELECT * FROM ${sql.table(table)} WHERE ${past} ORDER BY ${keyList} LIMIT ${batchRows}`.execute(source);
     if (rows.length === 0) return copied;
     for (const batch of byBytes(
       rows.map((row) => (table === 'conversations' ? { ...row, payload: payloadBytes(row.payload) } : row)),
@@ -137,13 +143,14 @@ async function copyTable(
 /** PostgreSQL keeps a payload as its UTF-8 bytes. */
 const payloadBytes = (payload: unknown) => (typeof payload === 'string' ? new TextEncoder().encode(payload) : payload);
 
-/** Rows in batches of at most BATCH_BYTES of payload, so a page of large conversations goes over in parts. */
+/** Rows in batches of at most BATCH_BYTES of payload or chunk bytes, so a page of large rows goes over in parts. */
 function byBytes(rows: Array<Record<string, unknown>>): Array<Array<Record<string, unknown>>> {
   const batches: Array<Array<Record<string, unknown>>> = [];
   let batch: Array<Record<string, unknown>> = [];
   let bytes = 0;
   for (const row of rows) {
-    const size = row.payload instanceof Uint8Array ? row.payload.length : 0;
+    const large = row.payload ?? row.bytes;
+    const size = large instanceof Uint8Array ? large.length : 0;
     if (batch.length > 0 && bytes + size > BATCH_BYTES) {
       batches.push(batch);
       batch = [];

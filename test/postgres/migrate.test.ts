@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createApp } from '../../src/app.ts';
+import { CHUNK_BYTES, databaseStore } from '../../src/attachments/database-store.ts';
 import { parseConfig } from '../../src/config.ts';
 import { openPostgres } from '../../src/db/dialects/postgres.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
@@ -19,8 +20,9 @@ import { cryptoRandom } from '../../src/deps.ts';
 import { createLogger } from '../../src/log.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { inheritedEnv, ROOT } from '../conformance/server.ts';
-import { fixtureBytes, json, postExport, setup, type TestContext } from '../helpers.ts';
+import { fixtureBytes, json, postExport, setup } from '../helpers.ts';
 import { createDatabase, NO_TEST_POSTGRES, testPostgresUrl } from '../postgres-server.ts';
+import { attach, conversationIds, readAll, storeBlob, testBytes } from '../attachments/blobs.ts';
 
 const run = promisify(execFile);
 
@@ -54,8 +56,12 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
   const dir = mkdtempSync(join(tmpdir(), 'parley-migrate-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** A SQLite file with two users' imports and a webhook outbox. */
-  async function sqliteWithData(name: string): Promise<{ t: TestContext; path: string }> {
+  /**
+   * A SQLite file with two users' imports and a webhook outbox, and alice's
+   * attachments: two blobs of several chunks, one of them shown twice, a staged
+   * blob, and an S3 object queued for deletion.
+   */
+  async function sqliteWithData(name: string) {
     const path = join(dir, `${name}.db`);
     const t = await setup({ RATE_LIMIT_PER_MINUTE: '1000' }, { databasePath: path });
     await setWebhookEndpoint(t.deps, t.tenant.appId, 'https://hooks.example.com/parley');
@@ -65,11 +71,31 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
       contentType: 'text/csv',
     });
     await postExport(t, fixtureBytes('chatgpt-branches.json'), { query: 'userRef=bob' });
-    return { t, path };
+    const { connectionId } = await t.deps.db
+      .selectFrom('connections')
+      .innerJoin('users', 'users.id', 'connections.user_id')
+      .select('connections.id as connectionId')
+      .where('users.user_ref', '=', 'alice')
+      .executeTakeFirstOrThrow();
+    const [first, second] = await conversationIds(t.deps.db, connectionId);
+    const blobs = {
+      photo: testBytes(2 * CHUNK_BYTES + 7, 1),
+      paste: testBytes(CHUNK_BYTES + 1, 2),
+      staged: testBytes(1000, 3),
+    };
+    const photo = await storeBlob(t.deps.db, t.deps.attachments, blobs.photo, { connectionId });
+    const paste = await storeBlob(t.deps.db, t.deps.attachments, blobs.paste, { connectionId });
+    await storeBlob(t.deps.db, t.deps.attachments, blobs.staged, { importId: 'import-1' });
+    await attach(t.deps.db, first!, photo);
+    await attach(t.deps.db, second!, photo);
+    await attach(t.deps.db, second!, paste);
+    await attach(t.deps.db, second!, null);
+    await t.deps.db.insertInto('attachment_deletions').values({ blob_id: 'gone-blob' }).execute();
+    return { t, path, blobIds: { photo, paste }, blobs };
   }
 
   test('copies everything, verified by counts; the API then answers the same bytes from PostgreSQL', async () => {
-    const { t, path } = await sqliteWithData('full');
+    const { t, path, blobIds, blobs } = await sqliteWithData('full');
     const url = await createDatabase(testPostgresUrl()!, `migrate_full_${Date.now()}`);
     const { code, out } = await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', url);
     assert.equal(code, 0, JSON.stringify(out));
@@ -84,6 +110,10 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
       used_links: 0,
       page_sessions: 0,
       webhook_deliveries: 6,
+      attachment_blobs: 3,
+      attachment_chunks: 3 + 2 + 1,
+      attachments: 4,
+      attachment_deletions: 1,
     });
     assert.deepEqual(out.copied, out.counts);
 
@@ -109,6 +139,19 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
         )
       ).rows;
       assert.equal(next!.seq, 7);
+      // The bytes, chunk by chunk, and the rows that show them.
+      const store = databaseStore(db);
+      for (const name of ['photo', 'paste'] as const)
+        assert.ok(Buffer.from(await readAll(store.read(blobIds[name]))).equals(blobs[name]), name);
+      const attachmentRows = (database: typeof db) =>
+        database.selectFrom('attachments').selectAll().orderBy(sql`id COLLATE "C"`).execute();
+      assert.deepEqual(
+        await attachmentRows(db),
+        (await t.deps.db.selectFrom('attachments').selectAll().orderBy('id').execute()).map((row) => ({
+          ...row,
+          size: row.size === null ? null : String(row.size),
+        })),
+      );
     } finally {
       await db.destroy();
     }
@@ -129,14 +172,33 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
         .where('id', 'in', [...ids.slice(-3), ids[2]!])
         .execute();
       await db.deleteFrom('webhook_deliveries').where('seq', '>', 4).execute();
+      // The last two chunks in key order, which is (blob, seq).
+      const chunks = await db
+        .selectFrom('attachment_chunks')
+        .select(['blob_id', 'seq'])
+        .orderBy(sql`blob_id COLLATE "C"`, 'desc')
+        .orderBy('seq', 'desc')
+        .limit(2)
+        .execute();
+      for (const chunk of chunks)
+        await db
+          .deleteFrom('attachment_chunks')
+          .where('blob_id', '=', chunk.blob_id)
+          .where('seq', '=', chunk.seq)
+          .execute();
     } finally {
       await db.destroy();
     }
     const resumed = await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', url);
     assert.equal(resumed.code, 0, JSON.stringify(resumed.out));
     assert.deepEqual(
-      [resumed.out.copied.conversations, resumed.out.copied.webhook_deliveries, resumed.out.copied.apps],
-      [4, 2, 0],
+      [
+        resumed.out.copied.conversations,
+        resumed.out.copied.webhook_deliveries,
+        resumed.out.copied.apps,
+        resumed.out.copied.attachment_chunks,
+      ],
+      [4, 2, 0, 2],
     );
     assert.equal(resumed.out.counts.conversations, 10);
 
