@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
+import { CONFIG_VARIABLES } from '../src/config.ts';
 import { ERRORS, ERRORS_WITH_DETAIL, type ErrorCode } from '../src/errors.ts';
 import { ROOT } from './conformance/server.ts';
 import { setup } from './helpers.ts';
@@ -126,6 +127,15 @@ describe("the README's content types", () => {
       body: 'x',
     });
     assert.equal(refused.status, 415);
+  });
+});
+
+describe("the README's configuration table", () => {
+  test('names every environment variable Parley reads, and no other', () => {
+    const named = tables(text('README.md'))
+      .filter(({ header }) => header[0] === 'Variable')
+      .flatMap(({ rows }) => rows.flatMap((row) => [...row[0]!.matchAll(/`([A-Z0-9_]+)`/g)].map((match) => match[1]!)));
+    assert.deepEqual([...named].sort(), [...CONFIG_VARIABLES].sort());
   });
 });
 

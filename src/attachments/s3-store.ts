@@ -5,10 +5,16 @@ import type { AttachmentStore, BlobWriter, ByteRange } from './attachment-store.
 
 /**
  * Bytes per uploaded part: S3 takes parts of 5 MiB and more (but the last), at
- * most 10,000 of them, so a blob of up to 78 GiB fits; a writer holds one part
- * filling while the one before it uploads.
+ * most 10,000 of them, so a blob of up to 78 GiB fits.
  */
 export const PART_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Parts of one blob uploading at once, while the next fills: one connection to
+ * S3 is slower than the bytes arrive, a few are not; a writer holds this many
+ * parts and one more.
+ */
+const PARTS_IN_FLIGHT = 2;
 
 /** Object storage: attachment bytes as objects, which the deletion queue removes by blob id. */
 export interface ObjectStore extends AttachmentStore {
@@ -141,8 +147,8 @@ class S3Objects {
 }
 
 /**
- * Bytes gathered into parts: the first full part starts a multipart upload; one
- * part uploads while the next fills, so a writer holds about two parts at most.
+ * Bytes gathered into parts: the first full part starts a multipart upload;
+ * parts upload while the next fills, PARTS_IN_FLIGHT at most.
  */
 class ObjectWriter implements BlobWriter {
   private pending: Uint8Array[] = [];
@@ -159,8 +165,8 @@ class ObjectWriter implements BlobWriter {
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
     while (this.pendingBytes >= PART_BYTES) {
-      // The part before this one must be in before another is sent.
-      await this.etags.at(-1);
+      // Back-pressure: another part goes once the earliest still uploading is in.
+      await this.etags.at(-PARTS_IN_FLIGHT);
       this.sendPart(this.take(PART_BYTES));
     }
   }

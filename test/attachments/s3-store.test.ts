@@ -62,7 +62,8 @@ describe('the S3 store', () => {
   test('an abort leaves nothing: not during a multipart upload, nor before the first part, nor after close', async () => {
     const store = s3Store(s3.config('aborted'));
     const multipart = store.create('multipart');
-    await multipart.write(testBytes(2 * PART_BYTES + 100, 5));
+    // Three parts: the third waits for the first to be in, so the upload has started.
+    await multipart.write(testBytes(3 * PART_BYTES + 100, 5));
     assert.equal(s3.openUploads().length, 1);
     await multipart.abort();
     assert.deepEqual(s3.openUploads(), []);
