@@ -31,6 +31,7 @@ export const de: Messages = {
     userNotFound: 'Person nicht gefunden',
     connectionNotFound: 'Verbindung nicht gefunden',
     conversationNotFound: 'Unterhaltung nicht gefunden',
+    attachmentNotFound: 'Anhang nicht gefunden',
     notFound: 'Nicht gefunden',
     methodNotAllowed: 'Methode nicht erlaubt',
     requestTimeout: 'Zeitüberschreitung der Anfrage',
@@ -41,6 +42,7 @@ export const de: Messages = {
     expandedTooLarge: 'Exportdatei zu groß: entpackt',
     bodyTooLarge: 'Anfrage zu groß',
     unsupportedContentType: 'Nicht unterstützter Inhaltstyp',
+    rangeNotSatisfiable: 'Bereich nicht erfüllbar',
     rateLimited: 'Zu viele Anfragen',
     internal: 'Interner Serverfehler',
     databaseBusy: 'Datenbank ausgelastet: bitte gleich noch einmal versuchen',
@@ -86,6 +88,7 @@ export const de: Messages = {
     invalidCsrf: 'Dieses Formular war veraltet. Gehe zurück, lade die Seite neu und versuche es noch einmal.',
     connectionNotFound: 'Diese Verbindung gibt es nicht oder sie wurde entfernt.',
     conversationNotFound: 'Diese Unterhaltung gibt es nicht oder sie wurde gelöscht.',
+    attachmentNotFound: 'Diese Datei gibt es nicht oder sie wurde gelöscht.',
     returnUrlNotAllowed:
       'Dieser Link würde dich zu einer Adresse zurückschicken, die die App nicht angemeldet hat, daher wird er nicht angenommen. Wende dich an den Support der App.',
     bodyTooLarge:

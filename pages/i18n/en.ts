@@ -53,6 +53,7 @@ export const en = {
     invalidCsrf: 'This form was out of date. Go back, reload the page and try again.',
     connectionNotFound: 'This connection does not exist or was removed.',
     conversationNotFound: 'This conversation does not exist or was deleted.',
+    attachmentNotFound: 'This file does not exist or was deleted.',
     returnUrlNotAllowed:
       'This link would send you back to an address the app has not registered, so it is not accepted. Contact the app’s support.',
     bodyTooLarge: 'The form was larger than this page accepts. Go back, reload the page and try again.',

@@ -31,6 +31,7 @@ export const es: Messages = {
     userNotFound: 'Persona no encontrada',
     connectionNotFound: 'Conexión no encontrada',
     conversationNotFound: 'Conversación no encontrada',
+    attachmentNotFound: 'Adjunto no encontrado',
     notFound: 'No encontrado',
     methodNotAllowed: 'Método no permitido',
     requestTimeout: 'Tiempo de espera de la solicitud agotado',
@@ -41,6 +42,7 @@ export const es: Messages = {
     expandedTooLarge: 'Archivo de exportación demasiado grande al descomprimirlo',
     bodyTooLarge: 'Cuerpo de la solicitud demasiado grande',
     unsupportedContentType: 'Tipo de contenido no admitido',
+    rangeNotSatisfiable: 'Rango no satisfacible',
     rateLimited: 'Demasiadas solicitudes',
     internal: 'Error interno del servidor',
     databaseBusy: 'Base de datos ocupada: vuelve a intentarlo en un momento',
@@ -85,6 +87,7 @@ export const es: Messages = {
     invalidCsrf: 'Este formulario estaba desactualizado. Vuelve atrás, recarga la página e inténtalo de nuevo.',
     connectionNotFound: 'Esta conexión no existe o se eliminó.',
     conversationNotFound: 'Esta conversación no existe o se eliminó.',
+    attachmentNotFound: 'Este archivo no existe o se eliminó.',
     returnUrlNotAllowed:
       'Este enlace te devolvería a una dirección que la app no ha registrado, así que no se acepta. Contacta con el soporte de la app.',
     bodyTooLarge:

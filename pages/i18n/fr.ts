@@ -32,6 +32,7 @@ export const fr: Messages = {
     userNotFound: 'Personne introuvable',
     connectionNotFound: 'Connexion introuvable',
     conversationNotFound: 'Conversation introuvable',
+    attachmentNotFound: 'Pièce jointe introuvable',
     notFound: 'Introuvable',
     methodNotAllowed: 'Méthode non autorisée',
     requestTimeout: 'Délai de la requête dépassé',
@@ -42,6 +43,7 @@ export const fr: Messages = {
     expandedTooLarge: 'Fichier d’export trop volumineux une fois décompressé',
     bodyTooLarge: 'Corps de la requête trop volumineux',
     unsupportedContentType: 'Type de contenu non pris en charge',
+    rangeNotSatisfiable: 'Plage non satisfaisable',
     rateLimited: 'Trop de requêtes',
     internal: 'Erreur interne du serveur',
     databaseBusy: 'Base de données occupée : réessayez dans un instant',
@@ -86,6 +88,7 @@ export const fr: Messages = {
     invalidCsrf: 'Ce formulaire n’était plus à jour. Revenez en arrière, rechargez la page et réessayez.',
     connectionNotFound: 'Cette connexion n’existe pas ou a été supprimée.',
     conversationNotFound: 'Cette conversation n’existe pas ou a été supprimée.',
+    attachmentNotFound: 'Ce fichier n’existe pas ou a été supprimé.',
     returnUrlNotAllowed:
       'Ce lien vous renverrait vers une adresse que l’application n’a pas enregistrée : il n’est donc pas accepté. Contactez son support.',
     bodyTooLarge:

@@ -31,6 +31,7 @@ export const ja: Messages = {
     userNotFound: 'ユーザーが見つかりません',
     connectionNotFound: '接続が見つかりません',
     conversationNotFound: '会話が見つかりません',
+    attachmentNotFound: '添付ファイルが見つかりません',
     notFound: '見つかりません',
     methodNotAllowed: '許可されていないメソッドです',
     requestTimeout: 'リクエストがタイムアウトしました',
@@ -41,6 +42,7 @@ export const ja: Messages = {
     expandedTooLarge: 'エクスポートファイルが大きすぎます（展開後）',
     bodyTooLarge: 'リクエストの本文が大きすぎます',
     unsupportedContentType: '対応していないコンテンツタイプです',
+    rangeNotSatisfiable: '範囲を満たせません',
     rateLimited: 'リクエストが多すぎます',
     internal: 'サーバー内部エラー',
     databaseBusy: 'データベースが混み合っています。しばらくしてからもう一度お試しください',
@@ -86,6 +88,7 @@ export const ja: Messages = {
     invalidCsrf: 'このフォームは古くなっています。前のページに戻り、再読み込みしてからもう一度お試しください。',
     connectionNotFound: 'この接続は存在しないか、削除されました。',
     conversationNotFound: 'この会話は存在しないか、削除されました。',
+    attachmentNotFound: 'このファイルは存在しないか、削除されました。',
     returnUrlNotAllowed:
       'このリンクは、アプリが登録していないアドレスに戻そうとするため受け付けられません。アプリのサポートにお問い合わせください。',
     bodyTooLarge:
