@@ -3,7 +3,9 @@ import * as attachments from '../db/attachments.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
-import type { ServedFile } from '../http/attachment-response.ts';
+import type { Attachment } from 'parley-sdk';
+import { attachmentJson } from '../api/api-json.ts';
+import { isInlineImage, type ServedFile } from '../http/attachment-response.ts';
 import type { Owner } from './ownership.ts';
 
 /** A stored attachment: one whose bytes can be served. */
@@ -57,16 +59,53 @@ export function blobBytes(
  */
 export async function textStart(
   deps: Pick<Deps, 'attachments'>,
-  attachment: StoredAttachment,
+  blob: { id: string; store: string; size: number },
   maxBytes: number,
 ): Promise<{ text: string; complete: boolean }> {
   const decoder = new TextDecoder();
   let text = '';
-  for await (const chunk of blobBytes(deps, attachment.blob, { start: 0, end: maxBytes }))
+  for await (const chunk of blobBytes(deps, blob, { start: 0, end: maxBytes }))
     text += decoder.decode(chunk, { stream: true });
-  const complete = attachment.blob.size <= maxBytes;
+  const complete = blob.size <= maxBytes;
   // Cut short, a character's first bytes are left in the decoder rather than shown as U+FFFD.
   return { text: complete ? text + decoder.decode() : text, complete };
+}
+
+/** How much of a document's text the manage page shows in place; the rest is a download. */
+export const DOCUMENT_PREVIEW_BYTES = 4096;
+
+/** An attachment as the manage page shows it. */
+export interface AttachmentView extends Attachment {
+  /** A raster image it may show in an `<img>` (never SVG). */
+  inlineImage: boolean;
+  /** A stored document's first DOCUMENT_PREVIEW_BYTES, as text. */
+  preview?: { text: string; complete: boolean };
+}
+
+/** A conversation's attachments as the manage page shows them, by message index: documents with the start of their text. */
+export async function attachmentViews(
+  deps: Pick<Deps, 'db' | 'attachments'>,
+  conversationId: string,
+): Promise<Map<number, AttachmentView[]>> {
+  const byMessage = new Map<number, AttachmentView[]>();
+  for (const row of await attachments.attachmentsOfConversations(deps.db, [conversationId])) {
+    const stored = row.blob_id !== null;
+    const view: AttachmentView = {
+      ...attachmentJson(row),
+      inlineImage: stored && row.kind === 'image' && isInlineImage(row.content_type, row.sniffed_type!),
+      ...(stored && row.kind === 'document'
+        ? {
+            preview: await textStart(
+              deps,
+              { id: row.blob_id!, store: row.store!, size: row.size! },
+              DOCUMENT_PREVIEW_BYTES,
+            ),
+          }
+        : {}),
+    };
+    byMessage.set(row.message_index, [...(byMessage.get(row.message_index) ?? []), view]);
+  }
+  return byMessage;
 }
 
 /** The person deletes one attachment; the bytes go in the same transaction when no other message shows them. */

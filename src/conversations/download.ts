@@ -4,6 +4,7 @@ import type { ConnectionRow } from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
 import type { Deps } from '../deps.ts';
+import { blobBytes } from './attachments.ts';
 import { connectionsOf } from './manage.ts';
 import type { Owner } from './ownership.ts';
 
@@ -60,4 +61,12 @@ async function* attachmentPages(db: Db, connectionId: string) {
     if (rows.length < DOWNLOAD_PAGE_SIZE) return;
     after = rows.at(-1)!.id;
   }
+}
+
+/** The stored files of the connections, one after another, each read from its store only when its turn comes. */
+export async function* downloadedFiles(deps: Pick<Deps, 'attachments'>, connections: readonly ConnectionDownload[]) {
+  for (const { attachmentPages } of connections)
+    for await (const rows of attachmentPages())
+      for (const row of rows)
+        yield { id: row.id, name: row.name, bytes: blobBytes(deps, { id: row.blob_id, store: row.store }) };
 }

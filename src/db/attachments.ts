@@ -12,13 +12,16 @@ export interface AttachmentListRow {
   kind: AttachmentKind;
   /** The blob's id; null when not stored. */
   blob_id: string | null;
+  /** The blob's store and the type sniffed from its bytes; null when not stored. */
+  store: AttachmentStoreName | null;
+  sniffed_type: string | null;
 }
 
 /** Attachments in the order a message lists them: the export's order within the conversation (as written), then id. */
 const LIST_ORDER = 'a.conversation_id, a.message_index, a.created_at, a.id';
 
 const LIST_COLUMNS = `a.id, a.conversation_id, a.message_index, a.name, a.content_type,
-  COALESCE(b.size, a.size) AS size, a.kind, a.blob_id`;
+  COALESCE(b.size, a.size) AS size, a.kind, a.blob_id, b.store, b.content_type AS sniffed_type`;
 
 /** PostgreSQL answers a bigint as text. */
 const sized = <Row extends { size: number | string | null }>(row: Row) => ({
@@ -59,16 +62,9 @@ export async function findAttachment(
   scope: { appId: string; userRef?: string },
   attachmentId: string,
 ): Promise<AttachmentRow | undefined> {
-  const [row] = await fixedSql<
-    AttachmentListRow & {
-      connection_id: string;
-      store: AttachmentStoreName | null;
-      sha256: string | null;
-      blob_content_type: string | null;
-    }
-  >(
+  const [row] = await fixedSql<AttachmentListRow & { connection_id: string; sha256: string | null }>(
     db,
-    `SELECT ${LIST_COLUMNS}, a.connection_id, b.store, b.sha256, b.content_type AS blob_content_type
+    `SELECT ${LIST_COLUMNS}, a.connection_id, b.sha256
      FROM attachments a
      JOIN connections c ON c.id = a.connection_id
      JOIN users u ON u.id = c.user_id
@@ -77,7 +73,7 @@ export async function findAttachment(
     scope.userRef === undefined ? [attachmentId, scope.appId] : [attachmentId, scope.appId, scope.userRef],
   );
   if (!row) return undefined;
-  const { store, sha256, blob_content_type, ...attachment } = sized(row);
+  const { sha256, ...attachment } = sized(row);
   return {
     ...attachment,
     blob:
@@ -85,10 +81,10 @@ export async function findAttachment(
         ? null
         : {
             id: attachment.blob_id,
-            store: store!,
+            store: attachment.store!,
             sha256: sha256!,
             size: attachment.size!,
-            content_type: blob_content_type!,
+            content_type: attachment.sniffed_type!,
           },
   };
 }
