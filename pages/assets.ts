@@ -135,8 +135,9 @@ mark{background:#fef08a;color:inherit;border-radius:2px}
 .copy:hover{background:#e8ecf3}
 /* A message's files: images up to the message's width, a document's text folded away, other files as links; each with a way to delete it. */
 .attachments{list-style:none;padding:0;margin:.5rem 0 0;display:grid;gap:.5rem}
-.attachment{min-width:0}
+.attachment{min-width:0;display:flex;flex-wrap:wrap;align-items:center;column-gap:.75rem}
 .attachment :is(p,details){margin:0}
+.attachment>:is(.image,details){flex-basis:100%;min-width:0}
 .attachment .file-name{overflow-wrap:anywhere}
 .attachment .image{display:inline-block;max-width:100%}
 .attachment img{display:block;max-width:100%;height:auto;max-height:24rem;border:1px solid #e4e7ec;border-radius:6px;background:#fff}
