@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strFromU8, unzipSync } from 'fflate';
 import { DOCUMENT_PREVIEW_BYTES } from '../../src/conversations/attachments.ts';
+import { downloadZip } from '../../src/hosted/download-zip.ts';
 import { json, seedAttachment, seedConnection, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, openSession } from './page-client.ts';
 
@@ -315,5 +316,36 @@ describe('download my data: the zip', () => {
       listed.find((a: { id: string }) => a.id === files.missing.id),
       { id: files.missing.id, name: 'gone.jpg', contentType: 'image/jpeg', size: null, kind: 'image', stored: false },
     );
+  });
+});
+
+describe('downloadZip', () => {
+  test('each chunk read goes out before the next is read: no file is held whole', async () => {
+    const events: string[] = [];
+    async function* chunks(name: string, count: number) {
+      for (let i = 0; i < count; i++) {
+        events.push(`read ${name} ${i}`);
+        yield new Uint8Array(1000).fill(i);
+      }
+    }
+    async function* files() {
+      yield { id: 'a1', name: 'one.bin', bytes: chunks('one', 3) };
+      yield { id: 'a2', name: 'two/../two.bin', bytes: chunks('two', 2) };
+    }
+    const out: Uint8Array[] = [];
+    for await (const chunk of downloadZip('data.json', chunks('json', 2), files(), Date.UTC(2026, 2, 1))) {
+      events.push(`wrote ${chunk.length}`);
+      out.push(chunk);
+    }
+    // Each chunk read is written out before the next one is read.
+    const reads = ['json 0', 'json 1', 'one 0', 'one 1', 'one 2', 'two 0', 'two 1'];
+    assert.deepEqual(
+      events.filter((event) => event.startsWith('read') || event === 'wrote 1000'),
+      reads.flatMap((read) => [`read ${read}`, 'wrote 1000']),
+    );
+    const members = unzipSync(new Uint8Array(Buffer.concat(out)));
+    assert.deepEqual(Object.keys(members), ['data.json', 'attachments/a1-one.bin', 'attachments/a2-two_.._two.bin']);
+    assert.deepEqual(members['attachments/a1-one.bin']!.length, 3000);
+    assert.deepEqual(members['attachments/a2-two_.._two.bin']![1500], 1);
   });
 });
