@@ -2,7 +2,7 @@ import type { Attachment } from 'parley-sdk';
 import type { AttachmentListRow } from '../db/attachments.ts';
 import type { ConnectionRow } from '../db/connections.ts';
 import type { ConversationBytesRow } from '../db/conversations.ts';
-import { withMessageField } from './message-fields.ts';
+import { messageEnds, writeWithFields, writtenLength } from './message-fields.ts';
 
 const encoder = new TextEncoder();
 const NULL_JSON = encoder.encode('null');
@@ -56,26 +56,39 @@ function attachmentFields(attachments: readonly AttachmentListRow[]): Map<string
 }
 
 /**
- * Conversations as the API answers them, comma-separated, as the parts of one
- * JSON text. Payloads are stored as the JSON we wrote; splicing their bytes in
+ * Conversations as the API answers them, comma-separated, as one part of a JSON
+ * text. Payloads are stored as the JSON we wrote; splicing their bytes in
  * avoids parsing, re-serialising and re-encoding every conversation. Each
- * message gains its `attachments` (`[]` for most) the same way: added before
- * the message's closing brace.
+ * message gains its `attachments` (`[]` for most) the same way, before its
+ * closing brace; everything is written into one buffer, with no copy or part
+ * per message.
  */
-export function conversationsJsonParts(
+export function conversationsJson(
   { rows, attachments }: ConversationsWithAttachments,
   leadingComma = false,
-): Uint8Array[] {
+): Uint8Array {
   const fields = attachmentFields(attachments);
-  return rows.flatMap((row, i) => {
+  const pieces = rows.map((row, i) => {
     const ofConversation = fields.get(row.id);
-    const field = (index: number) => ofConversation?.get(index) ?? NO_ATTACHMENTS;
-    return [
-      encoder.encode(
+    const json = row.payload ?? NULL_JSON;
+    const ends = row.payload ? messageEnds(row.payload) : [];
+    return {
+      head: encoder.encode(
         `${leadingComma || i ? ',' : ''}{"id":${JSON.stringify(row.id)},"external_id":${JSON.stringify(row.external_id)},"title":${JSON.stringify(row.title)},"payload":`,
       ),
-      ...(row.payload ? withMessageField(row.payload, field) : [NULL_JSON]),
-      encoder.encode(`,"update_time":${JSON.stringify(row.update_time)}}`),
-    ];
+      payload: { json, ends, fields: ends.map((_, index) => ofConversation?.get(index) ?? NO_ATTACHMENTS) },
+      tail: encoder.encode(`,"update_time":${JSON.stringify(row.update_time)}}`),
+    };
   });
+  const out = new Uint8Array(
+    pieces.reduce((length, piece) => length + piece.head.length + writtenLength(piece.payload) + piece.tail.length, 0),
+  );
+  let at = 0;
+  for (const { head, payload, tail } of pieces) {
+    out.set(head, at);
+    at = writeWithFields(out, at + head.length, payload);
+    out.set(tail, at);
+    at += tail.length;
+  }
+  return out;
 }

@@ -5,10 +5,24 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const MESSAGES_KEY = new TextEncoder().encode('messages');
-const COMMA = new TextEncoder().encode(',');
+const COMMA = 0x2c;
+
+/** Bytes of a string looked at one by one before the native indexOf is called: most strings (keys, roles, times) are shorter, and a call costs more than these. */
+const SHORT_STRING = 32;
 
 /** The index of the quote that ends the string whose content starts at `from`. */
 function stringEnd(json: Uint8Array, from: number): number {
+  const short = Math.min(json.length, from + SHORT_STRING);
+  for (let i = from; i < short; i++) {
+    const byte = json[i];
+    if (byte === QUOTE) return i;
+    if (byte === BACKSLASH) return escapedStringEnd(json, from);
+  }
+  return escapedStringEnd(json, short);
+}
+
+/** stringEnd by the native indexOf, each quote found checked for the backslashes before it. */
+function escapedStringEnd(json: Uint8Array, from: number): number {
   for (let quote = json.indexOf(QUOTE, from); quote !== -1; quote = json.indexOf(QUOTE, quote + 1)) {
     let backslashes = 0;
     while (json[quote - 1 - backslashes] === BACKSLASH) backslashes++;
@@ -49,19 +63,34 @@ export function messageEnds(json: Uint8Array): number[] {
   return ends;
 }
 
+/** A stored payload with a member to add to each message: where each message closes (messageEnds), and the `"name":value` bytes to add to it. */
+export interface PayloadWithFields {
+  json: Uint8Array;
+  ends: readonly number[];
+  fields: readonly Uint8Array[];
+}
+
+/** The length of a PayloadWithFields once written. */
+export const writtenLength = ({ json, fields }: PayloadWithFields) =>
+  fields.reduce((length, field) => length + 1 + field.length, json.length);
+
 /**
- * The payload's bytes with `field(i)` (a `"name":value` member) added to each
- * message i, as parts to write in order: views of the payload between the
- * additions, nothing parsed or copied. Parley writes its payloads with
- * JSON.stringify, so no message object is empty and none has white space.
+ * Writes the payload into `out` at `at` with each field added to its message,
+ * before the message's closing brace, nothing parsed; returns where it ended.
+ * Parley writes its payloads with JSON.stringify, so no message object is empty
+ * and none has white space.
  */
-export function withMessageField(json: Uint8Array, field: (messageIndex: number) => Uint8Array): Uint8Array[] {
-  const parts: Uint8Array[] = [];
+export function writeWithFields(out: Uint8Array, at: number, { json, ends, fields }: PayloadWithFields): number {
   let from = 0;
-  for (const [i, end] of messageEnds(json).entries()) {
-    parts.push(json.subarray(from, end), COMMA, field(i));
+  let position = at;
+  for (const [i, end] of ends.entries()) {
+    out.set(json.subarray(from, end), position);
+    position += end - from;
+    out[position++] = COMMA;
+    out.set(fields[i]!, position);
+    position += fields[i]!.length;
     from = end;
   }
-  parts.push(json.subarray(from));
-  return parts;
+  out.set(from === 0 ? json : json.subarray(from), position);
+  return position + json.length - from;
 }

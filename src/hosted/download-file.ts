@@ -1,5 +1,4 @@
-import { connectionJson, conversationsJsonParts } from '../api/api-json.ts';
-import { concatBytes } from '../bytes.ts';
+import { connectionJson, conversationsJson } from '../api/api-json.ts';
 import type { ConnectionDownload } from '../conversations/download.ts';
 
 const encoder = new TextEncoder();
@@ -24,7 +23,7 @@ export async function* downloadFile(
     yield encoder.encode(`${i ? ',' : ''}${head},"conversations":[`);
     let written = 0;
     for await (const page of conversationPages()) {
-      yield concatBytes(conversationsJsonParts(page, written > 0));
+      yield conversationsJson(page, written > 0);
       written += page.rows.length;
     }
     yield encoder.encode(']}');

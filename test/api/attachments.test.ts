@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { CHUNK_BYTES } from '../../src/attachments/database-store.ts';
+import { messageEnds, writeWithFields, writtenLength } from '../../src/api/message-fields.ts';
 import { contentDisposition, requestedRange, safeFileName } from '../../src/http/attachment-response.ts';
 import { json, seedAttachment, seedConnection, setup, storedPayload, type TestContext } from '../helpers.ts';
 
@@ -313,5 +314,42 @@ describe('file names and ranges', () => {
     assert.equal(requestedRange('bytes=0-', 0), 'unsatisfiable');
     assert.equal(requestedRange('bytes=-5', 0), 'unsatisfiable');
     assert.equal(requestedRange(undefined, 0), null);
+  });
+});
+
+describe('adding a member to each message of a stored payload', () => {
+  const tricky = [
+    'a string that ends in a backslash \\',
+    '"messages":[{"role":"user"}] in a message, and }]} too',
+    'quotes \\" and \\\\" escaped, {nested: [1, {"x": "}"}]}',
+    'ünïcödé 🙂 \u2028',
+  ];
+  const payload = {
+    title: '"messages":[{}]',
+    messages: tricky.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content, timestamp: null })),
+  };
+  const spliced = (value: unknown, field: (i: number) => string) => {
+    const json = encoder.encode(JSON.stringify(value));
+    const ends = messageEnds(json);
+    const with_ = { json, ends, fields: ends.map((_, i) => encoder.encode(field(i))) };
+    const out = new Uint8Array(writtenLength(with_) + 4);
+    const end = writeWithFields(out, 2, with_);
+    assert.equal(end, out.length - 2);
+    return JSON.parse(new TextDecoder().decode(out.subarray(2, end)));
+  };
+
+  test('each message, and only messages, whatever their text holds', () => {
+    assert.deepEqual(
+      spliced(payload, (i) => `"n":${i}`),
+      { ...payload, messages: payload.messages.map((message, i) => ({ ...message, n: i })) },
+    );
+  });
+
+  test('no messages, or none at all: the payload as it is', () => {
+    assert.deepEqual(
+      spliced({ title: 't', messages: [] }, () => '"n":1'),
+      { title: 't', messages: [] },
+    );
+    assert.deepEqual(messageEnds(encoder.encode('{"title":"messages","other":[{"a":1}]}')), []);
   });
 });
