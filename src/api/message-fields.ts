@@ -36,8 +36,8 @@ const isMessagesKey = (json: Uint8Array, start: number, end: number) =>
 
 /**
  * Where each message of a stored payload (`{"title": …, "messages": [{…}, …]}`)
- * closes: the offset of its `}`, in order. Strings are skipped by the native
- * indexOf, so the bytes looked at one by one are the few between them.
+ * closes: the offset of its `}`, in order. Strings are skipped whole (see
+ * stringEnd), so the bytes looked at one by one are the few between them.
  */
 export function messageEnds(json: Uint8Array): number[] {
   const ends: number[] = [];

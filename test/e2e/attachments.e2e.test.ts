@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { signLink } from 'parley-sdk';
 import { databaseStore } from '../../src/attachments/database-store.ts';
@@ -201,6 +202,23 @@ describeInBrowser('a conversation’s files in Chromium', () => {
       assert.equal(await page.locator('img').count(), 0);
       assert.equal((await api(`/api/attachments/${files.picture.id}`)).status, 404);
       assert.equal((await api(`/api/attachments/${files.paste.id}`)).status, 200);
+
+      // Download my data: the zip as the browser saves it, the JSON and the files left.
+      await page.goto(`${base()}/manage`);
+      const saving = page.waitForEvent('download');
+      await page.getByRole('link', { name: 'Download my data' }).click();
+      const saved = await saving;
+      assert.match(saved.suggestedFilename(), /^parley-data-\d{4}-\d{2}-\d{2}\.zip$/);
+      const members = unzipSync(new Uint8Array(readFileSync((await saved.path())!)));
+      assert.deepEqual(
+        Object.keys(members)
+          .map((name) =>
+            name.replace(/^attachments\/[\w-]{36}-/, 'attachments/<id>-').replace(/\d{4}-\d{2}-\d{2}/, '<date>'),
+          )
+          .sort(),
+        ['attachments/<id>-floor-plan.svg', 'attachments/<id>-paste.txt', 'parley-data-<date>.json'],
+      );
+      assert.equal(strFromU8(members[`attachments/${files.paste.id}-paste.txt`]!), PASTE);
     });
   });
 });
