@@ -267,6 +267,9 @@ CREATE TABLE attachments (
 );
 CREATE INDEX attachments_by_conversation ON attachments (conversation_id, message_index);
 CREATE INDEX attachments_by_blob ON attachments (blob_id) WHERE blob_id IS NOT NULL;
+-- A connection's attachments in id order: "Download my data" pages through them, and a
+-- connection's deletion finds them.
+CREATE INDEX attachments_by_connection ON attachments (connection_id, id);
 CREATE TABLE attachment_deletions (
   blob_id TEXT PRIMARY KEY
 );

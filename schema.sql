@@ -329,6 +329,9 @@ CREATE TABLE attachments (
 ) STRICT;
 CREATE INDEX attachments_by_conversation ON attachments (conversation_id, message_index);
 CREATE INDEX attachments_by_blob ON attachments (blob_id) WHERE blob_id IS NOT NULL;
+-- A connection's attachments in id order: "Download my data" pages through them, and a
+-- connection's deletion finds them.
+CREATE INDEX attachments_by_connection ON attachments (connection_id, id);
 
 -- Objects in S3-compatible storage whose blob is gone, to delete. Written by the
 -- trigger below in the transaction that deletes the blob (a purge, a

@@ -133,6 +133,20 @@ mark{background:#fef08a;color:inherit;border-radius:2px}
 .content figure.code pre{margin:0;border:0;border-radius:0 0 6px 6px;background:none}
 .copy{font:inherit;font-weight:600;border:0;border-radius:6px;background:none;color:#1d4ed8;min-height:44px;padding:0 .7rem;cursor:pointer}
 .copy:hover{background:#e8ecf3}
+/* A message's files: images up to the message's width, a document's text folded away, other files as links; each with a way to delete it. */
+.attachments{list-style:none;padding:0;margin:.5rem 0 0;display:grid;gap:.5rem}
+.attachment{min-width:0;display:flex;flex-wrap:wrap;align-items:center;column-gap:.75rem}
+.attachment :is(p,details){margin:0}
+.attachment>:is(.image,details){flex-basis:100%;min-width:0}
+.attachment .file-name{overflow-wrap:anywhere}
+.attachment .image{display:inline-block;max-width:100%}
+.attachment img{display:block;max-width:100%;height:auto;max-height:24rem;border:1px solid #e4e7ec;border-radius:6px;background:#fff}
+.attachment .file a{display:inline-flex;align-items:center;min-height:44px}
+.attachment summary{padding:.7rem 0;cursor:pointer}
+.attachment pre{margin:.25rem 0;padding:.5rem .7rem;max-height:20rem;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;font:.85em/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f7f9;border:1px solid #e4e7ec;border-radius:6px}
+.message.user .attachment pre{background:#fff}
+.attachment-actions{display:flex;flex-wrap:wrap;align-items:center;gap:0 .75rem}
+.attachment-actions a{display:inline-flex;align-items:center;min-height:44px}
 .to-top{text-align:center;margin:1rem 0 0}
 .to-top a{display:inline-flex;align-items:center;min-height:44px}
 .content table{display:block;max-width:100%;overflow-x:auto;border-collapse:collapse;overflow-wrap:normal}

@@ -1,3 +1,4 @@
+import type { AttachmentView } from '../src/conversations/attachments.ts';
 import { useMessages } from './i18n/messages-context.ts';
 import { Layout, Time } from './layout.tsx';
 import { markdownRenderer } from './markdown.ts';
@@ -326,6 +327,74 @@ export function ManageConnectionPage(props: {
   );
 }
 
+/** Its name, and its size where known. */
+function FileLabel({ attachment }: { attachment: AttachmentView }) {
+  const t = useMessages();
+  return (
+    <>
+      <span class="file-name">{attachment.name}</span>
+      {attachment.size !== null && <span class="muted small"> · {t.bytes(attachment.size)}</span>}
+    </>
+  );
+}
+
+/**
+ * One file of a message: an image shown (from Parley itself, raster images
+ * only), a document's text folded away, any other file a download link; one
+ * the export did not hold is named, with nothing to open.
+ */
+function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
+  const t = useMessages();
+  const href = `/manage/attachments/${attachment.id}`;
+  const body = !attachment.stored ? (
+    <p class="file">
+      <FileLabel attachment={attachment} /> <span class="muted small">· {t.attachmentNotStored}</span>
+    </p>
+  ) : attachment.inlineImage ? (
+    <a class="image" href={href}>
+      <img src={href} alt={attachment.name} loading="lazy" />
+    </a>
+  ) : attachment.preview ? (
+    <details class="document">
+      <summary>
+        <FileLabel attachment={attachment} />
+      </summary>
+      {/* Scrolls when long: a keyboard must reach it to scroll it too, as markdown.ts does for code blocks. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region needs focus to be scrolled without a mouse (axe: scrollable-region-focusable) */}
+      <pre tabIndex={0}>{attachment.preview.text}</pre>
+      {!attachment.preview.complete && (
+        <p class="small">
+          {t.documentCut}{' '}
+          <a href={href} download={attachment.name}>
+            {t.downloadWholeText}
+          </a>
+        </p>
+      )}
+    </details>
+  ) : (
+    <p class="file">
+      <a href={href} download={attachment.name}>
+        <FileLabel attachment={attachment} />
+      </a>
+    </p>
+  );
+  return (
+    <li class={`attachment ${attachment.kind}`}>
+      {body}
+      <p class="attachment-actions small">
+        {attachment.inlineImage && (
+          <span class="muted">
+            <FileLabel attachment={attachment} />
+          </span>
+        )}
+        <a href={`${href}/delete`} aria-label={t.deleteAttachmentLabel({ name: attachment.name })}>
+          {t.deleteAttachment}
+        </a>
+      </p>
+    </li>
+  );
+}
+
 /** A conversation long enough (about three phone screens) to want a way back to its top. */
 const isLong = (messages: Array<{ content: string }>) =>
   messages.length > 8 || messages.reduce((sum, message) => sum + message.content.length, 0) > 3_000;
@@ -339,9 +408,17 @@ export function ManageConversationPage(props: {
     connection_id: string;
     provider: string;
   };
-  messages: Array<{ role: string; content: string; timestamp: string | null; model?: string; reasoning?: string }>;
+  messages: Array<{
+    role: string;
+    content: string;
+    timestamp: string | null;
+    model?: string;
+    reasoning?: string;
+    attachments: AttachmentView[];
+  }>;
+  notice?: string | undefined;
 }) {
-  const { appName, conversation, messages } = props;
+  const { appName, conversation, messages, notice } = props;
   const t = useMessages();
   const title = conversation.title ?? t.untitled;
   const toHtml = markdownRenderer(t.code);
@@ -352,6 +429,7 @@ export function ManageConversationPage(props: {
           ← {t.providerConversations({ provider: providerName(conversation.provider) })}
         </a>
       </p>
+      <Notice notice={notice} />
       {/* The messages are the page's cards: no card around them to squeeze their code. */}
       <article class="conversation" aria-labelledby="conversation-title">
         <h1 id="conversation-title">{title}</h1>
@@ -377,6 +455,13 @@ export function ManageConversationPage(props: {
                     <div class="content" dangerouslySetInnerHTML={{ __html: toHtml(message.reasoning) }} />
                   </details>
                 ) : null}
+                {message.attachments.length > 0 && (
+                  <ul class="attachments" aria-label={t.attachmentsLabel}>
+                    {message.attachments.map((attachment) => (
+                      <AttachmentItem key={attachment.id} attachment={attachment} />
+                    ))}
+                  </ul>
+                )}
               </li>
             ))}
           </ol>

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Zip, ZipDeflate } from 'fflate';
 import { createApp, type App } from '../src/app.ts';
@@ -8,7 +9,7 @@ import { parseConfig, type Config } from '../src/config.ts';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { betterSqlite3, openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
-import type { ConnectionStatus, Db } from '../src/db/database.ts';
+import type { AttachmentKind, ConnectionStatus, Db } from '../src/db/database.ts';
 import { dialectOf } from '../src/db/dialects/dialect.ts';
 import { openPostgres, postgres } from '../src/db/dialects/postgres.ts';
 import { openCounters } from '../src/db/rate-buckets.ts';
@@ -467,4 +468,104 @@ export function longChatgptConversation(messages: number): { bytes: Uint8Array; 
     else if (char === '{' || char === '[' || char === ',' || char === ':') values++;
   }
   return { bytes: new TextEncoder().encode(text), values };
+}
+
+/**
+ * Seeds one attachment of message `messageIndex` of a conversation straight
+ * through the data layer, as an import would leave it: with `bytes`, a blob
+ * written through the app's store (the connection's blob of the same bytes when
+ * it has one) and `stored: true`; without, a name alone (`stored: false`).
+ */
+export async function seedAttachment(
+  deps: Pick<Deps, 'db' | 'clock' | 'attachments'>,
+  {
+    conversationId,
+    messageIndex = 0,
+    name,
+    contentType,
+    kind = contentType.startsWith('image/') ? 'image' : 'file',
+    bytes,
+    sniffedType = contentType,
+    size = bytes?.length ?? null,
+    ref = crypto.randomUUID(),
+  }: {
+    conversationId: string;
+    messageIndex?: number;
+    name: string;
+    contentType: string;
+    kind?: AttachmentKind;
+    bytes?: Uint8Array;
+    sniffedType?: string;
+    size?: number | null;
+    ref?: string;
+  },
+): Promise<{ id: string; blobId: string | null; sha256: string | null }> {
+  const { db } = deps;
+  const { connection_id: connectionId } = await db
+    .selectFrom('conversations')
+    .select('connection_id')
+    .where('id', '=', conversationId)
+    .executeTakeFirstOrThrow();
+  let blobId: string | null = null;
+  let sha256: string | null = null;
+  if (bytes) {
+    sha256 = createHash('sha256').update(bytes).digest('base64url');
+    const existing = await db
+      .selectFrom('attachment_blobs')
+      .select('id')
+      .where('connection_id', '=', connectionId)
+      .where('sha256', '=', sha256)
+      .executeTakeFirst();
+    blobId = existing?.id ?? crypto.randomUUID();
+    if (!existing) {
+      await db
+        .insertInto('attachment_blobs')
+        .values({
+          id: blobId,
+          connection_id: connectionId,
+          import_id: null,
+          store: deps.attachments.name,
+          sha256,
+          size: bytes.length,
+          content_type: sniffedType,
+          source: name,
+          created_at: deps.clock.now(),
+        })
+        .execute();
+      const writer = deps.attachments.create(blobId);
+      await writer.write(bytes);
+      await writer.close();
+    }
+  }
+  const id = crypto.randomUUID();
+  await db
+    .insertInto('attachments')
+    .values({
+      id,
+      connection_id: connectionId,
+      conversation_id: conversationId,
+      message_index: messageIndex,
+      ref,
+      name,
+      content_type: contentType,
+      size,
+      kind,
+      blob_id: blobId,
+      created_at: isoTime(deps.clock.now()),
+    })
+    .execute();
+  return { id, blobId, sha256 };
+}
+
+/**
+ * A listed conversation as the import tests compare it: the fields an import
+ * decides, with each message's `attachments` — which every message carries —
+ * left out where empty, so that expected messages name only the files there are.
+ */
+export function shownConversation({ external_id, title, update_time, payload }: any) {
+  const messages = payload?.messages.map(({ attachments, ...message }: any) => {
+    assert.ok(Array.isArray(attachments), `a message without its attachments: ${JSON.stringify(message)}`);
+    return attachments.length > 0 ? { ...message, attachments } : message;
+  });
+  return { external_id, title, update_time, payload: payload && { ...payload, messages } };
 }

@@ -53,6 +53,7 @@ export const en = {
     invalidCsrf: 'This form was out of date. Go back, reload the page and try again.',
     connectionNotFound: 'This connection does not exist or was removed.',
     conversationNotFound: 'This conversation does not exist or was deleted.',
+    attachmentNotFound: 'This file does not exist or was deleted.',
     returnUrlNotAllowed:
       'This link would send you back to an address the app has not registered, so it is not accepted. Contact the app’s support.',
     bodyTooLarge: 'The form was larger than this page accepts. Go back, reload the page and try again.',
@@ -120,13 +121,14 @@ export const en = {
   >,
   notices: {
     'conversation-deleted': 'The conversation was deleted.',
+    'attachment-deleted': 'The file was deleted.',
     disconnected: 'The connection was disconnected and its conversations deleted.',
   } as Record<string, string>,
   manageTitle: 'Your imported conversations',
   nothingImported: 'There is nothing here: no conversations have been imported for you.',
   downloadHeading: 'Download your data',
   downloadText: ({ app }: App) =>
-    `One JSON file with everything ${app} holds for you: each connection and all its conversations, every message included — to keep, or to take to another service.`,
+    `One zip file with everything ${app} holds for you: each connection and all its conversations, every message included, as JSON, and the files and images of your messages — to keep, or to take to another service.`,
   downloadButton: 'Download my data',
   deleteAllHeading: 'Delete everything',
   deleteAllText: ({ app }: App) => `Remove all your imported conversations and connections from ${app}.`,
@@ -164,6 +166,16 @@ export const en = {
   noMessages: 'This conversation has no messages.',
   reasoning: 'Reasoning',
   roles: { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' } as Record<string, string>,
+  attachmentsLabel: 'Files',
+  attachmentNotStored: 'not in the export',
+  documentCut: 'This is the start of the text.',
+  downloadWholeText: 'Download the whole text',
+  deleteAttachment: 'Delete',
+  deleteAttachmentLabel: ({ name }: { name: string }) => `Delete ${name}`,
+  confirmDeleteAttachment: 'Delete this file?',
+  confirmDeleteAttachmentText: ({ name, app }: App & { name: string }) =>
+    `“${name}” will be deleted from ${app}. The conversation stays.`,
+  deleteAttachmentButton: 'Delete file',
   deleteConversationHeading: 'Delete this conversation',
   deleteConversationButton: 'Delete conversation',
 

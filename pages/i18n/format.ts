@@ -8,11 +8,17 @@ export function formatters(locale: string) {
   const plurals = new Intl.PluralRules(locale);
   const alternatives = new Intl.ListFormat(locale, { type: 'disjunction' });
   const units = Object.fromEntries(
-    (['kilobyte', 'megabyte', 'gigabyte'] as const).map((unit) => [
+    (['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const).map((unit) => [
       unit,
-      new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: unit === 'gigabyte' ? 1 : 0 }),
+      new Intl.NumberFormat(locale, {
+        style: 'unit',
+        unit,
+        maximumFractionDigits: unit === 'gigabyte' ? 1 : 0,
+        // "512 bytes": the short form of a byte is "512 byte" in English.
+        unitDisplay: unit === 'byte' ? 'long' : 'short',
+      }),
     ]),
-  ) as Record<'kilobyte' | 'megabyte' | 'gigabyte', Intl.NumberFormat>;
+  ) as Record<'byte' | 'kilobyte' | 'megabyte' | 'gigabyte', Intl.NumberFormat>;
   const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
   const times = new Intl.DateTimeFormat(locale, {
     year: 'numeric',
@@ -36,7 +42,9 @@ export function formatters(locale: string) {
           ? (['gigabyte', bytes / 1024 ** 3] as const)
           : bytes >= 1024 ** 2
             ? (['megabyte', bytes / 1024 ** 2] as const)
-            : (['kilobyte', bytes / 1024] as const);
+            : bytes >= 1024
+              ? (['kilobyte', bytes / 1024] as const)
+              : (['byte', bytes] as const);
       return units[unit].format(size);
     },
     /** A time in UTC, the same on the server for every reader, written the locale's way. */

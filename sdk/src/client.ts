@@ -41,6 +41,36 @@ export interface ConversationsQuery {
   q?: string;
 }
 
+/** Bytes [start, end) of a file; without `end`, to its end. */
+export interface ByteRange {
+  start: number;
+  end?: number;
+}
+
+/** An attachment's bytes as Parley serves them (`GET /api/attachments/{id}`). */
+export interface AttachmentFile {
+  /** The bytes (of the range, with one), read as they arrive: read it to the end or cancel it. */
+  stream: ReadableStream<Uint8Array>;
+  contentType: string;
+  /** Bytes in `stream`. */
+  size: number;
+  /** The whole file's size (the same as `size` without a range). */
+  totalSize: number;
+  /** The file's name, made safe to save under. */
+  name: string;
+  /** Its SHA-256 (base64url), quoted: the same bytes always have the same. */
+  etag: string;
+  /** The range served, when one was asked for and served. */
+  range?: { start: number; end: number };
+}
+
+/** The file name of a Content-Disposition: its RFC 5987 `filename*` where given, else `filename`. */
+function dispositionName(header: string | null): string {
+  const extended = header && /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (extended) return decodeURIComponent(extended[1]!.trim());
+  return (header && /filename="([^"]*)"/.exec(header)?.[1]) || 'file';
+}
+
 /** An instant as the API takes it: ISO 8601 with its offset. */
 const instant = (value: Date | string | undefined) => (value instanceof Date ? value.toISOString() : value);
 
@@ -128,6 +158,32 @@ export class ParleyClient {
     );
   }
 
+  /**
+   * An attachment's bytes (one a message lists with `stored: true`), as a stream;
+   * with `range`, only those bytes (throws a 416 ParleyError past the end). Not
+   * counted by the rate limit.
+   *
+   *   const file = await parley.attachment(message.attachments[0].id);
+   *   await pipeline(Readable.fromWeb(file.stream), createWriteStream(file.name));
+   */
+  async attachment(id: string, { range }: { range?: ByteRange } = {}): Promise<AttachmentFile> {
+    const headers: Record<string, string> = {};
+    if (range) headers.Range = `bytes=${range.start}-${range.end === undefined ? '' : range.end - 1}`;
+    const response = await this.send('GET', `/api/attachments/${encodeURIComponent(id)}`, {}, { headers });
+    if (!response.ok) throw await errorOf(response);
+    const size = Number(response.headers.get('Content-Length'));
+    const served = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(response.headers.get('Content-Range') ?? '');
+    return {
+      stream: response.body ?? new ReadableStream({ start: (controller) => controller.close() }),
+      contentType: response.headers.get('Content-Type') ?? 'application/octet-stream',
+      size,
+      totalSize: served ? Number(served[3]) : size,
+      name: dispositionName(response.headers.get('Content-Disposition')),
+      etag: response.headers.get('ETag') ?? '',
+      ...(response.status === 206 && served ? { range: { start: Number(served[1]), end: Number(served[2]) + 1 } } : {}),
+    };
+  }
+
   /** Deletes a user (their connections and conversations) or one connection, for good. */
   purge(target: { userRef: string } | { connectionId: string }): Promise<PurgeResult> {
     return this.request('POST', '/api/purge', {}, { body: JSON.stringify(target), contentType: 'application/json' });
@@ -150,36 +206,49 @@ export class ParleyClient {
     query: Record<string, string | number | undefined>,
     { body, contentType }: { body?: BodyInit | Uint8Array; contentType?: string } = {},
   ): Promise<T> {
+    const headers: Record<string, string> = contentType ? { 'Content-Type': contentType } : {};
+    const response = await this.send(method, path, query, { body, headers });
+    if (!response.ok) throw await errorOf(response);
+    const text = await response.text();
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ParleyError(response.status, `Parley answered ${response.status} with a body that is not JSON`);
+    }
+  }
+
+  private send(
+    method: 'GET' | 'POST',
+    path: string,
+    query: Record<string, string | number | undefined>,
+    { body, headers }: { body?: BodyInit | Uint8Array | undefined; headers: Record<string, string> },
+  ): Promise<Response> {
     const url = new URL(this.baseUrl + path);
     for (const [name, value] of Object.entries(query))
       if (value !== undefined) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { Authorization: `Bearer ${this.apiKey}` };
-    if (contentType) headers['Content-Type'] = contentType;
     // A stream goes out as it is read: fetch wants to be told it may start sending before the answer.
     const streamed = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
-    const response = await this.fetch(url, {
+    return this.fetch(url, {
       method,
-      headers,
+      headers: { Authorization: `Bearer ${this.apiKey}`, ...headers },
       body: body as BodyInit | undefined,
       ...(streamed ? { duplex: 'half' } : {}),
     } as RequestInit);
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (!response.ok) {
-      const message =
-        typeof (parsed as { error?: unknown } | undefined)?.error === 'string'
-          ? (parsed as { error: string }).error
-          : `HTTP ${response.status}`;
-      const retryAfter = Number(response.headers.get('Retry-After') ?? Number.NaN);
-      throw new ParleyError(response.status, message, Number.isFinite(retryAfter) ? retryAfter : undefined);
-    }
-    if (parsed === undefined)
-      throw new ParleyError(response.status, `Parley answered ${response.status} with a body that is not JSON`);
-    return parsed as T;
   }
+}
+
+/** A refusal as a ParleyError: the interface's message where the body is `{"error"}`, else the status. */
+async function errorOf(response: Response): Promise<ParleyError> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await response.text());
+  } catch {
+    parsed = undefined;
+  }
+  const message =
+    typeof (parsed as { error?: unknown } | undefined)?.error === 'string'
+      ? (parsed as { error: string }).error
+      : `HTTP ${response.status}`;
+  const retryAfter = Number(response.headers.get('Retry-After') ?? Number.NaN);
+  return new ParleyError(response.status, message, Number.isFinite(retryAfter) ? retryAfter : undefined);
 }

@@ -1,5 +1,7 @@
 export {
   ParleyClient,
+  type AttachmentFile,
+  type ByteRange,
   type ConversationsQuery,
   type Fetch,
   type IngestExportOptions,

@@ -36,7 +36,7 @@ export interface Message {
   /** The reasoning shown with an assistant answer (Markdown), kept out of `content`; absent where the export has none. */
   reasoning?: string;
   /** The files and images the message showed; empty where it showed none. */
-  attachments?: Attachment[];
+  attachments: Attachment[];
 }
 
 export type AttachmentKind = 'image' | 'file' | 'audio' | 'document';

@@ -385,4 +385,60 @@ test('base64 and base64url of every byte value', () => {
   assert.doesNotMatch(base64Url(bytes), /[+/=]/);
 });
 
+test('attachment: GET with the key and a Range; the stream, type, sizes, name and range as served', async () => {
+  const requests: Array<{ url: string; headers: Headers }> = [];
+  const answers = [
+    new Response('hello', {
+      headers: {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Length': '5',
+        'Content-Disposition': `inline; filename="r_sum_.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9.txt`,
+        ETag: '"abc"',
+      },
+    }),
+    new Response('ll', {
+      status: 206,
+      headers: { 'Content-Length': '2', 'Content-Range': 'bytes 2-3/5', 'Content-Type': 'text/plain' },
+    }),
+    new Response(JSON.stringify({ error: 'Range not satisfiable' }), { status: 416 }),
+  ];
+  const client = new ParleyClient({
+    baseUrl: 'https://parley.example',
+    apiKey: 'pk_test',
+    fetch: async (url, init) => {
+      requests.push({ url: url.href, headers: new Headers(init.headers) });
+      return answers.shift()!;
+    },
+  });
+  const whole = await client.attachment('a/1');
+  assert.equal(await new Response(whole.stream).text(), 'hello');
+  assert.deepEqual(
+    { ...whole, stream: undefined },
+    {
+      stream: undefined,
+      contentType: 'text/plain; charset=utf-8',
+      size: 5,
+      totalSize: 5,
+      name: 'résumé.txt',
+      etag: '"abc"',
+    },
+  );
+  const part = await client.attachment('a1', { range: { start: 2, end: 4 } });
+  assert.equal(await new Response(part.stream).text(), 'll');
+  assert.deepEqual([part.size, part.totalSize, part.range, part.name], [2, 5, { start: 2, end: 4 }, 'file']);
+  await assert.rejects(
+    client.attachment('a1', { range: { start: 9 } }),
+    (error: unknown) =>
+      error instanceof ParleyError && error.status === 416 && error.message === 'Range not satisfiable',
+  );
+  assert.deepEqual(
+    requests.map((r) => [r.url, r.headers.get('Authorization'), r.headers.get('Range')]),
+    [
+      ['https://parley.example/api/attachments/a%2F1', 'Bearer pk_test', null],
+      ['https://parley.example/api/attachments/a1', 'Bearer pk_test', 'bytes=2-3'],
+      ['https://parley.example/api/attachments/a1', 'Bearer pk_test', 'bytes=9-'],
+    ],
+  );
+});
+
 await run();

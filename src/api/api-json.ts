@@ -1,8 +1,12 @@
+import type { Attachment } from 'parley-sdk';
+import type { AttachmentListRow } from '../db/attachments.ts';
 import type { ConnectionRow } from '../db/connections.ts';
 import type { ConversationBytesRow } from '../db/conversations.ts';
+import { messageEnds, writeWithFields, writtenLength } from './message-fields.ts';
 
 const encoder = new TextEncoder();
 const NULL_JSON = encoder.encode('null');
+const NO_ATTACHMENTS = encoder.encode('"attachments":[]');
 
 /** A connection as the API answers it; the manage page's download writes the same. */
 export const connectionJson = (row: ConnectionRow) => ({
@@ -14,17 +18,77 @@ export const connectionJson = (row: ConnectionRow) => ({
   conversationCount: row.conversation_count,
 });
 
+/** An attachment as a message lists it. */
+export const attachmentJson = (row: AttachmentListRow): Attachment => ({
+  id: row.id,
+  name: row.name,
+  contentType: row.content_type,
+  size: row.size,
+  kind: row.kind,
+  stored: row.blob_id !== null,
+});
+
+/** Conversations read for an answer, with the attachments of their messages (one query for the lot). */
+export interface ConversationsWithAttachments {
+  rows: readonly ConversationBytesRow[];
+  attachments: readonly AttachmentListRow[];
+}
+
+/** Each conversation's `"attachments":[…]` members, by message index. */
+function attachmentFields(attachments: readonly AttachmentListRow[]): Map<string, Map<number, Uint8Array>> {
+  const grouped = new Map<string, Map<number, AttachmentListRow[]>>();
+  for (const row of attachments) {
+    const messages = grouped.get(row.conversation_id) ?? new Map<number, AttachmentListRow[]>();
+    grouped.set(row.conversation_id, messages);
+    messages.set(row.message_index, [...(messages.get(row.message_index) ?? []), row]);
+  }
+  return new Map(
+    [...grouped].map(([conversationId, messages]) => [
+      conversationId,
+      new Map(
+        [...messages].map(([index, rows]) => [
+          index,
+          encoder.encode(`"attachments":${JSON.stringify(rows.map(attachmentJson))}`),
+        ]),
+      ),
+    ]),
+  );
+}
+
 /**
- * Conversations as the API answers them, comma-separated, as the parts of one
- * JSON text. Payloads are stored as the JSON we wrote; splicing their bytes in
- * avoids parsing, re-serialising and re-encoding every conversation.
+ * Conversations as the API answers them, comma-separated, as one part of a JSON
+ * text. Payloads are stored as the JSON we wrote; splicing their bytes in
+ * avoids parsing, re-serialising and re-encoding every conversation. Each
+ * message gains its `attachments` (`[]` for most) the same way, before its
+ * closing brace; everything is written into one buffer, with no copy or part
+ * per message.
  */
-export function conversationsJsonParts(rows: readonly ConversationBytesRow[], leadingComma = false): Uint8Array[] {
-  return rows.flatMap((row, i) => [
-    encoder.encode(
-      `${leadingComma || i ? ',' : ''}{"id":${JSON.stringify(row.id)},"external_id":${JSON.stringify(row.external_id)},"title":${JSON.stringify(row.title)},"payload":`,
-    ),
-    row.payload ?? NULL_JSON,
-    encoder.encode(`,"update_time":${JSON.stringify(row.update_time)}}`),
-  ]);
+export function conversationsJson(
+  { rows, attachments }: ConversationsWithAttachments,
+  leadingComma = false,
+): Uint8Array {
+  const fields = attachmentFields(attachments);
+  const pieces = rows.map((row, i) => {
+    const ofConversation = fields.get(row.id);
+    const json = row.payload ?? NULL_JSON;
+    const ends = row.payload ? messageEnds(row.payload) : [];
+    return {
+      head: encoder.encode(
+        `${leadingComma || i ? ',' : ''}{"id":${JSON.stringify(row.id)},"external_id":${JSON.stringify(row.external_id)},"title":${JSON.stringify(row.title)},"payload":`,
+      ),
+      payload: { json, ends, fields: ends.map((_, index) => ofConversation?.get(index) ?? NO_ATTACHMENTS) },
+      tail: encoder.encode(`,"update_time":${JSON.stringify(row.update_time)}}`),
+    };
+  });
+  const out = new Uint8Array(
+    pieces.reduce((length, piece) => length + piece.head.length + writtenLength(piece.payload) + piece.tail.length, 0),
+  );
+  let at = 0;
+  for (const { head, payload, tail } of pieces) {
+    out.set(head, at);
+    at = writeWithFields(out, at + head.length, payload);
+    out.set(tail, at);
+    at += tail.length;
+  }
+  return out;
 }

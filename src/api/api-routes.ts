@@ -2,21 +2,23 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
 import type { ImportSlots } from '../import/import-slots.ts';
+import { attachmentRoutes } from './attachment-routes.ts';
 import { ingestRoutes } from './ingest-routes.ts';
 import { listingRoutes } from './listing-routes.ts';
 import { requireCaller } from './middleware.ts';
 import { purgeRoutes } from './purge-routes.ts';
 
-/** Everything under /api, sharing one authenticator; no answer of it may be cached. */
+/** Everything under /api, sharing one authenticator; no answer of it may be cached, but an attachment's bytes as they say. */
 export function apiRoutes(deps: Deps, imports: ImportSlots) {
   const api = new Hono<AppEnv>();
   api.use(async (c, next) => {
     await next();
-    c.header('Cache-Control', 'no-store');
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
   });
   const caller = requireCaller(deps);
   api.route('/', listingRoutes(deps, caller));
   api.route('/', purgeRoutes(deps, caller));
   api.route('/', ingestRoutes(deps, caller, imports));
+  api.route('/', attachmentRoutes(deps, caller));
   return api;
 }

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts';
 import { ParleyError, parseInput } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { concatBytes } from '../bytes.ts';
-import { connectionJson, conversationsJsonParts } from './api-json.ts';
+import { connectionJson, conversationsJson } from './api-json.ts';
 import { methodNotAllowed, rateLimit, type CallerMiddleware } from './middleware.ts';
 import { ConnectionsQuery, ConversationsQuery } from './schemas.ts';
 
@@ -25,7 +25,7 @@ async function conversationsResponse(deps: Deps, c: Context<AppEnv>) {
     q,
   } = parseInput(ConversationsQuery, c.req.query());
   const limit = Math.min(asked, MAX_PAGE_SIZE);
-  const { rows, total } = await listConversations(deps, c.get('caller').appId, connectionId, {
+  const { rows, total, attachments } = await listConversations(deps, c.get('caller').appId, connectionId, {
     limit,
     offset,
     changedAfter: updatedSince,
@@ -33,7 +33,7 @@ async function conversationsResponse(deps: Deps, c: Context<AppEnv>) {
   });
   const parts = [
     encoder.encode('{"conversations":['),
-    ...conversationsJsonParts(rows),
+    conversationsJson({ rows, attachments }),
     encoder.encode(`],"total":${total},"limit":${limit},"offset":${offset}}`),
   ];
   return c.body(concatBytes(parts) as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json' });

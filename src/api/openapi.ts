@@ -10,6 +10,7 @@ const COMPONENTS = {
   Connection: schemas.Connection,
   ConnectionList: schemas.ConnectionList,
   Message: schemas.Message,
+  Attachment: schemas.Attachment,
   Conversation: schemas.Conversation,
   ConversationPage: schemas.ConversationPage,
   IngestResult: schemas.IngestResult,
@@ -50,6 +51,30 @@ const HEADERS = {
   'RateLimit-Reset': integerHeader('Unix time (seconds) at which the current minute ends.'),
   'Retry-After': integerHeader('Seconds to wait before the next request.'),
   Allow: { description: 'The methods the path takes.', required: true, schema: { type: 'string' } },
+  ETag: {
+    description: 'The bytes’ SHA-256 (base64url), quoted: a strong entity tag for `If-None-Match` and `If-Range`.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
+  },
+  'Cache-Control': {
+    description:
+      'Your own cache may keep the bytes, no shared one; it asks again before each use (a 304, or a 404 once the file is deleted).',
+    required: true,
+    schema: { const: 'private, no-cache' },
+  },
+  'Accept-Ranges': { description: 'Ranges are served.', required: true, schema: { const: 'bytes' } },
+  'Content-Length': integerHeader('Bytes in this answer.'),
+  'Content-Disposition': {
+    description:
+      'The file’s name, made safe to save under: `filename` in ASCII and `filename*` (RFC 5987) in UTF-8. `inline` for raster images, sound, video and plain text; every other type (SVG, HTML, PDF, …) `attachment`.',
+    required: true,
+    schema: { type: 'string', pattern: '^(inline|attachment); filename="[ -~]*"; filename\\*=UTF-8\'\'' },
+  },
+  'Content-Range': {
+    description: 'The bytes sent and the file’s size (`bytes 0-99/5000`); on a 416, the size alone (`bytes */5000`).',
+    required: true,
+    schema: { type: 'string', pattern: '^bytes (\\d+-\\d+|\\*)/\\d+$' },
+  },
   Deprecation: {
     description:
       'Present when the Bearer value was the app secret rather than an API key (RFC 9745): create an API key.',
@@ -82,24 +107,47 @@ interface Operation {
   description?: string;
   /** The query parameters, and those of them that may be left out although their schema requires them. */
   query?: { entries: v.ObjectEntries; optional?: string[] };
+  /** The path's parameters (`{id}`). */
+  path?: v.ObjectEntries;
   requestBody?: JsonObject;
-  answer: v.GenericSchema;
+  /** A JSON answer's schema, or `file`: the bytes of a stored file, whole or a range of them. */
+  answer: v.GenericSchema | 'file';
   errors: ErrorCode[];
   /** Without: no credential, and no rate limit. */
   authenticated?: { rateLimited: boolean };
 }
 
-function queryParameters({ entries, optional = [] }: NonNullable<Operation['query']>) {
+function parameters(where: 'query' | 'path', { entries, optional = [] }: NonNullable<Operation['query']>) {
   return Object.entries(entries).map(([name, schema]) => {
     const { description, ...rest } = jsonSchema(schema);
     const required = schema.type !== 'optional' && !optional.includes(name);
-    return { name, in: 'query', required, ...(description ? { description } : {}), schema: rest };
+    return { name, in: where, required, ...(description ? { description } : {}), schema: rest };
   });
 }
 
+const FILE_HEADERS = ['ETag', 'Cache-Control', 'Accept-Ranges', 'Content-Length', 'Content-Disposition'];
+
+/** The answers carrying a file: whole, a range of it, or none when the caller's copy is current. */
+const fileAnswers = (headers: string[]) => {
+  const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, headerRef(name)]));
+  const bytes = { '*/*': { schema: { description: 'The bytes, with the file’s Content-Type.' } } };
+  return {
+    200: { description: 'The file.', headers: headerRefs([...FILE_HEADERS, ...headers]), content: bytes },
+    206: {
+      description: 'The range of the file a `Range: bytes=` header asked for (one range; several get the whole file).',
+      headers: headerRefs([...FILE_HEADERS, 'Content-Range', ...headers]),
+      content: bytes,
+    },
+    304: {
+      description: '`If-None-Match` names the file’s ETag: the caller’s copy is current.',
+      headers: headerRefs(['ETag', 'Cache-Control', ...headers]),
+    },
+  };
+};
+
 const AUTHENTICATION_ERRORS: ErrorCode[] = ['missingAuthorization', 'invalidApiKey'];
 
-function operation({ query, requestBody, answer, errors, authenticated, ...described }: Operation) {
+function operation({ query, path, requestBody, answer, errors, authenticated, ...described }: Operation) {
   const limited = authenticated?.rateLimited ? RATE_LIMIT_HEADERS : [];
   const all = [
     ...(authenticated ? AUTHENTICATION_ERRORS : []),
@@ -117,20 +165,29 @@ function operation({ query, requestBody, answer, errors, authenticated, ...descr
         ? ['Retry-After']
         : status === 429
           ? [...limited, 'Retry-After']
-          : limited;
+          : status === 416
+            ? [...limited, 'Content-Range']
+            : limited;
+  const successHeaders = [...limited, ...(authenticated ? ['Deprecation'] : [])];
+  const allParameters = [
+    ...(path ? parameters('path', { entries: path }) : []),
+    ...(query ? parameters('query', query) : []),
+  ];
   return {
     ...described,
     ...(authenticated ? {} : { security: [] }),
-    ...(query ? { parameters: queryParameters(query) } : {}),
+    ...(allParameters.length ? { parameters: allParameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses: {
-      200: {
-        description: 'Success.',
-        headers: Object.fromEntries(
-          [...limited, ...(authenticated ? ['Deprecation'] : [])].map((name) => [name, headerRef(name)]),
-        ),
-        content: json(jsonSchema(answer)),
-      },
+      ...(answer === 'file'
+        ? fileAnswers(successHeaders)
+        : {
+            200: {
+              description: 'Success.',
+              headers: Object.fromEntries(successHeaders.map((name) => [name, headerRef(name)])),
+              content: json(jsonSchema(answer)),
+            },
+          }),
       ...Object.fromEntries(
         [...byStatus]
           .sort(([a], [b]) => a - b)
@@ -228,6 +285,18 @@ export function openApiDocument(version: string) {
           answer: schemas.ConnectionList,
           errors: ['missingUserRef', 'invalidUserRef', 'userNotFound'],
           authenticated: { rateLimited: true },
+        }),
+      },
+      '/api/attachments/{id}': {
+        get: operation({
+          operationId: 'getAttachment',
+          summary: 'An attachment’s bytes',
+          description:
+            'The bytes of a file or image a message lists in its `attachments` (one whose `stored` is true), streamed, with its `Content-Type`. HEAD answers the headers alone. One `Range: bytes=` range gets a 206 (`If-Range` with the ETag keeps it to an unchanged file); `If-None-Match` with the ETag a 304. Not counted by the rate limit.',
+          path: { id: v.pipe(v.string(), v.description('The attachment’s `id`, from a message’s `attachments`.')) },
+          answer: 'file',
+          errors: ['attachmentNotFound', 'rangeNotSatisfiable'],
+          authenticated: { rateLimited: false },
         }),
       },
       '/api/ingest-export': {

@@ -189,8 +189,9 @@ export const Message = v.object({
       ),
     ),
   ),
-  attachments: v.optional(
-    v.pipe(v.array(Attachment), v.description('The files and images the message showed; empty where it showed none.')),
+  attachments: v.pipe(
+    v.array(Attachment),
+    v.description('The files and images the message showed; empty where it showed none.'),
   ),
 });
 

@@ -1,7 +1,10 @@
+import type { ConversationsWithAttachments } from '../api/api-json.ts';
+import * as attachments from '../db/attachments.ts';
 import type { ConnectionRow } from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
 import type { Deps } from '../deps.ts';
+import { blobBytes } from './attachments.ts';
 import { connectionsOf } from './manage.ts';
 import type { Owner } from './ownership.ts';
 
@@ -11,7 +14,9 @@ export const DOWNLOAD_PAGE_SIZE = 200;
 /** One connection in a download, and a way to read its conversations a page at a time. */
 export interface ConnectionDownload {
   connection: ConnectionRow;
-  conversationPages(): AsyncIterable<conversations.ConversationBytesRow[]>;
+  conversationPages(): AsyncIterable<ConversationsWithAttachments>;
+  /** Its stored attachments, page by page. */
+  attachmentPages(): AsyncIterable<attachments.StoredAttachmentRow[]>;
 }
 
 /**
@@ -27,6 +32,7 @@ export async function downloadOf(deps: Pick<Deps, 'db'>, owner: Owner): Promise<
   return connections.map((connection) => ({
     connection,
     conversationPages: () => conversationPages(deps.db, connection.id),
+    attachmentPages: () => attachmentPages(deps.db, connection.id),
   }));
 }
 
@@ -34,8 +40,33 @@ async function* conversationPages(db: Db, connectionId: string) {
   let after: string | undefined;
   for (;;) {
     const rows = await conversations.listConversationsAfter(db, connectionId, after, DOWNLOAD_PAGE_SIZE);
-    if (rows.length > 0) yield rows;
+    if (rows.length > 0)
+      yield {
+        rows,
+        attachments: await attachments.attachmentsOfConversations(
+          db,
+          rows.map((row) => row.id),
+        ),
+      };
     if (rows.length < DOWNLOAD_PAGE_SIZE) return;
     after = rows.at(-1)!.external_id;
   }
+}
+
+async function* attachmentPages(db: Db, connectionId: string) {
+  let after: string | undefined;
+  for (;;) {
+    const rows = await attachments.storedAttachmentsOfConnection(db, connectionId, after, DOWNLOAD_PAGE_SIZE);
+    if (rows.length > 0) yield rows;
+    if (rows.length < DOWNLOAD_PAGE_SIZE) return;
+    after = rows.at(-1)!.id;
+  }
+}
+
+/** The stored files of the connections, one after another, each read from its store only when its turn comes. */
+export async function* downloadedFiles(deps: Pick<Deps, 'attachments'>, connections: readonly ConnectionDownload[]) {
+  for (const { attachmentPages } of connections)
+    for await (const rows of attachmentPages())
+      for (const row of rows)
+        yield { id: row.id, name: row.name, bytes: blobBytes(deps, { id: row.blob_id, store: row.store }) };
 }

@@ -1,3 +1,4 @@
+import { attachmentsOfConversations } from '../db/attachments.ts';
 import * as connections from '../db/connections.ts';
 import * as search from '../db/conversation-search.ts';
 import * as conversations from '../db/conversations.ts';
@@ -8,6 +9,8 @@ import { isSearch, searchWords } from './search.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;
+
+type PageQuery = { limit: number; offset: number; changedAfter?: string | undefined; q?: string | undefined };
 
 /** The user's connections, newest capture first. */
 export async function listConnections(deps: Pick<Deps, 'db'>, appId: string, userRef: string) {
@@ -21,16 +24,27 @@ export async function listConnections(deps: Pick<Deps, 'db'>, appId: string, use
  * already capped. With `changedAfter` (ISO 8601, as Parley writes its times),
  * only those stored or changed after it; with a search `q` (see searchWords),
  * only those that match, best match first. `total` counts what is kept.
+ * `attachments` are those of the page's messages (none where they show none).
  */
-export async function listConversations(
-  deps: Pick<Deps, 'db'>,
-  appId: string,
-  connectionId: string,
-  page: { limit: number; offset: number; changedAfter?: string | undefined; q?: string | undefined },
-) {
+export async function listConversations(deps: Pick<Deps, 'db'>, appId: string, connectionId: string, page: PageQuery) {
   const connection = await connectionOfApp(deps, appId, connectionId);
   const { db } = deps;
-  const { limit, offset, changedAfter, q } = page;
+  const { rows, total } = await conversationsPage(db, connection, page);
+  return {
+    rows,
+    total,
+    attachments: await attachmentsOfConversations(
+      db,
+      rows.map((row) => row.id),
+    ),
+  };
+}
+
+async function conversationsPage(
+  db: Deps['db'],
+  connection: { id: string; conversation_count: number },
+  { limit, offset, changedAfter, q }: PageQuery,
+) {
   if (isSearch(q)) {
     const words = searchWords(q);
     if (words.length === 0) return { rows: [], total: 0 };

@@ -4,6 +4,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
+import { attachmentViews } from './attachments.ts';
 import { connectionOf, unrevokedConnectionOf, type Owner } from './ownership.ts';
 import { messagesOf } from './payload.ts';
 
@@ -27,6 +28,16 @@ export async function conversationOf(deps: Pick<Deps, 'db'>, owner: Owner, conve
   const row = await conversations.findConversationOfUser(deps.db, owner.appId, owner.userRef, conversationId);
   if (!row) throw new ParleyError('conversationNotFound');
   return { ...row, messages: messagesOf(row.payload) };
+}
+
+/** A conversation as its page shows it: each message with its attachments. */
+export async function conversationToRead(deps: Pick<Deps, 'db' | 'attachments'>, owner: Owner, conversationId: string) {
+  const conversation = await conversationOf(deps, owner, conversationId);
+  const attachments = await attachmentViews(deps, conversation.id);
+  return {
+    ...conversation,
+    messages: conversation.messages.map((message, i) => ({ ...message, attachments: attachments.get(i) ?? [] })),
+  };
 }
 
 export async function deleteConversation(

@@ -1,5 +1,4 @@
-import { connectionJson, conversationsJsonParts } from '../api/api-json.ts';
-import { concatBytes } from '../bytes.ts';
+import { connectionJson, conversationsJson } from '../api/api-json.ts';
 import type { ConnectionDownload } from '../conversations/download.ts';
 
 const encoder = new TextEncoder();
@@ -23,9 +22,9 @@ export async function* downloadFile(
     const head = JSON.stringify(connectionJson(connection)).slice(0, -1);
     yield encoder.encode(`${i ? ',' : ''}${head},"conversations":[`);
     let written = 0;
-    for await (const rows of conversationPages()) {
-      yield concatBytes(conversationsJsonParts(rows, written > 0));
-      written += rows.length;
+    for await (const page of conversationPages()) {
+      yield conversationsJson(page, written > 0);
+      written += page.rows.length;
     }
     yield encoder.encode(']}');
   }

@@ -9,14 +9,23 @@ import {
 import { providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
 import { streamOf } from '../bytes.ts';
-import { downloadOf } from '../conversations/download.ts';
+import { downloadedFiles, downloadOf } from '../conversations/download.ts';
+import {
+  attachmentOf,
+  blobBytes,
+  deleteAttachment,
+  servedFile,
+  storedAttachmentOf,
+} from '../conversations/attachments.ts';
 import {
   connectionsOf,
   conversationOf,
   conversationPage,
+  conversationToRead,
   deleteConversation,
   disconnect,
 } from '../conversations/manage.ts';
+import { fileResponse } from '../http/attachment-response.ts';
 import { connectionOf, type Owner } from '../conversations/ownership.ts';
 import { purgeUser } from '../conversations/purge.ts';
 import { MAX_QUERY_LENGTH, isSearch, searchOwn } from '../conversations/search.ts';
@@ -24,6 +33,7 @@ import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { checkCsrf, rememberResult, type PageSession } from '../links/page-sessions.ts';
 import { downloadFile } from './download-file.ts';
+import { downloadZip } from './download-zip.ts';
 import {
   isNavigation,
   messages,
@@ -114,16 +124,25 @@ export function manageRoutes(deps: Deps) {
 
   // "Download my data": a read, so a GET with the session and no form token; a
   // cross-site page can at most make the person's own browser save their file.
+  // A zip: the JSON file as the download always was, and the stored files beside it.
   routes.get('/manage/download', async (c) => {
     const owner = await session(c);
     const connections = await downloadOf(deps, owner);
-    const exportedAt = isoTime(deps.clock.now());
-    const file = streamOf(downloadFile(owner.userRef, exportedAt, connections), (error) =>
+    const now = deps.clock.now();
+    const exportedAt = isoTime(now);
+    const name = `parley-data-${exportedAt.slice(0, 10)}`;
+    const zip = downloadZip(
+      `${name}.json`,
+      downloadFile(owner.userRef, exportedAt, connections),
+      downloadedFiles(deps, connections),
+      now,
+    );
+    const file = streamOf(zip, (error) =>
       deps.log.error('download failed', { appId: owner.appId, error: String(error), stack: (error as Error).stack }),
     );
     return c.body(file, 200, {
-      'Content-Type': 'application/json',
-      'Content-Disposition': `attachment; filename="parley-data-${exportedAt.slice(0, 10)}.json"`,
+      'Content-Type': 'application/zip',
+      'Content-Disposition': `attachment; filename="${name}.zip"`,
     });
   });
 
@@ -150,12 +169,61 @@ export function manageRoutes(deps: Deps) {
 
   routes.get('/manage/conversations/:id', async (c) => {
     const owner = await session(c);
-    const conversation = await conversationOf(deps, owner, c.req.param('id'));
+    const conversation = await conversationToRead(deps, owner, c.req.param('id'));
     return renderPage(
       c,
-      <ManageConversationPage appName={owner.appName} conversation={conversation} messages={conversation.messages} />,
+      <ManageConversationPage
+        appName={owner.appName}
+        conversation={conversation}
+        messages={conversation.messages}
+        notice={c.req.query('notice')}
+      />,
     );
   });
+
+  // A file of a message: the page's images and download links. A read, so a GET
+  // with the session; the page's headers (no-store among them) replace the API's
+  // caching, so nothing of the person's files stays in a shared browser's cache.
+  routes.get('/manage/attachments/:id', async (c) => {
+    const owner = await session(c);
+    const attachment = await storedAttachmentOf(deps, owner, c.req.param('id'));
+    return fileResponse(
+      c,
+      servedFile(attachment),
+      (range) => blobBytes(deps, attachment.blob, range),
+      (error) =>
+        deps.log.error('attachment read failed', {
+          appId: owner.appId,
+          attachmentId: attachment.id,
+          error: String(error),
+        }),
+    );
+  });
+
+  routes.get('/manage/attachments/:id/delete', async (c) => {
+    const owner = await session(c);
+    const attachment = await attachmentOf(deps, owner, c.req.param('id'));
+    const t = messages(c);
+    return renderPage(
+      c,
+      <ConfirmPage
+        appName={owner.appName}
+        title={t.confirmDeleteAttachment}
+        explanation={t.confirmDeleteAttachmentText({ name: attachment.name, app: owner.appName })}
+        action={`/manage/attachments/${attachment.id}/delete`}
+        csrfToken={owner.csrfToken}
+        confirmLabel={t.deleteAttachmentButton}
+        cancelHref={`/manage/conversations/${attachment.conversation_id}`}
+      />,
+    );
+  });
+  routes.post(
+    '/manage/attachments/:id/delete',
+    confirmed(async (c, owner) => {
+      const deleted = await deleteAttachment(deps, owner, c.req.param('id')!);
+      return `/manage/conversations/${deleted.conversation_id}?notice=attachment-deleted`;
+    }),
+  );
 
   routes.get('/manage/conversations/:id/delete', async (c) => {
     const owner = await session(c);

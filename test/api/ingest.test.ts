@@ -86,6 +86,7 @@ describe('POST /api/ingest-export', () => {
       role: 'user',
       content: 'And if I keep it in the fridge between bakes?',
       timestamp: '2024-06-08T09:51:28.442Z',
+      attachments: [],
     });
 
     const { connections } = await json(await t.request('/api/conversations?userRef=alice'));

@@ -300,7 +300,10 @@ describe('response shapes', () => {
         id: ids[i]!.id,
         external_id: `ext-${i}`,
         title: `Conversation ${i}`,
-        payload: { title: `Conversation ${i}`, messages: [{ role: 'user', content: `Message ${i}`, timestamp: null }] },
+        payload: {
+          title: `Conversation ${i}`,
+          messages: [{ role: 'user', content: `Message ${i}`, timestamp: null, attachments: [] }],
+        },
         update_time: isoTime(FIXED_NOW - i * 60_000),
       })),
       total: 2,
@@ -345,7 +348,13 @@ describe('response shapes', () => {
     await refreshConversationCount(t.deps.db, connectionId);
     const body = await json(await t.request(`/api/conversations?connectionId=${connectionId}`));
     assert.deepEqual(body.conversations, [
-      { id: 'b-tricky', external_id: tricky, title: tricky, payload, update_time: isoTime(FIXED_NOW) },
+      {
+        id: 'b-tricky',
+        external_id: tricky,
+        title: tricky,
+        payload: { ...payload, messages: payload.messages.map((message) => ({ ...message, attachments: [] })) },
+        update_time: isoTime(FIXED_NOW),
+      },
       { id: 'a-null', external_id: 'null-one', title: null, payload: null, update_time: null },
     ]);
     assert.equal(body.total, 2);

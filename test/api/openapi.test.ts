@@ -40,6 +40,19 @@ const answer = (status: number, body: unknown, headers: Record<string, string> =
   text: JSON.stringify(body),
 });
 const RATE = { 'RateLimit-Limit': '60', 'RateLimit-Remaining': '59', 'RateLimit-Reset': '1772366460' };
+const FILE = {
+  'Content-Type': 'image/png',
+  ETag: '"n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg"',
+  'Cache-Control': 'private, no-cache',
+  'Accept-Ranges': 'bytes',
+  'Content-Length': '3',
+  'Content-Disposition': `inline; filename="a.png"; filename*=UTF-8''a.png`,
+};
+const file = (status: number, headers: Record<string, string>, text = 'PNG') => ({
+  status,
+  headers: new Headers(headers),
+  text,
+});
 const message = (code: ErrorCode) => ERRORS[code][1];
 
 describe('GET /openapi.json', () => {
@@ -62,6 +75,7 @@ describe('GET /openapi.json', () => {
   test('names every operation, the rate-limit headers, every error message of each, and every webhook', () => {
     const paths = OPENAPI.paths as Record<string, Record<string, any>>;
     assert.deepEqual(Object.keys(paths).sort(), [
+      '/api/attachments/{id}',
       '/api/connections',
       '/api/conversations',
       '/api/ingest-export',
@@ -116,6 +130,22 @@ describe('GET /openapi.json', () => {
       'multipart/form-data',
     ]);
     assert.equal(ingest.responses['429'], undefined, 'imports are not rate limited');
+    const attachment = paths['/api/attachments/{id}']!.get;
+    assert.deepEqual(
+      attachment.parameters.map((p: { name: string; in: string }) => `${p.in} ${p.name}`),
+      ['path id'],
+    );
+    assert.deepEqual(Object.keys(attachment.responses), ['200', '206', '304', '401', '404', '416', '500', '503']);
+    assert.deepEqual(Object.keys(attachment.responses['206'].headers), [
+      'ETag',
+      'Cache-Control',
+      'Accept-Ranges',
+      'Content-Length',
+      'Content-Disposition',
+      'Content-Range',
+      'Deprecation',
+    ]);
+    assert.deepEqual(Object.keys(attachment.responses['416'].headers), ['Content-Range']);
     assert.deepEqual(Object.keys(OPENAPI.webhooks).sort(), Object.keys(schemas.EVENTS).sort());
   });
 });
@@ -136,6 +166,14 @@ describe('answers are checked against the document', () => {
       answer(429, { error: message('rateLimited') }, { ...RATE, 'Retry-After': '30' }),
     );
     checkAnswer('DELETE', '/api/purge', answer(405, { error: message('methodNotAllowed') }, { Allow: 'POST' }));
+    checkAnswer('GET', '/api/attachments/a1', file(200, FILE));
+    checkAnswer('GET', '/api/attachments/a1', file(206, { ...FILE, 'Content-Range': 'bytes 0-2/10' }));
+    checkAnswer('GET', '/api/attachments/a1', file(304, { ETag: FILE.ETag, 'Cache-Control': 'private, no-cache' }, ''));
+    checkAnswer(
+      'GET',
+      '/api/attachments/a1',
+      answer(416, { error: message('rangeNotSatisfiable') }, { 'Content-Range': 'bytes */10' }),
+    );
     checkAnswer('GET', '/manage', {
       status: 200,
       headers: new Headers({ 'Content-Type': 'text/html' }),
@@ -167,6 +205,20 @@ describe('answers are checked against the document', () => {
       { ...answer(200, { ok: true, version: '1.0.0' }), headers: new Headers({ 'Content-Type': 'text/plain' }) },
     ],
     ['another method not answered 405', 'PUT', '/api/purge', answer(404, { error: message('notFound') })],
+    ['a file without its ETag', 'GET', '/api/attachments/a1', file(200, { ...FILE, ETag: '' })],
+    ['a range without its Content-Range', 'GET', '/api/attachments/a1', file(206, FILE)],
+    [
+      'a 304 with a body',
+      'GET',
+      '/api/attachments/a1',
+      file(304, { ETag: FILE.ETag, 'Cache-Control': 'private, no-cache' }),
+    ],
+    [
+      'an unsatisfiable range without the size',
+      'GET',
+      '/api/attachments/a1',
+      answer(416, { error: message('rangeNotSatisfiable') }),
+    ],
   ];
   for (const [what, method, path, got] of refused) {
     test(`refused: ${what}`, () => assert.throws(() => checkAnswer(method, path, got), assert.AssertionError));

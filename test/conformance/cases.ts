@@ -937,8 +937,8 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
           payload: {
             title: 'Conversation 0',
             messages: [
-              { role: 'user', content: source.chat_messages[0]!.text, timestamp: source.updated_at },
-              { role: 'assistant', content: 'Answer 0', timestamp: source.updated_at },
+              { role: 'user', content: source.chat_messages[0]!.text, timestamp: source.updated_at, attachments: [] },
+              { role: 'assistant', content: 'Answer 0', timestamp: source.updated_at, attachments: [] },
             ],
           },
           update_time: source.updated_at,

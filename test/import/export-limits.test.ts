@@ -310,6 +310,7 @@ describe('lone surrogates', () => {
       timestamp: null,
       model: 'gpt \ufffd',
       reasoning: 'thought \ufffd',
+      attachments: [],
     });
     const stored = await t.deps.db.selectFrom('conversations').select(['title', 'payload']).executeTakeFirstOrThrow();
     assert.equal(stored.title, 'bad \ufffd title');

@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import {
   conversationsOf,
+  shownConversation,
   expectRefused,
   fixtureBytes,
   fixtureJson,
@@ -30,7 +31,7 @@ const ZIP_TYPE = 'application/zip';
 const CSV_TYPE = 'text/csv';
 
 /** What the API shows of a stored conversation, without Parley's own id. */
-const shown = ({ external_id, title, update_time, payload }: any) => ({ external_id, title, update_time, payload });
+const shown = shownConversation;
 
 /** One message as the payload holds it; `model` and `reasoning` only where the export has them. */
 const message = (

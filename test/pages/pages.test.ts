@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { strToU8 } from 'fflate';
+import { strFromU8, strToU8, unzipSync } from 'fflate';
 import { signLink } from 'parley-sdk';
 import { onboardApp } from '../../src/apps/apps.ts';
 import {
@@ -497,7 +497,14 @@ describe('download my data', () => {
   }
   const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-  test('one JSON file with every connection and conversation of the person, across many pages, and nothing of anyone else', async () => {
+  /** The zip's members, and its JSON file (the download as it always was). */
+  async function unzipped(response: Response) {
+    const members = unzipSync(new Uint8Array(await response.arrayBuffer()));
+    const text = strFromU8(members['parley-data-2026-03-01.json']!);
+    return { members, text, file: JSON.parse(text) };
+  }
+
+  test('one zip: a JSON file with every connection and conversation of the person, across many pages, and nothing of anyone else', async () => {
     const t = await setup();
     const u1 = { appId: t.tenant.appId, userRef: 'u1' };
     // 250 and 200: the reads cross pages of 200, one of them ending exactly on a page.
@@ -525,18 +532,19 @@ describe('download my data', () => {
     const home = await (await browser.get('/manage')).text();
     assert.match(
       home,
-      /<h2 id="download-title">Download your data<\/h2>\s*<p>One JSON file with everything Test app holds for you/,
+      /<h2 id="download-title">Download your data<\/h2>\s*<p>One zip file with everything Test app holds for you/,
     );
     assert.match(home, /<a class="button" href="\/manage\/download" download>Download my data<\/a>/);
 
     const response = await browser.get('/manage/download');
     assert.equal(response.status, 200);
-    assert.equal(response.headers.get('content-type'), 'application/json');
-    assert.equal(response.headers.get('content-disposition'), 'attachment; filename="parley-data-2026-03-01.json"');
+    assert.equal(response.headers.get('content-type'), 'application/zip');
+    assert.equal(response.headers.get('content-disposition'), 'attachment; filename="parley-data-2026-03-01.zip"');
     assert.equal(response.headers.get('cache-control'), 'no-store');
     assert.ok(response.body instanceof ReadableStream);
-    const text = await response.text();
-    const file = JSON.parse(text);
+    const { members, text, file } = await unzipped(response);
+    // Nothing of theirs is stored as a file.
+    assert.deepEqual(Object.keys(members), ['parley-data-2026-03-01.json']);
 
     assert.deepEqual(Object.keys(file), ['userRef', 'exportedAt', 'connections']);
     assert.equal(file.userRef, 'u1');
@@ -587,7 +595,11 @@ describe('download my data', () => {
     assert.doesNotMatch(await (await browser.get('/manage')).text(), /\/manage\/download/);
     const response = await browser.get('/manage/download');
     assert.equal(response.status, 200);
-    assert.deepEqual(await json(response), { userRef: 'u1', exportedAt: '2026-03-01T12:00:30.000Z', connections: [] });
+    assert.deepEqual((await unzipped(response)).file, {
+      userRef: 'u1',
+      exportedAt: '2026-03-01T12:00:30.000Z',
+      connections: [],
+    });
   });
 
   test('only a live manage session downloads', async () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ParleyClient } from 'parley-sdk';
-import { postExport, setup, type TestContext } from '../helpers.ts';
+import { postExport, seedAttachment, setup, type TestContext } from '../helpers.ts';
 
 function claudeExport(conversations: Array<{ id: string; title: string; text: string }>) {
   return new TextEncoder().encode(
@@ -92,6 +92,48 @@ describe('ParleyClient against the server', () => {
     await assert.rejects(parley.listConversations(connections[0]!.id, { q: 'x'.repeat(1001) }), {
       status: 400,
       message: 'Invalid q parameter',
+    });
+  });
+
+  test('attachment(): the bytes of a file a message lists, whole or a range; another app’s is not found', async () => {
+    const t = await setup();
+    const { connectionId } = await (await postExport(t, claudeExport([{ id: 'a', title: 'One', text: 'x' }]))).json();
+    const parley = client(t);
+    const [conversation] = (await parley.listConversations(connectionId)).conversations;
+    const bytes = new TextEncoder().encode('a pasted document');
+    const paste = await seedAttachment(t.deps, {
+      conversationId: conversation!.id,
+      name: 'paste.txt',
+      contentType: 'text/plain; charset=utf-8',
+      kind: 'document',
+      bytes,
+    });
+    const [message] = (await parley.listConversations(connectionId)).conversations[0]!.payload!.messages;
+    assert.deepEqual(message!.attachments, [
+      {
+        id: paste.id,
+        name: 'paste.txt',
+        contentType: 'text/plain; charset=utf-8',
+        size: 17,
+        kind: 'document',
+        stored: true,
+      },
+    ]);
+    const file = await parley.attachment(paste.id);
+    assert.equal(await new Response(file.stream).text(), 'a pasted document');
+    assert.deepEqual(
+      [file.contentType, file.size, file.name, file.etag],
+      ['text/plain; charset=utf-8', 17, 'paste.txt', `"${paste.sha256}"`],
+    );
+    const part = await parley.attachment(paste.id, { range: { start: 2, end: 8 } });
+    assert.deepEqual(
+      [await new Response(part.stream).text(), part.range, part.totalSize],
+      ['pasted', { start: 2, end: 8 }, 17],
+    );
+    await assert.rejects(parley.attachment('unknown'), {
+      name: 'ParleyError',
+      status: 404,
+      message: 'Attachment not found',
     });
   });
 });

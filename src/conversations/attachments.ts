@@ -1,0 +1,124 @@
+import type { ByteRange } from '../attachments/attachment-store.ts';
+import * as attachments from '../db/attachments.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { isoTime, type Deps } from '../deps.ts';
+import { ParleyError } from '../errors.ts';
+import type { Attachment } from 'parley-sdk';
+import { attachmentJson } from '../api/api-json.ts';
+import { isInlineImage, type ServedFile } from '../http/attachment-response.ts';
+import type { Owner } from './ownership.ts';
+
+/** A stored attachment: one whose bytes can be served. */
+export type StoredAttachment = attachments.AttachmentRow & { blob: NonNullable<attachments.AttachmentRow['blob']> };
+
+/** An attachment of the app (of its user, with `userRef`); 404 for another's, as for one that does not exist. */
+export async function attachmentOf(deps: Pick<Deps, 'db'>, scope: { appId: string; userRef?: string }, id: string) {
+  const attachment = await attachments.findAttachment(deps.db, scope, id);
+  if (!attachment) throw new ParleyError('attachmentNotFound');
+  return attachment;
+}
+
+/** As attachmentOf, for its bytes: one the export named without holding it has none to serve, 404. */
+export async function storedAttachmentOf(
+  deps: Pick<Deps, 'db'>,
+  scope: { appId: string; userRef?: string },
+  id: string,
+): Promise<StoredAttachment> {
+  const attachment = await attachmentOf(deps, scope, id);
+  if (!attachment.blob) throw new ParleyError('attachmentNotFound');
+  return attachment as StoredAttachment;
+}
+
+/** What a response says of a stored attachment's file. */
+export const servedFile = ({ name, content_type, blob }: StoredAttachment): ServedFile => ({
+  name,
+  contentType: content_type,
+  sniffedType: blob.content_type,
+  size: blob.size,
+  sha256: blob.sha256,
+});
+
+/**
+ * A blob's bytes (those of `range` only, with one), from the store its row
+ * names: the one the blob was written to, whichever is configured now.
+ */
+export function blobBytes(
+  deps: Pick<Deps, 'attachments'>,
+  blob: { id: string; store: string },
+  range?: ByteRange,
+): AsyncIterable<Uint8Array> {
+  if (blob.store !== deps.attachments.name)
+    throw new Error(`blob ${blob.id} is in the ${blob.store} store, which this server does not read`);
+  return deps.attachments.read(blob.id, range);
+}
+
+/**
+ * The start of a stored text (a document's pasted text), at most `maxBytes` of
+ * it, decoded as UTF-8 without a character cut in two; `complete` when that
+ * was all of it.
+ */
+export async function textStart(
+  deps: Pick<Deps, 'attachments'>,
+  blob: { id: string; store: string; size: number },
+  maxBytes: number,
+): Promise<{ text: string; complete: boolean }> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of blobBytes(deps, blob, { start: 0, end: maxBytes }))
+    text += decoder.decode(chunk, { stream: true });
+  const complete = blob.size <= maxBytes;
+  // Cut short, a character's first bytes are left in the decoder rather than shown as U+FFFD.
+  return { text: complete ? text + decoder.decode() : text, complete };
+}
+
+/** How much of a document's text the manage page shows in place; the rest is a download. */
+export const DOCUMENT_PREVIEW_BYTES = 4096;
+
+/** An attachment as the manage page shows it. */
+export interface AttachmentView extends Attachment {
+  /** A raster image it may show in an `<img>` (never SVG). */
+  inlineImage: boolean;
+  /** A stored document's first DOCUMENT_PREVIEW_BYTES, as text. */
+  preview?: { text: string; complete: boolean };
+}
+
+/** A conversation's attachments as the manage page shows them, by message index: documents with the start of their text. */
+export async function attachmentViews(
+  deps: Pick<Deps, 'db' | 'attachments'>,
+  conversationId: string,
+): Promise<Map<number, AttachmentView[]>> {
+  const byMessage = new Map<number, AttachmentView[]>();
+  for (const row of await attachments.attachmentsOfConversations(deps.db, [conversationId])) {
+    const stored = row.blob_id !== null;
+    const view: AttachmentView = {
+      ...attachmentJson(row),
+      inlineImage: stored && row.kind === 'image' && isInlineImage(row.content_type, row.sniffed_type!),
+      ...(stored && row.kind === 'document'
+        ? {
+            preview: await textStart(
+              deps,
+              { id: row.blob_id!, store: row.store!, size: row.size! },
+              DOCUMENT_PREVIEW_BYTES,
+            ),
+          }
+        : {}),
+    };
+    byMessage.set(row.message_index, [...(byMessage.get(row.message_index) ?? []), view]);
+  }
+  return byMessage;
+}
+
+/** The person deletes one attachment; the bytes go in the same transaction when no other message shows them. */
+export async function deleteAttachment(
+  deps: Pick<Deps, 'db' | 'clock' | 'erased'>,
+  owner: Owner,
+  attachmentId: string,
+) {
+  const deleted = await writeTransaction(deps.db, async (db) => {
+    const attachment = await attachmentOf({ db }, owner, attachmentId);
+    await attachments.deleteAttachment(db, attachment, isoTime(deps.clock.now()));
+    return attachment;
+  });
+  deps.erased?.();
+  return deleted;
+}

@@ -1,0 +1,133 @@
+import type { AttachmentKind, AttachmentStoreName, Db } from './database.ts';
+import { fixedSql } from './fixed-sql.ts';
+
+/** An attachment as a message lists it: its size is its blob's where stored (the export's claim otherwise). */
+export interface AttachmentListRow {
+  id: string;
+  conversation_id: string;
+  message_index: number;
+  name: string;
+  content_type: string;
+  size: number | null;
+  kind: AttachmentKind;
+  /** The blob's id; null when not stored. */
+  blob_id: string | null;
+  /** The blob's store and the type sniffed from its bytes; null when not stored. */
+  store: AttachmentStoreName | null;
+  sniffed_type: string | null;
+}
+
+/** Attachments in the order a message lists them: the export's order within the conversation (as written), then id. */
+const LIST_ORDER = 'a.conversation_id, a.message_index, a.created_at, a.id';
+
+const LIST_COLUMNS = `a.id, a.conversation_id, a.message_index, a.name, a.content_type,
+  COALESCE(b.size, a.size) AS size, a.kind, a.blob_id, b.store, b.content_type AS sniffed_type`;
+
+/** PostgreSQL answers a bigint as text. */
+const sized = <Row extends { size: number | string | null }>(row: Row) => ({
+  ...row,
+  size: row.size === null ? null : Number(row.size),
+});
+
+/**
+ * The attachments of these conversations (a page of the listing), in one query;
+ * none for most pages, whose conversations hold no files.
+ */
+export async function attachmentsOfConversations(
+  db: Db,
+  conversationIds: readonly string[],
+): Promise<AttachmentListRow[]> {
+  if (conversationIds.length === 0) return [];
+  const rows = await fixedSql<AttachmentListRow>(
+    db,
+    `SELECT ${LIST_COLUMNS} FROM attachments a LEFT JOIN attachment_blobs b ON b.id = a.blob_id
+     WHERE a.conversation_id IN (${conversationIds.map(() => '?').join(', ')}) ORDER BY ${LIST_ORDER}`,
+    conversationIds,
+  );
+  return rows.map(sized);
+}
+
+/** One attachment with what serving its bytes needs: its blob (absent when not stored) and where the bytes are. */
+export interface AttachmentRow extends AttachmentListRow {
+  connection_id: string;
+  blob: { id: string; store: AttachmentStoreName; sha256: string; size: number; content_type: string } | null;
+}
+
+/**
+ * An attachment of one app (of one of its users, `userRef` given); undefined
+ * for one of another app or user, as for one that does not exist.
+ */
+export async function findAttachment(
+  db: Db,
+  scope: { appId: string; userRef?: string },
+  attachmentId: string,
+): Promise<AttachmentRow | undefined> {
+  const [row] = await fixedSql<AttachmentListRow & { connection_id: string; sha256: string | null }>(
+    db,
+    `SELECT ${LIST_COLUMNS}, a.connection_id, b.sha256
+     FROM attachments a
+     JOIN connections c ON c.id = a.connection_id
+     JOIN users u ON u.id = c.user_id
+     LEFT JOIN attachment_blobs b ON b.id = a.blob_id
+     WHERE a.id = ? AND u.app_id = ?${scope.userRef === undefined ? '' : ' AND u.user_ref = ?'}`,
+    scope.userRef === undefined ? [attachmentId, scope.appId] : [attachmentId, scope.appId, scope.userRef],
+  );
+  if (!row) return undefined;
+  const { sha256, ...attachment } = sized(row);
+  return {
+    ...attachment,
+    blob:
+      attachment.blob_id === null
+        ? null
+        : {
+            id: attachment.blob_id,
+            store: attachment.store!,
+            sha256: sha256!,
+            size: attachment.size!,
+            content_type: attachment.sniffed_type!,
+          },
+  };
+}
+
+/**
+ * Deletes one attachment; its blob goes with it when no other attachment shows
+ * it (schema.sql's trigger). Its conversation counts as changed at `changedAt`
+ * (ISO 8601): the listing's `updatedSince` then shows it without the file. Call
+ * it in a transaction.
+ */
+export async function deleteAttachment(
+  db: Db,
+  attachment: { id: string; conversation_id: string },
+  changedAt: string,
+): Promise<void> {
+  await fixedSql(db, 'DELETE FROM attachments WHERE id = ?', [attachment.id]);
+  await fixedSql(db, 'UPDATE conversations SET changed_at = ? WHERE id = ?', [changedAt, attachment.conversation_id]);
+}
+
+/** A stored attachment in a download: which blob to read, and the name it goes out under. */
+export interface StoredAttachmentRow {
+  id: string;
+  name: string;
+  blob_id: string;
+  store: AttachmentStoreName;
+  size: number;
+}
+
+/**
+ * Up to `limit` of the stored attachments of a connection after `afterId` (from
+ * the first without it), by id: keyset pages for reading all of them, however many.
+ */
+export async function storedAttachmentsOfConnection(
+  db: Db,
+  connectionId: string,
+  afterId: string | undefined,
+  limit: number,
+): Promise<StoredAttachmentRow[]> {
+  const rows = await fixedSql<StoredAttachmentRow>(
+    db,
+    `SELECT a.id, a.name, a.blob_id, b.store, b.size FROM attachments a JOIN attachment_blobs b ON b.id = a.blob_id
+     WHERE a.connection_id = ?${afterId === undefined ? '' : ' AND a.id > ?'} ORDER BY a.id LIMIT ?`,
+    afterId === undefined ? [connectionId, limit] : [connectionId, afterId, limit],
+  );
+  return rows.map((row) => ({ ...row, size: Number(row.size) }));
+}
