@@ -1,4 +1,5 @@
 import type { ByteRange } from '../attachments/attachment-store.ts';
+import type { AttachmentStoreName } from '../db/database.ts';
 import * as attachments from '../db/attachments.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { isoTime, type Deps } from '../deps.ts';
@@ -44,12 +45,10 @@ export const servedFile = ({ name, content_type, blob }: StoredAttachment): Serv
  */
 export function blobBytes(
   deps: Pick<Deps, 'attachments'>,
-  blob: { id: string; store: string },
+  blob: { id: string; store: AttachmentStoreName },
   range?: ByteRange,
 ): AsyncIterable<Uint8Array> {
-  if (blob.store !== deps.attachments.name)
-    throw new Error(`blob ${blob.id} is in the ${blob.store} store, which this server does not read`);
-  return deps.attachments.read(blob.id, range);
+  return deps.attachments.forBlob(blob.store).read(blob.id, range);
 }
 
 /**
@@ -59,7 +58,7 @@ export function blobBytes(
  */
 export async function textStart(
   deps: Pick<Deps, 'attachments'>,
-  blob: { id: string; store: string; size: number },
+  blob: { id: string; store: AttachmentStoreName; size: number },
   maxBytes: number,
 ): Promise<{ text: string; complete: boolean }> {
   const decoder = new TextDecoder();

@@ -14,7 +14,7 @@ import { after, before, test } from 'node:test';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { signLink } from 'parley-sdk';
-import { databaseStore } from '../../src/attachments/database-store.ts';
+import { attachmentStores } from '../../src/attachments/stores.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import type { Db } from '../../src/db/database.ts';
 import { systemClock } from '../../src/deps.ts';
@@ -72,7 +72,7 @@ async function conversationWithFiles(userRef: string) {
     .select('id')
     .where('connection_id', '=', imported.connectionId)
     .executeTakeFirstOrThrow();
-  const deps = { db: db!, clock: systemClock, attachments: databaseStore(db!) };
+  const deps = { db: db!, clock: systemClock, attachments: attachmentStores(db!, { attachmentsS3: undefined }) };
   const conversationId = conversation.id;
   return {
     conversationId,
