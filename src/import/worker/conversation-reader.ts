@@ -6,6 +6,8 @@ import {
   type ExportFormat,
   type GroupedFormat,
   type Json,
+  type AttachmentRef,
+  type LibraryFile,
   type NormalizedConversation,
 } from '../formats/format.ts';
 import { EXPORT_FORMATS, formatFor } from '../formats/registry.ts';
@@ -38,7 +40,23 @@ export type ImportItem =
   | ConversationItem
   | { kind: 'unchanged'; seq: number; source: string; sourceHash: string; externalId: string }
   | { kind: 'record'; seq: number; key: string; time: number; record: string }
-  | { kind: 'unreadable'; count: number };
+  | { kind: 'unreadable'; count: number }
+  | PayloadItem
+  /** Names the zip gives its files (by file id), and a file of its library. */
+  | { kind: 'fileNames'; names: Array<[fileId: string, name: string]> }
+  | { kind: 'library'; file: LibraryFile };
+
+/**
+ * A payload's next bytes (in a buffer of their own, moved between threads),
+ * `final` on its last; or one the connection holds, not read (`known`, its size).
+ */
+export type PayloadItem =
+  | { kind: 'payload'; source: string; bytes: Uint8Array; final: boolean }
+  | { kind: 'knownPayload'; source: string; size: number };
+
+/** The buffers of items' payload bytes: moved to the other thread with them. */
+export const itemBuffers = (items: readonly ImportItem[]): ArrayBuffer[] =>
+  items.flatMap((item) => (item.kind === 'payload' ? [item.bytes.buffer as ArrayBuffer] : []));
 
 export interface ConversationItem {
   kind: 'conversation';
@@ -50,6 +68,12 @@ export interface ConversationItem {
   title: string | null;
   payload: string;
   updateTime: string | null;
+  /** Its attachments (StagedRef[] as JSON), or null when it has none. */
+  attachments: string | null;
+  /** The message each of its node ids goes with (JSON), or null (see NormalizedConversation). */
+  messageIds: string | null;
+  /** The text that is the bytes of an attachment, by ref (Claude's extracted content). */
+  texts: Array<[ref: string, text: string]>;
 }
 
 /**
@@ -116,7 +140,19 @@ export class ConversationReader {
   }
 
   private readRecord(record: WireRecord): void {
-    if ('text' in record && this.readFileNames(record.source, record.text)) return;
+    if ('payload' in record) {
+      this.items.push({ kind: 'payload', source: record.source, bytes: record.payload, final: record.final });
+      return;
+    }
+    if ('known' in record) {
+      this.items.push({ kind: 'knownPayload', source: record.source, size: record.known });
+      return;
+    }
+    if (
+      'text' in record &&
+      (this.readFileNames(record.source, record.text) || this.readLibrary(record.source, record.text))
+    )
+      return;
     this.recordsRead++;
     if ('unchanged' in record) {
       this.made++;
@@ -158,7 +194,25 @@ export class ConversationReader {
     } catch {
       return true;
     }
-    if (isObject(value)) for (const [fileId, name] of names.read(value)) this.fileNames.set(fileId, name);
+    if (!isObject(value)) return true;
+    const read = names.read(value);
+    for (const [fileId, name] of read) this.fileNames.set(fileId, name);
+    this.items.push({ kind: 'fileNames', names: read });
+    return true;
+  }
+
+  /** Whether the record is an entry of a format's library of files (no conversation), passed on as it reads. */
+  private readLibrary(source: string, text: string): boolean {
+    const library = EXPORT_FORMATS.find((format) => format.library?.zipMember.test(source))?.library;
+    if (!library) return false;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return true;
+    }
+    const file = isObject(value) ? library.read(value) : undefined;
+    if (file) this.items.push({ kind: 'library', file });
     return true;
   }
 
@@ -239,5 +293,31 @@ export function conversationItem(conversation: NormalizedConversation, { seq, so
     title: conversation.title === null ? null : storableText(conversation.title),
     payload: UNSTORABLE_ESCAPE.test(payload) ? JSON.stringify(storablePayload(conversation.payload)) : payload,
     updateTime: conversation.updateTime,
+    attachments: stagedAttachments(conversation),
+    messageIds: conversation.messageIds ? JSON.stringify(conversation.messageIds) : null,
+    texts: textsOf(conversation),
   };
 }
+
+/** An attachment as staged: its bytes, if any, in the zip (`fileId`) or in a text written apart (`fromText`). */
+export type StagedRef = Omit<AttachmentRef, 'text'> & { fromText?: true };
+
+/** A conversation's attachments as staged (StagedRef[] as JSON), null when it has none. */
+function stagedAttachments({ attachments = [] }: NormalizedConversation): string | null {
+  if (attachments.length === 0) return null;
+  return JSON.stringify(
+    attachments.map(
+      ({ text, ...ref }): StagedRef => ({
+        ...ref,
+        ref: storableText(ref.ref),
+        name: ref.name === null ? null : storableText(ref.name),
+        ...(text !== undefined && { fromText: true }),
+      }),
+    ),
+  );
+}
+
+const textsOf = ({ attachments = [] }: NormalizedConversation): Array<[string, string]> =>
+  attachments.flatMap(
+    ({ ref, text }): Array<[string, string]> => (text === undefined ? [] : [[storableText(ref), storableText(text)]]),
+  );

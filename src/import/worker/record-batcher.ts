@@ -1,17 +1,28 @@
 import { base64Url } from 'parley-sdk/encoding';
 import { ExportScanner, type ReadLimits, type SourcedRecord } from '../scanning/export-scanner.ts';
+import { ownBuffer } from '../../bytes.ts';
 import { EXPORT_FORMATS, type KnownSource } from '../formats/registry.ts';
 
 /**
  * One record as it goes to the reader: a JSON element (its text, and the hash of
  * its bytes), a CSV row, or a conversation whose bytes are those already stored
- * (not sent at all). `seq` is its place in the upload.
+ * (not sent at all). `seq` is its place in the upload. Or a payload's next
+ * bytes (a buffer of their own, moved between threads rather than copied), or
+ * a payload the connection already holds.
  */
-export type WireRecord = { seq: number; source: string } & (
-  | { text: string; hash: string }
-  | { row: Record<string, string> }
-  | { unchanged: KnownSource }
-);
+export type WireRecord =
+  | ({ seq: number; source: string } & (
+      | { text: string; hash: string }
+      | { row: Record<string, string> }
+      | { unchanged: KnownSource }
+    ))
+  | PayloadRecord;
+
+export type PayloadRecord = { source: string } & ({ payload: Uint8Array; final: boolean } | { known: number });
+
+/** The buffers of a batch's payload bytes: moved to the other thread with it. */
+export const payloadBuffers = (records: readonly WireRecord[]): ArrayBuffer[] =>
+  records.flatMap((record) => ('payload' in record ? [record.payload.buffer as ArrayBuffer] : []));
 
 /** The records one chunk of the upload completed. */
 export interface RecordBatch {
@@ -43,6 +54,9 @@ class BatchHasher {
       records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined)),
     );
     const wire = records.map((record, i): WireRecord => {
+      if ('payload' in record)
+        return { source: record.source, payload: ownBuffer(record.payload), final: record.final };
+      if ('known' in record) return record;
       const place = { seq: this.seq++, source: record.source };
       if (!('bytes' in record)) return { ...place, row: record.value };
       const hash = hashes[i]!;
@@ -53,10 +67,14 @@ class BatchHasher {
   }
 }
 
-/** How to read an upload's bytes: the limits on what it holds, and the conversations already stored. */
+/**
+ * How to read an upload's bytes: the limits on what it holds, the conversations
+ * already stored, and the payloads too (payloadKey).
+ */
 export interface UploadOptions {
   limits: ReadLimits;
   known: KnownSource[];
+  knownPayloads: string[];
 }
 
 /** An upload's bytes in, batches of its records out: an ExportScanner's records, made into batches. */
@@ -64,8 +82,8 @@ export class RecordBatcher {
   private readonly records: ExportScanner;
   private readonly batches: BatchHasher;
 
-  constructor({ limits, known }: UploadOptions, hash?: SourceHash) {
-    this.records = new ExportScanner(limits, EXPORT_FORMATS);
+  constructor({ limits, known, knownPayloads }: UploadOptions, hash?: SourceHash) {
+    this.records = new ExportScanner(limits, EXPORT_FORMATS, new Set(knownPayloads));
     this.batches = new BatchHasher(known, hash);
   }
 
