@@ -191,12 +191,16 @@ export async function replaceAttachments(db: Db, conversationId: string, rows: A
       ]),
     );
   }
-  const refs = rows.map((row) => row.ref);
-  await fixedSql(
-    db,
-    `DELETE FROM attachments WHERE conversation_id = ?${refs.length === 0 ? '' : ` AND ref NOT IN (${refs.map(() => '?').join(', ')})`}`,
-    [conversationId, ...refs],
-  );
+  const kept = new Set(rows.map((row) => row.ref));
+  const stale = (
+    await fixedSql<{ id: string; ref: string }>(db, 'SELECT id, ref FROM attachments WHERE conversation_id = ?', [
+      conversationId,
+    ])
+  ).filter((row) => !kept.has(row.ref));
+  for (let at = 0; at < stale.length; at += ATTACHMENTS_PER_STATEMENT) {
+    const ids = stale.slice(at, at + ATTACHMENTS_PER_STATEMENT).map((row) => row.id);
+    await fixedSql(db, `DELETE FROM attachments WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+  }
 }
 
 /** Rows per INSERT: 11 values each, well under every driver's limit on parameters. */

@@ -94,6 +94,7 @@ export const chatgptExport: RecordFormat = {
       canvas: undefined,
       fileNames,
       attachments: [],
+      refs: new Set(),
     };
     const branch = displayedBranch(mapping, asString(raw.current_node));
     const { messages, starts } = branchMessages(branch, conversation);
@@ -116,8 +117,9 @@ interface ConversationContext {
   canvas: string | undefined;
   /** The zip's names of uploaded files: those a message's attachments do not name. */
   fileNames: FileNames;
-  /** The files and images of the messages so far. */
+  /** The files and images of the messages so far, and their refs. */
   attachments: AttachmentRef[];
+  refs: Set<string>;
 }
 
 /**
@@ -180,7 +182,7 @@ function branchMessages(branch: Json[], conversation: ConversationContext): { me
       made.reasoning = reasoning.join('\n\n');
       reasoning = [];
     }
-    addAttachments(conversation.attachments, messages.length, content, contentType, metadata);
+    addAttachments(conversation.attachments, conversation.refs, messages.length, content, contentType, metadata);
     messages.push(made);
   }
   // Thoughts with no answer after them (a stopped reply) still showed: an answer of nothing but them.
@@ -197,18 +199,21 @@ function branchMessages(branch: Json[], conversation: ConversationContext): { me
  */
 function addAttachments(
   attachments: AttachmentRef[],
+  refs: Set<string>,
   messageIndex: number,
   content: Json,
   contentType: string,
   metadata: Json,
 ): void {
-  const listed = asArray(metadata.attachments).filter(isObject);
+  const listed = new Map<unknown, Json>();
+  for (const attachment of asArray(metadata.attachments).filter(isObject))
+    if (!listed.has(attachment.id)) listed.set(attachment.id, attachment);
   const add = (fileId: string | undefined, kind: AttachmentRef['kind'], size: unknown) => {
     if (!fileId) return;
-    let ref = fileId;
-    if (attachments.some((attachment) => attachment.ref === ref)) ref = `${fileId}#${messageIndex}`;
-    if (attachments.some((attachment) => attachment.ref === ref)) return;
-    const named = listed.find((attachment) => attachment.id === fileId);
+    const ref = refs.has(fileId) ? `${fileId}#${messageIndex}` : fileId;
+    if (refs.has(ref)) return;
+    refs.add(ref);
+    const named = listed.get(fileId);
     const given = size ?? named?.size;
     attachments.push({
       messageIndex,
@@ -232,8 +237,8 @@ function addAttachments(
     }
   }
   if (contentType !== 'text' && contentType !== 'multimodal_text') return;
-  for (const attachment of listed) {
-    const fileId = asString(attachment.id);
+  for (const [id, attachment] of listed) {
+    const fileId = asString(id);
     if (!shown.has(fileId)) add(fileId, null, attachment.size);
   }
 }
@@ -249,24 +254,33 @@ function answersOfNodes(mapping: Json, branch: Json[], starts: number[], message
   const answers: Record<string, number> = {};
   if (!messages.some((message) => message.role === 'assistant')) return answers;
   const onBranch = new Map(branch.map((node, i) => [node, i]));
-  const answerFrom = (start: number) => {
-    for (let i = start; i < messages.length; i++) if (messages[i]!.role === 'assistant') return i;
-    return messages.findLastIndex((message) => message.role === 'assistant');
+  // Where each node met reaches the branch shown (or undefined: it never does), so each is walked once.
+  const reaches = new Map<Json, number | undefined>(onBranch);
+  const placeOf = (node: Json): number | undefined => {
+    const path = new Set<Json>();
+    let at: Json | undefined = node;
+    while (at && !reaches.has(at) && !path.has(at)) {
+      path.add(at);
+      const parent: unknown = mapping[asString(at.parent) ?? ''];
+      at = isObject(parent) ? parent : undefined;
+    }
+    const place = at ? reaches.get(at) : undefined;
+    for (const walked of path) reaches.set(walked, place);
+    return place;
   };
+  // The answer from each message on: the first at or after it, else the last before.
+  const answerFrom: number[] = [];
+  let next = messages.findLastIndex((message) => message.role === 'assistant');
+  for (let i = messages.length; i >= 0; i--) {
+    if (i < messages.length && messages[i]!.role === 'assistant') next = i;
+    answerFrom[i] = next;
+  }
   for (const [id, node] of Object.entries(mapping)) {
     if (!isObject(node) || !isObject(node.message)) continue;
     const author = isObject(node.message.author) ? node.message.author.role : undefined;
     if (author !== 'assistant' && author !== 'tool') continue;
-    // Up to the branch shown: the node itself, or where its branch leaves it.
-    let at: Json | undefined = node;
-    const seen = new Set<Json>();
-    while (at && !onBranch.has(at) && !seen.has(at)) {
-      seen.add(at);
-      const parent: unknown = mapping[asString(at.parent) ?? ''];
-      at = isObject(parent) ? parent : undefined;
-    }
-    const place = at && onBranch.get(at);
-    if (place !== undefined) answers[id] = answerFrom(starts[place]!);
+    const place = placeOf(node);
+    if (place !== undefined) answers[id] = answerFrom[starts[place]!]!;
   }
   return answers;
 }

@@ -380,8 +380,12 @@ function attachmentsOf(message: Json, messageIndex: number): AttachmentRef[] {
       kind: null,
     }),
   );
-  // A file listed twice (`files` and `files_v2` agree, or an id repeats) is one attachment.
-  return [...documents, ...files].filter((ref, i, all) => all.findIndex((other) => other.ref === ref.ref) === i);
+  // A file listed twice (an id repeats, or `files` names an attachment whose text is here) is one attachment.
+  const refs = new Set<string>();
+  const documentNames = new Set(documents.map((document) => document.name));
+  return [...documents, ...files.filter((file) => !documentNames.has(file.name))].filter(
+    (ref) => !refs.has(ref.ref) && refs.add(ref.ref),
+  );
 }
 
 /** Uploaded files are not in the export; a placeholder with the name keeps their place. */

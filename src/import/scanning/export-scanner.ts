@@ -299,7 +299,9 @@ class ZipRecords implements RecordSource {
     const root = outer ?? this;
     this.unzip.register(skipping(UnzipInflate, this.skipped));
     this.unzip.register(skipping(UnzipPassThrough, this.skipped));
-    const skip = (file: { name: string; start(): void; ondata: unknown }) => {
+    const skip = (file: { name: string; compression: number; start(): void; ondata: unknown }) => {
+      // A method fflate cannot read is never started: its bytes are kept, as fflate would.
+      if (file.compression !== 0 && file.compression !== 8) return;
       this.skipped.add(file.name);
       file.ondata = () => {};
       file.start();

@@ -58,8 +58,11 @@ export async function linkAttachments(
 
   // Files the library links to a message: added to that conversation's own, as staged.
   const libraryOf = new Map<string, LibraryFile[]>();
-  for (const file of staged.library)
-    libraryOf.set(file.conversationId, [...(libraryOf.get(file.conversationId) ?? []), file]);
+  for (const file of staged.library) {
+    const files = libraryOf.get(file.conversationId);
+    if (files) files.push(file);
+    else libraryOf.set(file.conversationId, [file]);
+  }
   const library = [...libraryOf.keys()];
   for (let at = 0; at < library.length; at += LINK_PAGE) {
     for (const row of await blobs.stagedByExternalIds(db, importId, connectionId, library.slice(at, at + LINK_PAGE))) {
