@@ -3,6 +3,8 @@ import { describe, test } from 'node:test';
 import { Zip, ZipPassThrough, zipSync, strToU8 } from 'fflate';
 import { setup, json, postExport, type TestContext } from '../helpers.ts';
 import type { AttachmentStore } from '../../src/attachments/attachment-store.ts';
+import { insertStagedBlob } from '../../src/db/attachment-staging.ts';
+import { discardAbandonedStaging } from '../../src/db/import-staging.ts';
 import {
   chatgptJune2026,
   chatgptMarch2026,
@@ -363,5 +365,71 @@ describe('attachments from exports', () => {
     assert.deepEqual([changed.updated, changed.attachmentCount, created], [1, 3, 3]);
     assert.deepEqual(await ids(), before);
     assert.equal(first.connectionId, changed.connectionId);
+  });
+
+  test('maintenance removes the blobs an import that died left, with their bytes, and nothing else', async () => {
+    const t = await setup();
+    const answer = await imported(t, storedZip(chatgptJune2026()));
+    const now = t.clock.now();
+    for (const [id, age] of [
+      ['dead', 25 * 3_600_000],
+      ['running', 60_000],
+    ] as const) {
+      await insertStagedBlob(t.deps.db, {
+        id,
+        import_id: `import-${id}`,
+        store: 'database',
+        source: 'x.dat',
+        created_at: now - age,
+      });
+      const writer = t.deps.attachments.create(id);
+      await writer.write(JPEG);
+      await writer.close();
+    }
+    const held = await count(t, 'attachment_chunks');
+    await discardAbandonedStaging(t.deps.db, now - 24 * 3_600_000);
+    const left = await t.deps.db
+      .selectFrom('attachment_blobs')
+      .select('id')
+      .where('connection_id', 'is', null)
+      .execute();
+    assert.deepEqual(
+      left.map((row) => row.id),
+      ['running'],
+    );
+    assert.equal(await count(t, 'attachment_chunks'), held - 1);
+    assert.equal(answer.attachmentCount, await count(t, 'attachments'));
+  });
+
+  test('a large stored file arriving in chunks that are whole buffers: its bytes are copied before they move between threads, so the zip still reads', async () => {
+    const t = await setup();
+    const { conversations, payloads } = chatgptMarch2026();
+    const big = new Uint8Array(300 * 1024).map((_, i) => (i * 7) & 0xff);
+    big.set(PNG.subarray(0, 8));
+    const name = Object.keys(payloads).find((member) => member.includes(MARCH_IDS.photo))!;
+    const zip = storedZip({ ...conversations, ...payloads, [name]: big });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < zip.length; at += 64 * 1024) controller.enqueue(zip.slice(at, at + 64 * 1024));
+        controller.close();
+      },
+    });
+    const answer = await json(
+      await t.request('/api/ingest-export?userRef=u1', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/zip' },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    assert.equal(answer.attachmentCount, 5, JSON.stringify(answer));
+    const photo = await t.deps.db
+      .selectFrom('attachments')
+      .select('blob_id')
+      .where('ref', '=', MARCH_IDS.photo)
+      .executeTakeFirstOrThrow();
+    const parts: Uint8Array[] = [];
+    for await (const part of t.deps.attachments.read(photo.blob_id!)) parts.push(part);
+    assert.deepEqual(new Uint8Array(Buffer.concat(parts)), big);
   });
 });

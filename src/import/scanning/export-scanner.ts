@@ -225,7 +225,9 @@ class PayloadRecords implements RecordSource {
   push(chunk: Uint8Array): void {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) throw new ParleyError('attachmentTooLarge');
-    this.sink.payload(chunk, false);
+    // A copy of its own: a stored member's bytes are a view of the input, which
+    // the zip's reading still holds, and these are moved to another thread.
+    this.sink.payload(chunk.slice(), false);
   }
 
   end(): void {

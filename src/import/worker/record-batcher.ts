@@ -1,6 +1,5 @@
 import { base64Url } from 'parley-sdk/encoding';
 import { ExportScanner, type ReadLimits, type SourcedRecord } from '../scanning/export-scanner.ts';
-import { ownBuffer } from '../../bytes.ts';
 import { EXPORT_FORMATS, type KnownSource } from '../formats/registry.ts';
 
 /**
@@ -54,9 +53,7 @@ class BatchHasher {
       records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined)),
     );
     const wire = records.map((record, i): WireRecord => {
-      if ('payload' in record)
-        return { source: record.source, payload: ownBuffer(record.payload), final: record.final };
-      if ('known' in record) return record;
+      if ('payload' in record || 'known' in record) return record;
       const place = { seq: this.seq++, source: record.source };
       if (!('bytes' in record)) return { ...place, row: record.value };
       const hash = hashes[i]!;
