@@ -48,7 +48,3 @@ export function streamOf(
     },
   });
 }
-
-/** The bytes in a buffer of their own (a copy, when they are part of a larger one): a buffer that can be moved to another thread. */
-export const ownBuffer = (bytes: Uint8Array): Uint8Array =>
-  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();

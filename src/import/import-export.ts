@@ -15,7 +15,8 @@ import type { ExportFormat, Message } from './formats/format.ts';
 import { currentlyRead, formatFor } from './formats/registry.ts';
 import { localImportWorker } from './worker/import-worker.ts';
 import { WorkerChannel } from './worker/worker-channel.ts';
-import { RecordBatcher, type UploadOptions } from './worker/record-batcher.ts';
+import { RecordBatcher, type RecordBatch, type UploadOptions } from './worker/record-batcher.ts';
+import { payloadItem } from './worker/conversation-reader.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { StagedImport } from './staging/staged-import.ts';
 import { linkAttachments } from './staging/attachment-links.ts';
@@ -99,15 +100,22 @@ export async function importExport(
     here ? undefined : upload,
   );
   try {
+    // Payloads found here are written from here: nothing in them is for the reader.
+    const write = async ({ records }: RecordBatch) => {
+      const forReader = records.filter((record) => !('payload' in record || 'known' in record));
+      for (const record of records)
+        if ('payload' in record || 'known' in record) await staged.blobs.payload(payloadItem(record));
+      if (forReader.length > 0 || forReader.length === records.length) await channel.write({ records: forReader });
+    };
     const sending = (async () => {
       for await (const chunk of bytes) {
         // A large chunk (a whole body at once, from some servers) goes in slices, so batches stay small.
         for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
           const slice = chunk.subarray(at, at + SLICE_BYTES);
-          await (here ? channel.write(await here.push(slice)) : channel.writeBytes(slice));
+          await (here ? write(await here.push(slice)) : channel.writeBytes(slice));
         }
       }
-      if (here) await channel.write(await here.end());
+      if (here) await write(await here.end());
       channel.end();
     })();
     // A failed upload or an unreadable file ends the reading with its error too.

@@ -225,9 +225,7 @@ class PayloadRecords implements RecordSource {
   push(chunk: Uint8Array): void {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) throw new ParleyError('attachmentTooLarge');
-    // A copy of its own: a stored member's bytes are a view of the input, which
-    // the zip's reading still holds, and these are moved to another thread.
-    this.sink.payload(chunk.slice(), false);
+    this.sink.payload(chunk, false);
   }
 
   end(): void {

@@ -13,7 +13,7 @@ import {
 import { EXPORT_FORMATS, formatFor } from '../formats/registry.ts';
 import { unrecognizedExport } from '../import-errors.ts';
 import { parseElement } from '../scanning/json-elements.ts';
-import type { RecordBatch, WireRecord } from './record-batcher.ts';
+import type { PayloadRecord, RecordBatch, WireRecord } from './record-batcher.ts';
 
 /**
  * Records seen before any is recognised are held, parsed; a file of only such
@@ -54,9 +54,27 @@ export type PayloadItem =
   | { kind: 'payload'; source: string; bytes: Uint8Array; final: boolean }
   | { kind: 'knownPayload'; source: string; size: number };
 
-/** The buffers of items' payload bytes: moved to the other thread with them. */
-export const itemBuffers = (items: readonly ImportItem[]): ArrayBuffer[] =>
-  items.flatMap((item) => (item.kind === 'payload' ? [item.bytes.buffer as ArrayBuffer] : []));
+/** A payload's record as its item. */
+export const payloadItem = (record: PayloadRecord): PayloadItem =>
+  'payload' in record
+    ? { kind: 'payload', source: record.source, bytes: record.payload, final: record.final }
+    : { kind: 'knownPayload', source: record.source, size: record.known };
+
+/**
+ * Items to move to the other thread, and the buffers to move with them: each
+ * payload's bytes copied into a buffer of its own first — a stored member's
+ * bytes are a view of the input, which the zip's reading still holds.
+ */
+export function movableItems(items: readonly ImportItem[]): { items: ImportItem[]; buffers: ArrayBuffer[] } {
+  const buffers: ArrayBuffer[] = [];
+  const movable = items.map((item) => {
+    if (item.kind !== 'payload') return item;
+    const bytes = item.bytes.slice();
+    buffers.push(bytes.buffer);
+    return { ...item, bytes };
+  });
+  return { items: movable, buffers };
+}
 
 export interface ConversationItem {
   kind: 'conversation';
@@ -140,12 +158,8 @@ export class ConversationReader {
   }
 
   private readRecord(record: WireRecord): void {
-    if ('payload' in record) {
-      this.items.push({ kind: 'payload', source: record.source, bytes: record.payload, final: record.final });
-      return;
-    }
-    if ('known' in record) {
-      this.items.push({ kind: 'knownPayload', source: record.source, size: record.known });
+    if ('payload' in record || 'known' in record) {
+      this.items.push(payloadItem(record));
       return;
     }
     if (

@@ -1,7 +1,7 @@
 import { ParleyError, type ErrorCode } from '../../errors.ts';
 import {
   ConversationReader,
-  itemBuffers,
+  movableItems,
   type ConversationItem,
   type ImportItem,
   type ConversationReaderOptions,
@@ -58,8 +58,10 @@ export function serveImport(port: ReaderPort, hash?: SourceHash): void {
   let reader: ConversationReader | undefined;
   let upload: RecordBatcher | undefined;
   let failed = false;
-  const answer = (items: ImportItem[], last = false) =>
-    port.postMessage({ type: 'items', items, last }, itemBuffers(items));
+  const answer = (read: ImportItem[], last = false) => {
+    const { items, buffers } = movableItems(read);
+    port.postMessage({ type: 'items', items, last }, buffers);
+  };
   const handle = async (message: ToReader) => {
     if (failed) return;
     try {

@@ -6,8 +6,8 @@ import { EXPORT_FORMATS, type KnownSource } from '../formats/registry.ts';
  * One record as it goes to the reader: a JSON element (its text, and the hash of
  * its bytes), a CSV row, or a conversation whose bytes are those already stored
  * (not sent at all). `seq` is its place in the upload. Or a payload's next
- * bytes (a buffer of their own, moved between threads rather than copied), or
- * a payload the connection already holds.
+ * bytes, or a payload the connection already holds: these the thread that
+ * found them writes (see importExport), and never go to the reader.
  */
 export type WireRecord =
   | ({ seq: number; source: string } & (
@@ -18,10 +18,6 @@ export type WireRecord =
   | PayloadRecord;
 
 export type PayloadRecord = { source: string } & ({ payload: Uint8Array; final: boolean } | { known: number });
-
-/** The buffers of a batch's payload bytes: moved to the other thread with it. */
-export const payloadBuffers = (records: readonly WireRecord[]): ArrayBuffer[] =>
-  records.flatMap((record) => ('payload' in record ? [record.payload.buffer as ArrayBuffer] : []));
 
 /** The records one chunk of the upload completed. */
 export interface RecordBatch {

@@ -8,7 +8,7 @@ import {
   type ConversationReaderOptions,
   type RecordGroup,
 } from './conversation-reader.ts';
-import { payloadBuffers, type RecordBatch, type UploadOptions } from './record-batcher.ts';
+import type { RecordBatch, UploadOptions } from './record-batcher.ts';
 
 /**
  * Batches that may be with the reader, or read but not yet written, at once: the
@@ -66,7 +66,7 @@ export class WorkerChannel {
   /** Hands the reader the next batch, once fewer than IN_FLIGHT are in flight. */
   async write(batch: RecordBatch): Promise<void> {
     await this.slot();
-    this.worker.postMessage({ type: 'batch', batch }, payloadBuffers(batch.records));
+    this.worker.postMessage({ type: 'batch', batch });
   }
 
   /**
