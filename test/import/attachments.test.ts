@@ -432,4 +432,38 @@ describe('attachments from exports', () => {
     for await (const part of t.deps.attachments.read(photo.blob_id!)) parts.push(part);
     assert.deepEqual(new Uint8Array(Buffer.concat(parts)), big);
   });
+
+  test('a re-import whose zip holds a file the first lacked: the reader finds it (conversations already stored) and the conversation read again links it', async () => {
+    const t = await setup();
+    const { payloads, conversations } = chatgptMarch2026();
+    const voice = Object.keys(payloads).find((member) => member.includes(MARCH_IDS.voice))!;
+    const { [voice]: _voice, ...without } = payloads;
+    const first = await imported(t, storedZip({ ...conversations, ...without }));
+    const audio = async () =>
+      (await attachmentsOf(t, first.connectionId)).filter((attachment) => attachment.kind === 'audio');
+    assert.deepEqual(
+      (await audio()).map((attachment) => attachment.stored),
+      [false],
+    );
+    // The newer export: the first conversation renamed, so it is read again; the second unchanged.
+    const shard = JSON.parse(new TextDecoder().decode(conversations['conversations-000.json']));
+    shard[0].title = 'Folders, renamed';
+    const again = await imported(
+      t,
+      storedZip({ 'conversations-000.json': strToU8(JSON.stringify(shard)), ...payloads }),
+    );
+    assert.deepEqual([again.updated, again.unchanged, again.attachmentCount], [1, 1, 5]);
+    assert.deepEqual(await audio(), [
+      {
+        conversation: MARCH_CONVERSATION,
+        messageIndex: 2,
+        name: '1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d.wav',
+        contentType: 'audio/wav',
+        size: wav().length,
+        kind: 'audio',
+        stored: true,
+      },
+    ]);
+    assert.equal(await count(t, 'attachment_blobs'), 4);
+  });
 });
