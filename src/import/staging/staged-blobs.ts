@@ -38,6 +38,9 @@ export class StagedBlobs {
   /** The person's library of files, where the zip has one. */
   readonly library: LibraryFile[] = [];
   private readonly open = new Map<string, OpenBlob>();
+  private stopped = false;
+  /** The write under way (or the last one): abort waits for it. */
+  private busy: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'random' | 'attachments' | 'blobHash'>,
@@ -46,32 +49,50 @@ export class StagedBlobs {
   ) {}
 
   /** A payload's next bytes, written before the next are taken: memory holds what the channel has in flight. */
-  async payload(item: PayloadItem): Promise<void> {
-    if (item.kind === 'knownPayload') {
-      this.known.push({ source: item.source, size: item.size });
-      return;
-    }
-    const blob = this.open.get(item.source) ?? (await this.start(item.source));
-    if (item.bytes.length > 0) await this.write(blob, item.bytes);
-    if (item.final) {
-      this.open.delete(item.source);
-      await this.complete(blob, sniffContentType(concatBytes(blob.head)) ?? contentTypeOfName(item.source));
-    }
+  payload(item: PayloadItem): Promise<void> {
+    return this.serially(async () => {
+      if (item.kind === 'knownPayload') {
+        this.known.push({ source: item.source, size: item.size });
+        return;
+      }
+      const blob = this.open.get(item.source) ?? (await this.start(item.source));
+      if (item.bytes.length > 0) await this.write(blob, item.bytes);
+      if (item.final) {
+        this.open.delete(item.source);
+        await this.complete(blob, sniffContentType(concatBytes(blob.head)) ?? contentTypeOfName(item.source));
+      }
+    });
   }
 
   /** A conversation's text attachment, written whole (it came whole in the export's JSON). */
-  async text(conversation: string, ref: string, text: string): Promise<void> {
-    const blob = await this.start('');
-    await this.write(blob, new TextEncoder().encode(text));
-    await this.complete(blob, TEXT_CONTENT_TYPE);
-    this.byText.set(textKey(conversation, ref), blob.id);
+  text(conversation: string, ref: string, text: string): Promise<void> {
+    return this.serially(async () => {
+      const blob = await this.start('');
+      await this.write(blob, new TextEncoder().encode(text));
+      await this.complete(blob, TEXT_CONTENT_TYPE);
+      this.byText.set(textKey(conversation, ref), blob.id);
+    });
   }
 
-  /** Stops the blobs being written (an import that failed): the store drops what it has of them. */
+  /**
+   * Stops the writing (an import that failed): what is being written is let
+   * finish, nothing more is, and the store drops what it has of open blobs.
+   * Their rows the import's clean-up deletes.
+   */
   async abort(): Promise<void> {
+    this.stopped = true;
+    await this.busy;
     const open = [...this.open.values()];
     this.open.clear();
     for (const blob of open) await blob.writer.abort();
+  }
+
+  /** Runs writes one at a time (the receiving thread's payloads and the conversations' texts may come at once). */
+  private serially(work: () => Promise<void>): Promise<void> {
+    if (this.stopped) return Promise.reject(new Error('the import has stopped'));
+    const done = this.busy.then(work);
+    this.busy = done.catch(() => {});
+    return done;
   }
 
   private async start(source: string): Promise<OpenBlob> {
