@@ -163,10 +163,11 @@ export async function clearAttachmentsOfStagedWithout(db: Db, importId: string, 
 }
 
 /**
- * Writes a conversation's attachments: each by (conversation, ref), so one a
- * re-import finds again keeps its id; those of its refs no longer shown go.
+ * Writes the attachments of some conversations: each by (conversation, ref), so
+ * one a re-import finds again keeps its id; those of the conversations' refs no
+ * longer shown go.
  */
-export async function replaceAttachments(db: Db, conversationId: string, rows: AttachmentsTable[]): Promise<void> {
+export async function replaceAttachments(db: Db, conversationIds: string[], rows: AttachmentsTable[]): Promise<void> {
   for (let at = 0; at < rows.length; at += ATTACHMENTS_PER_STATEMENT) {
     const batch = rows.slice(at, at + ATTACHMENTS_PER_STATEMENT);
     await fixedSql(
@@ -191,15 +192,20 @@ export async function replaceAttachments(db: Db, conversationId: string, rows: A
       ]),
     );
   }
-  const kept = new Set(rows.map((row) => row.ref));
-  const stale = (
-    await fixedSql<{ id: string; ref: string }>(db, 'SELECT id, ref FROM attachments WHERE conversation_id = ?', [
-      conversationId,
-    ])
-  ).filter((row) => !kept.has(row.ref));
-  for (let at = 0; at < stale.length; at += ATTACHMENTS_PER_STATEMENT) {
-    const ids = stale.slice(at, at + ATTACHMENTS_PER_STATEMENT).map((row) => row.id);
-    await fixedSql(db, `DELETE FROM attachments WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+  const kept = new Set(rows.map((row) => `${row.conversation_id}\n${row.ref}`));
+  for (let at = 0; at < conversationIds.length; at += ATTACHMENTS_PER_STATEMENT) {
+    const ids = conversationIds.slice(at, at + ATTACHMENTS_PER_STATEMENT);
+    const stale = (
+      await fixedSql<{ id: string; conversation_id: string; ref: string }>(
+        db,
+        `SELECT id, conversation_id, ref FROM attachments WHERE conversation_id IN (${ids.map(() => '?').join(', ')})`,
+        ids,
+      )
+    ).filter((row) => !kept.has(`${row.conversation_id}\n${row.ref}`));
+    for (let from = 0; from < stale.length; from += ATTACHMENTS_PER_STATEMENT) {
+      const gone = stale.slice(from, from + ATTACHMENTS_PER_STATEMENT).map((row) => row.id);
+      await fixedSql(db, `DELETE FROM attachments WHERE id IN (${gone.map(() => '?').join(', ')})`, gone);
+    }
   }
 }
 

@@ -93,10 +93,13 @@ export async function linkAttachments(
   });
   for (let after: string | undefined; ; await nextTurn()) {
     const page = await blobs.nextStagedWithAttachments(db, importId, connectionId, after, LINK_PAGE);
-    for (const row of page) {
-      const refs = JSON.parse(row.attachments!) as StagedRef[];
-      await blobs.replaceAttachments(db, row.conversation_id, linker.rows(row.conversation_id, row.external_id, refs));
-    }
+    await blobs.replaceAttachments(
+      db,
+      page.map((row) => row.conversation_id),
+      page.flatMap((row) =>
+        linker.rows(row.conversation_id, row.external_id, JSON.parse(row.attachments!) as StagedRef[]),
+      ),
+    );
     if (page.length < LINK_PAGE) break;
     after = page.at(-1)!.external_id;
   }
