@@ -61,7 +61,7 @@ test('ChatGPT: a file shown again in a later message is that message’s too; no
       message: { id: 'a9', author: { role: 'assistant' }, content: text('Other'), metadata: {} },
     },
   });
-  const read = chatgptExport.normalize(conversation, new Map())!;
+  const read = chatgptExport.normalize(conversation, new Map(), { messageIds: true })!;
   assert.deepEqual(
     read.attachments!.map(({ messageIndex, ref, kind, size }) => ({ messageIndex, ref, kind, size })),
     [

@@ -65,6 +65,8 @@ export const chatgptExport: RecordFormat = {
   // An array of the person's files, each with the conversation and message that made it.
   library: {
     zipMember: /(^|\/)library_files\.json$/,
+    // The sharded conversations-NNN.json of 2026 zips: the exports with a library_files.json.
+    linksConversationsOf: /(^|\/)conversations-\d+\.json$/,
     read: (record) => {
       const fileId = asString(record.file_id);
       const conversationId = asString(record.origination_thread_id);
@@ -83,7 +85,7 @@ export const chatgptExport: RecordFormat = {
   },
   // DeepSeek's conversations have a `mapping` too: never take one for ChatGPT's.
   recognizes: (raw) => 'mapping' in raw && !deepseekExport.recognizes(raw),
-  normalize(raw, fileNames) {
+  normalize(raw, fileNames, options) {
     const externalId = externalIdFrom(raw.conversation_id, raw.id);
     if (externalId === null) return null;
     const title = titleFrom(raw.title);
@@ -104,7 +106,7 @@ export const chatgptExport: RecordFormat = {
       updateTime: isoFrom(raw.update_time) ?? isoFrom(raw.create_time),
       payload: { title: title ?? '', messages },
       ...(conversation.attachments.length > 0 && { attachments: conversation.attachments }),
-      messageIds: answersOfNodes(mapping, branch, starts, messages),
+      ...(options?.messageIds && { messageIds: answersOfNodes(mapping, branch, starts, messages) }),
     };
   },
 };

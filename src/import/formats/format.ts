@@ -83,7 +83,15 @@ interface FormatBase {
    * A file of the zip listing the person's files with the message each came from
    * (ChatGPT's `library_files.json`, an array): each of its records read into one.
    */
-  library?: { zipMember: RegExp; read(record: Json): LibraryFile | undefined };
+  library?: {
+    zipMember: RegExp;
+    read(record: Json): LibraryFile | undefined;
+    /**
+     * The files whose conversations a library may link to (zips of the years
+     * that have one): only their conversations keep their node ids (messageIds).
+     */
+    linksConversationsOf: RegExp;
+  };
   /**
    * The ids an older reader gave conversations the current one names otherwise
    * (and may cut differently). Such a stored conversation is replaced: removed
@@ -109,8 +117,11 @@ export type FileNames = ReadonlyMap<string, string>;
 /** Each record is one conversation (ChatGPT, Claude, DeepSeek, Grok). */
 export interface RecordFormat extends FormatBase {
   kind: 'record';
-  /** Null when the conversation cannot be read (no id): it is skipped and counted. */
-  normalize(record: Json, fileNames: FileNames): NormalizedConversation | null;
+  /**
+   * Null when the conversation cannot be read (no id): it is skipped and counted.
+   * `messageIds`: whether to say which message each node id goes with.
+   */
+  normalize(record: Json, fileNames: FileNames, options?: { messageIds: boolean }): NormalizedConversation | null;
 }
 
 /**

@@ -248,7 +248,9 @@ export class ConversationReader {
       }
       return;
     }
-    const normalized = format.normalize(value, this.fileNames);
+    const normalized = format.normalize(value, this.fileNames, {
+      messageIds: format.library?.linksConversationsOf.test(place.source) ?? false,
+    });
     if (normalized) {
       this.made++;
       this.items.push(conversationItem(normalized, place));
