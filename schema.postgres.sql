@@ -289,3 +289,7 @@ BEGIN
 END $$;
 CREATE TRIGGER attachments_delete_blob AFTER DELETE ON attachments
   FOR EACH ROW WHEN (old.blob_id IS NOT NULL) EXECUTE FUNCTION parley_attachment_deleted();
+-- A staged conversation's attachments as the export names them, and the message
+-- each of its node ids goes with: linked to the import's blobs at its commit.
+ALTER TABLE import_staging ADD COLUMN attachments TEXT;
+ALTER TABLE import_staging ADD COLUMN message_ids TEXT;

@@ -11,16 +11,23 @@
  *      server answering the bytes of the same page of 50 from memory;
  *   3. start-up time to the first /healthz and idle RSS;
  *   4. the runtimes of --compare side by side on SQLite, on the ChatGPT export of
- *      --compare-size MB: import, re-import, listing and start-up.
+ *      --compare-size MB: import, re-import, listing and start-up;
+ *   5. attachments: on --runtime and SQLite (the database store), a ChatGPT zip of
+ *      --attachment-mb MB of stored JPEG-like images (--attachment-kb each) shown
+ *      by its messages, plus --attachment-text-mb MB of generated conversations:
+ *      MB/s of attachment bytes written, the server's peak RSS, the re-import.
+ *      `--attachment-mb 1536 --attachment-text-mb 512` is the 2 GB export of the
+ *      memory bound (docs/importing.md).
  * Imports and listings of 1–3 run on each database of --databases: the SQLite
  * file, and PostgreSQL (started from npm, as the tests start it); on PostgreSQL
  * the connections listing is also measured over 1, 2 and 3 instances.
  *
  *   npm run bench [-- --runtime node|deno|bun|binary --compare node,deno,bun,binary --compare-size 200
  *                    --sizes 20,200,1000 --providers openai,anthropic,deepseek,xai,google,microsoft
- *                    --databases sqlite,postgres --instances 1,2,3 --duration 10 --connections 20]
+ *                    --databases sqlite,postgres --instances 1,2,3 --duration 10 --connections 20
+ *                    --attachment-mb 500 --attachment-kb 2048 --attachment-text-mb 0]
  *
- * `--sizes ''` skips 1–3, `--compare ''` skips 4. Node runs what `npm start`
+ * `--sizes ''` skips 1–3, `--compare ''` skips 4, `--attachment-mb 0` skips 5. Node runs what `npm start`
  * runs (the bundle of the Node entry), the binary what `npm run build:binary`
  * makes; every server has LOG_LEVEL=warn. A re-import starts 2 s + 1 s per
  * 100 MB after the import, once the server has checkpointed what the import
@@ -44,6 +51,7 @@ import { cryptoRandom, systemClock } from '../src/deps.ts';
 import { freePort, ROOT, startServer, type RunningServer, type RuntimeName } from '../test/conformance/server.ts';
 import { startPostgres, type PostgresServer } from '../test/postgres-server.ts';
 import { PROVIDERS, SHAPES, type Provider, type Summary } from './generate-export/index.ts';
+import { writeAttachmentExport } from './generate-attachment-export.ts';
 
 const run = promisify(execFile);
 const MIB = 1024 * 1024;
@@ -63,6 +71,9 @@ const { values: options } = parseArgs({
     instances: { type: 'string', default: '1,2,3' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
+    'attachment-mb': { type: 'string', default: '500' },
+    'attachment-kb': { type: 'string', default: '2048' },
+    'attachment-text-mb': { type: 'string', default: '0' },
     out: { type: 'string', default: join(ROOT, 'bench-results') },
   },
 });
@@ -84,6 +95,9 @@ const providers = listOption('providers', options.providers, PROVIDERS);
 const databases = listOption('databases', options.databases, ['sqlite', 'postgres'] as const);
 const instanceCounts = options.instances.split(',').map(Number);
 const duration = Number(options.duration);
+const attachmentMb = Number(options['attachment-mb']);
+const attachmentKb = Number(options['attachment-kb']);
+const attachmentTextMb = Number(options['attachment-text-mb']);
 const connections = Number(options.connections);
 const work = mkdtempSync(join(tmpdir(), 'parley-bench-'));
 /** What `npm run build:binary` makes. */
@@ -455,13 +469,50 @@ async function comparison() {
   return { sizeMb: compareSize, rows };
 }
 
+/** Section 5: a zip of images (and text) imported twice on --runtime and SQLite. */
+async function attachments() {
+  const textFile = attachmentTextMb > 0 ? exportFile('openai', attachmentTextMb) : undefined;
+  if (textFile) await generate('openai', attachmentTextMb);
+  const file = join(work, 'attachments.zip');
+  const written = writeAttachmentExport(file, { imageMb: attachmentMb, imageKb: attachmentKb, textFile });
+  const { first, again, peakRssMb } = await importTwice(runtime, 'sqlite', file, 'application/zip');
+  const result = {
+    runtime,
+    zipMb: round(written.bytes / MIB),
+    images: written.images,
+    imageMb: round(written.imageBytes / MIB),
+    textMb: attachmentTextMb,
+    seconds: round(first.seconds, 2),
+    error: first.error,
+    attachmentMbPerSecond: first.error === null ? mbPerSecond(written.imageBytes, first.seconds) : null,
+    reimportSeconds: again?.error === null ? round(again.seconds, 2) : null,
+    peakRssMb,
+  };
+  console.error(JSON.stringify(result));
+  rmSync(file, { force: true });
+  return result;
+}
+
 function report(
   machine: string,
   date: string,
   d: Awaited<ReturnType<typeof detailed>> | null,
   c: Awaited<ReturnType<typeof comparison>> | null,
+  a: Awaited<ReturnType<typeof attachments>> | null,
 ): string[] {
   const lines = [`Measured ${date.slice(0, 10)} on ${machine}.`, ''];
+  if (a) {
+    const outcome =
+      a.error === null
+        ? `${a.seconds} s, ${a.attachmentMbPerSecond} MB/s of attachment bytes written; re-import ${a.reimportSeconds ?? 'failed'} s`
+        : `failed: ${a.error}`;
+    lines.push(
+      '| Attachments (SQLite, database store) | zip | images | text | import | server peak RSS |',
+      '| - | - | - | - | - | - |',
+      `| ChatGPT zip of stored JPEG-like images, ${a.runtime} | ${a.zipMb} MB | ${a.images} (${a.imageMb} MB) | ${a.textMb} MB | ${outcome} | ${a.peakRssMb ?? 'n/a'} MB |`,
+      '',
+    );
+  }
   if (c) {
     const na = (value: unknown, unit = '') => (value === null || value === undefined ? 'n/a' : `${value}${unit}`);
     lines.push(
@@ -532,7 +583,7 @@ function report(
 }
 
 async function main() {
-  const runtimes = new Set<Runtime>([...(sizes.length > 0 ? [runtime] : []), ...compared]);
+  const runtimes = new Set<Runtime>([...(sizes.length > 0 || attachmentMb > 0 ? [runtime] : []), ...compared]);
   if (runtimes.has('node')) await run('npm', ['run', '-s', 'build:node'], { cwd: ROOT });
   if (runtimes.has('binary')) await run('npm', ['run', '-s', 'build:binary'], { cwd: ROOT });
   if (sizes.length > 0 && databases.includes('postgres')) postgres = await startPostgres();
@@ -541,11 +592,12 @@ async function main() {
   try {
     const d = sizes.length > 0 ? await detailed() : null;
     const c = compared.length > 0 ? await comparison() : null;
-    const lines = report(machine, date, d, c);
+    const a = attachmentMb > 0 ? await attachments() : null;
+    const lines = report(machine, date, d, c, a);
     mkdirSync(options.out, { recursive: true });
     writeFileSync(
       join(options.out, 'bench.json'),
-      `${JSON.stringify({ machine, date, runtime, detailed: d, comparison: c }, null, 2)}\n`,
+      `${JSON.stringify({ machine, date, runtime, detailed: d, comparison: c, attachments: a }, null, 2)}\n`,
     );
     writeFileSync(join(options.out, 'bench.md'), `${lines.join('\n')}\n`);
     console.log(lines.join('\n'));

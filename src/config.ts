@@ -35,6 +35,7 @@ const defaults = {
   STALE_AFTER_DAYS: '0',
   LOG_LEVEL: 'info',
   MAX_CONVERSATION_BYTES: '67108864',
+  MAX_ATTACHMENT_BYTES: '536870912',
   WEBHOOK_ALLOW_PRIVATE: 'true',
   HEADERS_TIMEOUT_MS: '10000',
   BODY_TIMEOUT_MS: '30000',
@@ -60,6 +61,7 @@ const EnvSchema = v.object({
   STALE_AFTER_DAYS: integer(0, 36_500),
   LOG_LEVEL: v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`),
   MAX_CONVERSATION_BYTES: integer(1, MAX_STRING_LENGTH),
+  MAX_ATTACHMENT_BYTES: integer(1, Number.MAX_SAFE_INTEGER),
   HEADERS_TIMEOUT_MS: integer(1, 3_600_000),
   BODY_TIMEOUT_MS: integer(1, 3_600_000),
   UPLOAD_IDLE_TIMEOUT_MS: integer(1, 3_600_000),
@@ -113,6 +115,8 @@ export interface Config {
   maxConversationBytes: number;
   /** The most bytes read out of one archive, whatever it compresses to. */
   maxExpandedBytes: number;
+  /** The largest single file (an image, a PDF) an export may hold. */
+  maxAttachmentBytes: number;
   /** PostgreSQL instead of the SQLite file, when set. */
   databaseUrl: string | undefined;
   /** Whether webhooks may go to loopback, private and link-local addresses (see webhooks/target.ts). */
@@ -181,6 +185,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     maxConversationBytes: e.MAX_CONVERSATION_BYTES,
     maxExpandedBytes: e.MAX_EXPANDED_BYTES ?? 4 * e.MAX_EXPORT_BYTES,
+    maxAttachmentBytes: e.MAX_ATTACHMENT_BYTES,
     databaseUrl: e.DATABASE_URL,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,

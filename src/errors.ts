@@ -34,6 +34,7 @@ export const ERRORS = {
   exportTooLarge: [413, 'Export file too large'],
   conversationTooLarge: [413, 'Export file too large: MAX_CONVERSATION_BYTES'],
   expandedTooLarge: [413, 'Export file too large: MAX_EXPANDED_BYTES'],
+  attachmentTooLarge: [413, 'Export file too large: MAX_ATTACHMENT_BYTES'],
   bodyTooLarge: [413, 'Request body too large'],
   unsupportedContentType: [415, 'Unsupported content type'],
   rangeNotSatisfiable: [416, 'Range not satisfiable'],

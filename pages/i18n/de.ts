@@ -40,6 +40,7 @@ export const de: Messages = {
     exportTooLarge: 'Exportdatei zu groß',
     conversationTooLarge: 'Exportdatei zu groß: eine Unterhaltung',
     expandedTooLarge: 'Exportdatei zu groß: entpackt',
+    attachmentTooLarge: 'Exportdatei zu groß: eine Datei darin',
     bodyTooLarge: 'Anfrage zu groß',
     unsupportedContentType: 'Nicht unterstützter Inhaltstyp',
     rangeNotSatisfiable: 'Bereich nicht erfüllbar',

@@ -40,6 +40,7 @@ export const es: Messages = {
     exportTooLarge: 'Archivo de exportación demasiado grande',
     conversationTooLarge: 'Archivo de exportación demasiado grande: una conversación',
     expandedTooLarge: 'Archivo de exportación demasiado grande al descomprimirlo',
+    attachmentTooLarge: 'Archivo de exportación demasiado grande: uno de sus archivos',
     bodyTooLarge: 'Cuerpo de la solicitud demasiado grande',
     unsupportedContentType: 'Tipo de contenido no admitido',
     rangeNotSatisfiable: 'Rango no satisfacible',

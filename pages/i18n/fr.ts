@@ -41,6 +41,7 @@ export const fr: Messages = {
     exportTooLarge: 'Fichier d’export trop volumineux',
     conversationTooLarge: 'Fichier d’export trop volumineux : une conversation',
     expandedTooLarge: 'Fichier d’export trop volumineux une fois décompressé',
+    attachmentTooLarge: 'Fichier d’export trop volumineux : un des fichiers qu’il contient',
     bodyTooLarge: 'Corps de la requête trop volumineux',
     unsupportedContentType: 'Type de contenu non pris en charge',
     rangeNotSatisfiable: 'Plage non satisfaisable',

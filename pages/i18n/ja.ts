@@ -40,6 +40,7 @@ export const ja: Messages = {
     exportTooLarge: 'エクスポートファイルが大きすぎます',
     conversationTooLarge: 'エクスポートファイルが大きすぎます（会話）',
     expandedTooLarge: 'エクスポートファイルが大きすぎます（展開後）',
+    attachmentTooLarge: 'エクスポートファイルが大きすぎます（含まれるファイル）',
     bodyTooLarge: 'リクエストの本文が大きすぎます',
     unsupportedContentType: '対応していないコンテンツタイプです',
     rangeNotSatisfiable: '範囲を満たせません',

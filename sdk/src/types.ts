@@ -93,6 +93,8 @@ export interface IngestResult {
   unchanged: number;
   skipped: number;
   conversationCount: number;
+  /** The connection's attachments (files and images of its messages) after the import. */
+  attachmentCount: number;
 }
 
 /** `POST /api/purge`: what was deleted. */
@@ -121,6 +123,7 @@ export type ParleyEvent =
         unchanged: number;
         skipped: number;
         conversationCount: number;
+        attachmentCount: number;
       }
     >
   | EventOf<'connection.needs_reauth', { connectionId: string }>

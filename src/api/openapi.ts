@@ -324,6 +324,7 @@ export function openApiDocument(version: string) {
             'exportTooLarge',
             'conversationTooLarge',
             'expandedTooLarge',
+            'attachmentTooLarge',
             'invalidProvider',
             'connectionNotFound',
             'connectionRevoked',

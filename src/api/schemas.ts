@@ -215,7 +215,14 @@ export const ConversationPage = v.object({
   offset: count,
 });
 
-const importCounts = { created: count, updated: count, unchanged: count, skipped: count, conversationCount: count };
+const importCounts = {
+  created: count,
+  updated: count,
+  unchanged: count,
+  skipped: count,
+  conversationCount: count,
+  attachmentCount: count,
+};
 
 export const IngestResult = v.object({
   ok: v.literal(true),

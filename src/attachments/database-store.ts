@@ -51,12 +51,13 @@ class ChunkWriter implements BlobWriter {
     const rest = all.subarray(length);
     this.pending = rest.length > 0 ? [rest] : [];
     this.pendingBytes = rest.length;
-    // A copy: `bytes` may be a view of a larger buffer the driver would send whole.
+    // A view of a larger buffer the driver would send whole: copied, unless concatBytes already made it its own.
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     await chunks.insertChunk(this.db, {
       blobId: this.blobId,
       seq: this.seq++,
       startByte: this.written,
-      bytes: bytes.slice(),
+      bytes: own ? bytes : bytes.slice(),
     });
     this.written += length;
   }

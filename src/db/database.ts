@@ -101,6 +101,10 @@ export interface ImportStagingTable {
   seq: number;
   /** Unix ms: lets maintenance remove what an import that died left (PostgreSQL, where staging is shared). */
   created_at: number;
+  /** Its attachments as the export names them (JSON), to be linked to their bytes when the import commits. */
+  attachments: string | null;
+  /** The message each node id of the export goes with (JSON): files linked to a message id only find theirs. */
+  message_ids: string | null;
 }
 
 export interface ImportRecordsTable {

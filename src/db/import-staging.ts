@@ -31,15 +31,18 @@ export async function stageConversations(db: Db, rows: ImportStagingTable[]): Pr
     row.source,
     row.seq,
     row.created_at,
+    row.attachments,
+    row.message_ids,
   ]);
-  const values = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?), '.repeat(staged.length).slice(0, -2);
+  const values = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), '.repeat(staged.length).slice(0, -2);
   await fixedSql(
     db,
-    `INSERT INTO import_staging (import_id, external_id, conversation_id, title, payload, update_time, source_hash, source, seq, created_at)
+    `INSERT INTO import_staging (import_id, external_id, conversation_id, title, payload, update_time, source_hash, source, seq, created_at, attachments, message_ids)
      VALUES ${values}
      ON CONFLICT (import_id, external_id) DO UPDATE SET
        title = excluded.title, payload = excluded.payload, update_time = excluded.update_time,
-       source_hash = excluded.source_hash, source = excluded.source, seq = excluded.seq
+       source_hash = excluded.source_hash, source = excluded.source, seq = excluded.seq,
+       attachments = excluded.attachments, message_ids = excluded.message_ids
      WHERE (excluded.source, excluded.seq) > (import_staging.source, import_staging.seq)`,
     parameters,
   );
@@ -194,13 +197,25 @@ export function knownSources(
     .execute() as Promise<Array<{ hash: string; externalId: string; provider: string }>>;
 }
 
-/** Removes what imports that died (with their instance) left staged before `before` (unix ms). */
+/**
+ * Removes what imports that died (with their instance) left staged before
+ * `before` (unix ms): rows, and blobs no commit adopted (their chunks go with
+ * them; an S3 object by the deletion queue).
+ */
 export async function discardAbandonedStaging(db: Db, before: number): Promise<void> {
   await db.deleteFrom('import_staging').where('created_at', '<', before).execute();
   await db.deleteFrom('import_records').where('created_at', '<', before).execute();
+  await db
+    .deleteFrom('attachment_blobs')
+    .where('import_id', 'is not', null)
+    .where('connection_id', 'is', null)
+    .where('created_at', '<', before)
+    .execute();
 }
 
+/** Removes an import's staged rows and the blobs it wrote that its commit did not adopt (all of them, if it failed). */
 export async function discardStaged(db: Db, importId: string): Promise<void> {
   await db.deleteFrom('import_staging').where('import_id', '=', importId).execute();
   await db.deleteFrom('import_records').where('import_id', '=', importId).execute();
+  await db.deleteFrom('attachment_blobs').where('import_id', '=', importId).execute();
 }

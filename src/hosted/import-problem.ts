@@ -29,6 +29,7 @@ export function importProblem(error: ParleyError): ImportProblem {
       return 'damaged';
     case 'exportTooLarge':
     case 'expandedTooLarge':
+    case 'attachmentTooLarge':
       return 'tooLarge';
     case 'conversationTooLarge':
       return 'conversationTooLarge';

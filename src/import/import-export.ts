@@ -3,6 +3,7 @@ import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
 import * as staging from '../db/import-staging.ts';
+import { knownPayloads } from '../db/attachment-staging.ts';
 import * as pageSessions from '../db/page-sessions.ts';
 import { nextTurn, writeTransaction } from '../db/transaction.ts';
 import * as users from '../db/users.ts';
@@ -14,9 +15,12 @@ import type { ExportFormat, Message } from './formats/format.ts';
 import { currentlyRead, formatFor } from './formats/registry.ts';
 import { localImportWorker } from './worker/import-worker.ts';
 import { WorkerChannel } from './worker/worker-channel.ts';
-import { RecordBatcher, type UploadOptions } from './worker/record-batcher.ts';
+import { RecordBatcher, type RecordBatch, type UploadOptions } from './worker/record-batcher.ts';
+import { payloadItem } from './worker/conversation-reader.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { StagedImport } from './staging/staged-import.ts';
+import { linkAttachments } from './staging/attachment-links.ts';
+import { payloadKey } from './scanning/export-scanner.ts';
 
 export interface ImportTarget {
   appId: string;
@@ -38,7 +42,10 @@ const REPLACE_PAGE_SIZE = 200;
 /** Input is read on in slices of at most this many bytes. */
 const SLICE_BYTES = 64 * 1024;
 
-type ImportDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'importWorker' | 'sourceHash' | 'erased'>;
+type ImportDeps = Pick<
+  Deps,
+  'db' | 'clock' | 'random' | 'config' | 'importWorker' | 'sourceHash' | 'erased' | 'attachments' | 'blobHash'
+>;
 
 /**
  * Whether this thread finds the upload's records (inflating, splitting, hashing,
@@ -76,10 +83,14 @@ export async function importExport(
   const named =
     target?.connectionId === undefined ? undefined : await unrevokedConnectionOf(deps, target, target.connectionId);
   const expectedProvider = target?.provider ?? named?.provider;
-  const { maxConversationBytes, maxExpandedBytes } = deps.config;
+  const { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes } = deps.config;
+  const where = target && { ...target, provider: expectedProvider };
   const upload: UploadOptions = {
-    limits: { maxConversationBytes, maxExpandedBytes },
-    known: target ? currentlyRead(await staging.knownSources(deps.db, { ...target, provider: expectedProvider })) : [],
+    limits: { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes },
+    known: where ? currentlyRead(await staging.knownSources(deps.db, where)) : [],
+    knownPayloads: where
+      ? (await knownPayloads(deps.db, where)).map(({ source, size }) => payloadKey(source, size))
+      : [],
   };
   const here = scansOnThisThread(upload) ? new RecordBatcher(upload, deps.sourceHash) : undefined;
   const staged = new StagedImport(deps, deps.random.uuid(), upload.known);
@@ -89,15 +100,22 @@ export async function importExport(
     here ? undefined : upload,
   );
   try {
+    // Payloads found here are written from here: nothing in them is for the reader.
+    const write = async ({ records }: RecordBatch) => {
+      const forReader = records.filter((record) => !('payload' in record || 'known' in record));
+      for (const record of records)
+        if ('payload' in record || 'known' in record) await staged.blobs.payload(payloadItem(record));
+      if (forReader.length > 0 || forReader.length === records.length) await channel.write({ records: forReader });
+    };
     const sending = (async () => {
       for await (const chunk of bytes) {
         // A large chunk (a whole body at once, from some servers) goes in slices, so batches stay small.
         for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
           const slice = chunk.subarray(at, at + SLICE_BYTES);
-          await (here ? channel.write(await here.push(slice)) : channel.writeBytes(slice));
+          await (here ? write(await here.push(slice)) : channel.writeBytes(slice));
         }
       }
-      if (here) await channel.write(await here.end());
+      if (here) await write(await here.end());
       channel.end();
     })();
     // A failed upload or an unreadable file ends the reading with its error too.
@@ -115,6 +133,7 @@ export async function importExport(
     return answer;
   } finally {
     channel.close();
+    await staged.blobs.abort();
     await staging.discardStaged(deps.db, staged.importId);
   }
 }
@@ -123,7 +142,7 @@ async function finish(
   deps: ImportDeps,
   target: ImportTarget,
   format: ExportFormat,
-  { importId, read, unreadable }: StagedImport,
+  { importId, read, unreadable, blobs }: StagedImport,
 ): Promise<ImportResult & { replaced: number }> {
   const now = isoTime(deps.clock.now());
   return writeTransaction(deps.db, async (db) => {
@@ -170,6 +189,13 @@ async function finish(
     const updated = (await staging.mergeStaged(db, importId, connection.id, now)) - created;
     const replaced = format.formerIds ? await replaceFormerConversations(db, connection.id, format.formerIds) : [];
     const conversationCount = await connections.refreshConversationCount(db, connection.id);
+    const attachmentCount = await linkAttachments(db, deps, {
+      importId,
+      format,
+      staged: blobs,
+      connectionId: connection.id,
+      now,
+    });
     for (const { id, externalId } of replaced) {
       await recordEvent(db, deps, target.appId, 'conversation.deleted', {
         userRef: target.userRef,
@@ -187,6 +213,7 @@ async function finish(
       // Unreadable conversations, and earlier copies of an id the file repeats.
       skipped: unreadable + (read - staged),
       conversationCount,
+      attachmentCount,
     };
     await recordEvent(db, deps, target.appId, 'connection.synced', {
       userRef: target.userRef,

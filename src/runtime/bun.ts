@@ -5,7 +5,7 @@ import { bunSqlite } from '../db/bun-sqlite.ts';
 import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
 import type { WorkerLike } from '../import/worker/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
-import { nodeSourceHash } from './node-source-hash.ts';
+import { nodeBlobHash, nodeSourceHash } from './node-source-hash.ts';
 import { resolveHost } from './resolve-host.ts';
 
 // Bun's entry, and the single binary's (`npm run build:binary`): the server, or an operator command.
@@ -31,6 +31,7 @@ async function serve(): Promise<void> {
         smol: true,
       }) as unknown as CheckpointWorkerLike,
     sourceHash: nodeSourceHash,
+    blobHash: nodeBlobHash,
     resolveHost,
     exit: (code) => process.exit(code),
   });

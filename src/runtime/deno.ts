@@ -4,7 +4,7 @@ import { nodeSqlite } from '../db/node-sqlite.ts';
 import { readSchema } from '../db/schema-file.ts';
 import type { WorkerLike } from '../import/worker/import-worker.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
-import { nodeSourceHash } from './node-source-hash.ts';
+import { nodeBlobHash, nodeSourceHash } from './node-source-hash.ts';
 import { resolveHost } from './resolve-host.ts';
 
 // Deno's entry (`npm run start:deno`): the server, or an operator command.
@@ -23,6 +23,7 @@ async function serve(): Promise<void> {
         type: 'module',
       }) as unknown as CheckpointWorkerLike,
     sourceHash: nodeSourceHash,
+    blobHash: nodeBlobHash,
     resolveHost,
     exit: (code) => Deno.exit(code),
   });

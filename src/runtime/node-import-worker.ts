@@ -5,7 +5,7 @@ import { nodeSourceHash } from './node-source-hash.ts';
 // One import's reading, in a worker thread of Node's (see node-workers.ts).
 serveImport(
   {
-    postMessage: (message) => parentPort!.postMessage(message),
+    postMessage: (message, transfer) => parentPort!.postMessage(message, transfer),
     onMessage: (handler) => parentPort!.on('message', handler),
   },
   nodeSourceHash,

@@ -5,7 +5,7 @@ import { betterSqlite3 } from '../db/better-sqlite3.ts';
 import { readSchema } from '../db/schema-file.ts';
 import { boot, SHUTDOWN_SIGNALS } from './boot.ts';
 import { lingerOnUnreadBodies } from './node-lingering-close.ts';
-import { nodeSourceHash } from './node-source-hash.ts';
+import { nodeBlobHash, nodeSourceHash } from './node-source-hash.ts';
 import { startNodeCheckpointWorker, startNodeImportWorker } from './node-workers.ts';
 import { resolveHost } from './resolve-host.ts';
 
@@ -21,6 +21,7 @@ async function serve(): Promise<void> {
     importWorker: startNodeImportWorker,
     checkpointWorker: startNodeCheckpointWorker,
     sourceHash: nodeSourceHash,
+    blobHash: nodeBlobHash,
     resolveHost,
     exit: (code) => process.exit(code),
   });

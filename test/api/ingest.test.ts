@@ -58,6 +58,7 @@ describe('POST /api/ingest-export', () => {
       'unchanged',
       'skipped',
       'conversationCount',
+      'attachmentCount',
     ]);
     assert.deepEqual(
       { ...body, connectionId: 'x' },
@@ -71,6 +72,7 @@ describe('POST /api/ingest-export', () => {
         unchanged: 0,
         skipped: 0,
         conversationCount: 1,
+        attachmentCount: 0,
       },
     );
     const [conversation] = await conversationsOf(t, body.connectionId);

@@ -532,6 +532,8 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
             unchanged: 0,
             skipped: 0,
             conversationCount: 5,
+            // claude-conversations.json's paste (explain.txt).
+            attachmentCount: 1,
           },
         );
         const { connections } = expectJson(await api('/api/conversations?userRef=smoke-user', apiKey), 200);
@@ -629,6 +631,8 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
           unchanged: 0,
           skipped: 0,
           conversationCount: 5,
+          // claude-conversations.json's paste (explain.txt).
+          attachmentCount: 1,
         },
       );
     });

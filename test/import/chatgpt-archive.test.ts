@@ -96,8 +96,11 @@ describe('ChatGPT 2026 archives', () => {
   test('MAX_EXPANDED_BYTES counts what is read out of the outer zip and out of the zip inside it', async () => {
     const files = zipFolderFiles('chatgpt-2026-zip');
     const inner = zipSync(files);
-    const shard = files['conversations-000.json']!.length + files['conversation_asset_file_names.json']!.length;
-    // Enough for the shard and its file names alone, not for the inner zip's bytes as well.
+    const shard =
+      files['conversations-000.json']!.length +
+      files['conversation_asset_file_names.json']!.length +
+      files['file_000000004d5e6f708192a3b4c5d6e7f8.dat']!.length;
+    // Enough for the shard, its file names and its upload alone, not for the inner zip's bytes as well.
     const t = await setup({ MAX_EXPANDED_BYTES: String(shard + inner.length - 1) });
     await expectRefused(
       t,

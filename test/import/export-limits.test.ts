@@ -121,7 +121,10 @@ test('a zip that expands a thousandfold lets the event loop turn while one chunk
   const megabytes = 16;
   const bomb = zipSync({ 'conversations.json': strToU8(`[${' '.repeat(megabytes * 1024 * 1024)}]`) }, { level: 9 });
   assert.ok(bomb.length < 64 * 1024, `${bomb.length} bytes: one chunk`);
-  const reader = new ExportScanner({ maxConversationBytes: 1024 * 1024, maxExpandedBytes: 2 ** 32 }, EXPORT_FORMATS);
+  const reader = new ExportScanner(
+    { maxConversationBytes: 1024 * 1024, maxExpandedBytes: 2 ** 32, maxAttachmentBytes: 2 ** 32 },
+    EXPORT_FORMATS,
+  );
   let turns = 0;
   let reading = true;
   const turn = () => {

@@ -7,12 +7,17 @@ import { FIXTURE_NAMES, fixtureBytes, providerOfFixture } from '../helpers.ts';
 
 /** Every record of a document pushed in chunks of `size` bytes, parsed. */
 async function readAll(bytes: Uint8Array, size = 7, maxConversationBytes = 2 ** 26): Promise<unknown[]> {
-  const reader = new ExportScanner({ maxConversationBytes, maxExpandedBytes: 2 ** 32 }, EXPORT_FORMATS);
+  const reader = new ExportScanner(
+    { maxConversationBytes, maxExpandedBytes: 2 ** 32, maxAttachmentBytes: 2 ** 32 },
+    EXPORT_FORMATS,
+  );
   const records: SourcedRecord[] = [];
   for (let i = 0; i < bytes.length; i += size) records.push(...(await reader.push(bytes.subarray(i, i + size))));
   records.push(...(await reader.end()));
   const decoder = new TextDecoder();
-  return records.map((record) => ('bytes' in record ? parseElement(decoder.decode(record.bytes)) : record.value));
+  return records.map((record) =>
+    'bytes' in record ? parseElement(decoder.decode(record.bytes)) : 'value' in record ? record.value : undefined,
+  );
 }
 
 const text = (value: string) => new TextEncoder().encode(value);

@@ -300,7 +300,11 @@ describe('the import reader', () => {
     const channel = new WorkerChannel(
       worker,
       {},
-      { limits: { maxConversationBytes: 100, maxExpandedBytes: 100 }, known: [] },
+      {
+        limits: { maxConversationBytes: 100, maxExpandedBytes: 100, maxAttachmentBytes: 100 },
+        known: [],
+        knownPayloads: [],
+      },
     );
     const whole = new Uint8Array([1, 2, 3]);
     const partOf = new Uint8Array([4, 5, 6, 7]);

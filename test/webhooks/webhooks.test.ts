@@ -208,6 +208,8 @@ describe('events', () => {
       unchanged: 0,
       skipped: 0,
       conversationCount: 5,
+      // The pasted explain.txt, listed in `files` too: one attachment.
+      attachmentCount: 1,
     });
     assert.deepEqual({ ...events[2]!.data }, { ...events[1]!.data, created: 0, unchanged: 5 });
     assert.deepEqual(events[5]!.data, {

@@ -123,6 +123,8 @@ const STAGING_SCHEMA = `
     source TEXT NOT NULL,
     seq INTEGER NOT NULL,
     created_at INTEGER NOT NULL,
+    attachments TEXT,
+    message_ids TEXT,
     PRIMARY KEY (import_id, external_id)
   );
   -- Records that several make one conversation (Gemini's exchanges, Copilot's

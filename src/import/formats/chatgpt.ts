@@ -6,6 +6,7 @@ import {
   isObject,
   isoFrom,
   titleFrom,
+  type AttachmentRef,
   type FileNames,
   type Json,
   type Message,
@@ -30,12 +31,26 @@ const TOOL_RESULT_CONTENT = new Set([
 
 const ROLES = new Set<Role>(['user', 'assistant', 'system', 'tool']);
 
+/**
+ * The zip members that hold payloads, in each of ChatGPT's layouts: uploads as
+ * `file-<id>-<name>`, `file_<hex>-<name>` or `file_<id>.dat` (at the root, or in a
+ * `<conversation id>/image|audio/` or `user-<account>/` folder, or a name with
+ * `#file_<hex>#` in it), and generated images as `dalle-generations/<uuid>.webp`.
+ */
+const PAYLOAD_MEMBER = /(?:(?:^|[/#])file[-_][0-9A-Za-z]+[^/]*|(?:^|\/)dalle-generations\/[^/]+)$/;
+const FILE_ID_IN_NAME = /(?:^|#)(file[-_][0-9A-Za-z]+)/;
+
+/** The file id in a payload member's name; none in `dalle-generations/<uuid>.webp`, which the name maps link. */
+function payloadFileId(member: string): string | undefined {
+  return FILE_ID_IN_NAME.exec(member.slice(member.lastIndexOf('/') + 1))?.[1];
+}
+
 /** ChatGPT (`openai`): a conversation is a tree of nodes in `mapping`. */
 export const chatgptExport: RecordFormat = {
   kind: 'record',
   provider: 'openai',
-  // 2: images named from conversation_asset_file_names.json.
-  readerVersion: 2,
+  // 2: images named from conversation_asset_file_names.json. 3: attachments.
+  readerVersion: 3,
   zipMembers: CONVERSATIONS_FILE,
   // `{"<file id>.dat": "<name the person uploaded>"}`, beside the conversations in 2026 zips.
   fileNames: {
@@ -46,9 +61,31 @@ export const chatgptExport: RecordFormat = {
           typeof name === 'string' && name !== '' ? [[file.replace(/\.dat$/, ''), name]] : [],
       ),
   },
+  payloads: { zipMember: PAYLOAD_MEMBER, fileId: payloadFileId },
+  // An array of the person's files, each with the conversation and message that made it.
+  library: {
+    zipMember: /(^|\/)library_files\.json$/,
+    // The sharded conversations-NNN.json of 2026 zips: the exports with a library_files.json.
+    linksConversationsOf: /(^|\/)conversations-\d+\.json$/,
+    read: (record) => {
+      const fileId = asString(record.file_id);
+      const conversationId = asString(record.origination_thread_id);
+      const messageId = asString(record.origination_message_id);
+      // A file deleted or in the trash is not the person's any more.
+      if (!fileId || !conversationId || !messageId || record.deleted_at || record.trashed_at) return undefined;
+      return {
+        fileId,
+        conversationId,
+        messageId,
+        name: asString(record.file_name) || null,
+        contentType: asString(record.mime_type) || null,
+        size: typeof record.file_size_bytes === 'number' ? record.file_size_bytes : null,
+      };
+    },
+  },
   // DeepSeek's conversations have a `mapping` too: never take one for ChatGPT's.
   recognizes: (raw) => 'mapping' in raw && !deepseekExport.recognizes(raw),
-  normalize(raw, fileNames) {
+  normalize(raw, fileNames, options) {
     const externalId = externalIdFrom(raw.conversation_id, raw.id);
     if (externalId === null) return null;
     const title = titleFrom(raw.title);
@@ -58,15 +95,18 @@ export const chatgptExport: RecordFormat = {
       defaultModel: defaultModel === 'auto' ? undefined : defaultModel,
       canvas: undefined,
       fileNames,
+      attachments: [],
+      refs: new Set(),
     };
+    const branch = displayedBranch(mapping, asString(raw.current_node));
+    const { messages, starts } = branchMessages(branch, conversation);
     return {
       externalId,
       title,
       updateTime: isoFrom(raw.update_time) ?? isoFrom(raw.create_time),
-      payload: {
-        title: title ?? '',
-        messages: branchMessages(displayedBranch(mapping, asString(raw.current_node)), conversation),
-      },
+      payload: { title: title ?? '', messages },
+      ...(conversation.attachments.length > 0 && { attachments: conversation.attachments }),
+      ...(options?.messageIds && { messageIds: answersOfNodes(mapping, branch, starts, messages) }),
     };
   },
 };
@@ -79,6 +119,9 @@ interface ConversationContext {
   canvas: string | undefined;
   /** The zip's names of uploaded files: those a message's attachments do not name. */
   fileNames: FileNames;
+  /** The files and images of the messages so far, and their refs. */
+  attachments: AttachmentRef[];
+  refs: Set<string>;
 }
 
 /**
@@ -114,11 +157,16 @@ function latestLeaf(mapping: Json): string | undefined {
 const createTime = (node: Json) =>
   isObject(node.message) && typeof node.message.create_time === 'number' ? node.message.create_time : -Infinity;
 
-/** The branch's messages; reasoning is held until the assistant answer it preceded. */
-function branchMessages(branch: Json[], conversation: ConversationContext): Message[] {
+/**
+ * The branch's messages; reasoning is held until the assistant answer it
+ * preceded. `starts`: for each node of the branch, how many messages came before it.
+ */
+function branchMessages(branch: Json[], conversation: ConversationContext): { messages: Message[]; starts: number[] } {
   const messages: Message[] = [];
+  const starts: number[] = [];
   let reasoning: string[] = [];
   for (const node of branch) {
+    starts.push(messages.length);
     const message = node.message;
     if (!isObject(message)) continue;
     const content = isObject(message.content) ? message.content : {};
@@ -136,12 +184,107 @@ function branchMessages(branch: Json[], conversation: ConversationContext): Mess
       made.reasoning = reasoning.join('\n\n');
       reasoning = [];
     }
+    addAttachments(conversation.attachments, conversation.refs, messages.length, content, contentType, metadata);
     messages.push(made);
   }
   // Thoughts with no answer after them (a stopped reply) still showed: an answer of nothing but them.
   if (reasoning.length > 0)
     messages.push({ role: 'assistant', content: '', timestamp: null, reasoning: reasoning.join('\n\n') });
-  return messages;
+  return { messages, starts };
+}
+
+/**
+ * The message's files: each image or voice pointer among its parts, then each
+ * of `metadata.attachments` no part shows (an uploaded PDF), as the export
+ * names them. A file shown again in a later message is that message's too,
+ * under a ref of its own.
+ */
+function addAttachments(
+  attachments: AttachmentRef[],
+  refs: Set<string>,
+  messageIndex: number,
+  content: Json,
+  contentType: string,
+  metadata: Json,
+): void {
+  const listed = new Map<unknown, Json>();
+  for (const attachment of asArray(metadata.attachments).filter(isObject))
+    if (!listed.has(attachment.id)) listed.set(attachment.id, attachment);
+  const add = (fileId: string | undefined, kind: AttachmentRef['kind'], size: unknown) => {
+    if (!fileId) return;
+    const ref = refs.has(fileId) ? `${fileId}#${messageIndex}` : fileId;
+    if (refs.has(ref)) return;
+    refs.add(ref);
+    const named = listed.get(fileId);
+    const given = size ?? named?.size;
+    attachments.push({
+      messageIndex,
+      ref,
+      fileId,
+      name: asString(named?.name) || null,
+      contentType: asString(named?.mime_type) || null,
+      size: typeof given === 'number' && Number.isSafeInteger(given) && given >= 0 ? given : null,
+      kind,
+    });
+  };
+  const shown = new Set<string | undefined>();
+  for (const part of asArray(content.parts).filter(isObject)) {
+    const type = asString(part.content_type);
+    const audio = type === 'real_time_user_audio_video_asset_pointer' ? part.audio_asset_pointer : part;
+    if (type === 'image_asset_pointer' || type === 'audio_asset_pointer' || isObject(audio)) {
+      const pointer = isObject(audio) && type !== 'image_asset_pointer' ? audio : part;
+      const fileId = fileIdOf(pointer.asset_pointer);
+      shown.add(fileId);
+      add(fileId, type === 'image_asset_pointer' ? 'image' : 'audio', pointer.size_bytes);
+    }
+  }
+  if (contentType !== 'text' && contentType !== 'multimodal_text') return;
+  for (const [id, attachment] of listed) {
+    const fileId = asString(id);
+    if (!shown.has(fileId)) add(fileId, null, attachment.size);
+  }
+}
+
+/**
+ * Each node of the model's side (assistant and tool messages, on the branch
+ * shown or not) with the message a file it made goes with: the first assistant
+ * answer from its place on the branch on (for a node of another branch, from
+ * where that branch leaves the one shown: the answer shown in its stead), else
+ * the last answer before.
+ */
+function answersOfNodes(mapping: Json, branch: Json[], starts: number[], messages: Message[]): Record<string, number> {
+  const answers: Record<string, number> = {};
+  if (!messages.some((message) => message.role === 'assistant')) return answers;
+  const onBranch = new Map(branch.map((node, i) => [node, i]));
+  // Where each node met reaches the branch shown (or undefined: it never does), so each is walked once.
+  const reaches = new Map<Json, number | undefined>(onBranch);
+  const placeOf = (node: Json): number | undefined => {
+    const path = new Set<Json>();
+    let at: Json | undefined = node;
+    while (at && !reaches.has(at) && !path.has(at)) {
+      path.add(at);
+      const parent: unknown = mapping[asString(at.parent) ?? ''];
+      at = isObject(parent) ? parent : undefined;
+    }
+    const place = at ? reaches.get(at) : undefined;
+    for (const walked of path) reaches.set(walked, place);
+    return place;
+  };
+  // The answer from each message on: the first at or after it, else the last before.
+  const answerFrom: number[] = [];
+  let next = messages.findLastIndex((message) => message.role === 'assistant');
+  for (let i = messages.length; i >= 0; i--) {
+    if (i < messages.length && messages[i]!.role === 'assistant') next = i;
+    answerFrom[i] = next;
+  }
+  for (const [id, node] of Object.entries(mapping)) {
+    if (!isObject(node) || !isObject(node.message)) continue;
+    const author = isObject(node.message.author) ? node.message.author.role : undefined;
+    if (author !== 'assistant' && author !== 'tool') continue;
+    const place = placeOf(node);
+    if (place !== undefined) answers[id] = answerFrom[starts[place]!]!;
+  }
+  return answers;
 }
 
 /** `thoughts`: each thought's summary and content; `reasoning_recap`: its line ("Thought for 8s"). */

@@ -8,6 +8,7 @@ import {
   msFrom,
   sourceLine,
   titleFrom,
+  type AttachmentRef,
   type Json,
   type Message,
   type RecordFormat,
@@ -40,7 +41,8 @@ export const claudeExport: RecordFormat = {
   kind: 'record',
   provider: 'anthropic',
   // conversations.json of the combined zip, of the 2026 category zip conversations-000.zip, or in shards.
-  readerVersion: 1,
+  // 2: attachments.
+  readerVersion: 2,
   zipMembers: CONVERSATIONS_FILE,
   recognizes: (raw) => 'chat_messages' in raw,
   normalize(raw) {
@@ -51,11 +53,14 @@ export const claudeExport: RecordFormat = {
       asArray(raw.chat_messages).filter(isObject),
       asString(raw.current_leaf_message_uuid),
     );
+    const writer = new MessageWriter(asString(raw.model));
+    const messages = writer.write(ordered);
     return {
       externalId,
       title,
       updateTime: isoFrom(raw.updated_at) ?? isoFrom(raw.created_at),
-      payload: { title: title ?? '', messages: new MessageWriter(asString(raw.model)).write(ordered) },
+      payload: { title: title ?? '', messages },
+      ...(writer.attachments.length > 0 && { attachments: writer.attachments }),
     };
   },
 };
@@ -114,6 +119,8 @@ function timesOf(messages: Json[]): number[] {
  */
 class MessageWriter {
   private readonly out: Message[] = [];
+  /** The files of the messages written. */
+  readonly attachments: AttachmentRef[] = [];
   private reasoning: string[] = [];
   /** When the last thinking held was written: the time of an answer made only of it. */
   private reasoningTime: string | null = null;
@@ -165,7 +172,9 @@ class MessageWriter {
       } else if (!BOOKKEEPING_BLOCKS.has(type)) text.push(blockText(block, type));
     }
     text.push(...attachmentPlaceholders(message));
+    const before = this.out.length;
     flush();
+    if (this.out.length > before) this.attachments.push(...attachmentsOf(message, this.out.length - 1));
   }
 
   private push(message: Message): void {
@@ -335,6 +344,48 @@ function resultItemText(item: Json): string {
     default:
       return asString(item.text) ?? `[${asString(item.type) ?? 'unknown content'}]`;
   }
+}
+
+/**
+ * A message's files: each of `attachments` a document whose bytes are its
+ * extracted text, each of `files` (images, PDFs) named only: the export holds
+ * no bytes of them.
+ */
+function attachmentsOf(message: Json, messageIndex: number): AttachmentRef[] {
+  const id = asString(message.uuid) ?? String(messageIndex);
+  const documents = asArray(message.attachments)
+    .filter(isObject)
+    .map((attachment, i): AttachmentRef => {
+      const text = asString(attachment.extracted_content);
+      const name = asString(attachment.file_name) || 'paste.txt';
+      return text === undefined
+        ? { messageIndex, ref: `${id}/attachment/${i}`, name, contentType: null, size: null, kind: null }
+        : {
+            messageIndex,
+            ref: `${id}/attachment/${i}`,
+            name,
+            contentType: 'text/plain; charset=utf-8',
+            size: null,
+            kind: 'document',
+            text,
+          };
+    });
+  const files = (Array.isArray(message.files_v2) ? message.files_v2 : asArray(message.files)).filter(isObject).map(
+    (file, i): AttachmentRef => ({
+      messageIndex,
+      ref: asString(file.file_uuid) || `${id}/file/${i}`,
+      name: asString(file.file_name) || 'file',
+      contentType: null,
+      size: null,
+      kind: null,
+    }),
+  );
+  // A file listed twice (an id repeats, or `files` names an attachment whose text is here) is one attachment.
+  const refs = new Set<string>();
+  const documentNames = new Set(documents.map((document) => document.name));
+  return [...documents, ...files.filter((file) => !documentNames.has(file.name))].filter(
+    (ref) => !refs.has(ref.ref) && refs.add(ref.ref),
+  );
 }
 
 /** Uploaded files are not in the export; a placeholder with the name keeps their place. */

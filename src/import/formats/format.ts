@@ -1,4 +1,4 @@
-import type { Message as ApiMessage, Provider, Role } from 'parley-sdk';
+import type { AttachmentKind, Message as ApiMessage, Provider, Role } from 'parley-sdk';
 
 // What every provider's export is normalised to: the API's own types, as the SDK
 // gives them, less what Parley adds to a message when it serves it.
@@ -17,6 +17,34 @@ export interface NormalizedConversation {
   /** ISO 8601, UTC. */
   updateTime: string | null;
   payload: StoredPayload;
+  /** The files and images its messages show, stored beside the payload as rows (none: absent or empty). */
+  attachments?: AttachmentRef[];
+  /**
+   * The message each node of the export names goes with (ChatGPT: the assistant
+   * answer a node of the model's side led to), for files the export links to a
+   * message id only (`library_files.json`).
+   */
+  messageIds?: Record<string, number>;
+}
+
+/**
+ * A file or image one message showed, as the export names it. Each field the
+ * export leaves out (null) is filled in when the import links it to its bytes:
+ * from the zip's lists of names, from the file itself (its type sniffed).
+ */
+export interface AttachmentRef {
+  /** Index of the message in the payload's messages. */
+  messageIndex: number;
+  /** Unique within the conversation, the same on every import of it: the file id, mostly. */
+  ref: string;
+  /** The file the bytes are in, by id (`file-…`, `file_…`), when the export holds them in its zip. */
+  fileId?: string;
+  name: string | null;
+  contentType: string | null;
+  size: number | null;
+  kind: AttachmentKind | null;
+  /** The attachment's bytes are this text (Claude's `extracted_content`). */
+  text?: string;
 }
 
 /**
@@ -46,11 +74,41 @@ interface FormatBase {
    */
   fileNames?: { zipMember: RegExp; read(record: Json): Array<[fileId: string, name: string]> };
   /**
+   * The files of a zip that hold the bytes of attachments (images, uploads, voice),
+   * streamed into storage as they are read, and the file id each one's name says
+   * (undefined: only the zip's lists of names tell).
+   */
+  payloads?: { zipMember: RegExp; fileId(member: string): string | undefined };
+  /**
+   * A file of the zip listing the person's files with the message each came from
+   * (ChatGPT's `library_files.json`, an array): each of its records read into one.
+   */
+  library?: {
+    zipMember: RegExp;
+    read(record: Json): LibraryFile | undefined;
+    /**
+     * The files whose conversations a library may link to (zips of the years
+     * that have one): only their conversations keep their node ids (messageIds).
+     */
+    linksConversationsOf: RegExp;
+  };
+  /**
    * The ids an older reader gave conversations the current one names otherwise
    * (and may cut differently). Such a stored conversation is replaced: removed
    * once the connection's other conversations hold every message of it.
    */
   formerIds?: RegExp;
+}
+
+/** A file of the person's library and the message that made it (a generated image, mostly). */
+export interface LibraryFile {
+  fileId: string;
+  name: string | null;
+  contentType: string | null;
+  size: number | null;
+  /** The conversation (external id) and the message (node id) it came from. */
+  conversationId: string;
+  messageId: string;
 }
 
 /** The names a zip gives its files, by file id (empty when it gives none). */
@@ -59,8 +117,11 @@ export type FileNames = ReadonlyMap<string, string>;
 /** Each record is one conversation (ChatGPT, Claude, DeepSeek, Grok). */
 export interface RecordFormat extends FormatBase {
   kind: 'record';
-  /** Null when the conversation cannot be read (no id): it is skipped and counted. */
-  normalize(record: Json, fileNames: FileNames): NormalizedConversation | null;
+  /**
+   * Null when the conversation cannot be read (no id): it is skipped and counted.
+   * `messageIds`: whether to say which message each node id goes with.
+   */
+  normalize(record: Json, fileNames: FileNames, options?: { messageIds: boolean }): NormalizedConversation | null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
+import { Unzip, UnzipInflate, UnzipPassThrough, type UnzipDecoder, type UnzipDecoderConstructor } from 'fflate';
 import { ParleyError } from '../../errors.ts';
 import { concatBytes } from '../../bytes.ts';
 import type { ExportFormat } from '../formats/format.ts';
@@ -35,13 +35,28 @@ export interface ReadLimits {
   maxConversationBytes: number;
   /** The most bytes read out of an archive. */
   maxExpandedBytes: number;
+  /** The largest file of attachment bytes. */
+  maxAttachmentBytes: number;
 }
 
 /**
- * A record as the provider wrote it: a JSON element's bytes, still to be parsed,
- * or a CSV row; and the file it came from ('' for an upload that is the file itself).
+ * A zip member's name and uncompressed size, as `payloadKey` writes them: a
+ * payload the connection already holds, not read again.
  */
-export type SourcedRecord = { source: string } & ({ bytes: Uint8Array } | { value: Record<string, string> });
+export const payloadKey = (member: string, size: number) => `${size}:${member}`;
+
+/**
+ * A record as the provider wrote it: a JSON element's bytes, still to be parsed,
+ * or a CSV row; or the next bytes of a payload (`final` on its last), or a
+ * payload not read because the connection holds it (`known`, its size); and the
+ * file it came from ('' for an upload that is the file itself).
+ */
+export type SourcedRecord = { source: string } & (
+  | { bytes: Uint8Array }
+  | { value: Record<string, string> }
+  | { payload: Uint8Array; final: boolean }
+  | { known: number }
+);
 
 /** Where a document's records go, chunk by chunk. */
 interface RecordSource {
@@ -49,10 +64,12 @@ interface RecordSource {
   end(): void | Promise<void>;
 }
 
-/** Where a document's JSON elements and CSV rows go. */
+/** Where a document's JSON elements and CSV rows go, and a payload's bytes. */
 interface RecordSink {
   json(bytes: Uint8Array): void;
   csv(value: Record<string, string>): void;
+  payload(bytes: Uint8Array, final: boolean): void;
+  known(size: number): void;
 }
 
 /**
@@ -66,9 +83,11 @@ export class ExportScanner {
   private input: RecordSource | undefined;
   private head: Uint8Array = new Uint8Array(0);
 
+  /** `knownPayloads`: the payloads (payloadKey) the connection holds, not to read again. */
   constructor(
     private readonly limits: ReadLimits,
     private readonly formats: readonly ExportFormat[],
+    private readonly knownPayloads: ReadonlySet<string> = new Set(),
   ) {}
 
   /** The records the chunk completed. */
@@ -98,9 +117,11 @@ export class ExportScanner {
     const sinkFor = (source: string): RecordSink => ({
       json: (bytes) => void this.ready.push({ source, bytes }),
       csv: (value) => void this.ready.push({ source, value }),
+      payload: (payload, final) => void this.ready.push({ source, payload, final }),
+      known: (size) => void this.ready.push({ source, known: size }),
     });
     return isZip(start)
-      ? new ZipRecords(sinkFor, this.limits, this.formats)
+      ? new ZipRecords(sinkFor, this.limits, this.formats, this.knownPayloads)
       : new DocumentRecords(sinkFor(''), this.limits);
   }
 
@@ -192,9 +213,58 @@ interface Inflated {
  */
 const NESTED_ZIP = /^(?!file[-_])[^/]+\.zip$/i;
 
+/** A payload's bytes as they are inflated, to the sink, within MAX_ATTACHMENT_BYTES. */
+class PayloadRecords implements RecordSource {
+  private bytes = 0;
+
+  constructor(
+    private readonly sink: RecordSink,
+    private readonly maxBytes: number,
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) throw new ParleyError('attachmentTooLarge');
+    this.sink.payload(chunk, false);
+  }
+
+  end(): void {
+    this.sink.payload(new Uint8Array(0), true);
+  }
+}
+
+/**
+ * A decoder of fflate's that lets the members named in `skipped` pass unread:
+ * fflate keeps the bytes of a member never started for as long as the zip is
+ * read, so a member not read is started with nothing inflated.
+ */
+function skipping(Decoder: UnzipDecoderConstructor, skipped: Set<string>): UnzipDecoderConstructor {
+  return class implements UnzipDecoder {
+    static readonly compression = Decoder.compression;
+    ondata: UnzipDecoder['ondata'] = () => {};
+    private readonly inner: UnzipDecoder | undefined;
+
+    constructor(name: string, size?: number, originalSize?: number) {
+      if (skipped.delete(name)) return;
+      this.inner = new Decoder(name, size, originalSize);
+      this.inner.ondata = (error, data, final) => this.ondata(error, data, final);
+    }
+
+    push(data: Uint8Array, final: boolean): void {
+      if (this.inner) this.inner.push(data, final);
+      else if (final) this.ondata(null, new Uint8Array(0), true);
+    }
+
+    terminate(): void {
+      this.inner?.terminate?.();
+    }
+  };
+}
+
 /**
  * A provider's zip: the files some format reads (each a document, in archive
- * order), and those of one nested zip; everything else skipped unread.
+ * order), the payloads of attachments (their bytes as they come), and the files
+ * of one nested zip; everything else skipped unread.
  */
 class ZipRecords implements RecordSource {
   private readonly unzip = new Unzip();
@@ -214,31 +284,60 @@ class ZipRecords implements RecordSource {
   private tail: Uint8Array[] = [];
   private tailBytes = 0;
 
-  /** `outer`: the export's zip, when this one is a zip inside it. */
+  /** Members started to be skipped unread (see `skipping`). */
+  private readonly skipped = new Set<string>();
+
+  /** `outer`: the export's zip, when this one is a zip inside it, at `prefix` (its name and `/`). */
   constructor(
     sinkFor: (source: string) => RecordSink,
     limits: ReadLimits,
     formats: readonly ExportFormat[],
+    knownPayloads: ReadonlySet<string>,
     private readonly outer?: ZipRecords,
+    prefix = '',
   ) {
     const root = outer ?? this;
-    this.unzip.register(UnzipInflate);
-    this.unzip.register(UnzipPassThrough);
+    this.unzip.register(skipping(UnzipInflate, this.skipped));
+    this.unzip.register(skipping(UnzipPassThrough, this.skipped));
+    const skip = (file: { name: string; compression: number; start(): void; ondata: unknown }) => {
+      // A method fflate cannot read is never started: its bytes are kept, as fflate would.
+      if (file.compression !== 0 && file.compression !== 8) return;
+      this.skipped.add(file.name);
+      file.ondata = () => {};
+      file.start();
+    };
     this.unzip.onfile = (file) => {
       const nested = outer === undefined && NESTED_ZIP.test(file.name);
-      if (
-        !nested &&
-        !formats.some((format) => format.zipMembers.test(file.name) || format.fileNames?.zipMember.test(file.name))
-      ) {
+      const read =
+        nested ||
+        formats.some(
+          (format) =>
+            format.zipMembers.test(file.name) ||
+            format.fileNames?.zipMember.test(file.name) ||
+            format.library?.zipMember.test(file.name),
+        );
+      const payload = !read && formats.some((format) => format.payloads?.zipMember.test(file.name));
+      if (!read && !payload) {
         root.misexported ??= formats.find((format) =>
           format.misexported?.zipMember.test(file.name),
         )?.misexported?.reason;
-        return;
+        return skip(file);
+      }
+      const source = `${prefix}${file.name}`;
+      const sink = sinkFor(source);
+      if (payload && file.originalSize !== undefined) {
+        if (file.originalSize > limits.maxAttachmentBytes) throw new ParleyError('attachmentTooLarge');
+        if (knownPayloads.has(payloadKey(source, file.originalSize))) {
+          sink.known(file.originalSize);
+          return skip(file);
+        }
       }
       const reader = nested
-        ? new ZipRecords((source) => sinkFor(`${file.name}/${source}`), limits, formats, this)
-        : new DocumentRecords(sinkFor(file.name), limits);
-      if (!nested) root.filesRead++;
+        ? new ZipRecords(sinkFor, limits, formats, knownPayloads, this, `${source}/`)
+        : payload
+          ? new PayloadRecords(sink, limits.maxAttachmentBytes)
+          : new DocumentRecords(sink, limits);
+      if (!nested && !payload) root.filesRead++;
       this.open++;
       file.ondata = (error, data, final) => {
         // Our own verdicts (a limit, bad JSON) come back through fflate's callback as they are.

@@ -6,6 +6,7 @@ import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat } from '../forma
 import { formatFor, storedSourceHash, type KnownSource } from '../formats/registry.ts';
 import type { ConversationItem, ImportItem, RecordGroup } from '../worker/conversation-reader.ts';
 import { webCryptoSourceHash } from '../worker/record-batcher.ts';
+import { StagedBlobs } from './staged-blobs.ts';
 
 /**
  * Staged rows are written in batches of about this many bytes or rows. Small
@@ -42,14 +43,17 @@ export class StagedImport {
   private readonly startedAt: number;
   /** The conversations already stored, by source hash: an assembled one whose records hash as one of them is not normalised again. */
   private readonly known: Map<string, KnownSource>;
+  /** The attachment bytes written so far, and what the zip says of its files. */
+  readonly blobs: StagedBlobs;
 
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'random' | 'config' | 'clock' | 'sourceHash'>,
+    private readonly deps: Pick<Deps, 'db' | 'random' | 'config' | 'clock' | 'sourceHash' | 'attachments' | 'blobHash'>,
     readonly importId: string,
     known: KnownSource[] = [],
   ) {
     this.startedAt = deps.clock.now();
     this.known = new Map(known.map((source) => [source.hash, source]));
+    this.blobs = new StagedBlobs(deps, importId, this.startedAt);
   }
 
   async add(item: ImportItem): Promise<void> {
@@ -63,6 +67,15 @@ export class StagedImport {
         return;
       case 'conversation':
         return this.addConversation(item);
+      case 'payload':
+      case 'knownPayload':
+        return this.blobs.payload(item);
+      case 'fileNames':
+        for (const [fileId, name] of item.names) this.blobs.fileNames.set(fileId, name);
+        return;
+      case 'library':
+        this.blobs.library.push(item.file);
+        return;
       case 'unchanged':
         // Its bytes are those of the stored conversation: a marker, so that it is
         // counted (and outranks an earlier copy in the file) but never written.
@@ -75,6 +88,8 @@ export class StagedImport {
             source: item.source,
             source_hash: item.sourceHash,
             seq: item.seq,
+            attachments: null,
+            message_ids: null,
           },
           0,
         );
@@ -103,18 +118,37 @@ export class StagedImport {
     }
   }
 
-  private addConversation(item: ConversationItem): Promise<void> {
-    const { externalId, title, payload, updateTime, source, sourceHash, seq } = item;
+  private async addConversation(item: ConversationItem): Promise<void> {
+    const { externalId, title, payload, updateTime, source, sourceHash, seq, attachments, messageIds, texts } = item;
+    for (const [ref, text] of texts) await this.blobs.text(externalId, ref, text);
     return this.stage(
-      { external_id: externalId, title, payload, update_time: updateTime, source, source_hash: sourceHash, seq },
-      payload.length,
+      {
+        external_id: externalId,
+        title,
+        payload,
+        update_time: updateTime,
+        source,
+        source_hash: sourceHash,
+        seq,
+        attachments,
+        message_ids: messageIds,
+      },
+      payload.length + (attachments?.length ?? 0) + (messageIds?.length ?? 0),
     );
   }
 
   private async stage(
     row: Pick<
       ImportStagingTable,
-      'external_id' | 'title' | 'payload' | 'update_time' | 'source' | 'source_hash' | 'seq'
+      | 'external_id'
+      | 'title'
+      | 'payload'
+      | 'update_time'
+      | 'source'
+      | 'source_hash'
+      | 'seq'
+      | 'attachments'
+      | 'message_ids'
     >,
     bytes: number,
   ): Promise<void> {

@@ -6,12 +6,14 @@ import {
   type ExportFormat,
   type GroupedFormat,
   type Json,
+  type AttachmentRef,
+  type LibraryFile,
   type NormalizedConversation,
 } from '../formats/format.ts';
 import { EXPORT_FORMATS, formatFor } from '../formats/registry.ts';
 import { unrecognizedExport } from '../import-errors.ts';
 import { parseElement } from '../scanning/json-elements.ts';
-import type { RecordBatch, WireRecord } from './record-batcher.ts';
+import type { PayloadRecord, RecordBatch, WireRecord } from './record-batcher.ts';
 
 /**
  * Records seen before any is recognised are held, parsed; a file of only such
@@ -38,7 +40,41 @@ export type ImportItem =
   | ConversationItem
   | { kind: 'unchanged'; seq: number; source: string; sourceHash: string; externalId: string }
   | { kind: 'record'; seq: number; key: string; time: number; record: string }
-  | { kind: 'unreadable'; count: number };
+  | { kind: 'unreadable'; count: number }
+  | PayloadItem
+  /** Names the zip gives its files (by file id), and a file of its library. */
+  | { kind: 'fileNames'; names: Array<[fileId: string, name: string]> }
+  | { kind: 'library'; file: LibraryFile };
+
+/**
+ * A payload's next bytes (in a buffer of their own, moved between threads),
+ * `final` on its last; or one the connection holds, not read (`known`, its size).
+ */
+export type PayloadItem =
+  | { kind: 'payload'; source: string; bytes: Uint8Array; final: boolean }
+  | { kind: 'knownPayload'; source: string; size: number };
+
+/** A payload's record as its item. */
+export const payloadItem = (record: PayloadRecord): PayloadItem =>
+  'payload' in record
+    ? { kind: 'payload', source: record.source, bytes: record.payload, final: record.final }
+    : { kind: 'knownPayload', source: record.source, size: record.known };
+
+/**
+ * Items to move to the other thread, and the buffers to move with them: each
+ * payload's bytes copied into a buffer of its own first — a stored member's
+ * bytes are a view of the input, which the zip's reading still holds.
+ */
+export function movableItems(items: readonly ImportItem[]): { items: ImportItem[]; buffers: ArrayBuffer[] } {
+  const buffers: ArrayBuffer[] = [];
+  const movable = items.map((item) => {
+    if (item.kind !== 'payload') return item;
+    const bytes = item.bytes.slice();
+    buffers.push(bytes.buffer);
+    return { ...item, bytes };
+  });
+  return { items: movable, buffers };
+}
 
 export interface ConversationItem {
   kind: 'conversation';
@@ -50,6 +86,12 @@ export interface ConversationItem {
   title: string | null;
   payload: string;
   updateTime: string | null;
+  /** Its attachments (StagedRef[] as JSON), or null when it has none. */
+  attachments: string | null;
+  /** The message each of its node ids goes with (JSON), or null (see NormalizedConversation). */
+  messageIds: string | null;
+  /** The text that is the bytes of an attachment, by ref (Claude's extracted content). */
+  texts: Array<[ref: string, text: string]>;
 }
 
 /**
@@ -116,7 +158,15 @@ export class ConversationReader {
   }
 
   private readRecord(record: WireRecord): void {
-    if ('text' in record && this.readFileNames(record.source, record.text)) return;
+    if ('payload' in record || 'known' in record) {
+      this.items.push(payloadItem(record));
+      return;
+    }
+    if (
+      'text' in record &&
+      (this.readFileNames(record.source, record.text) || this.readLibrary(record.source, record.text))
+    )
+      return;
     this.recordsRead++;
     if ('unchanged' in record) {
       this.made++;
@@ -158,7 +208,25 @@ export class ConversationReader {
     } catch {
       return true;
     }
-    if (isObject(value)) for (const [fileId, name] of names.read(value)) this.fileNames.set(fileId, name);
+    if (!isObject(value)) return true;
+    const read = names.read(value);
+    for (const [fileId, name] of read) this.fileNames.set(fileId, name);
+    this.items.push({ kind: 'fileNames', names: read });
+    return true;
+  }
+
+  /** Whether the record is an entry of a format's library of files (no conversation), passed on as it reads. */
+  private readLibrary(source: string, text: string): boolean {
+    const library = EXPORT_FORMATS.find((format) => format.library?.zipMember.test(source))?.library;
+    if (!library) return false;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return true;
+    }
+    const file = isObject(value) ? library.read(value) : undefined;
+    if (file) this.items.push({ kind: 'library', file });
     return true;
   }
 
@@ -180,7 +248,9 @@ export class ConversationReader {
       }
       return;
     }
-    const normalized = format.normalize(value, this.fileNames);
+    const normalized = format.normalize(value, this.fileNames, {
+      messageIds: format.library?.linksConversationsOf.test(place.source) ?? false,
+    });
     if (normalized) {
       this.made++;
       this.items.push(conversationItem(normalized, place));
@@ -239,5 +309,31 @@ export function conversationItem(conversation: NormalizedConversation, { seq, so
     title: conversation.title === null ? null : storableText(conversation.title),
     payload: UNSTORABLE_ESCAPE.test(payload) ? JSON.stringify(storablePayload(conversation.payload)) : payload,
     updateTime: conversation.updateTime,
+    attachments: stagedAttachments(conversation),
+    messageIds: conversation.messageIds ? JSON.stringify(conversation.messageIds) : null,
+    texts: textsOf(conversation),
   };
 }
+
+/** An attachment as staged: its bytes, if any, in the zip (`fileId`) or in a text written apart (`fromText`). */
+export type StagedRef = Omit<AttachmentRef, 'text'> & { fromText?: true };
+
+/** A conversation's attachments as staged (StagedRef[] as JSON), null when it has none. */
+function stagedAttachments({ attachments = [] }: NormalizedConversation): string | null {
+  if (attachments.length === 0) return null;
+  return JSON.stringify(
+    attachments.map(
+      ({ text, ...ref }): StagedRef => ({
+        ...ref,
+        ref: storableText(ref.ref),
+        name: ref.name === null ? null : storableText(ref.name),
+        ...(text !== undefined && { fromText: true }),
+      }),
+    ),
+  );
+}
+
+const textsOf = ({ attachments = [] }: NormalizedConversation): Array<[string, string]> =>
+  attachments.flatMap(
+    ({ ref, text }): Array<[string, string]> => (text === undefined ? [] : [[storableText(ref), storableText(text)]]),
+  );

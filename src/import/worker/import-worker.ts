@@ -1,6 +1,7 @@
 import { ParleyError, type ErrorCode } from '../../errors.ts';
 import {
   ConversationReader,
+  movableItems,
   type ConversationItem,
   type ImportItem,
   type ConversationReaderOptions,
@@ -34,7 +35,8 @@ export type FromReader =
 
 /** The worker's end of the conversation, on whatever runtime. */
 export interface ReaderPort {
-  postMessage(message: FromReader): void;
+  /** `transfer`: buffers moved to the writer, not copied. */
+  postMessage(message: FromReader, transfer?: ArrayBuffer[]): void;
   onMessage(handler: (message: ToReader) => void): void;
 }
 
@@ -56,7 +58,10 @@ export function serveImport(port: ReaderPort, hash?: SourceHash): void {
   let reader: ConversationReader | undefined;
   let upload: RecordBatcher | undefined;
   let failed = false;
-  const answer = (items: ImportItem[], last = false) => port.postMessage({ type: 'items', items, last });
+  const answer = (read: ImportItem[], last = false) => {
+    const { items, buffers } = movableItems(read);
+    port.postMessage({ type: 'items', items, last }, buffers);
+  };
   const handle = async (message: ToReader) => {
     if (failed) return;
     try {
@@ -99,7 +104,7 @@ export function serveImport(port: ReaderPort, hash?: SourceHash): void {
 export function localImportWorker(): WorkerLike {
   const { port1, port2 } = new MessageChannel();
   serveImport({
-    postMessage: (message) => port2.postMessage(message),
+    postMessage: (message, transfer = []) => port2.postMessage(message, transfer),
     onMessage: (handler) => (port2.onmessage = (event) => handler(event.data)),
   });
   const worker: WorkerLike = {

@@ -5,13 +5,19 @@ import { EXPORT_FORMATS, type KnownSource } from '../formats/registry.ts';
 /**
  * One record as it goes to the reader: a JSON element (its text, and the hash of
  * its bytes), a CSV row, or a conversation whose bytes are those already stored
- * (not sent at all). `seq` is its place in the upload.
+ * (not sent at all). `seq` is its place in the upload. Or a payload's next
+ * bytes, or a payload the connection already holds: these the thread that
+ * found them writes (see importExport), and never go to the reader.
  */
-export type WireRecord = { seq: number; source: string } & (
-  | { text: string; hash: string }
-  | { row: Record<string, string> }
-  | { unchanged: KnownSource }
-);
+export type WireRecord =
+  | ({ seq: number; source: string } & (
+      | { text: string; hash: string }
+      | { row: Record<string, string> }
+      | { unchanged: KnownSource }
+    ))
+  | PayloadRecord;
+
+export type PayloadRecord = { source: string } & ({ payload: Uint8Array; final: boolean } | { known: number });
 
 /** The records one chunk of the upload completed. */
 export interface RecordBatch {
@@ -43,6 +49,7 @@ class BatchHasher {
       records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined)),
     );
     const wire = records.map((record, i): WireRecord => {
+      if ('payload' in record || 'known' in record) return record;
       const place = { seq: this.seq++, source: record.source };
       if (!('bytes' in record)) return { ...place, row: record.value };
       const hash = hashes[i]!;
@@ -53,10 +60,14 @@ class BatchHasher {
   }
 }
 
-/** How to read an upload's bytes: the limits on what it holds, and the conversations already stored. */
+/**
+ * How to read an upload's bytes: the limits on what it holds, the conversations
+ * already stored, and the payloads too (payloadKey).
+ */
 export interface UploadOptions {
   limits: ReadLimits;
   known: KnownSource[];
+  knownPayloads: string[];
 }
 
 /** An upload's bytes in, batches of its records out: an ExportScanner's records, made into batches. */
@@ -64,8 +75,8 @@ export class RecordBatcher {
   private readonly records: ExportScanner;
   private readonly batches: BatchHasher;
 
-  constructor({ limits, known }: UploadOptions, hash?: SourceHash) {
-    this.records = new ExportScanner(limits, EXPORT_FORMATS);
+  constructor({ limits, known, knownPayloads }: UploadOptions, hash?: SourceHash) {
+    this.records = new ExportScanner(limits, EXPORT_FORMATS, new Set(knownPayloads));
     this.batches = new BatchHasher(known, hash);
   }
 
