@@ -256,6 +256,7 @@ CREATE TABLE attachments (
   connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
   conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
   message_index INTEGER NOT NULL,
+  position INTEGER NOT NULL DEFAULT 0,
   ref TEXT NOT NULL,
   name TEXT NOT NULL,
   content_type TEXT NOT NULL,

@@ -316,6 +316,8 @@ CREATE TABLE attachments (
   conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
   -- The message that showed it: its index in the conversation's messages.
   message_index INTEGER NOT NULL,
+  -- Its place among the conversation's attachments, in the export's order.
+  position INTEGER NOT NULL DEFAULT 0,
   -- What the export calls it within the conversation (a file id, say): a
   -- re-import finds the same attachment, and it keeps its id.
   ref TEXT NOT NULL,

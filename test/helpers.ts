@@ -545,6 +545,16 @@ export async function seedAttachment(
       connection_id: connectionId,
       conversation_id: conversationId,
       message_index: messageIndex,
+      // After those seeded before it, as an import places them.
+      position: Number(
+        (
+          await db
+            .selectFrom('attachments')
+            .select((eb) => eb.fn.countAll().as('count'))
+            .where('conversation_id', '=', conversationId)
+            .executeTakeFirstOrThrow()
+        ).count,
+      ),
       ref,
       name,
       content_type: contentType,

@@ -172,16 +172,17 @@ export async function replaceAttachments(db: Db, conversationIds: string[], rows
     const batch = rows.slice(at, at + ATTACHMENTS_PER_STATEMENT);
     await fixedSql(
       db,
-      `INSERT INTO attachments (id, connection_id, conversation_id, message_index, ref, name, content_type, size, kind, blob_id, created_at)
-       VALUES ${'(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), '.repeat(batch.length).slice(0, -2)}
+      `INSERT INTO attachments (id, connection_id, conversation_id, message_index, position, ref, name, content_type, size, kind, blob_id, created_at)
+       VALUES ${'(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), '.repeat(batch.length).slice(0, -2)}
        ON CONFLICT (conversation_id, ref) DO UPDATE SET
-         message_index = excluded.message_index, name = excluded.name, content_type = excluded.content_type,
+         message_index = excluded.message_index, position = excluded.position, name = excluded.name, content_type = excluded.content_type,
          size = excluded.size, kind = excluded.kind, blob_id = excluded.blob_id`,
       batch.flatMap((row) => [
         row.id,
         row.connection_id,
         row.conversation_id,
         row.message_index,
+        row.position,
         row.ref,
         row.name,
         row.content_type,

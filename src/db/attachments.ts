@@ -18,7 +18,7 @@ export interface AttachmentListRow {
 }
 
 /** Attachments in the order a message lists them: the export's order within the conversation (as written), then id. */
-const LIST_ORDER = 'a.conversation_id, a.message_index, a.created_at, a.id';
+const LIST_ORDER = 'a.conversation_id, a.message_index, a.position, a.id';
 
 const LIST_COLUMNS = `a.id, a.conversation_id, a.message_index, a.name, a.content_type,
   COALESCE(b.size, a.size) AS size, a.kind, a.blob_id, b.store, b.content_type AS sniffed_type`;

@@ -202,6 +202,8 @@ export interface AttachmentsTable {
   connection_id: string;
   conversation_id: string;
   message_index: number;
+  /** Its place among the conversation's attachments, in the export's order. */
+  position: number;
   /** What the export calls it within the conversation (a file id). */
   ref: string;
   name: string;

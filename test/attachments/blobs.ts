@@ -90,6 +90,7 @@ export async function attach(db: Db, conversationId: string, blobId: string | nu
       connection_id: conversation.connection_id,
       conversation_id: conversationId,
       message_index: 0,
+      position: 0,
       ref: `file-${id}`,
       name: 'photo.jpg',
       content_type: 'image/jpeg',

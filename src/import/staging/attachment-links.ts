@@ -174,7 +174,7 @@ class AttachmentRows {
   ) {}
 
   rows(conversationId: string, externalId: string, refs: StagedRef[]): AttachmentsTable[] {
-    return refs.map((ref) => {
+    return refs.map((ref, position) => {
       const blob = ref.fromText ? this.textBlob(textKey(externalId, ref.ref)) : this.files.blob(ref.fileId);
       const library = this.files.given(ref.fileId);
       const name =
@@ -191,6 +191,7 @@ class AttachmentRows {
         connection_id: this.connectionId,
         conversation_id: conversationId,
         message_index: ref.messageIndex,
+        position,
         ref: ref.ref,
         name,
         content_type: contentType,
