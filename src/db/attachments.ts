@@ -23,12 +23,6 @@ const LIST_ORDER = 'a.conversation_id, a.message_index, a.position, a.id';
 const LIST_COLUMNS = `a.id, a.conversation_id, a.message_index, a.name, a.content_type,
   COALESCE(b.size, a.size) AS size, a.kind, a.blob_id, b.store, b.content_type AS sniffed_type`;
 
-/** PostgreSQL answers a bigint as text. */
-const sized = <Row extends { size: number | string | null }>(row: Row) => ({
-  ...row,
-  size: row.size === null ? null : Number(row.size),
-});
-
 /**
  * The attachments of these conversations (a page of the listing), in one query;
  * none for most pages, whose conversations hold no files.
@@ -38,13 +32,12 @@ export async function attachmentsOfConversations(
   conversationIds: readonly string[],
 ): Promise<AttachmentListRow[]> {
   if (conversationIds.length === 0) return [];
-  const rows = await fixedSql<AttachmentListRow>(
+  return fixedSql<AttachmentListRow>(
     db,
     `SELECT ${LIST_COLUMNS} FROM attachments a LEFT JOIN attachment_blobs b ON b.id = a.blob_id
      WHERE a.conversation_id IN (${conversationIds.map(() => '?').join(', ')}) ORDER BY ${LIST_ORDER}`,
     conversationIds,
   );
-  return rows.map(sized);
 }
 
 /** One attachment with what serving its bytes needs: its blob (absent when not stored) and where the bytes are. */
@@ -73,7 +66,7 @@ export async function findAttachment(
     scope.userRef === undefined ? [attachmentId, scope.appId] : [attachmentId, scope.appId, scope.userRef],
   );
   if (!row) return undefined;
-  const { sha256, ...attachment } = sized(row);
+  const { sha256, ...attachment } = row;
   return {
     ...attachment,
     blob:

@@ -828,15 +828,23 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.keyboard.press('Enter');
       await page.waitForURL(conversationUrl);
 
-      // Each of the two SQL blocks has its copy button, then scrolls sideways on a phone:
-      // Tab stops on each, to scroll it with the arrow keys.
+      // The first message's pasted file opens and is deleted by its own controls; each of
+      // the two SQL blocks has its copy button, then scrolls sideways on a phone: Tab
+      // stops on each, to scroll it with the arrow keys.
       const stops = await tabTo(page, 'Delete conversation');
-      assert.equal(stops.length, 6, JSON.stringify(stops));
+      assert.equal(stops.length, 8, JSON.stringify(stops));
       assert.deepEqual(
-        [stops[0], stops[1], stops[3], stops[5]],
-        ['← Claude conversations', 'Copy sql', 'Copy sql', 'Delete conversation'],
+        [stops[0], stops[1], stops[2], stops[3], stops[5], stops[7]],
+        [
+          '← Claude conversations',
+          'explain.txt · 121 bytes',
+          'Delete explain.txt',
+          'Copy sql',
+          'Copy sql',
+          'Delete conversation',
+        ],
       );
-      assert.match(stops[2]!, /^-- One index for both filters/);
+      assert.match(stops[4]!, /^-- One index for both filters/);
       await page.keyboard.press('Enter');
       await page.waitForURL(`${conversationUrl}/delete`);
 

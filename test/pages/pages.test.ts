@@ -543,8 +543,11 @@ describe('download my data', () => {
     assert.equal(response.headers.get('cache-control'), 'no-store');
     assert.ok(response.body instanceof ReadableStream);
     const { members, text, file } = await unzipped(response);
-    // Nothing of theirs is stored as a file.
-    assert.deepEqual(Object.keys(members), ['parley-data-2026-03-01.json']);
+    // The JSON, then the one file of theirs: the paste the Claude export holds.
+    const [paste] = (await t.deps.db.selectFrom('attachments').select(['id', 'name']).execute()).map(
+      ({ id, name }) => `attachments/${id}-${name}`,
+    );
+    assert.deepEqual(Object.keys(members), ['parley-data-2026-03-01.json', paste]);
 
     assert.deepEqual(Object.keys(file), ['userRef', 'exportedAt', 'connections']);
     assert.equal(file.userRef, 'u1');
