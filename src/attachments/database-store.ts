@@ -1,4 +1,3 @@
-import { concatBytes } from '../bytes.ts';
 import * as chunks from '../db/attachment-chunks.ts';
 import type { Db } from '../db/database.ts';
 import type { AttachmentStore, BlobWriter, ByteRange } from './attachment-store.ts';
@@ -18,10 +17,15 @@ export function databaseStore(db: Db): AttachmentStore {
   };
 }
 
-/** Each chunk is written in a statement of its own: no write transaction stays open while bytes stream in. */
+/**
+ * Each chunk is written in a statement of its own: no write transaction stays
+ * open while bytes stream in. The bytes gather in one buffer, written whole
+ * and then filled again: a gigabyte streams through one megabyte, not through a
+ * thousand of them left for the collector.
+ */
 class ChunkWriter implements BlobWriter {
-  private pending: Uint8Array[] = [];
-  private pendingBytes = 0;
+  private readonly buffer = new Uint8Array(CHUNK_BYTES);
+  private filled = 0;
   private seq = 0;
   private written = 0;
 
@@ -31,35 +35,31 @@ class ChunkWriter implements BlobWriter {
   ) {}
 
   async write(chunk: Uint8Array): Promise<void> {
-    this.pending.push(chunk);
-    this.pendingBytes += chunk.length;
-    while (this.pendingBytes >= CHUNK_BYTES) await this.flush(CHUNK_BYTES);
+    for (let at = 0; at < chunk.length; ) {
+      const taken = Math.min(chunk.length - at, CHUNK_BYTES - this.filled);
+      this.buffer.set(chunk.subarray(at, at + taken), this.filled);
+      this.filled += taken;
+      at += taken;
+      if (this.filled === CHUNK_BYTES) await this.flush();
+    }
   }
 
   async close(): Promise<void> {
-    if (this.pendingBytes > 0 || this.seq === 0) await this.flush(this.pendingBytes);
+    if (this.filled > 0 || this.seq === 0) await this.flush();
   }
 
   async abort(): Promise<void> {
-    this.pending = [];
+    this.filled = 0;
     await chunks.deleteChunks(this.db, this.blobId);
   }
 
-  private async flush(length: number): Promise<void> {
-    const all = concatBytes(this.pending);
-    const bytes = all.subarray(0, length);
-    const rest = all.subarray(length);
-    this.pending = rest.length > 0 ? [rest] : [];
-    this.pendingBytes = rest.length;
-    // A view of a larger buffer the driver would send whole: copied, unless concatBytes already made it its own.
-    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    await chunks.insertChunk(this.db, {
-      blobId: this.blobId,
-      seq: this.seq++,
-      startByte: this.written,
-      bytes: own ? bytes : bytes.slice(),
-    });
-    this.written += length;
+  /** The driver has the bytes once the statement is done: the buffer is free again. */
+  private async flush(): Promise<void> {
+    // A full buffer goes as it is; the last, shorter chunk as a copy (a view would be sent whole).
+    const bytes = this.filled === CHUNK_BYTES ? this.buffer : this.buffer.slice(0, this.filled);
+    await chunks.insertChunk(this.db, { blobId: this.blobId, seq: this.seq++, startByte: this.written, bytes });
+    this.written += this.filled;
+    this.filled = 0;
   }
 }
 
