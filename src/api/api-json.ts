@@ -40,7 +40,9 @@ function attachmentFields(attachments: readonly AttachmentListRow[]): Map<string
   for (const row of attachments) {
     const messages = grouped.get(row.conversation_id) ?? new Map<number, AttachmentListRow[]>();
     grouped.set(row.conversation_id, messages);
-    messages.set(row.message_index, [...(messages.get(row.message_index) ?? []), row]);
+    const rows = messages.get(row.message_index);
+    if (rows) rows.push(row);
+    else messages.set(row.message_index, [row]);
   }
   return new Map(
     [...grouped].map(([conversationId, messages]) => [

@@ -82,9 +82,12 @@ export function contentTypeOfName(name: string): string | undefined {
   return dot < 0 ? undefined : BY_EXTENSION[name.slice(dot + 1).toLowerCase()];
 }
 
-/** A content type as given in an export: `type/subtype`, lower-cased, or undefined if not one. */
+/**
+ * A content type as given in an export: `type/subtype` and printable parameters,
+ * lower-cased, or undefined if not one (it becomes a response header).
+ */
 export function givenContentType(value: string | undefined): string | undefined {
-  return value !== undefined && /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(value.trim())
+  return value !== undefined && /^[\w.+-]+\/[\w.+-]+( *;[\x20-\x7e]*)?$/.test(value.trim())
     ? value.trim().toLowerCase()
     : undefined;
 }

@@ -63,7 +63,8 @@ export async function textStart(
 ): Promise<{ text: string; complete: boolean }> {
   const decoder = new TextDecoder();
   let text = '';
-  for await (const chunk of blobBytes(deps, blob, { start: 0, end: maxBytes }))
+  // Never a range past the end: S3 refuses one of an empty object.
+  for await (const chunk of blobBytes(deps, blob, { start: 0, end: Math.min(maxBytes, blob.size) }))
     text += decoder.decode(chunk, { stream: true });
   const complete = blob.size <= maxBytes;
   // Cut short, a character's first bytes are left in the decoder rather than shown as U+FFFD.
@@ -102,7 +103,9 @@ export async function attachmentViews(
           }
         : {}),
     };
-    byMessage.set(row.message_index, [...(byMessage.get(row.message_index) ?? []), view]);
+    const views = byMessage.get(row.message_index);
+    if (views) views.push(view);
+    else byMessage.set(row.message_index, [view]);
   }
   return byMessage;
 }

@@ -210,7 +210,7 @@ export async function replaceAttachments(db: Db, conversationIds: string[], rows
   }
 }
 
-/** Rows per INSERT: 11 values each, well under every driver's limit on parameters. */
+/** Rows per INSERT: 12 values each, well under every driver's limit on parameters. */
 const ATTACHMENTS_PER_STATEMENT = 50;
 
 /**

@@ -105,7 +105,8 @@ export async function importExport(
       const forReader = records.filter((record) => !('payload' in record || 'known' in record));
       for (const record of records)
         if ('payload' in record || 'known' in record) await staged.blobs.payload(payloadItem(record));
-      if (forReader.length > 0 || forReader.length === records.length) await channel.write({ records: forReader });
+      // A chunk that completed nothing still goes, as every chunk does; one of payloads alone stays here.
+      if (forReader.length > 0 || records.length === 0) await channel.write({ records: forReader });
     };
     const sending = (async () => {
       for await (const chunk of bytes) {

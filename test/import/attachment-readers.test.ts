@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { PortableSha256 } from '../../src/attachments/blob-hash.ts';
-import { contentTypeOfName, kindOf, sniffContentType } from '../../src/attachments/content-type.ts';
+import { contentTypeOfName, givenContentType, kindOf, sniffContentType } from '../../src/attachments/content-type.ts';
 import { chatgptExport } from '../../src/import/formats/chatgpt.ts';
 import { claudeExport } from '../../src/import/formats/claude.ts';
 import {
@@ -28,6 +28,14 @@ test('the portable SHA-256 hashes bytes in any pieces as node:crypto hashes them
       assert.equal(hash.digest(), createHash('sha256').update(bytes).digest('base64url'), `${length} cut at ${cut}`);
     }
   }
+});
+
+test('content types an export gives: a type and printable parameters, never a line break (it becomes a header)', () => {
+  assert.equal(givenContentType(' Image/PNG '), 'image/png');
+  assert.equal(givenContentType('text/plain; charset=UTF-8'), 'text/plain; charset=utf-8');
+  assert.equal(givenContentType('text/plain\r\n;x'), undefined);
+  assert.equal(givenContentType('text/plain;\u0000x'), undefined);
+  assert.equal(givenContentType('png'), undefined);
 });
 
 test('content types: sniffed from the first bytes, else by the name; the kind from the type', () => {
