@@ -8,8 +8,9 @@ import { s3Store, type ObjectStore } from './s3-store.ts';
  * The stores of attachment bytes. Itself the store new blobs go to (`name`,
  * `create`, `read`): S3 when ATTACHMENTS_URL names a bucket, else the database.
  * A blob already written stays where its row says (`store`), whichever that is:
- * `forBlob` gives that store, so changing ATTACHMENTS_URL moves no bytes and
- * loses none.
+ * `forBlob` gives that store, so setting or unsetting ATTACHMENTS_URL moves no
+ * bytes. A row does not name its bucket: blobs in S3 are read from the one
+ * ATTACHMENTS_URL names now (see docs/attachments.md, "Changing stores").
  */
 export interface AttachmentStores extends AttachmentStore {
   /** The store holding a blob whose row names `store`. */
