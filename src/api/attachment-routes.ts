@@ -1,8 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
-import { blobBytes, servedFile, storedAttachmentOf } from '../conversations/attachments.ts';
 import type { Deps } from '../deps.ts';
-import { fileResponse } from '../http/attachment-response.ts';
+import { attachmentAnswer } from '../http/attachment-answer.ts';
 import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
 
 /**
@@ -11,16 +10,9 @@ import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
  */
 export function attachmentRoutes(deps: Deps, requireCaller: CallerMiddleware) {
   const routes = new Hono<AppEnv>();
-  routes.get('/attachments/:id', requireCaller, async (c) => {
-    const appId = c.get('caller').appId;
-    const attachment = await storedAttachmentOf(deps, { appId }, c.req.param('id'));
-    return fileResponse(
-      c,
-      servedFile(attachment),
-      (range) => blobBytes(deps, attachment.blob, range),
-      (error) => deps.log.error('attachment read failed', { appId, attachmentId: attachment.id, error: String(error) }),
-    );
-  });
+  routes.get('/attachments/:id', requireCaller, (c) =>
+    attachmentAnswer(c, deps, { appId: c.get('caller').appId }, c.req.param('id')),
+  );
   routes.all('/attachments/:id', methodNotAllowed(['GET', 'HEAD']));
   return routes;
 }

@@ -10,13 +10,7 @@ import { providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
 import { streamOf } from '../bytes.ts';
 import { downloadedFiles, downloadOf } from '../conversations/download.ts';
-import {
-  attachmentOf,
-  blobBytes,
-  deleteAttachment,
-  servedFile,
-  storedAttachmentOf,
-} from '../conversations/attachments.ts';
+import { attachmentOf, deleteAttachment } from '../conversations/attachments.ts';
 import {
   connectionsOf,
   conversationOf,
@@ -25,7 +19,7 @@ import {
   deleteConversation,
   disconnect,
 } from '../conversations/manage.ts';
-import { fileResponse } from '../http/attachment-response.ts';
+import { attachmentAnswer } from '../http/attachment-answer.ts';
 import { connectionOf, type Owner } from '../conversations/ownership.ts';
 import { purgeUser } from '../conversations/purge.ts';
 import { MAX_QUERY_LENGTH, isSearch, searchOwn } from '../conversations/search.ts';
@@ -185,19 +179,7 @@ export function manageRoutes(deps: Deps) {
   // with the session; the page's headers (no-store among them) replace the API's
   // caching, so nothing of the person's files stays in a shared browser's cache.
   routes.get('/manage/attachments/:id', async (c) => {
-    const owner = await session(c);
-    const attachment = await storedAttachmentOf(deps, owner, c.req.param('id'));
-    return fileResponse(
-      c,
-      servedFile(attachment),
-      (range) => blobBytes(deps, attachment.blob, range),
-      (error) =>
-        deps.log.error('attachment read failed', {
-          appId: owner.appId,
-          attachmentId: attachment.id,
-          error: String(error),
-        }),
-    );
+    return attachmentAnswer(c, deps, await session(c), c.req.param('id'));
   });
 
   routes.get('/manage/attachments/:id/delete', async (c) => {

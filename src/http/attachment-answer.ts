@@ -1,0 +1,29 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import { blobBytes, servedFile, storedAttachmentOf } from '../conversations/attachments.ts';
+import type { Deps } from '../deps.ts';
+import { fileResponse } from './attachment-response.ts';
+
+/**
+ * The bytes of attachment `id` of `scope` (an app, or one of its users: 404 for
+ * any other's), answered as fileResponse says; a read that fails midway is logged.
+ */
+export async function attachmentAnswer(
+  c: Context<AppEnv>,
+  deps: Pick<Deps, 'db' | 'attachments' | 'log'>,
+  scope: { appId: string; userRef?: string },
+  id: string,
+): Promise<Response> {
+  const attachment = await storedAttachmentOf(deps, scope, id);
+  return fileResponse(
+    c,
+    servedFile(attachment),
+    (range) => blobBytes(deps, attachment.blob, range),
+    (error) =>
+      deps.log.error('attachment read failed', {
+        appId: scope.appId,
+        attachmentId: attachment.id,
+        error: String(error),
+      }),
+  );
+}
