@@ -351,16 +351,17 @@ describe('the import reader', () => {
 
   test('groups to normalise after the end: three of every five go to the reader, answered in order', async () => {
     const sentGroups: RecordGroup[] = [];
+    // Answered late, and in order, as a worker does: each after the one before.
+    let answered = Promise.resolve();
     const worker: WorkerLike = {
       postMessage: (message: ToReader) => {
         if (message.type !== 'group') return;
         sentGroups.push(message.group);
-        // Answered late, and in order, as a worker does.
-        setTimeout(
-          async () =>
-            worker.onmessage?.({ data: { type: 'normalized', item: await groupItem(copilotExport, message.group) } }),
-          5,
-        );
+        answered = answered.then(async () => {
+          const item = await groupItem(copilotExport, message.group);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          worker.onmessage?.({ data: { type: 'normalized', item } });
+        });
       },
       onmessage: null,
       terminate: () => {},
