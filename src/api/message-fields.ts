@@ -1,11 +1,15 @@
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  unescapedQuote,
+} from '../json-bytes.ts';
+
 const MESSAGES_KEY = new TextEncoder().encode('messages');
-const COMMA = 0x2c;
 
 /** Bytes of a string looked at one by one before the native indexOf is called: most strings (keys, roles, times) are shorter, and a call costs more than these. */
 const SHORT_STRING = 32;
@@ -21,14 +25,11 @@ function stringEnd(json: Uint8Array, from: number): number {
   return escapedStringEnd(json, short);
 }
 
-/** stringEnd by the native indexOf, each quote found checked for the backslashes before it. */
+/** stringEnd by the native indexOf (unescapedQuote). */
 function escapedStringEnd(json: Uint8Array, from: number): number {
-  for (let quote = json.indexOf(QUOTE, from); quote !== -1; quote = json.indexOf(QUOTE, quote + 1)) {
-    let backslashes = 0;
-    while (json[quote - 1 - backslashes] === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return quote;
-  }
-  throw new Error('a stored payload ends inside a string');
+  const quote = unescapedQuote(json, from);
+  if (quote === -1) throw new Error('a stored payload ends inside a string');
+  return quote;
 }
 
 const isMessagesKey = (json: Uint8Array, start: number, end: number) =>
@@ -51,12 +52,12 @@ export function messageEnds(json: Uint8Array): number[] {
       const end = stringEnd(json, i + 1);
       if (depth === 1) keyIsMessages = isMessagesKey(json, i + 1, end);
       i = end;
-    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
       depth++;
-      if (depth === 2 && byte === OPEN_ARRAY && keyIsMessages) inMessages = true;
-    } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
-      if (inMessages && depth === 3 && byte === CLOSE_OBJECT) ends.push(i);
-      if (depth === 2 && byte === CLOSE_ARRAY) inMessages = false;
+      if (depth === 2 && byte === OPEN_BRACKET && keyIsMessages) inMessages = true;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      if (inMessages && depth === 3 && byte === CLOSE_BRACE) ends.push(i);
+      if (depth === 2 && byte === CLOSE_BRACKET) inMessages = false;
       depth--;
     }
   }

@@ -1,15 +1,17 @@
 import { ParleyError } from '../../errors.ts';
+import {
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  oddBackslashesBefore,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  unescapedQuote,
+} from '../../json-bytes.ts';
 import { EMPTY_FILE, invalidExport, NOT_JSON, unrecognizedExport } from '../import-errors.ts';
 import { NestedScanner, TOO_MANY_VALUES, UNCOUNTED_VALUES } from './nested-scanner.ts';
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 /** The UTF-8 byte order mark some editors put before the document. */
@@ -334,24 +336,11 @@ const CHUNK_ENDED = -1;
 /**
  * Where a string's body starting at `from` ends: the index after its closing
  * quote, or — when the chunk ends first — CHUNK_ENDED or UNPAIRED_BACKSLASH.
- * The native indexOf finds each quote; an odd run of backslashes before it escapes it.
  */
 function stringEnd(chunk: Uint8Array, from: number): number {
-  const n = chunk.length;
-  for (let i = from; i < n; ) {
-    const quote = chunk.indexOf(QUOTE, i);
-    if (quote === -1) return trailingBackslashesOdd(chunk, i, n) ? UNPAIRED_BACKSLASH : CHUNK_ENDED;
-    if (!trailingBackslashesOdd(chunk, i, quote)) return quote + 1;
-    i = quote + 1;
-  }
-  return CHUNK_ENDED;
-}
-
-/** Whether the bytes just before `end` (back to `from`) are an odd run of backslashes. */
-function trailingBackslashesOdd(chunk: Uint8Array, from: number, end: number): boolean {
-  let count = 0;
-  for (let j = end - 1; j >= from && chunk[j] === BACKSLASH; j--) count++;
-  return count % 2 === 1;
+  const quote = unescapedQuote(chunk, from);
+  if (quote !== -1) return quote + 1;
+  return oddBackslashesBefore(chunk, from, chunk.length) ? UNPAIRED_BACKSLASH : CHUNK_ENDED;
 }
 
 /** A document that is JSON but not an array or object is readable yet no export. */
