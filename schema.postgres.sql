@@ -294,3 +294,9 @@ CREATE TRIGGER attachments_delete_blob AFTER DELETE ON attachments
 -- each of its node ids goes with: linked to the import's blobs at its commit.
 ALTER TABLE import_staging ADD COLUMN attachments TEXT;
 ALTER TABLE import_staging ADD COLUMN message_ids TEXT;
+
+-- version 7
+-- An import's own connection, until its final transaction gives it to the
+-- user: as schema.sql's version 13, which says why.
+ALTER TABLE users ADD COLUMN import_id TEXT;
+CREATE INDEX users_of_imports ON users (created_at) WHERE import_id IS NOT NULL;

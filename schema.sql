@@ -350,3 +350,15 @@ CREATE TRIGGER attachments_delete_blob AFTER DELETE ON attachments
   WHEN old.blob_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM attachments WHERE blob_id = old.blob_id) BEGIN
   DELETE FROM attachment_blobs WHERE id = old.blob_id;
 END;
+
+-- version 13
+-- An import that opens a user's connection writes its conversations straight
+-- into a connection of its own, instead of staging them to copy them in its
+-- final transaction (the copy was most of that transaction, and the uploader
+-- waited on it). Until then the connection belongs to a user of the import's
+-- own, whose ref is longer than any userRef, so that no request can name it:
+-- the final transaction gives the connection to the real user. `import_id`
+-- marks such a user; maintenance removes those an import that died left (by
+-- `created_at`), and search indexes none of their conversations.
+ALTER TABLE users ADD COLUMN import_id TEXT;
+CREATE INDEX users_of_imports ON users (created_at) WHERE import_id IS NOT NULL;

@@ -42,9 +42,12 @@ export async function listConversations(deps: Pick<Deps, 'db'>, appId: string, c
 
 async function conversationsPage(
   db: Deps['db'],
-  connection: { id: string; conversation_count: number },
-  { limit, offset, changedAfter, q }: PageQuery,
+  connection: { id: string; conversation_count: number; captured_at: string },
+  { limit, offset, changedAfter: after, q }: PageQuery,
 ) {
+  // A connection's conversations were stored no earlier than it was captured,
+  // whenever the import that opened it wrote them (see import-connection.ts).
+  const changedAfter = after !== undefined && connection.captured_at > after ? undefined : after;
   if (isSearch(q)) {
     const words = searchWords(q);
     if (words.length === 0) return { rows: [], total: 0 };

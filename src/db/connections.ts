@@ -130,5 +130,7 @@ export const findStaleConnections = (db: Db, before: string) =>
     .innerJoin('users', 'users.id', 'connections.user_id')
     .select(['connections.id', 'users.app_id', 'users.user_ref'])
     .where('connections.status', '=', 'active')
+    // An import's own connection is not the user's yet (see import-connection.ts).
+    .where('users.import_id', 'is', null)
     .where((eb) => eb(eb.fn.coalesce('connections.last_sync_at', 'connections.captured_at'), '<', before))
     .execute();

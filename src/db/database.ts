@@ -1,4 +1,4 @@
-import type { Generated, Kysely } from 'kysely';
+import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { AttachmentKind, ConnectionStatus } from 'parley-sdk';
 
 export interface AppsTable {
@@ -44,6 +44,8 @@ export interface UsersTable {
   app_id: string;
   user_ref: string;
   created_at: string;
+  /** Set on the user that an import's own connection belongs to while the import runs (schema.sql, version 13). */
+  import_id: ColumnType<string | null, string | undefined, never>;
 }
 
 export type { ConnectionStatus };
@@ -91,7 +93,10 @@ export interface ImportStagingTable {
   external_id: string;
   conversation_id: string;
   title: string | null;
-  /** Null for a conversation whose bytes hash to the stored one's: counted, never written. */
+  /**
+   * Null for a conversation whose bytes hash to the stored one's: counted, never
+   * written. `''` for one written into the import's own connection (see import-connection.ts).
+   */
   payload: string | null;
   update_time: string | null;
   /** The SHA-256 of the conversation's bytes in the export, if they were hashed. */

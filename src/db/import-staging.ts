@@ -5,21 +5,31 @@ import { fixedSql } from './fixed-sql.ts';
 import { nextTurn } from './transaction.ts';
 
 /**
- * Stages rows in one statement. Of two rows with the same external id, the one
- * later in (source, seq) order stays: the last copy in the file, or in the
- * later-named file of an archive, whatever order the archive holds them in.
- * Fixed SQL: building and compiling a query of a hundred rows costs more than
- * SQLite takes to write them.
+ * Of two rows with the same external id, the one later in (source, seq) order:
+ * the last copy in the file, or in the later-named file of an archive, whatever
+ * order the archive holds them in.
  */
-export async function stageConversations(db: Db, rows: ImportStagingTable[]): Promise<void> {
-  // One statement may not hold a key twice on PostgreSQL: the later copy goes in alone.
-  const latest = new Map<string, ImportStagingTable>();
+export function latestCopies<Row extends Pick<ImportStagingTable, 'external_id' | 'source' | 'seq'>>(
+  rows: Row[],
+): Row[] {
+  const latest = new Map<string, Row>();
   for (const row of rows) {
     const kept = latest.get(row.external_id);
     if (!kept || row.source > kept.source || (row.source === kept.source && row.seq > kept.seq))
       latest.set(row.external_id, row);
   }
-  const staged = [...latest.values()];
+  return [...latest.values()];
+}
+
+/**
+ * Stages rows in one statement, and returns the external ids of those it kept:
+ * of two copies of one (here or staged before), the later (see latestCopies).
+ * Fixed SQL: building and compiling a query of a hundred rows costs more than
+ * SQLite takes to write them.
+ */
+export async function stageConversations(db: Db, rows: ImportStagingTable[]): Promise<string[]> {
+  // One statement may not hold a key twice on PostgreSQL: the later copy goes in alone.
+  const staged = latestCopies(rows);
   const parameters = staged.flatMap((row) => [
     row.import_id,
     row.external_id,
@@ -35,7 +45,7 @@ export async function stageConversations(db: Db, rows: ImportStagingTable[]): Pr
     row.message_ids,
   ]);
   const values = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), '.repeat(staged.length).slice(0, -2);
-  await fixedSql(
+  const kept = await fixedSql<{ external_id: string }>(
     db,
     `INSERT INTO import_staging (import_id, external_id, conversation_id, title, payload, update_time, source_hash, source, seq, created_at, attachments, message_ids)
      VALUES ${values}
@@ -43,9 +53,11 @@ export async function stageConversations(db: Db, rows: ImportStagingTable[]): Pr
        title = excluded.title, payload = excluded.payload, update_time = excluded.update_time,
        source_hash = excluded.source_hash, source = excluded.source, seq = excluded.seq,
        attachments = excluded.attachments, message_ids = excluded.message_ids
-     WHERE (excluded.source, excluded.seq) > (import_staging.source, import_staging.seq)`,
+     WHERE (excluded.source, excluded.seq) > (import_staging.source, import_staging.seq)
+     RETURNING external_id`,
     parameters,
   );
+  return kept.map((row) => row.external_id);
 }
 
 /**
@@ -87,15 +99,18 @@ export const nextRecords = (db: Db, importId: string, after: RecordPosition | un
     .limit(limit)
     .execute();
 
-/** How many staged conversations the connection does not have yet, and how many are staged. */
-export async function countNewStaged(db: Db, importId: string, connectionId: string) {
+/**
+ * How many staged conversations the connection does not have yet (all, without
+ * one: the import's own connection, given to the user), and how many are staged.
+ */
+export async function countNewStaged(db: Db, importId: string, connectionId: string | undefined) {
   const [row] = await fixedSql<{ staged: number; created: number }>(
     db,
     `SELECT count(*) AS staged,
             count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM conversations c
               WHERE c.connection_id = ? AND c.external_id = s.external_id)) AS created
      FROM import_staging s WHERE s.import_id = ?`,
-    [connectionId, importId],
+    [connectionId ?? null, importId],
   );
   return { staged: Number(row!.staged), created: Number(row!.created) };
 }
@@ -108,12 +123,22 @@ export async function countNewStaged(db: Db, importId: string, connectionId: str
  * written another way) keeps its content and takes the new hash. Call it in the
  * import's transaction: it goes through the staged rows in batches of external
  * ids (the dialect's writeBatch, else all in one), letting other requests in
- * between two (`nextTurn`).
+ * between two (`nextTurn`). The payloads are those staged, or those written into
+ * the import's own connection (`own`, see import-connection.ts).
  */
-export async function mergeStaged(db: Db, importId: string, connectionId: string, now: string): Promise<number> {
+export async function mergeStaged(
+  db: Db,
+  importId: string,
+  connectionId: string,
+  now: string,
+  own?: string,
+): Promise<number> {
   const dialect = dialectOf(db);
-  // Staged as text, stored as the dialect stores a payload.
-  const payload = sql.raw(dialect.storedPayload('s.payload'));
+  const payload =
+    own === undefined
+      ? // Staged as text, stored as the dialect stores a payload.
+        sql.raw(dialect.storedPayload('s.payload'))
+      : sql`(SELECT o.payload FROM conversations o WHERE o.connection_id = ${own} AND o.external_id = s.external_id)`;
   const batchSize = dialect.writeBatch?.merge;
   let written = 0;
   for (let after: string | undefined; ; await nextTurn()) {

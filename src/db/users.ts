@@ -1,4 +1,6 @@
 import type { Db } from './database.ts';
+import { dialectOf } from './dialects/dialect.ts';
+import { fixedSql } from './fixed-sql.ts';
 
 export const findUser = (db: Db, appId: string, userRef: string) =>
   db
@@ -20,4 +22,14 @@ export async function ensureUser(db: Db, row: { id: string; app_id: string; user
 
 export async function deleteUser(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('users').where('id', '=', userId).execute();
+}
+
+/**
+ * Locks the user's row until the transaction ends, so that imports opening
+ * one of their connections do so one after the other. Where write transactions
+ * never overlap (no lockRows) there is nothing to do.
+ */
+export async function lockUser(db: Db, userId: string): Promise<void> {
+  const { lockRows } = dialectOf(db);
+  if (lockRows) await fixedSql(db, `SELECT id FROM users WHERE id = ?${lockRows}`, [userId]);
 }

@@ -2,6 +2,7 @@ import type { IngestResult } from 'parley-sdk';
 import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
+import { adoptImportConnection, discardImportConnection } from '../db/import-connection.ts';
 import * as staging from '../db/import-staging.ts';
 import { knownPayloads } from '../db/attachment-staging.ts';
 import * as pageSessions from '../db/page-sessions.ts';
@@ -93,7 +94,9 @@ export async function importExport(
       : [],
   };
   const here = scansOnThisThread(upload) ? new RecordBatcher(upload, deps.sourceHash) : undefined;
-  const staged = new StagedImport(deps, deps.random.uuid(), upload.known);
+  // Nothing of the user's stored, no connection named: the import may open their connection.
+  const owner = target?.connectionId === undefined && upload.known.length === 0 ? target : undefined;
+  const staged = new StagedImport(deps, deps.random.uuid(), upload.known, owner);
   const channel = new WorkerChannel(
     (deps.importWorker ?? localImportWorker)(),
     { expectedProvider },
@@ -136,6 +139,8 @@ export async function importExport(
     channel.close();
     await staged.blobs.abort();
     await staging.discardStaged(deps.db, staged.importId);
+    // What it wrote is people's text, in the database file now.
+    if (await discardImportConnection(deps.db, staged.importId)) deps.erased?.();
   }
 }
 
@@ -143,13 +148,15 @@ async function finish(
   deps: ImportDeps,
   target: ImportTarget,
   format: ExportFormat,
-  { importId, read, unreadable, blobs }: StagedImport,
+  { importId, read, unreadable, blobs, own }: StagedImport,
 ): Promise<ImportResult & { replaced: number }> {
   const now = isoTime(deps.clock.now());
   return writeTransaction(deps.db, async (db) => {
     if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession)))
       throw new ParleyError('sessionExpired');
     let connection: { id: string };
+    // Whether the import's own connection is now the user's: all its conversations are new, and written.
+    let adopted = false;
     if (target.connectionId !== undefined) {
       // Checked again, under its lock: it may have been revoked while the file was uploading.
       await connections.lockConnection(db, target.connectionId);
@@ -163,15 +170,20 @@ async function finish(
         user_ref: target.userRef,
         created_at: now,
       });
-      const id = deps.random.uuid();
-      if (
-        await connections.insertOpenConnection(db, {
+      // Imports opening the user's connection of a provider do so one after the other.
+      await users.lockUser(db, user.id);
+      adopted = own !== undefined && !(await connections.findOpenConnection(db, user.id, format.provider));
+      const id = adopted ? own! : deps.random.uuid();
+      if (adopted) await adoptImportConnection(db, importId, id, user.id, now);
+      const opened =
+        adopted ||
+        (await connections.insertOpenConnection(db, {
           id,
           user_id: user.id,
           provider: format.provider,
           captured_at: now,
-        })
-      ) {
+        }));
+      if (opened) {
         await recordEvent(db, deps, target.appId, 'connection.created', {
           userRef: target.userRef,
           connectionId: id,
@@ -186,8 +198,8 @@ async function finish(
     }
     // A conversation skipped as unchanged must still be so, under the lock.
     if ((await staging.countStaleMarkers(db, importId, connection.id)) > 0) throw new ParleyError('importConflict');
-    const { staged, created } = await staging.countNewStaged(db, importId, connection.id);
-    const updated = (await staging.mergeStaged(db, importId, connection.id, now)) - created;
+    const { staged, created } = await staging.countNewStaged(db, importId, adopted ? undefined : connection.id);
+    const updated = adopted ? 0 : (await staging.mergeStaged(db, importId, connection.id, now, own)) - created;
     const replaced = format.formerIds ? await replaceFormerConversations(db, connection.id, format.formerIds) : [];
     const conversationCount = await connections.refreshConversationCount(db, connection.id);
     const attachmentCount = await linkAttachments(db, deps, {

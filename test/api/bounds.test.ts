@@ -190,8 +190,10 @@ describe('imports are admitted, not piled up', () => {
   test('past MAX_CONCURRENT_IMPORTS an import that finds no slot in time is 503 with Retry-After; a freed slot admits the next', async () => {
     const t = await setup({ MAX_CONCURRENT_IMPORTS: '1', IMPORT_QUEUE_TIMEOUT_MS: '0' });
     const first = heldUpload(t, 'u1');
-    // The first import holds its slot once it is reading its file.
-    while (first.state.pulled < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    // The first import holds its slot once it is reading its file, and has opened
+    // its own connection (out of sight, but counted below) once it has read a record.
+    while (first.state.pulled < 2 || (await rowCounts(t.deps)).connections < 1)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     const refused = await expectRefused(
       t,
       () => postExport(t, fixtureBytes('claude-conversations.json'), { query: 'userRef=u2' }),

@@ -221,7 +221,12 @@ export async function indexPending(
 export async function connectionsToIndex(db: Db, scope: IndexScope): Promise<string[]> {
   const [where, parameters] =
     scope === undefined
-      ? ['', []]
+      ? // Not a connection an import still writes into (see import-connection.ts): the uploader waits on that import.
+        [
+          `WHERE NOT EXISTS (SELECT 1 FROM connections c JOIN users u ON u.id = c.user_id
+             WHERE c.id = p.connection_id AND u.import_id IS NOT NULL)`,
+          [],
+        ]
       : 'connectionId' in scope
         ? ['WHERE p.connection_id = ?', [scope.connectionId]]
         : [`WHERE ${ofUser('p.connection_id')}`, [scope.appId, scope.userRef]];

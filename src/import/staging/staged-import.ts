@@ -1,6 +1,7 @@
 import type { ImportRecordsTable, ImportStagingTable } from '../../db/database.ts';
+import { openImportConnection, writeOwnConversations, type OwnConversation } from '../../db/import-connection.ts';
 import * as staging from '../../db/import-staging.ts';
-import type { Deps } from '../../deps.ts';
+import { isoTime, type Deps } from '../../deps.ts';
 import { ParleyError } from '../../errors.ts';
 import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat } from '../formats/format.ts';
 import { formatFor, storedSourceHash, type KnownSource } from '../formats/registry.ts';
@@ -22,10 +23,21 @@ const RECORDS_PAGE = 500;
 export type Normalize = (format: GroupedFormat, group: RecordGroup) => Promise<ConversationItem>;
 
 /**
+ * The user an import is for, when it may open their connection (it names none,
+ * and none of their conversations is stored): it then writes into a connection
+ * of its own (see import-connection.ts).
+ */
+export interface ImportOwner {
+  appId: string;
+  userRef: string;
+}
+
+/**
  * One import's items written out of sight in small batches: conversations (and
- * markers for those whose bytes are unchanged) in the staging table, records
- * that several make one conversation in the records table, grouped once all have
- * arrived. Nothing here is visible until the import's final transaction merges it.
+ * markers for those whose bytes are unchanged) in the staging table, or into the
+ * import's own connection; records that several make one conversation in the
+ * records table, grouped once all have arrived. Nothing here is visible until
+ * the import's final transaction merges it, or gives the user its connection.
  */
 export class StagedImport {
   /** The export's provider, once the reader knows it. */
@@ -33,9 +45,12 @@ export class StagedImport {
   /** Conversations staged, copies of one id included, and records that could not be read. */
   read = 0;
   unreadable = 0;
+  /** The import's own connection, when it opened one: its conversations are written there. */
+  own: string | undefined;
   /** The place after every item's so far: conversations assembled here go after the records. */
   private nextSeq = 0;
   private conversations: ImportStagingTable[] = [];
+  private ownConversations: OwnConversation[] = [];
   private records: ImportRecordsTable[] = [];
   private batchBytes = 0;
 
@@ -50,6 +65,7 @@ export class StagedImport {
     private readonly deps: Pick<Deps, 'db' | 'random' | 'config' | 'clock' | 'sourceHash' | 'attachments' | 'blobHash'>,
     readonly importId: string,
     known: KnownSource[] = [],
+    private readonly owner?: ImportOwner,
   ) {
     this.startedAt = deps.clock.now();
     this.known = new Map(known.map((source) => [source.hash, source]));
@@ -61,6 +77,18 @@ export class StagedImport {
     switch (item.kind) {
       case 'format':
         this.format = formatFor(item.provider);
+        if (this.owner)
+          this.own = await openImportConnection(
+            this.deps.db,
+            {
+              ...this.owner,
+              importId: this.importId,
+              provider: item.provider,
+              userId: this.deps.random.uuid(),
+              connectionId: this.deps.random.uuid(),
+            },
+            isoTime(this.startedAt),
+          );
         return;
       case 'unreadable':
         this.unreadable += item.count;
@@ -154,27 +182,36 @@ export class StagedImport {
   ): Promise<void> {
     // Stored with the reader's version: a later reader reads these bytes again.
     const source_hash = row.source_hash === null ? null : storedSourceHash(this.format!, row.source_hash);
-    this.conversations.push({
+    const staged = {
       ...row,
       source_hash,
       import_id: this.importId,
       conversation_id: this.deps.random.uuid(),
       created_at: this.startedAt,
-    });
+    };
+    if (this.own !== undefined && row.payload !== null)
+      this.ownConversations.push({ ...staged, id: this.deps.random.uuid() });
+    else this.conversations.push(staged);
     this.read++;
     await this.batched(bytes);
   }
 
   private async batched(bytes: number): Promise<void> {
     this.batchBytes += bytes;
-    if (this.conversations.length + this.records.length >= BATCH_ROWS || this.batchBytes >= BATCH_BYTES)
+    if (
+      this.conversations.length + this.ownConversations.length + this.records.length >= BATCH_ROWS ||
+      this.batchBytes >= BATCH_BYTES
+    )
       await this.flush();
   }
 
   private async flush(): Promise<void> {
     if (this.conversations.length > 0) await staging.stageConversations(this.deps.db, this.conversations);
+    if (this.ownConversations.length > 0)
+      await writeOwnConversations(this.deps.db, this.own!, this.ownConversations, isoTime(this.startedAt));
     if (this.records.length > 0) await staging.stageRecords(this.deps.db, this.records);
     this.conversations = [];
+    this.ownConversations = [];
     this.records = [];
     this.batchBytes = 0;
   }
