@@ -29,7 +29,8 @@ async function runMaintenance(deps: Deps, holder: string, periodMs: number): Pro
   if (!(await takeLease(deps.db, 'maintenance', holder, now, now + periodMs))) return;
   await deleteExpiredPageState(deps.db, { idleBefore: isoTime(now - SESSION_IDLE_MS), now: isoTime(now) });
   await discardAbandonedStaging(deps.db, now - ABANDONED_STAGING_MS);
-  await discardAbandonedImportConnections(deps.db, now - ABANDONED_STAGING_MS);
+  // What they wrote is people's text, in the database file.
+  if (await discardAbandonedImportConnections(deps.db, now - ABANDONED_STAGING_MS)) deps.erased?.();
   await markStaleConnections(deps);
 }
 

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { countConversations } from './conversations.ts';
 import type { ConnectionStatus, ConnectionsTable, Db } from './database.ts';
 import { dialectOf } from './dialects/dialect.ts';
@@ -39,13 +38,13 @@ export async function listConnectionsOfUserRef(
   return rows.filter((row): row is ConnectionRow => row.id !== null);
 }
 
-/** A connection as seen from one app: another app's connection is not found. */
+/** A connection as seen from one app: another app's connection is not found, nor an import's own (see import-connection.ts). */
 export async function findConnectionOfApp(db: Db, appId: string, connectionId: string) {
   const [connection] = await fixedSql<ConnectionRow & { user_id: string; user_ref: string }>(
     db,
     `SELECT c.id, c.provider, c.status, c.captured_at, c.last_sync_at, c.conversation_count, c.user_id, u.user_ref
      FROM connections c JOIN users u ON u.id = c.user_id
-     WHERE c.id = ? AND u.app_id = ?`,
+     WHERE c.id = ? AND u.app_id = ? AND u.import_id IS NULL`,
     [connectionId, appId],
   );
   return connection;
@@ -61,20 +60,17 @@ export const findOpenConnection = (db: Db, userId: string, provider: string) =>
     .executeTakeFirst();
 
 /**
- * Opens the user's connection of that provider unless one is open already
- * (another import may have just opened it); true if this call opened it.
+ * Opens a connection of the user's. One per provider is open (the unique index
+ * connections_one_open_per_provider): the caller, holding the user's lock, found none.
  */
-export async function insertOpenConnection(
+export async function insertConnection(
   db: Db,
   row: { id: string; user_id: string; provider: string; captured_at: string },
-): Promise<boolean> {
-  const result = await db
+): Promise<void> {
+  await db
     .insertInto('connections')
     .values({ ...row, status: 'active', last_sync_at: null, conversation_count: 0 })
-    // The partial index's own predicate, as a literal: SQLite matches it to the index by its text.
-    .onConflict((oc) => oc.columns(['user_id', 'provider']).where(sql<boolean>`status <> 'revoked'`).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows) === 1;
+    .execute();
 }
 
 /**

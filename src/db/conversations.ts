@@ -108,10 +108,10 @@ export async function countConversations(db: Db, connectionId: string): Promise<
 }
 
 /**
- * Deletes a connection's conversations and returns how many. Call it in a
- * transaction: it deletes them in the dialect's batches, letting other requests
- * in between two (`nextTurn`), or in one statement; readers see every one of
- * them until the transaction commits.
+ * Deletes a connection's conversations and returns how many, in the dialect's
+ * batches, letting other requests in between two (`nextTurn`), or in one
+ * statement. In a transaction, readers see every one of them until it commits;
+ * outside one (conversations nobody sees), each batch commits by itself.
  */
 export async function deleteConversationsOfConnection(db: Db, connectionId: string): Promise<number> {
   const batchSize = dialectOf(db).writeBatch?.delete;

@@ -5,6 +5,8 @@ import { OperationRefused, type Database, type Db } from './database.ts';
  * The tables a copy carries, parents before children, each with its primary key.
  * Staging and leases are never copied: they belong to the processes running; nor
  * are the rate counters (a file of their own on SQLite, this minute's counts).
+ * What an import wrote into its own connection is (rows of users, connections and
+ * conversations): like staged blobs, the target's to discard as a dead import's.
  */
 const TABLES: ReadonlyArray<{ table: keyof Database & string; key: string[]; batchRows?: number }> = [
   { table: 'apps', key: ['id'] },
@@ -17,7 +19,7 @@ const TABLES: ReadonlyArray<{ table: keyof Database & string; key: string[]; bat
   { table: 'used_links', key: ['jti'] },
   { table: 'page_sessions', key: ['token_hash'] },
   { table: 'webhook_deliveries', key: ['seq'] },
-  // Staged blobs too: they are the target's to discard, as a dead import's (the import's own rows are not copied).
+  // Staged blobs too: they are the target's to discard, as a dead import's (its staged rows are not copied).
   { table: 'attachment_blobs', key: ['id'] },
   // A chunk holds up to a megabyte: a few at a time.
   { table: 'attachment_chunks', key: ['blob_id', 'seq'], batchRows: 4 },

@@ -139,8 +139,8 @@ export async function discardImportConnection(db: Db, importId: string): Promise
   return owners.length > 0;
 }
 
-/** Removes what imports that died left in their own connections before `before` (unix ms). */
-export async function discardAbandonedImportConnections(db: Db, before: number): Promise<void> {
+/** Removes what imports that died left in their own connections before `before` (unix ms); true if there was any. */
+export async function discardAbandonedImportConnections(db: Db, before: number): Promise<boolean> {
   const owners = await db
     .selectFrom('users')
     .select('id')
@@ -148,6 +148,7 @@ export async function discardAbandonedImportConnections(db: Db, before: number):
     .where('created_at', '<', new Date(before).toISOString())
     .execute();
   await discardImportUsers(db, owners);
+  return owners.length > 0;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, ImportRecordsTable, ImportStagingTable } from './database.ts';
 import { dialectOf } from './dialects/dialect.ts';
-import { fixedSql } from './fixed-sql.ts';
+import { countRows, fixedSql } from './fixed-sql.ts';
 import { nextTurn } from './transaction.ts';
 
 /**
@@ -99,18 +99,19 @@ export const nextRecords = (db: Db, importId: string, after: RecordPosition | un
     .limit(limit)
     .execute();
 
-/**
- * How many staged conversations the connection does not have yet (all, without
- * one: the import's own connection, given to the user), and how many are staged.
- */
-export async function countNewStaged(db: Db, importId: string, connectionId: string | undefined) {
+/** How many conversations the import staged (copies of one id as one). */
+export const countStaged = (db: Db, importId: string) =>
+  countRows(db, 'import_staging WHERE import_id = ?', [importId]);
+
+/** How many staged conversations the connection does not have yet, and how many are staged. */
+export async function countNewStaged(db: Db, importId: string, connectionId: string) {
   const [row] = await fixedSql<{ staged: number; created: number }>(
     db,
     `SELECT count(*) AS staged,
             count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM conversations c
               WHERE c.connection_id = ? AND c.external_id = s.external_id)) AS created
      FROM import_staging s WHERE s.import_id = ?`,
-    [connectionId ?? null, importId],
+    [connectionId, importId],
   );
   return { staged: Number(row!.staged), created: Number(row!.created) };
 }

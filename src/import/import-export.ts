@@ -63,9 +63,10 @@ const scansOnThisThread = (upload: UploadOptions) => upload.known.length === 0;
  * or nothing. The conversations are found as the upload arrives and a reader —
  * in a worker of its own where the runtime gives one — parses and normalises
  * them; this thread stages what the reader makes of them out of
- * sight in small transactions, and one final transaction moves them into the
- * connection, so a failure at any point — bad JSON at the end of a 1 GB file, a
- * lost connection — leaves no trace.
+ * sight in small transactions (into a connection of the import's own when it
+ * opens the user's: see import-connection.ts), and one final transaction moves
+ * them into the connection, or gives it that one, so a failure at any point —
+ * bad JSON at the end of a 1 GB file, a lost connection — leaves no trace.
  *
  * `target` is what the request names before the file; `completed` answers the
  * whole target once the file is read, keeping what `target` named (a form may
@@ -172,34 +173,38 @@ async function finish(
       });
       // Imports opening the user's connection of a provider do so one after the other.
       await users.lockUser(db, user.id);
-      adopted = own !== undefined && !(await connections.findOpenConnection(db, user.id, format.provider));
-      const id = adopted ? own! : deps.random.uuid();
-      if (adopted) await adoptImportConnection(db, importId, id, user.id, now);
-      const opened =
-        adopted ||
-        (await connections.insertOpenConnection(db, {
-          id,
-          user_id: user.id,
-          provider: format.provider,
-          captured_at: now,
-        }));
-      if (opened) {
+      const open = await connections.findOpenConnection(db, user.id, format.provider);
+      if (open) connection = open;
+      else {
+        connection = { id: own ?? deps.random.uuid() };
+        adopted = own !== undefined;
+        if (adopted) await adoptImportConnection(db, importId, connection.id, user.id, now);
+        else
+          await connections.insertConnection(db, {
+            id: connection.id,
+            user_id: user.id,
+            provider: format.provider,
+            captured_at: now,
+          });
         await recordEvent(db, deps, target.appId, 'connection.created', {
           userRef: target.userRef,
-          connectionId: id,
+          connectionId: connection.id,
           provider: format.provider,
         });
-        connection = { id };
-      } else {
-        connection = (await connections.findOpenConnection(db, user.id, format.provider))!;
       }
       // Imports into one connection count and merge one after the other.
       await connections.lockConnection(db, connection.id);
     }
     // A conversation skipped as unchanged must still be so, under the lock.
     if ((await staging.countStaleMarkers(db, importId, connection.id)) > 0) throw new ParleyError('importConflict');
-    const { staged, created } = await staging.countNewStaged(db, importId, adopted ? undefined : connection.id);
-    const updated = adopted ? 0 : (await staging.mergeStaged(db, importId, connection.id, now, own)) - created;
+    let staged: number;
+    let created: number;
+    let updated = 0;
+    if (adopted) staged = created = await staging.countStaged(db, importId);
+    else {
+      ({ staged, created } = await staging.countNewStaged(db, importId, connection.id));
+      updated = (await staging.mergeStaged(db, importId, connection.id, now, own)) - created;
+    }
     const replaced = format.formerIds ? await replaceFormerConversations(db, connection.id, format.formerIds) : [];
     const conversationCount = await connections.refreshConversationCount(db, connection.id);
     const attachmentCount = await linkAttachments(db, deps, {

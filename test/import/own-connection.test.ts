@@ -99,6 +99,7 @@ describe('a first import’s own connection', () => {
     const own = await ownConnection(t, 100);
     // Nobody sees it: not the user (who does not exist yet), not search's background indexing, not staleness.
     assert.equal((await t.request('/api/connections?userRef=u1')).status, 404);
+    assert.equal((await t.request(`/api/conversations?connectionId=${own}`)).status, 404);
     if (!isPostgres(t.deps.db)) assert.deepEqual(await connectionsToIndex(t.deps.db, undefined), []);
     assert.deepEqual(await findStaleConnections(t.deps.db, isoTime(t.clock.now() + 1e12)), []);
     const written = await t.deps.db

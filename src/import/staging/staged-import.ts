@@ -1,3 +1,4 @@
+import type { Owner } from '../../conversations/ownership.ts';
 import type { ImportRecordsTable, ImportStagingTable } from '../../db/database.ts';
 import { openImportConnection, writeOwnConversations, type OwnConversation } from '../../db/import-connection.ts';
 import * as staging from '../../db/import-staging.ts';
@@ -21,16 +22,6 @@ const RECORDS_PAGE = 500;
 
 /** Makes the conversation of a group of records. */
 export type Normalize = (format: GroupedFormat, group: RecordGroup) => Promise<ConversationItem>;
-
-/**
- * The user an import is for, when it may open their connection (it names none,
- * and none of their conversations is stored): it then writes into a connection
- * of its own (see import-connection.ts).
- */
-export interface ImportOwner {
-  appId: string;
-  userRef: string;
-}
 
 /**
  * One import's items written out of sight in small batches: conversations (and
@@ -65,7 +56,8 @@ export class StagedImport {
     private readonly deps: Pick<Deps, 'db' | 'random' | 'config' | 'clock' | 'sourceHash' | 'attachments' | 'blobHash'>,
     readonly importId: string,
     known: KnownSource[] = [],
-    private readonly owner?: ImportOwner,
+    /** The user, when the import may open their connection: it then writes into one of its own (see import-connection.ts). */
+    private readonly owner?: Owner,
   ) {
     this.startedAt = deps.clock.now();
     this.known = new Map(known.map((source) => [source.hash, source]));
