@@ -288,6 +288,44 @@ export function postExport(
   return t.request(`/api/ingest-export?${query}`, { method: 'POST', headers, body: body as BodyInit });
 }
 
+/**
+ * Posts `bytes` as an export in one chunk, then holds the body open: the import
+ * has all of the file but its end until `release`. `askedForMore` settles when
+ * the import asks for what comes after the chunk.
+ */
+export function heldUpload(t: TestContext, bytes: Uint8Array, { query = 'userRef=u1' } = {}) {
+  let asked = () => {};
+  const askedForMore = new Promise<void>((resolve) => (asked = resolve));
+  let release = () => {};
+  let sent = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (!sent) {
+          sent = true;
+          controller.enqueue(bytes);
+          return;
+        }
+        asked();
+        return new Promise<void>((resolve) => {
+          release = () => {
+            controller.close();
+            resolve();
+          };
+        });
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const response = t.request(`/api/ingest-export?${query}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  return { response, askedForMore, release: () => release() };
+}
+
 /** Row counts of every table an import writes, to prove a failed one wrote nothing. */
 export async function rowCounts(deps: Deps) {
   const count = async (table: 'users' | 'connections' | 'conversations' | 'import_staging') =>

@@ -12,6 +12,7 @@ import { isoTime } from '../../src/deps.ts';
 import {
   expectRefused,
   fixtureJson,
+  heldUpload,
   isPostgres,
   json,
   postExport,
@@ -37,40 +38,6 @@ function claudeExport(count = CONVERSATIONS): any[] {
   }));
 }
 
-/** Posts `bytes` as one chunk and holds the body open until `release`d: the import has everything but its end. */
-function heldUpload(t: TestContext, bytes: Uint8Array, query = 'userRef=u1') {
-  let asked = () => {};
-  const askedForMore = new Promise<void>((resolve) => (asked = resolve));
-  let release = () => {};
-  let sent = false;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (!sent) {
-          sent = true;
-          controller.enqueue(bytes);
-          return;
-        }
-        asked();
-        return new Promise<void>((resolve) => {
-          release = () => {
-            controller.close();
-            resolve();
-          };
-        });
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  const response = t.request(`/api/ingest-export?${query}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body,
-    duplex: 'half',
-  } as RequestInit);
-  return { response, askedForMore, release: () => release() };
-}
-
 /** The import's own connection once it holds `count` conversations (it writes them as the worker reads them). */
 async function ownConnection(t: TestContext, count: number) {
   for (let tries = 0; ; tries++) {
@@ -88,6 +55,14 @@ async function ownConnection(t: TestContext, count: number) {
   }
 }
 
+const conversationIds = (t: TestContext, connectionId: string) =>
+  t.deps.db
+    .selectFrom('conversations')
+    .select(['id', 'external_id'])
+    .where('connection_id', '=', connectionId)
+    .orderBy('external_id')
+    .execute();
+
 const importUsers = (t: TestContext) =>
   t.deps.db.selectFrom('users').select('id').where('import_id', 'is not', null).execute();
 
@@ -102,12 +77,7 @@ describe('a first import’s own connection', () => {
     assert.equal((await t.request(`/api/conversations?connectionId=${own}`)).status, 404);
     if (!isPostgres(t.deps.db)) assert.deepEqual(await connectionsToIndex(t.deps.db, undefined), []);
     assert.deepEqual(await findStaleConnections(t.deps.db, isoTime(t.clock.now() + 1e12)), []);
-    const written = await t.deps.db
-      .selectFrom('conversations')
-      .select(['id', 'external_id'])
-      .where('connection_id', '=', own)
-      .orderBy('external_id')
-      .execute();
+    const written = await conversationIds(t, own);
     t.clock.advance(60_000);
     upload.release();
     const answer = await json(await upload.response);
@@ -118,12 +88,7 @@ describe('a first import’s own connection', () => {
       connections.connections.map((c: any) => [c.id, c.conversationCount, c.capturedAt]),
       [[own, CONVERSATIONS, isoTime(t.clock.now())]],
     );
-    const stored = await t.deps.db
-      .selectFrom('conversations')
-      .select(['id', 'external_id'])
-      .where('connection_id', '=', own)
-      .orderBy('external_id')
-      .execute();
+    const stored = await conversationIds(t, own);
     assert.deepEqual(stored.slice(0, written.length), written);
     assert.deepEqual(await importUsers(t), []);
     assert.deepEqual((await rowCounts(t.deps)).users, 1);

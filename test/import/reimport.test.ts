@@ -19,6 +19,7 @@ import {
   expectRefused,
   fixtureBytes,
   fixtureJson,
+  heldUpload,
   json,
   postExport,
   setup,
@@ -177,47 +178,18 @@ describe('re-importing unchanged bytes', () => {
     const t = await setup();
     const conversations = fixtureJson(FILE);
     await postExport(t, fixtureBytes(FILE));
-    // The upload hands over the whole file, then holds the body open until released.
-    let asked = () => {};
-    const askedForMore = new Promise<void>((resolve) => (asked = resolve));
-    let release = () => {};
-    let sent = false;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        pull(controller) {
-          if (!sent) {
-            sent = true;
-            controller.enqueue(fixtureBytes(FILE));
-            return;
-          }
-          asked();
-          return new Promise<void>((resolve) => {
-            release = () => {
-              controller.close();
-              resolve();
-            };
-          });
-        },
-      },
-      { highWaterMark: 0 },
-    );
     let meanwhile: { updated: number; connectionId: string } | undefined;
     // The whole race inside the refused request: its "nothing written" is
     // measured from before the upload began, not from while it was staging.
     await expectRefused(
       t,
       async () => {
-        const upload = t.request('/api/ingest-export?userRef=u1', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body,
-          duplex: 'half',
-        } as RequestInit);
-        await askedForMore;
+        const upload = heldUpload(t, fixtureBytes(FILE));
+        await upload.askedForMore;
         conversations[0].name = 'Renamed meanwhile';
         meanwhile = await json(await postExport(t, strToU8(JSON.stringify(conversations))));
-        release();
-        return upload;
+        upload.release();
+        return upload.response;
       },
       409,
       'Import conflict: the connection changed while the file was uploading; send it again',
