@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { strToU8 } from 'fflate';
+import { strToU8, zipSync } from 'fflate';
 import { findStaleConnections } from '../../src/db/connections.ts';
 import { connectionsToIndex } from '../../src/db/dialects/sqlite.ts';
 import {
@@ -63,6 +63,12 @@ const conversationIds = (t: TestContext, connectionId: string) =>
     .orderBy('external_id')
     .execute();
 
+/** The stored title of the conversation (the database holds one connection's). */
+const titleOf = async (t: TestContext, externalId: string) =>
+  (await t.deps.db.selectFrom('conversations').select('title').where('external_id', '=', externalId).execute()).map(
+    (row) => row.title,
+  )[0];
+
 const importUsers = (t: TestContext) =>
   t.deps.db.selectFrom('users').select('id').where('import_id', 'is not', null).execute();
 
@@ -109,22 +115,22 @@ describe('a first import’s own connection', () => {
     conversations[140] = { ...conversations[140], uuid: conversations[10].uuid, name: 'The later copy' };
     const answer = await json(await postExport(t, strToU8(JSON.stringify(conversations))));
     assert.deepEqual([answer.created, answer.skipped], [CONVERSATIONS - 1, 1]);
-    const [row] = await t.deps.db
-      .selectFrom('conversations')
-      .select('title')
-      .where('external_id', '=', conversations[10].uuid)
-      .execute();
-    assert.equal(row!.title, 'The later copy');
-    // The earlier copy first, then the later one in another batch: the later still wins.
-    const reversed = await setup();
-    conversations[10] = { ...conversations[10], name: 'The earlier copy' };
-    await postExport(reversed, strToU8(JSON.stringify(conversations)));
-    const [again] = await reversed.deps.db
-      .selectFrom('conversations')
-      .select('title')
-      .where('external_id', '=', conversations[10].uuid)
-      .execute();
-    assert.equal(again!.title, 'The later copy');
+    assert.equal(await titleOf(t, conversations[10].uuid), 'The later copy');
+  });
+
+  test('of two copies in two shards, the later-named shard’s is stored though the zip holds it first', async () => {
+    const t = await setup();
+    const conversations = claudeExport(2 * CONVERSATIONS);
+    const earlier = conversations.slice(0, CONVERSATIONS);
+    const later = [{ ...conversations[10], name: 'In the later-named shard' }, ...conversations.slice(CONVERSATIONS)];
+    // The later-named shard first: its copy is written, the other arrives a batch later and loses.
+    const zip = zipSync({
+      'conversations-001.json': strToU8(JSON.stringify(later)),
+      'conversations-000.json': strToU8(JSON.stringify(earlier)),
+    });
+    const answer = await json(await postExport(t, zip, { contentType: 'application/zip' }));
+    assert.deepEqual([answer.created, answer.skipped], [2 * CONVERSATIONS, 1]);
+    assert.equal(await titleOf(t, conversations[10].uuid), 'In the later-named shard');
   });
 
   test('merges into the user’s connection when another import opened it meanwhile', async () => {
@@ -146,12 +152,7 @@ describe('a first import’s own connection', () => {
       [answer.created, answer.updated, answer.unchanged, answer.conversationCount],
       [CONVERSATIONS - 2, 1, 1, CONVERSATIONS + 1],
     );
-    const [renamed] = await t.deps.db
-      .selectFrom('conversations')
-      .select('title')
-      .where('external_id', '=', other[1].uuid)
-      .execute();
-    assert.equal(renamed!.title, 'Conversation 1');
+    assert.equal(await titleOf(t, other[1].uuid), 'Conversation 1');
     // Its own connection is gone, with what it wrote there.
     assert.deepEqual(await importUsers(t), []);
     assert.deepEqual(await rowCounts(t.deps), {
