@@ -5,7 +5,7 @@ import { apiRoutes } from './api/api-routes.ts';
 import { openApiDocument } from './api/openapi.ts';
 import type { AppEnv } from './app-env.ts';
 import type { Deps } from './deps.ts';
-import { FAVICON, PAGE_SCRIPT, RETURN_SCRIPT, STYLESHEET, UPLOAD_SCRIPT } from '../pages/assets.ts';
+import { ASSETS } from '../dist/assets.ts';
 import { operatorPage } from '../pages/operator-page.ts';
 import { brandRoutes } from './hosted/brand-routes.ts';
 import { connectRoutes } from './hosted/connect-routes.tsx';
@@ -19,6 +19,13 @@ import { ImportSlots } from './import/import-slots.ts';
 export const VERSION: string = packageJson.version;
 
 const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/** The Content-Type of each kind of file in pages/assets/, as served (a script from TypeScript is a .js). */
+const ASSET_TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
 
 /** The whole service as one fetch handler, built only from what it is given. */
 export function createApp(deps: Deps) {
@@ -53,17 +60,15 @@ export function createApp(deps: Deps) {
   app.route('/', connectRoutes(deps, imports));
   app.route('/', manageRoutes(deps));
   app.route('/', brandRoutes(deps));
-  const asset = (body: string, type: string) => (c: Context) =>
-    c.body(body, 200, {
-      'Content-Type': type,
+  // The pages' scripts, stylesheet and favicon: pages/assets/, built by scripts/build-assets.ts.
+  for (const [name, body] of Object.entries(ASSETS)) {
+    const headers = {
+      'Content-Type': ASSET_TYPES[name.slice(name.lastIndexOf('.'))]!,
       'Cache-Control': 'public, max-age=3600',
       'X-Content-Type-Options': 'nosniff',
-    });
-  app.get('/assets/parley.css', asset(STYLESHEET, 'text/css; charset=utf-8'));
-  app.get('/assets/upload.js', asset(UPLOAD_SCRIPT, 'text/javascript; charset=utf-8'));
-  app.get('/assets/page.js', asset(PAGE_SCRIPT, 'text/javascript; charset=utf-8'));
-  app.get('/assets/return.js', asset(RETURN_SCRIPT, 'text/javascript; charset=utf-8'));
-  app.get('/assets/favicon.svg', asset(FAVICON, 'image/svg+xml'));
+    };
+    app.get(`/assets/${name}`, (c) => c.body(body, 200, headers));
+  }
 
   app.notFound((c) => errorResponse(c, new ParleyError('notFound')));
   app.onError((error, c) => {

@@ -16,8 +16,9 @@ const dependencies = Object.keys(packageJson.dependencies).sort();
 
 /** The packages Parley's own sources import in what `npm run build:node` bundles (built the same way, in memory), external ones included. */
 async function packagesOfTheBundle(): Promise<string[]> {
+  // esbuild's is the script's last command, after the pages' assets are built.
   const script: string = packageJson.scripts['build:node'];
-  const [command, ...args] = script.split(/\s+/);
+  const [command, ...args] = script.split('&&').at(-1)!.trim().split(/\s+/);
   assert.equal(command, 'esbuild');
   const entryPoints = args.filter((arg) => !arg.startsWith('--'));
   const external = args.filter((arg) => arg.startsWith('--external:')).map((arg) => arg.slice('--external:'.length));

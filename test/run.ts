@@ -5,7 +5,8 @@
  * PARLEY_TEST_DATABASE_URL set), then stops the server. Both runs always happen;
  * the exit code is the worse of the two. Without PostgreSQL from npm (a lean
  * install) the PostgreSQL runs are skipped with one line saying why — unless
- * PARLEY_REQUIRE_POSTGRES=1 (CI sets it), which makes that a failure.
+ * PARLEY_REQUIRE_POSTGRES=1 (CI sets it), which makes that a failure. First it
+ * builds the pages' assets (scripts/build-assets.ts), which the app imports.
  *
  *   node --import tsx test/run.ts [test files…]   (default: every test/**\/*.test.ts)
  */
@@ -13,6 +14,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildAssets } from '../scripts/build-assets.ts';
 import { PostgresMissing, startPostgres, type PostgresServer } from './postgres-server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -52,6 +54,8 @@ async function startOrSkip(): Promise<PostgresServer | string> {
 }
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : testFiles('test');
+// The app serves the pages' assets from dist/assets.ts: built from pages/assets/ as they are now.
+await buildAssets();
 const postgres = await startOrSkip();
 if (typeof postgres === 'string') {
   console.log(`# ${postgres}`);
