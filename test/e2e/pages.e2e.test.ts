@@ -566,6 +566,54 @@ describeInBrowser('the hosted pages in Chromium', () => {
     });
   });
 
+  test('without JavaScript: the upload posts as a plain form, and a manage confirmation deletes', async () => {
+    const { url } = await cli(
+      server!,
+      'link',
+      '--app',
+      tenant.appId,
+      '--user',
+      'no-script-user',
+      '--purpose',
+      'connect',
+    );
+    await inBrowser(
+      async (page) => {
+        await openChatGptUpload(page, url);
+        await page.getByLabel('Export file (.zip or .json)').setInputFiles(CHATGPT_EXPORT);
+        // No script names the chosen file and its size: the drop zone says the server's words, shown by the stylesheet.
+        assert.equal(await page.locator('[data-chosen-file]').innerText(), 'File chosen');
+        const posted = page.waitForRequest((request) => request.method() === 'POST');
+        await page.getByRole('button', { name: 'Upload and import' }).click();
+        assert.equal((await posted).resourceType(), 'document', 'the browser posts the form itself');
+        await page.waitForURL(`${base()}/connect/result`);
+        assert.equal(await heading(page), 'Your ChatGPT conversations are in');
+        assert.deepEqual(await resultCounts(page), { New: '2', Updated: '0', Unchanged: '0', Skipped: '0' });
+
+        await page.goto(await link('manage', 'no-script-user'));
+        await page.getByRole('link', { name: /ChatGPT/ }).click();
+        await page.getByRole('link', { name: 'Regex for ISO dates' }).click();
+        assert.equal(await heading(page), 'Regex for ISO dates');
+        // No page script either: the times stay as the server wrote them, in UTC, in a Tokyo browser.
+        const time = page.locator('li.message .meta time').first();
+        assert.match(await time.innerText(), /^2024-01-14 \d\d:\d\d UTC$/);
+        assert.equal(await time.getAttribute('title'), null);
+        await page.getByRole('link', { name: 'Delete conversation' }).click();
+        assert.equal(await heading(page), 'Delete this conversation?');
+        await page.getByRole('button', { name: 'Delete conversation' }).click();
+        await page.waitForURL(/\/manage\/connections\/[\w-]+\?notice=conversation-deleted$/);
+        assert.equal(await page.getByRole('status').innerText(), 'The conversation was deleted.');
+        assert.deepEqual(await conversationTitles(page), ['Lisbon to Porto by train']);
+      },
+      { context: { javaScriptEnabled: false, timezoneId: 'Asia/Tokyo' } },
+    );
+    const { body } = await api('/api/conversations?userRef=no-script-user');
+    assert.deepEqual(
+      body.connections.map((c: any) => [c.provider, c.conversationCount]),
+      [['openai', 1]],
+    );
+  });
+
   test('manage: review, delete one conversation, disconnect, delete everything', async () => {
     const imported = await ingest('manage-user', JSON.parse(readFileSync(CLAUDE_EXPORT, 'utf8')));
     assert.equal(imported.created, 5);
