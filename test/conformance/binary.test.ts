@@ -4,7 +4,7 @@
  * (schema, pages and assets must be inside it), used as the operator's command
  * line with no Node on the PATH, and put through the smoke cases.
  *
- *   node --import tsx --test test/conformance/binary.test.ts
+ *   node --import tsx test/run.ts test/conformance/binary.test.ts
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

@@ -2,8 +2,8 @@
  * The conformance cases under every runtime in PARLEY_RUNTIMES (default
  * node,deno,bun), then one SQLite file handed from runtime to runtime.
  *
- *   node --import tsx --test test/conformance/conformance.test.ts
- *   PARLEY_RUNTIMES=deno node --import tsx --test test/conformance/conformance.test.ts
+ *   node --import tsx test/run.ts test/conformance/conformance.test.ts
+ *   PARLEY_RUNTIMES=deno node --import tsx test/run.ts test/conformance/conformance.test.ts
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
