@@ -1085,7 +1085,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       );
     });
 
-    test('pages: the connect link shows a page, and its stylesheet loads', async () => {
+    test('pages: the connect link shows a page, and its stylesheet and scripts load', async () => {
       const tenant = await onboard('Pages smoke');
       const link = await sign(tenant, 'smoke-page-user', 'connect');
       assert.ok(link.startsWith(`${base}/start?token=`));
@@ -1096,6 +1096,13 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       assert.equal(css.status, 200);
       assert.equal(css.headers.get('content-type'), 'text/css; charset=utf-8');
       assert.ok(css.text.length > 100, 'the stylesheet has content');
+      // Built from pages/assets/ into the module every runtime and the binary carry.
+      for (const name of ['page', 'upload', 'return']) {
+        const script = await call(base, `/assets/${name}.js`);
+        assert.equal(script.status, 200, name);
+        assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8', name);
+        assert.match(script.text, /^"use strict";\(\(\)=>\{/, `${name}.js is a bundled script`);
+      }
     });
 
     fullCase('pages: connect with a signed link, upload, see the result; links are single use and expire', async () => {
