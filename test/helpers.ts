@@ -382,6 +382,41 @@ export async function conversationsOf(t: TestContext, connectionId: string): Pro
   return (await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=100`))).conversations;
 }
 
+/** One page of GET /api/conversations. */
+export interface ConversationsPage {
+  conversations: any[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Every page of a listing, walked as the interface tells a client to: from
+ * offset 0, each next page at this one's offset plus its echoed `limit`, until
+ * `offset + returned >= total`. Checks what that walk relies on: each page
+ * echoes the offset asked for, and each page before the last is full.
+ */
+export async function everyPage(page: (offset: number) => Promise<ConversationsPage>): Promise<ConversationsPage[]> {
+  const pages: ConversationsPage[] = [];
+  for (let offset = 0; ; offset += pages.at(-1)!.limit) {
+    const got = await page(offset);
+    pages.push(got);
+    assert.equal(got.offset, offset, 'the page echoes its offset');
+    if (got.offset + got.conversations.length >= got.total) return pages;
+    assert.ok(got.limit > 0, `a page before the last has a limit (offset ${offset})`);
+    assert.equal(got.conversations.length, got.limit, `a page before the last is full (offset ${offset})`);
+  }
+}
+
+/** Every page of a connection's conversations from the app, asking for `limit` at a time. */
+export const conversationPages = (t: TestContext, connectionId: string, limit: number) =>
+  everyPage(async (offset) => {
+    const res = await t.request(`/api/conversations?connectionId=${connectionId}&limit=${limit}&offset=${offset}`);
+    const body = await json(res);
+    assert.equal(res.status, 200, JSON.stringify(body));
+    return body;
+  });
+
 /** A zip written the way a streaming archiver writes it: each file's sizes in a data descriptor after its data. */
 export function streamedZip(files: Record<string, Uint8Array>): Uint8Array {
   const chunks: Uint8Array[] = [];

@@ -4,6 +4,7 @@ import { onboardApp } from '../../src/apps/apps.ts';
 import { refreshConversationCount } from '../../src/db/connections.ts';
 import { isoTime } from '../../src/deps.ts';
 import {
+  conversationPages,
   FIXED_NOW,
   fixtureJson,
   json,
@@ -438,14 +439,11 @@ describe('ordering', () => {
     );
     assert.equal(all.total, 8);
     // The order is the same when pages split the ties.
-    const paged: string[] = [];
-    for (let offset = 0; offset < 8; offset += 3) {
-      const page = await json(
-        await t.request(`/api/conversations?connectionId=${connectionId}&limit=3&offset=${offset}`),
-      );
-      paged.push(...page.conversations.map((c: { id: string }) => c.id));
-    }
-    assert.deepEqual(paged, expected);
+    const paged = (await conversationPages(t, connectionId, 3)).flatMap((page) => page.conversations);
+    assert.deepEqual(
+      paged.map((c: { id: string }) => c.id),
+      expected,
+    );
   });
 });
 
@@ -455,25 +453,15 @@ describe('pagination', () => {
       const t = await setup({ RATE_LIMIT_PER_MINUTE: '100000' });
       const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 237 });
       await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', count: 5 });
-      const seen: string[] = [];
-      let offset = 0;
-      let requests = 0;
-      for (;;) {
-        const res = await t.request(`/api/conversations?connectionId=${connectionId}&limit=${limit}&offset=${offset}`);
-        requests++;
-        assert.equal(res.status, 200);
-        const body = await json(res);
-        assert.deepEqual([body.total, body.limit, body.offset], [237, limit, offset]);
-        assert.equal(body.conversations.length, Math.min(limit, 237 - offset));
-        seen.push(...body.conversations.map((c: { external_id: string }) => c.external_id));
-        if (body.offset + body.conversations.length >= body.total) break;
-        offset += body.limit;
-      }
-      assert.equal(requests, Math.ceil(237 / limit));
-      assert.equal(seen.length, 237);
-      assert.equal(new Set(seen).size, 237);
+      const pages = await conversationPages(t, connectionId, limit);
+      assert.equal(pages.length, Math.ceil(237 / limit));
+      for (const [i, page] of pages.entries())
+        assert.deepEqual(
+          [page.total, page.limit, page.offset, page.conversations.length],
+          [237, limit, i * limit, Math.min(limit, 237 - i * limit)],
+        );
       assert.deepEqual(
-        seen,
+        pages.flatMap((page) => page.conversations.map((c: { external_id: string }) => c.external_id)),
         Array.from({ length: 237 }, (_, i) => `ext-${i}`),
       );
     });
@@ -482,18 +470,12 @@ describe('pagination', () => {
   test('a client asking for 500 and stepping by the echoed limit misses nothing', async () => {
     const t = await setup();
     const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 237 });
-    const seen = new Set<string>();
-    let offset = 0;
-    for (;;) {
-      const body = await json(
-        await t.request(`/api/conversations?connectionId=${connectionId}&limit=500&offset=${offset}`),
-      );
-      assert.equal(body.limit, 100);
-      for (const c of body.conversations) seen.add(c.id);
-      if (body.offset + body.conversations.length >= body.total) break;
-      offset += body.limit;
-    }
-    assert.equal(seen.size, 237);
+    const pages = await conversationPages(t, connectionId, 500);
+    assert.deepEqual(
+      pages.map((page) => page.limit),
+      [100, 100, 100],
+    );
+    assert.equal(new Set(pages.flatMap((page) => page.conversations.map((c: { id: string }) => c.id))).size, 237);
   });
 
   test('an empty connection is one empty last page', async () => {
