@@ -9,6 +9,7 @@ import {
   fixtureJson,
   json,
   postExport,
+  runApiScenarios,
   seedConnection,
   setup,
   storedPayload,
@@ -17,76 +18,47 @@ import {
 
 const UNKNOWN_CONNECTION = '00000000-0000-4000-8000-000000000000';
 
-interface Scenario {
-  name: string;
-  path: string;
-  /** `undefined`: the tenant's key; `null`: no header. */
-  authorization?: string | null;
-  status: number;
-  body: unknown;
-}
-
-async function runScenarios(scenarios: Scenario[], prepare: (t: TestContext) => Promise<void> = async () => {}) {
-  for (const scenario of scenarios) {
-    test(scenario.name, async () => {
-      const t = await setup();
-      await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
-      await prepare(t);
-      const headers: Record<string, string> = {};
-      if (scenario.authorization !== undefined && scenario.authorization !== null)
-        headers.Authorization = scenario.authorization;
-      const res =
-        scenario.authorization === null
-          ? await t.app.request(scenario.path)
-          : await t.request(scenario.path, { headers });
-      assert.equal(res.status, scenario.status);
-      assert.equal(res.headers.get('content-type'), 'application/json');
-      assert.deepEqual(await json(res), scenario.body);
-    });
-  }
-}
+/** A user u1 with one connection of three conversations. */
+const seedUser = (t: TestContext) => seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
 
 describe('list connections: the interface error table', () => {
   for (const base of ['/api/conversations', '/api/connections']) {
     describe(base, () => {
-      runScenarios([
-        { name: '400 without userRef', path: base, status: 400, body: { error: 'Missing userRef parameter' } },
+      runApiScenarios({ seed: seedUser }, [
+        { name: 'without userRef', request: { path: base }, status: 400, body: { error: 'Missing userRef parameter' } },
         {
-          name: '400 with an empty userRef',
-          path: `${base}?userRef=`,
+          name: 'with an empty userRef',
+          request: { path: `${base}?userRef=` },
           status: 400,
           body: { error: 'Missing userRef parameter' },
         },
         {
-          name: '401 without a header',
-          path: `${base}?userRef=u1`,
-          authorization: null,
+          name: 'without a header',
+          request: { path: `${base}?userRef=u1`, authorization: null },
           status: 401,
           body: { error: 'Missing Authorization header' },
         },
         {
-          name: '401 without the Bearer prefix',
-          path: `${base}?userRef=u1`,
-          authorization: 'parley_abc',
+          name: 'without the Bearer prefix',
+          request: { path: `${base}?userRef=u1`, authorization: 'parley_abc' },
           status: 401,
           body: { error: 'Missing Authorization header' },
         },
         {
-          name: '401 with a wrong key',
-          path: `${base}?userRef=u1`,
-          authorization: 'Bearer parley_wrong',
+          name: 'with a wrong key',
+          request: { path: `${base}?userRef=u1`, authorization: 'Bearer parley_wrong' },
           status: 401,
           body: { error: 'Invalid API key' },
         },
         {
-          name: '404 for an unknown user',
-          path: `${base}?userRef=nobody`,
+          name: 'for an unknown user',
+          request: { path: `${base}?userRef=nobody` },
           status: 404,
           body: { error: 'User not found' },
         },
         {
-          name: '404 for a userRef differing only in case',
-          path: `${base}?userRef=U1`,
+          name: 'for a userRef differing only in case',
+          request: { path: `${base}?userRef=U1` },
           status: 404,
           body: { error: 'User not found' },
         },
@@ -105,61 +77,58 @@ describe('list connections: the interface error table', () => {
 });
 
 describe('list conversations: the interface error table', () => {
-  runScenarios([
+  runApiScenarios({ seed: seedUser }, [
     {
-      name: '400 without connectionId (paging parameters given)',
-      path: '/api/conversations?limit=10',
+      name: 'without connectionId (paging parameters given)',
+      request: { path: '/api/conversations?limit=10' },
       status: 400,
       body: { error: 'Missing connectionId parameter' },
     },
     {
-      name: '400 without connectionId (offset given)',
-      path: '/api/conversations?offset=10',
+      name: 'without connectionId (offset given)',
+      request: { path: '/api/conversations?offset=10' },
       status: 400,
       body: { error: 'Missing connectionId parameter' },
     },
     {
-      name: '400 with an empty connectionId',
-      path: '/api/conversations?connectionId=',
+      name: 'with an empty connectionId',
+      request: { path: '/api/conversations?connectionId=' },
       status: 400,
       body: { error: 'Missing connectionId parameter' },
     },
     {
-      name: '401 without a header',
-      path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`,
-      authorization: null,
+      name: 'without a header',
+      request: { path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, authorization: null },
       status: 401,
       body: { error: 'Missing Authorization header' },
     },
     {
-      name: '401 without the Bearer prefix',
-      path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`,
-      authorization: 'Token x',
+      name: 'without the Bearer prefix',
+      request: { path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, authorization: 'Token x' },
       status: 401,
       body: { error: 'Missing Authorization header' },
     },
     {
-      name: '401 with a wrong key',
-      path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`,
-      authorization: 'Bearer nope',
+      name: 'with a wrong key',
+      request: { path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, authorization: 'Bearer nope' },
       status: 401,
       body: { error: 'Invalid API key' },
     },
     {
-      name: '404 for an unknown connection',
-      path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`,
+      name: 'for an unknown connection',
+      request: { path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}` },
       status: 404,
       body: { error: 'Connection not found' },
     },
     {
-      name: '404 for a connectionId that is not a UUID',
-      path: '/api/conversations?connectionId=not-a-uuid',
+      name: 'for a connectionId that is not a UUID',
+      request: { path: '/api/conversations?connectionId=not-a-uuid' },
       status: 404,
       body: { error: 'Connection not found' },
     },
     {
-      name: '404 for a SQL-looking connectionId',
-      path: `/api/conversations?connectionId=${encodeURIComponent("' OR 1=1 --")}`,
+      name: 'for a SQL-looking connectionId',
+      request: { path: `/api/conversations?connectionId=${encodeURIComponent("' OR 1=1 --")}` },
       status: 404,
       body: { error: 'Connection not found' },
     },
@@ -192,14 +161,15 @@ describe('limit and offset', () => {
     { query: 'offset=1e2', error: 'Invalid offset parameter' },
     { query: 'offset=%2B3', error: 'Invalid offset parameter' },
   ];
-  for (const { query, error } of invalid) {
-    test(`${query} → 400 ${error}`, async () => {
-      const t = await setup();
-      const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
-      const res = await t.request(`/api/conversations?connectionId=${connectionId}&${query}`);
-      assert.deepEqual([res.status, await json(res)], [400, { error }]);
-    });
-  }
+  runApiScenarios(
+    { seed: seedUser },
+    invalid.map(({ query, error }) => ({
+      name: query,
+      request: { path: ({ connectionId }) => `/api/conversations?connectionId=${connectionId}&${query}` },
+      status: 400,
+      body: { error },
+    })),
+  );
 
   const valid: Array<{ query: string; limit: number; offset: number; returned: number }> = [
     { query: '', limit: 50, offset: 0, returned: 50 },
