@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
+import { zipSync } from 'fflate';
 import { CONFIG_VARIABLES } from '../src/config.ts';
 import { ERRORS, ERRORS_WITH_DETAIL, type ErrorCode } from '../src/errors.ts';
 import { ROOT } from './conformance/server.ts';
-import { setup } from './helpers.ts';
+import { conversationsInFixture, fixtureBytes, form, json, providerOfFixture, setup } from './helpers.ts';
 import { OPENAPI } from './openapi-check.ts';
 
 const DOCUMENTS = [
@@ -110,24 +111,40 @@ describe("the README's content types", () => {
     assert.deepEqual([...listed].sort(), Object.keys(body).sort());
   });
 
-  test('are accepted by the import, and another is not', async () => {
+  const EXPORT = 'claude-conversations.json';
+  /** For each listed type, a body as its row describes it and the fixture that body holds. */
+  const UPLOADS: Record<string, [fixture: string, body: BodyInit | Uint8Array]> = {
+    'application/json': [EXPORT, fixtureBytes(EXPORT)],
+    'application/zip': [EXPORT, zipSync({ 'conversations.json': fixtureBytes(EXPORT) })],
+    'application/x-zip-compressed': [EXPORT, zipSync({ 'conversations.json': fixtureBytes(EXPORT) })],
+    'text/csv': ['copilot-activity-history.csv', fixtureBytes('copilot-activity-history.csv')],
+    // Sent with the Content-Type a browser gives a form: the type and the form's boundary.
+    'multipart/form-data': [EXPORT, form({}, { bytes: fixtureBytes(EXPORT), type: 'application/json' })],
+  };
+
+  test('each imports an export sent as its row says, and another is refused', async () => {
     const t = await setup();
-    for (const type of listed) {
-      const contentType = type === 'multipart/form-data' ? `${type}; boundary=x` : type;
-      const res = await t.request('/api/ingest-export?userRef=u1', {
+    for (const [i, type] of listed.entries()) {
+      assert.ok(UPLOADS[type], `${type}: no upload of this type in the test`);
+      const [fixture, body] = UPLOADS[type];
+      const res = await t.request(`/api/ingest-export?userRef=docs-${i}`, {
         method: 'POST',
-        headers: { 'Content-Type': contentType },
-        body: 'x',
+        headers: body instanceof FormData ? {} : { 'Content-Type': type },
+        body: body as BodyInit,
       });
-      assert.notEqual(res.status, 415, type);
-      await res.body?.cancel();
+      const answer = await json(res);
+      assert.deepEqual(
+        [res.status, answer.provider, answer.created],
+        [200, providerOfFixture(fixture), conversationsInFixture(fixture)],
+        `${type}: ${JSON.stringify(answer)}`,
+      );
     }
     const refused = await t.request('/api/ingest-export?userRef=u1', {
       method: 'POST',
       headers: { 'Content-Type': 'text/plain' },
-      body: 'x',
+      body: fixtureBytes(EXPORT) as BodyInit,
     });
-    assert.equal(refused.status, 415);
+    assert.deepEqual([refused.status, await json(refused)], [415, { error: 'Unsupported content type' }]);
   });
 });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
 import { Zip, ZipDeflate } from 'fflate';
 import { createApp, type App } from '../src/app.ts';
 import { attachmentStores } from '../src/attachments/stores.ts';
@@ -380,6 +381,115 @@ export function form(
 /** A connection's conversations as GET /api/conversations lists them (one page of up to 100). */
 export async function conversationsOf(t: TestContext, connectionId: string): Promise<any[]> {
   return (await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=100`))).conversations;
+}
+
+/** One page of GET /api/conversations. */
+export interface ConversationsPage {
+  conversations: any[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Every page of a listing, walked as the interface tells a client to: from
+ * offset 0, each next page at this one's offset plus its echoed `limit`, until
+ * `offset + returned >= total`. Checks what that walk relies on: each page
+ * echoes the offset asked for, and each page before the last is full.
+ */
+export async function everyPage(page: (offset: number) => Promise<ConversationsPage>): Promise<ConversationsPage[]> {
+  const pages: ConversationsPage[] = [];
+  for (let offset = 0; ; offset += pages.at(-1)!.limit) {
+    const got = await page(offset);
+    pages.push(got);
+    assert.equal(got.offset, offset, 'the page echoes its offset');
+    if (got.offset + got.conversations.length >= got.total) return pages;
+    assert.ok(got.limit > 0, `a page before the last has a limit (offset ${offset})`);
+    assert.equal(got.conversations.length, got.limit, `a page before the last is full (offset ${offset})`);
+  }
+}
+
+/** Every page of a connection's conversations from the app, asking for `limit` at a time. */
+export const conversationPages = (t: TestContext, connectionId: string, limit: number) =>
+  everyPage(async (offset) => {
+    const res = await t.request(`/api/conversations?connectionId=${connectionId}&limit=${limit}&offset=${offset}`);
+    const body = await json(res);
+    assert.equal(res.status, 200, JSON.stringify(body));
+    return body;
+  });
+
+/** One request of an API scenario; `path` and `body` may be functions of what the table's seed made (ids). */
+export interface ScenarioRequest<Seeded> {
+  method?: string;
+  path: string | ((seeded: Seeded) => string);
+  /** Left out: the tenant's key; `null`: no header; a function: the header it gives for the test's tenant, or none. */
+  authorization?: string | null | ((t: TestContext) => string | undefined);
+  headers?: Record<string, string>;
+  body?: string | ((seeded: Seeded) => string);
+}
+
+/**
+ * A row of an API table, as pocketbase's `ApiScenario`: what is sent (one
+ * request, or several that must all get the same answer) and the answer —
+ * its status, its exact JSON body and any headers it must carry (`null`: must not).
+ */
+export interface ApiScenario<Seeded = void> {
+  name: string;
+  request: ScenarioRequest<Seeded> | Array<ScenarioRequest<Seeded>>;
+  status: number;
+  body: unknown;
+  headers?: Record<string, string | null>;
+}
+
+/**
+ * One test per scenario, each on a fresh app (`setup(env)`), named
+ * `<name> → <status> <error>`. `seed` runs before the requests, and what it
+ * returns is handed to the requests' functions and to `after`, which checks what
+ * else must hold once they are answered (nothing written, nothing counted).
+ */
+export function runApiScenarios<Seeded = void>(
+  {
+    env,
+    seed,
+    after,
+  }: {
+    env?: Record<string, string>;
+    seed?: (t: TestContext) => Promise<Seeded>;
+    after?: (t: TestContext, seeded: Seeded) => Promise<void>;
+  },
+  scenarios: Array<ApiScenario<Seeded>>,
+) {
+  for (const scenario of scenarios) {
+    const error = (scenario.body as { error?: unknown } | null)?.error;
+    test(`${scenario.name} → ${scenario.status}${typeof error === 'string' ? ` ${error}` : ''}`, async () => {
+      const t = await setup(env);
+      const seeded = (await seed?.(t)) as Seeded;
+      for (const { method = 'GET', path, authorization, headers = {}, body } of [scenario.request].flat()) {
+        const url = typeof path === 'function' ? path(seeded) : path;
+        const credential =
+          typeof authorization === 'function'
+            ? authorization(t)
+            : authorization === undefined
+              ? `Bearer ${t.tenant.apiKey}`
+              : authorization;
+        const sent = new Headers(headers);
+        if (credential !== undefined && credential !== null) sent.set('Authorization', credential);
+        const res = await t.app.request(url, {
+          method,
+          headers: sent,
+          ...(body === undefined ? {} : { body: typeof body === 'function' ? body(seeded) : body }),
+        });
+        const what = `${method} ${url}${authorization === undefined ? '' : ` with Authorization: ${credential ?? '(none)'}`}`;
+        const text = await res.text();
+        assert.equal(res.status, scenario.status, `${what}: ${text}`);
+        assert.equal(res.headers.get('content-type'), 'application/json', what);
+        assert.deepEqual(JSON.parse(text), scenario.body, what);
+        for (const [name, value] of Object.entries(scenario.headers ?? {}))
+          assert.equal(res.headers.get(name), value, `${what}: ${name}`);
+      }
+      await after?.(t, seeded);
+    });
+  }
 }
 
 /** A zip written the way a streaming archiver writes it: each file's sizes in a data descriptor after its data. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { isPostgres, json, seedConnection, setup, type TestContext } from '../helpers.ts';
+import { isPostgres, json, runApiScenarios, seedConnection, setup, type TestContext } from '../helpers.ts';
 
 const packageVersion: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
@@ -20,20 +20,15 @@ describe('unknown paths', () => {
     '/API/conversations',
     '/favicon.ico',
   ];
-  for (const path of paths) {
-    test(`${path} → 404 Not found`, async () => {
-      const t = await setup();
-      for (const res of [
-        await t.request(path),
-        await t.app.request(path),
-        await t.request(path, { method: 'POST', body: '{}' }),
-      ]) {
-        assert.equal(res.status, 404);
-        assert.equal(res.headers.get('content-type'), 'application/json');
-        assert.deepEqual(await json(res), { error: 'Not found' });
-      }
-    });
-  }
+  runApiScenarios(
+    {},
+    paths.map((path) => ({
+      name: path,
+      request: [{ path }, { path, authorization: null }, { method: 'POST', path, body: '{}' }],
+      status: 404,
+      body: { error: 'Not found' },
+    })),
+  );
 });
 
 describe('wrong methods', () => {
@@ -44,23 +39,31 @@ describe('wrong methods', () => {
     ]),
     ...['GET', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path: '/api/purge', allow: 'POST' })),
   ];
-  for (const { method, path, allow } of cases) {
-    test(`${method} ${path} → 405 with Allow: ${allow}`, async () => {
-      const t = await setup();
-      await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 1 });
+  runApiScenarios(
+    {
+      seed: (t) => seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 1 }),
+      after: async (t) => {
+        // Nothing was deleted or counted.
+        const listing = await t.request('/api/conversations?userRef=u1');
+        assert.equal((await json(listing)).connections.length, 1);
+        // Only the listing itself was counted.
+        assert.equal(listing.headers.get('ratelimit-remaining'), String(t.deps.config.rateLimitPerMinute - 1));
+      },
+    },
+    cases.map(({ method, path, allow }) => {
       const body = method === 'GET' ? undefined : JSON.stringify({ userRef: 'u1' });
-      for (const res of [await t.request(path, { method, body }), await t.app.request(path, { method, body })]) {
-        assert.equal(res.status, 405);
-        assert.equal(res.headers.get('allow'), allow);
-        assert.equal(res.headers.get('content-type'), 'application/json');
-        assert.deepEqual(await json(res), { error: 'Method not allowed' });
-      }
-      // Nothing was deleted or counted.
-      const listing = await t.request('/api/conversations?userRef=u1');
-      assert.equal((await json(listing)).connections.length, 1);
-      assert.equal(listing.headers.get('ratelimit-remaining'), '59');
-    });
-  }
+      return {
+        name: `${method} ${path}`,
+        request: [
+          { method, path, body },
+          { method, path, body, authorization: null },
+        ],
+        status: 405,
+        body: { error: 'Method not allowed' },
+        headers: { allow },
+      };
+    }),
+  );
 });
 
 describe('unexpected errors', () => {

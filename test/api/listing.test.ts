@@ -4,10 +4,12 @@ import { onboardApp } from '../../src/apps/apps.ts';
 import { refreshConversationCount } from '../../src/db/connections.ts';
 import { isoTime } from '../../src/deps.ts';
 import {
+  conversationPages,
   FIXED_NOW,
   fixtureJson,
   json,
   postExport,
+  runApiScenarios,
   seedConnection,
   setup,
   storedPayload,
@@ -16,76 +18,47 @@ import {
 
 const UNKNOWN_CONNECTION = '00000000-0000-4000-8000-000000000000';
 
-interface Scenario {
-  name: string;
-  path: string;
-  /** `undefined`: the tenant's key; `null`: no header. */
-  authorization?: string | null;
-  status: number;
-  body: unknown;
-}
-
-async function runScenarios(scenarios: Scenario[], prepare: (t: TestContext) => Promise<void> = async () => {}) {
-  for (const scenario of scenarios) {
-    test(scenario.name, async () => {
-      const t = await setup();
-      await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
-      await prepare(t);
-      const headers: Record<string, string> = {};
-      if (scenario.authorization !== undefined && scenario.authorization !== null)
-        headers.Authorization = scenario.authorization;
-      const res =
-        scenario.authorization === null
-          ? await t.app.request(scenario.path)
-          : await t.request(scenario.path, { headers });
-      assert.equal(res.status, scenario.status);
-      assert.equal(res.headers.get('content-type'), 'application/json');
-      assert.deepEqual(await json(res), scenario.body);
-    });
-  }
-}
+/** A user u1 with one connection of three conversations. */
+const seedUser = (t: TestContext) => seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
 
 describe('list connections: the interface error table', () => {
   for (const base of ['/api/conversations', '/api/connections']) {
     describe(base, () => {
-      runScenarios([
-        { name: '400 without userRef', path: base, status: 400, body: { error: 'Missing userRef parameter' } },
+      runApiScenarios({ seed: seedUser }, [
+        { name: 'without userRef', request: { path: base }, status: 400, body: { error: 'Missing userRef parameter' } },
         {
-          name: '400 with an empty userRef',
-          path: `${base}?userRef=`,
+          name: 'with an empty userRef',
+          request: { path: `${base}?userRef=` },
           status: 400,
           body: { error: 'Missing userRef parameter' },
         },
         {
-          name: '401 without a header',
-          path: `${base}?userRef=u1`,
-          authorization: null,
+          name: 'without a header',
+          request: { path: `${base}?userRef=u1`, authorization: null },
           status: 401,
           body: { error: 'Missing Authorization header' },
         },
         {
-          name: '401 without the Bearer prefix',
-          path: `${base}?userRef=u1`,
-          authorization: 'parley_abc',
+          name: 'without the Bearer prefix',
+          request: { path: `${base}?userRef=u1`, authorization: 'parley_abc' },
           status: 401,
           body: { error: 'Missing Authorization header' },
         },
         {
-          name: '401 with a wrong key',
-          path: `${base}?userRef=u1`,
-          authorization: 'Bearer parley_wrong',
+          name: 'with a wrong key',
+          request: { path: `${base}?userRef=u1`, authorization: 'Bearer parley_wrong' },
           status: 401,
           body: { error: 'Invalid API key' },
         },
         {
-          name: '404 for an unknown user',
-          path: `${base}?userRef=nobody`,
+          name: 'for an unknown user',
+          request: { path: `${base}?userRef=nobody` },
           status: 404,
           body: { error: 'User not found' },
         },
         {
-          name: '404 for a userRef differing only in case',
-          path: `${base}?userRef=U1`,
+          name: 'for a userRef differing only in case',
+          request: { path: `${base}?userRef=U1` },
           status: 404,
           body: { error: 'User not found' },
         },
@@ -104,61 +77,58 @@ describe('list connections: the interface error table', () => {
 });
 
 describe('list conversations: the interface error table', () => {
-  runScenarios([
+  runApiScenarios({ seed: seedUser }, [
     {
-      name: '400 without connectionId (paging parameters given)',
-      path: '/api/conversations?limit=10',
+      name: 'without connectionId (paging parameters given)',
+      request: { path: '/api/conversations?limit=10' },
       status: 400,
       body: { error: 'Missing connectionId parameter' },
     },
     {
-      name: '400 without connectionId (offset given)',
-      path: '/api/conversations?offset=10',
+      name: 'without connectionId (offset given)',
+      request: { path: '/api/conversations?offset=10' },
       status: 400,
       body: { error: 'Missing connectionId parameter' },
     },
     {
-      name: '400 with an empty connectionId',
-      path: '/api/conversations?connectionId=',
+      name: 'with an empty connectionId',
+      request: { path: '/api/conversations?connectionId=' },
       status: 400,
       body: { error: 'Missing connectionId parameter' },
     },
     {
-      name: '401 without a header',
-      path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`,
-      authorization: null,
+      name: 'without a header',
+      request: { path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, authorization: null },
       status: 401,
       body: { error: 'Missing Authorization header' },
     },
     {
-      name: '401 without the Bearer prefix',
-      path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`,
-      authorization: 'Token x',
+      name: 'without the Bearer prefix',
+      request: { path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, authorization: 'Token x' },
       status: 401,
       body: { error: 'Missing Authorization header' },
     },
     {
-      name: '401 with a wrong key',
-      path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`,
-      authorization: 'Bearer nope',
+      name: 'with a wrong key',
+      request: { path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`, authorization: 'Bearer nope' },
       status: 401,
       body: { error: 'Invalid API key' },
     },
     {
-      name: '404 for an unknown connection',
-      path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}`,
+      name: 'for an unknown connection',
+      request: { path: `/api/conversations?connectionId=${UNKNOWN_CONNECTION}` },
       status: 404,
       body: { error: 'Connection not found' },
     },
     {
-      name: '404 for a connectionId that is not a UUID',
-      path: '/api/conversations?connectionId=not-a-uuid',
+      name: 'for a connectionId that is not a UUID',
+      request: { path: '/api/conversations?connectionId=not-a-uuid' },
       status: 404,
       body: { error: 'Connection not found' },
     },
     {
-      name: '404 for a SQL-looking connectionId',
-      path: `/api/conversations?connectionId=${encodeURIComponent("' OR 1=1 --")}`,
+      name: 'for a SQL-looking connectionId',
+      request: { path: `/api/conversations?connectionId=${encodeURIComponent("' OR 1=1 --")}` },
       status: 404,
       body: { error: 'Connection not found' },
     },
@@ -191,14 +161,15 @@ describe('limit and offset', () => {
     { query: 'offset=1e2', error: 'Invalid offset parameter' },
     { query: 'offset=%2B3', error: 'Invalid offset parameter' },
   ];
-  for (const { query, error } of invalid) {
-    test(`${query} → 400 ${error}`, async () => {
-      const t = await setup();
-      const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
-      const res = await t.request(`/api/conversations?connectionId=${connectionId}&${query}`);
-      assert.deepEqual([res.status, await json(res)], [400, { error }]);
-    });
-  }
+  runApiScenarios(
+    { seed: seedUser },
+    invalid.map(({ query, error }) => ({
+      name: query,
+      request: { path: ({ connectionId }) => `/api/conversations?connectionId=${connectionId}&${query}` },
+      status: 400,
+      body: { error },
+    })),
+  );
 
   const valid: Array<{ query: string; limit: number; offset: number; returned: number }> = [
     { query: '', limit: 50, offset: 0, returned: 50 },
@@ -438,14 +409,11 @@ describe('ordering', () => {
     );
     assert.equal(all.total, 8);
     // The order is the same when pages split the ties.
-    const paged: string[] = [];
-    for (let offset = 0; offset < 8; offset += 3) {
-      const page = await json(
-        await t.request(`/api/conversations?connectionId=${connectionId}&limit=3&offset=${offset}`),
-      );
-      paged.push(...page.conversations.map((c: { id: string }) => c.id));
-    }
-    assert.deepEqual(paged, expected);
+    const paged = (await conversationPages(t, connectionId, 3)).flatMap((page) => page.conversations);
+    assert.deepEqual(
+      paged.map((c: { id: string }) => c.id),
+      expected,
+    );
   });
 });
 
@@ -455,25 +423,15 @@ describe('pagination', () => {
       const t = await setup({ RATE_LIMIT_PER_MINUTE: '100000' });
       const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 237 });
       await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'anthropic', count: 5 });
-      const seen: string[] = [];
-      let offset = 0;
-      let requests = 0;
-      for (;;) {
-        const res = await t.request(`/api/conversations?connectionId=${connectionId}&limit=${limit}&offset=${offset}`);
-        requests++;
-        assert.equal(res.status, 200);
-        const body = await json(res);
-        assert.deepEqual([body.total, body.limit, body.offset], [237, limit, offset]);
-        assert.equal(body.conversations.length, Math.min(limit, 237 - offset));
-        seen.push(...body.conversations.map((c: { external_id: string }) => c.external_id));
-        if (body.offset + body.conversations.length >= body.total) break;
-        offset += body.limit;
-      }
-      assert.equal(requests, Math.ceil(237 / limit));
-      assert.equal(seen.length, 237);
-      assert.equal(new Set(seen).size, 237);
+      const pages = await conversationPages(t, connectionId, limit);
+      assert.equal(pages.length, Math.ceil(237 / limit));
+      for (const [i, page] of pages.entries())
+        assert.deepEqual(
+          [page.total, page.limit, page.offset, page.conversations.length],
+          [237, limit, i * limit, Math.min(limit, 237 - i * limit)],
+        );
       assert.deepEqual(
-        seen,
+        pages.flatMap((page) => page.conversations.map((c: { external_id: string }) => c.external_id)),
         Array.from({ length: 237 }, (_, i) => `ext-${i}`),
       );
     });
@@ -482,18 +440,12 @@ describe('pagination', () => {
   test('a client asking for 500 and stepping by the echoed limit misses nothing', async () => {
     const t = await setup();
     const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 237 });
-    const seen = new Set<string>();
-    let offset = 0;
-    for (;;) {
-      const body = await json(
-        await t.request(`/api/conversations?connectionId=${connectionId}&limit=500&offset=${offset}`),
-      );
-      assert.equal(body.limit, 100);
-      for (const c of body.conversations) seen.add(c.id);
-      if (body.offset + body.conversations.length >= body.total) break;
-      offset += body.limit;
-    }
-    assert.equal(seen.size, 237);
+    const pages = await conversationPages(t, connectionId, 500);
+    assert.deepEqual(
+      pages.map((page) => page.limit),
+      [100, 100, 100],
+    );
+    assert.equal(new Set(pages.flatMap((page) => page.conversations.map((c: { id: string }) => c.id))).size, 237);
   });
 
   test('an empty connection is one empty last page', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { onboardApp } from '../../src/apps/apps.ts';
-import { json, seedConnection, setup, type TestContext } from '../helpers.ts';
+import { json, runApiScenarios, seedConnection, setup, type TestContext } from '../helpers.ts';
 
 const purge = (t: TestContext, body: string, headers: Record<string, string> = {}) =>
   t.request('/api/purge', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
@@ -102,24 +102,27 @@ describe('the purge error table', () => {
     },
   ];
 
-  for (const { name, body, status, error } of cases) {
-    test(`${name} → ${status} ${error}`, async () => {
-      const t = await setup();
-      const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
-      const other = await onboardApp(t.deps, 'Other');
-      const { connectionId: otherConnectionId } = await seedConnection(t.deps, {
-        appId: other.appId,
-        userRef: 'theirs',
-        count: 2,
-      });
-      const before = await counts(t);
-      const res = await purge(t, body({ connectionId, otherConnectionId }));
-      assert.equal(res.status, status);
-      assert.equal(res.headers.get('content-type'), 'application/json');
-      assert.deepEqual(await json(res), { error });
-      assert.deepEqual(await counts(t), before);
-    });
-  }
+  runApiScenarios(
+    {
+      seed: async (t) => {
+        const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 3 });
+        const other = await onboardApp(t.deps, 'Other');
+        const { connectionId: otherConnectionId } = await seedConnection(t.deps, {
+          appId: other.appId,
+          userRef: 'theirs',
+          count: 2,
+        });
+        return { connectionId, otherConnectionId, before: await counts(t) };
+      },
+      after: async (t, { before }) => assert.deepEqual(await counts(t), before),
+    },
+    cases.map(({ name, body, status, error }) => ({
+      name,
+      request: { method: 'POST', path: '/api/purge', headers: { 'Content-Type': 'application/json' }, body },
+      status,
+      body: { error },
+    })),
+  );
 
   test('401 without credentials, and nothing is deleted', async () => {
     const t = await setup();

@@ -24,6 +24,7 @@ import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import {
   conversationsInFixture,
+  everyPage,
   EXPORT_FIXTURE_NAMES,
   fixtureBytes,
   fixtureContentType,
@@ -123,10 +124,9 @@ export function ingest(
   });
 }
 
-/** Every conversation of a connection, paged as the interface says: `offset += limit`. */
-export async function walkConversations(base: string, bearer: string, connectionId: string, limit = 50) {
-  const pages: any[] = [];
-  for (let offset = 0; ; offset += limit) {
+/** Every page of a connection's conversations, `limit` asked for on each (see everyPage). */
+export const walkConversations = (base: string, bearer: string, connectionId: string, limit = 50) =>
+  everyPage(async (offset) => {
     const page = expectJson(
       await call(base, `/api/conversations?connectionId=${connectionId}&limit=${limit}&offset=${offset}`, { bearer }),
       200,
@@ -134,12 +134,8 @@ export async function walkConversations(base: string, bearer: string, connection
       `page at ${offset}`,
     );
     assert.equal(page.limit, limit);
-    assert.equal(page.offset, offset);
-    pages.push(page);
-    if (offset + page.conversations.length >= page.total) return pages;
-    assert.equal(page.conversations.length, limit, `a page before the last is full (offset ${offset})`);
-  }
-}
+    return page;
+  });
 
 export interface OversizedUpload {
   /** Whether every byte (and the closing chunk) was handed to the socket before the server closed it. */
@@ -376,7 +372,8 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
     skip: postgres && !serverUrl ? NO_TEST_POSTGRES : false,
   }, () => {
     const dir = mkdtempSync(join(tmpdir(), `parley-conformance-${runtime}-`));
-    const databasePath = join(dir, 'data', 'parley.db');
+    const databaseAt = (name: string) => join(dir, name, 'parley.db');
+    const databasePath = databaseAt('data');
     let server: RunningServer;
     let base: string;
     let db: Db | undefined;
@@ -384,8 +381,8 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
     const secrets: string[] = [];
     const cleanups: Array<() => Promise<void>> = [];
 
-    const onboard = async (name: string): Promise<Tenant> => {
-      const tenant = await onboardApp({ db: db!, clock: systemClock, random: cryptoRandom }, `${name} (${runtime})`);
+    const onboard = async (name: string, into: Db = db!): Promise<Tenant> => {
+      const tenant = await onboardApp({ db: into, clock: systemClock, random: cryptoRandom }, `${name} (${runtime})`);
       secrets.push(tenant.apiKey, tenant.appSecret);
       return tenant;
     };
@@ -407,12 +404,13 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
     const api = (path: string, bearer: string | undefined, init: Omit<CallOptions, 'bearer'> = {}) =>
       call(base, path, { ...init, bearer });
 
-    before(async () => {
+    /** A server of this suite's runtime over a database of its own (`name`), and that database opened here. */
+    const startOwnServer = async (name: string) => {
       const databaseUrl = postgres
-        ? await createDatabase(serverUrl!, `conformance_${runtime.replace(/\W/g, '_')}_${Date.now()}`)
+        ? await createDatabase(serverUrl!, `conformance_${runtime.replace(/\W/g, '_')}_${name}_${Date.now()}`)
         : undefined;
-      server = await startServer(runtime, {
-        databasePath,
+      const started = await startServer(runtime, {
+        databasePath: databaseAt(name),
         env: {
           RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
           MAX_EXPORT_BYTES: String(MAX_EXPORT_BYTES),
@@ -423,10 +421,24 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
         ...(options.binaryPath ? { binaryPath: options.binaryPath } : {}),
         ...(options.cwd ? { cwd: options.cwd } : {}),
       });
-      base = server.url;
-      db = databaseUrl
+      const opened = databaseUrl
         ? await openPostgres(databaseUrl, readSchema('schema.postgres.sql'), { poolSize: 2, allowExitOnIdle: true })
-        : openBetterSqlite3(databasePath);
+        : openBetterSqlite3(databaseAt(name));
+      return { server: started, db: opened };
+    };
+
+    /** Asserts that no line of `logs` carries a credential, a token or conversation text. */
+    const assertNothingSecretIn = (logs: string[]) => {
+      for (const line of logs) {
+        for (const secret of secrets)
+          assert.ok(!line.includes(secret), `a log line carries a secret (${secret.slice(0, 10)}…): ${line}`);
+        assert.ok(!line.includes(CANARY_TEXT), `a log line carries conversation text: ${line}`);
+      }
+    };
+
+    before(async () => {
+      ({ server, db } = await startOwnServer('data'));
+      base = server.url;
     });
 
     after(async () => {
@@ -1289,9 +1301,6 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       assert.equal(receiver.received.length, 2, 'no other event from one import');
     });
 
-    // Both shutdown tests share one SIGTERM: the first sends it with an upload half way, the second checks the exit and the log.
-    let inFlightAtSigterm: Promise<Answer | Error> | undefined;
-
     test('the checkpoint worker copies what was written into the database file', {
       skip: postgres ? 'SQLite only' : false,
     }, async () => {
@@ -1306,8 +1315,14 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       );
     });
 
-    test('SIGTERM while an upload is half sent: the request is finished', async () => {
-      const { apiKey } = await onboard('Shutdown');
+    test('SIGTERM while an upload is half sent: the request is finished, then the process exits 0', async () => {
+      // A server of its own: its SIGTERM ends no other test's server.
+      const own = await startOwnServer('shutdown');
+      cleanups.push(async () => {
+        await own.server.stop('SIGTERM');
+        await own.db.destroy();
+      });
+      const { apiKey } = await onboard('Shutdown', own.db);
       const bytes = fixtureBytes('claude-conversations.json');
       let finish!: () => void;
       const body = new ReadableStream<Uint8Array>({
@@ -1319,7 +1334,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
           };
         },
       });
-      inFlightAtSigterm = fetch(`${base}/api/ingest-export?userRef=in-flight`, {
+      const inFlight = fetch(`${own.server.url}/api/ingest-export?userRef=in-flight`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
         body,
@@ -1327,12 +1342,12 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
         signal: AbortSignal.timeout(15_000),
       } as RequestInit).then(answer, (error: Error) => error);
       await sleep(400);
-      void server.stop('SIGTERM').catch(() => undefined);
+      void own.server.stop('SIGTERM').catch(() => undefined);
       await sleep(400);
       finish();
-      const finished = await inFlightAtSigterm;
+      const finished = await inFlight;
       const answeredAt = performance.now();
-      await server.stop('SIGTERM').catch(() => undefined);
+      const exit = await own.server.stop('SIGTERM').catch((error: Error) => error);
       const exitMs = Math.round(performance.now() - answeredAt);
 
       const problems: string[] = [];
@@ -1348,11 +1363,15 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
           `the process exited ${exitMs} ms after answering its last request (that answer's Connection header: ${connection})`,
         );
       }
+      if (exit instanceof Error) problems.push(exit.message);
+      else if (exit.code !== 0 || exit.signal !== null)
+        problems.push(`the process exited with ${JSON.stringify(exit)}:\n${own.server.logs.join('\n')}`);
       assert.deepEqual(problems, [], problems.join('\n'));
+      assertNothingSecretIn(own.server.logs);
     });
 
+    // Last: it ends the suite's server, whose log then holds every request the suite made.
     test('SIGTERM: exits 0 after logging shutdown; no log line carries a key, secret, token or conversation text', async () => {
-      await inFlightAtSigterm;
       const { code, signal } = await server.stop('SIGTERM');
       assert.deepEqual({ code, signal }, { code: 0, signal: null }, server.logs.join('\n'));
       const lines = server.logs.map((line) => {
@@ -1380,11 +1399,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       for (const line of requests)
         assert.ok(typeof line.path === 'string' && !line.path.includes('?'), `path without query: ${line.path}`);
       assert.ok(secrets.length >= 4);
-      for (const line of server.logs) {
-        for (const secret of secrets)
-          assert.ok(!line.includes(secret), `a log line carries a secret (${secret.slice(0, 10)}…): ${line}`);
-        assert.ok(!line.includes(CANARY_TEXT), `a log line carries conversation text: ${line}`);
-      }
+      assertNothingSecretIn(server.logs);
     });
   });
 }

@@ -13,6 +13,13 @@ const SHARD = 'chatgpt-2026-shard.json';
 /** What the API shows of a stored conversation, without Parley's own id. */
 const shown = ({ external_id, title, update_time, payload }: any) => ({ external_id, title, update_time, payload });
 
+/** The attachments (name and type) of each stored message that reads `content`: one list per such message. */
+const attachmentsOfMessages = (stored: any[], content: string) =>
+  stored
+    .flatMap(({ payload }) => payload.messages)
+    .filter((message: any) => message.content === content)
+    .map((message: any) => message.attachments.map((a: any) => [a.name, a.contentType]));
+
 async function storedFrom(bytes: Uint8Array, contentType: string) {
   const t = await setup();
   const response = await postExport(t, bytes, { contentType });
@@ -52,8 +59,9 @@ describe('ChatGPT 2026 archives', () => {
     ]) {
       const zipped = (await storedFrom(zip, ZIP.contentType)).stored;
       assert.deepEqual(withoutAttachments(zipped), withoutAttachments(stored));
-      const named = zipped.flatMap(({ payload }: any) => payload.messages.flatMap((m: any) => m.attachments));
-      assert.ok(named.some((a: any) => a.name === 'IMG_2291.jpeg' && a.contentType === 'image/jpeg'));
+      assert.deepEqual(attachmentsOfMessages(zipped, '[image: IMG_2291.jpeg]\nIs this one safe for cats?'), [
+        [['IMG_2291.jpeg', 'image/jpeg']],
+      ]);
     }
   });
 
@@ -71,11 +79,9 @@ describe('ChatGPT 2026 archives', () => {
       ),
     };
     const { stored } = await storedFrom(zipSync(files), ZIP.contentType);
-    assert.ok(
-      stored.some(({ payload }) =>
-        payload.messages.some(({ content }: any) => content === '[image]\nIs this one safe for cats?'),
-      ),
-    );
+    assert.deepEqual(attachmentsOfMessages(stored, '[image]\nIs this one safe for cats?'), [
+      [['file-4XRVLundkxLE4uAahQV1SN', 'application/octet-stream']],
+    ]);
   });
 
   test('a re-import of the nested zip is all unchanged', async () => {

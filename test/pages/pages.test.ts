@@ -4,6 +4,7 @@ import { strFromU8, strToU8, unzipSync } from 'fflate';
 import { signLink } from 'parley-sdk';
 import { onboardApp } from '../../src/apps/apps.ts';
 import {
+  conversationPages,
   FIXED_NOW,
   NAVIGATION,
   fixtureBytes,
@@ -485,16 +486,8 @@ describe('manage', () => {
 
 describe('download my data', () => {
   /** Every conversation of a connection as the API pages them, in the API's shape. */
-  async function everyConversationOf(t: TestContext, connectionId: string) {
-    const all: any[] = [];
-    for (let offset = 0; ; offset += 100) {
-      const page = await json(
-        await t.request(`/api/conversations?connectionId=${connectionId}&limit=100&offset=${offset}`),
-      );
-      all.push(...page.conversations);
-      if (all.length >= page.total) return all;
-    }
-  }
+  const everyConversationOf = async (t: TestContext, connectionId: string) =>
+    (await conversationPages(t, connectionId, 100)).flatMap((page) => page.conversations);
   const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
   /** The zip's members, and its JSON file (the download as it always was). */

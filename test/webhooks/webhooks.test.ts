@@ -116,7 +116,9 @@ describe('webhook set', () => {
 
   test('without an endpoint, no event is recorded', async () => {
     const t = await setup();
-    await postExport(t, fixtureBytes('claude-conversations.json'));
+    const imported = await postExport(t, fixtureBytes('claude-conversations.json'));
+    // An import that failed would record no event either.
+    assert.deepEqual([imported.status, (await json(imported)).created], [200, 5]);
     assert.deepEqual(await deliveries(t), []);
   });
 });
