@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts';
 import { ParleyError, parseInput } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { concatBytes } from '../bytes.ts';
-import { connectionJson, conversationsJson } from './api-json.ts';
+import { connectionJson, conversationsJson } from '../wire/wire-json.ts';
 import { methodNotAllowed, rateLimit, type CallerMiddleware } from './middleware.ts';
 import { ConnectionsQuery, ConversationsQuery } from './schemas.ts';
 

@@ -5,7 +5,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import type { Attachment } from 'parley-sdk';
-import { attachmentJson } from '../api/api-json.ts';
+import { attachmentJson } from '../wire/wire-json.ts';
 import { isInlineImage, type ServedFile } from '../http/attachment-response.ts';
 import type { Owner } from './ownership.ts';
 

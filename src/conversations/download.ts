@@ -1,4 +1,4 @@
-import type { ConversationsWithAttachments } from '../api/api-json.ts';
+import type { ConversationsWithAttachments } from '../wire/wire-json.ts';
 import * as attachments from '../db/attachments.ts';
 import type { ConnectionRow } from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';

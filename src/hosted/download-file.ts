@@ -1,4 +1,4 @@
-import { connectionJson, conversationsJson } from '../api/api-json.ts';
+import { connectionJson, conversationsJson } from '../wire/wire-json.ts';
 import type { ConnectionDownload } from '../conversations/download.ts';
 
 const encoder = new TextEncoder();

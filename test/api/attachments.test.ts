@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { CHUNK_BYTES } from '../../src/attachments/database-store.ts';
-import { messageEnds, writeWithFields, writtenLength } from '../../src/api/message-fields.ts';
+import { messageEnds, writeWithFields, writtenLength } from '../../src/wire/message-fields.ts';
 import { contentDisposition, requestedRange, safeFileName } from '../../src/http/attachment-response.ts';
 import { json, seedAttachment, seedConnection, setup, storedPayload, type TestContext } from '../helpers.ts';
 
