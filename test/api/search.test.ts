@@ -14,7 +14,7 @@ import pg from 'pg';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { startBackgroundWork } from '../../src/background.ts';
 import { countConnectionMatches } from '../../src/db/conversation-search.ts';
-import { connectionsToIndex, indexConversations, indexPending } from '../../src/db/dialects/sqlite.ts';
+import { connectionsToIndex, indexConversations, indexPending } from '../../src/db/dialects/sqlite-search-index.ts';
 import { openPostgres } from '../../src/db/dialects/postgres.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
 import { isPostgres, json, postExport, seedConnection, setup, type TestContext } from '../helpers.ts';

@@ -9,7 +9,7 @@ export type IndexScope = { connectionId: string } | { appId: string; userRef: st
 
 /**
  * Every way the databases Parley runs on differ, stated once per database
- * (dialects/sqlite.ts, dialects/postgres.ts): the rest of src/db/ writes its SQL
+ * (dialects/sqlite-dialect.ts, dialects/postgres.ts): the rest of src/db/ writes its SQL
  * once and asks a handle's dialect (`dialectOf`) where they part; nothing above
  * src/db/ knows which database it is. SQL fragments are written for fixed SQL:
  * `?` placeholders, columns qualified by the caller.
