@@ -20,11 +20,11 @@ export const postgres: DatabaseDialect = {
   lockRows: ' FOR UPDATE',
   // Statements run on its server, and its readers never wait for a writer: one statement.
   writeBatch: undefined,
-  searchQuery: (words) => words.map((word, i) => `'${word}'${i === words.length - 1 ? ':*' : ''}`).join(' & '),
   // The GIN index is on the row's own `search` column (schema.postgres.sql, version 4).
-  searchMatches: (scope) => ({
-    from: `conversations c CROSS JOIN to_tsquery('simple', parley_search_fold(?)) AS query WHERE c.search @@ query AND ${scope}`,
-    order: 'ts_rank(c.search, query) DESC',
+  searchMatches: (words, scope) => ({
+    from: sql`conversations c CROSS JOIN to_tsquery('simple', parley_search_fold(${tsQuery(words)})) AS query
+              WHERE c.search @@ query AND ${scope}`,
+    order: sql`ts_rank(c.search, query) DESC`,
   }),
   // The index is a column of the row, written with it: nothing is ever left to index.
   indexPending: async () => {},
@@ -38,6 +38,10 @@ export const postgres: DatabaseDialect = {
     );
   },
 };
+
+/** to_tsquery's language: every word, the last also as the start of a longer one. */
+const tsQuery = (words: readonly string[]) =>
+  words.map((word, i) => `'${word}'${i === words.length - 1 ? ':*' : ''}`).join(' & ');
 
 /** pg's type ids: bigint (int8), whose values Parley keeps far below 2^53. */
 const INT8 = 20;

@@ -18,13 +18,11 @@ export const sqlite: DatabaseDialect = {
   lockRows: '',
   // Statements run on the server's own thread, each taking it for a few milliseconds.
   writeBatch: { delete: 200, merge: 250 },
-  // FTS5's query language; quoted although the words hold no operator characters, so no word (AND, NEAR) reads as one.
-  searchQuery: (words) => words.map((word, i) => `"${word}"${i === words.length - 1 ? '*' : ''}`).join(' '),
   // The FTS5 table is joined to its conversations through its stable keys (schema.sql, version 9); the title weighs more.
-  searchMatches: (scope) => ({
-    from: `conversation_search JOIN conversation_search_keys k ON k.key = conversation_search.rowid
-           JOIN conversations c ON c.id = k.conversation_id WHERE conversation_search MATCH ? AND ${scope}`,
-    order: 'bm25(conversation_search, 4.0, 1.0)',
+  searchMatches: (words, scope) => ({
+    from: sql`conversation_search JOIN conversation_search_keys k ON k.key = conversation_search.rowid
+           JOIN conversations c ON c.id = k.conversation_id WHERE conversation_search MATCH ${ftsQuery(words)} AND ${scope}`,
+    order: sql`bm25(conversation_search, 4.0, 1.0)`,
   }),
   indexPending,
   // Connections do not checkpoint as they commit (wal_autocheckpoint is off): an
@@ -46,6 +44,10 @@ export const sqlite: DatabaseDialect = {
     await sql`VACUUM INTO ${out}`.execute(db);
   },
 };
+
+/** FTS5's query language; quoted although the words hold no operator characters, so no word (AND, NEAR) reads as one. */
+const ftsQuery = (words: readonly string[]) =>
+  words.map((word, i) => `"${word}"${i === words.length - 1 ? '*' : ''}`).join(' ');
 
 /**
  * PASSIVE copies what it can without waiting for, or holding up, any reader or

@@ -1,6 +1,8 @@
+import { sql, type SqlBool } from 'kysely';
 import { ofUser } from '../conversation-search.ts';
 import type { Db } from '../database.ts';
 import { fixedSql } from '../fixed-sql.ts';
+import { andAfter, rowsOf } from '../sql-fragments.ts';
 import { nextTurn, writeTransaction } from '../transaction.ts';
 import type { IndexScope } from './dialect.ts';
 
@@ -30,21 +32,17 @@ export async function indexPending(
 
 /** The connections with conversations still to index. */
 export async function connectionsToIndex(db: Db, scope: IndexScope): Promise<string[]> {
-  const [where, parameters] =
+  const which =
     scope === undefined
       ? // Not a connection an import still writes into (see import-connection.ts): the uploader waits on that import.
-        [
-          `WHERE NOT EXISTS (SELECT 1 FROM connections c JOIN users u ON u.id = c.user_id
-             WHERE c.id = p.connection_id AND u.import_id IS NOT NULL)`,
-          [],
-        ]
+        sql<SqlBool>`NOT EXISTS (SELECT 1 FROM connections c JOIN users u ON u.id = c.user_id
+          WHERE c.id = p.connection_id AND u.import_id IS NOT NULL)`
       : 'connectionId' in scope
-        ? ['WHERE p.connection_id = ?', [scope.connectionId]]
-        : [`WHERE ${ofUser('p.connection_id')}`, [scope.appId, scope.userRef]];
-  const rows = await fixedSql<{ connection_id: string }>(
+        ? sql<SqlBool>`p.connection_id = ${scope.connectionId}`
+        : ofUser('p.connection_id', scope);
+  const rows = await rowsOf<{ connection_id: string }>(
     db,
-    `SELECT p.connection_id FROM conversation_search_pending p ${where}`,
-    parameters,
+    sql`SELECT p.connection_id FROM conversation_search_pending p WHERE ${which}`,
   );
   return rows.map((row) => row.connection_id);
 }
@@ -70,14 +68,10 @@ export function indexConversations(
       'SELECT coalesce(max(key), 0) AS last FROM conversation_search_keys',
       [],
     );
-    await fixedSql(
-      trx,
-      `INSERT INTO conversation_search_keys (conversation_id)
-       SELECT c.id FROM conversations c WHERE c.connection_id = ?${after === undefined ? '' : ' AND c.external_id > ?'}
+    await sql`INSERT INTO conversation_search_keys (conversation_id)
+       SELECT c.id FROM conversations c WHERE c.connection_id = ${connectionId}${andAfter('c.external_id', after)}
          AND NOT EXISTS (SELECT 1 FROM conversation_search_keys k WHERE k.conversation_id = c.id)
-       ORDER BY c.external_id LIMIT ?`,
-      [connectionId, ...(after === undefined ? [] : [after]), limit],
-    );
+       ORDER BY c.external_id LIMIT ${limit}`.execute(trx);
     await fixedSql(
       trx,
       `INSERT INTO conversation_search (rowid, title, body)
