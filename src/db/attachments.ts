@@ -90,7 +90,7 @@ export async function findAttachment(
  * (ISO 8601): the listing's `updatedSince` then shows it without the file. Call
  * it in a transaction.
  */
-export async function deleteAttachment(
+export async function deleteAttachmentRow(
   db: Db,
   attachment: { id: string; conversation_id: string },
   changedAt: string,

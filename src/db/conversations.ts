@@ -157,6 +157,6 @@ export const findConversationOfUser = (db: Db, appId: string, userRef: string, c
     .where('users.user_ref', '=', userRef)
     .executeTakeFirst();
 
-export async function deleteConversation(db: Db, conversationId: string): Promise<void> {
+export async function deleteConversationRow(db: Db, conversationId: string): Promise<void> {
   await db.deleteFrom('conversations').where('id', '=', conversationId).execute();
 }

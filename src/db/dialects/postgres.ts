@@ -76,7 +76,7 @@ export async function openPostgres(
   });
   const db = new Kysely<Database>({ dialect: withDialect(new PostgresDialect({ pool }), postgres) });
   try {
-    await migrate(db, schemaSql);
+    await migratePostgres(db, schemaSql);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -89,7 +89,7 @@ export async function openPostgres(
  * all in one transaction with the version bump. The advisory lock makes
  * instances that start together wait for each other instead of racing.
  */
-async function migrate(db: Db, schemaSql: string): Promise<void> {
+async function migratePostgres(db: Db, schemaSql: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
     await sql`CREATE TABLE IF NOT EXISTS parley_schema_version (version INTEGER NOT NULL)`.execute(trx);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DatabaseDialect } from './dialect.ts';
-import { indexPending } from './sqlite-search-index.ts';
+import { indexPendingInBatches } from './sqlite-search-index.ts';
 
 /** SQLite: one file (DATABASE_PATH), written by one transaction at a time, read meanwhile (WAL). */
 export const sqlite: DatabaseDialect = {
@@ -24,7 +24,7 @@ export const sqlite: DatabaseDialect = {
            JOIN conversations c ON c.id = k.conversation_id WHERE conversation_search MATCH ${ftsQuery(words)} AND ${scope}`,
     order: sql`bm25(conversation_search, 4.0, 1.0)`,
   }),
-  indexPending,
+  indexPending: indexPendingInBatches,
   // Connections do not checkpoint as they commit (wal_autocheckpoint is off): an
   // import's final commit would make its uploader wait while everything it wrote
   // is copied. The background work does it every second instead, once the answer

@@ -6,7 +6,7 @@ import { sqlite } from './sqlite-dialect.ts';
  * Applies the sections of schema.sql newer than the file's user_version, each in
  * one transaction with its version bump, so a crash never leaves half a version.
  */
-export function migrate(connection: SqliteConnection, schemaSql: string): void {
+export function migrateSqlite(connection: SqliteConnection, schemaSql: string): void {
   const [row] = connection.prepare('PRAGMA user_version').all([]) as Array<{ user_version: number }>;
   const current = row?.user_version ?? 0;
   for (const { version, sql: statements } of schemaVersions(schemaSql, sqlite.schemaFile)) {

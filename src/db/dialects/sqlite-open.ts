@@ -6,7 +6,7 @@ import type { SqliteConnection, SqliteDriver } from '../sqlite-driver.ts';
 import { withDialect } from './dialect.ts';
 import { TwoConnectionDialect } from './sqlite-connections.ts';
 import { sqlite } from './sqlite-dialect.ts';
-import { migrate } from './sqlite-migrations.ts';
+import { migrateSqlite } from './sqlite-migrations.ts';
 import { withStatementCache } from './sqlite-statement-cache.ts';
 import { STAGING_SCHEMA } from './sqlite-temp-tables.ts';
 
@@ -22,7 +22,7 @@ export function openSqlite(driver: SqliteDriver, path: string, schemaSql: string
   if (file) mkdirSync(dirname(path), { recursive: true });
   const connection = driver(path);
   configureConnection(connection, { file });
-  migrate(connection, schemaSql);
+  migrateSqlite(connection, schemaSql);
   if (!file)
     return new Kysely<Database>({
       dialect: withDialect(new SqliteDialect({ database: withStatementCache(connection) }), sqlite),

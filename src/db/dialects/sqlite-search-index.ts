@@ -15,7 +15,7 @@ const INDEX_BATCH = 500;
  * search first, so that it finds everything stored. A shutdown stops between
  * two batches: the connection stays noted, and the next start goes on.
  */
-export async function indexPending(
+export async function indexPendingInBatches(
   db: Db,
   scope: IndexScope,
   signal?: AbortSignal,
