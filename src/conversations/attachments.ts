@@ -118,7 +118,7 @@ export async function deleteAttachment(
 ) {
   const deleted = await writeTransaction(deps.db, async (db) => {
     const attachment = await attachmentOf({ db }, owner, attachmentId);
-    await attachments.deleteAttachment(db, attachment, isoTime(deps.clock.now()));
+    await attachments.deleteAttachmentRow(db, attachment, isoTime(deps.clock.now()));
     return attachment;
   });
   deps.erased?.();

@@ -48,7 +48,7 @@ export async function deleteConversation(
   const deleted = await writeTransaction(deps.db, async (db) => {
     const row = await conversations.findConversationOfUser(db, owner.appId, owner.userRef, conversationId);
     if (!row) throw new ParleyError('conversationNotFound');
-    await conversations.deleteConversation(db, row.id);
+    await conversations.deleteConversationRow(db, row.id);
     const conversationCount = await connections.refreshConversationCount(db, row.connection_id);
     await recordEvent(db, deps, owner.appId, 'conversation.deleted', {
       userRef: owner.userRef,

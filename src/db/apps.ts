@@ -74,7 +74,7 @@ export async function revokeApiKey(db: Db, appId: string, keyId: string, at: str
   return true;
 }
 
-export async function setWebhookEndpoint(
+export async function saveWebhookEndpoint(
   db: Db,
   appId: string,
   endpoint: { url: string; secret: string },

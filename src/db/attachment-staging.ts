@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type { AttachmentBlobsTable, AttachmentsTable, Db } from './database.ts';
-import { countRows, fixedSql } from './fixed-sql.ts';
+import { fixedSql } from './fixed-sql.ts';
+import { andAfter, countRows, rowsOf } from './sql-fragments.ts';
 
 /** What linking needs of a blob: where it is and what it holds. */
 export type BlobFacts = Pick<AttachmentBlobsTable, 'id' | 'sha256' | 'size' | 'content_type' | 'source'>;
@@ -99,6 +101,13 @@ export interface StagedAttachmentRow {
   message_ids: string | null;
 }
 
+const STAGED_ATTACHMENT_COLUMNS = sql`s.external_id, c.id AS conversation_id, s.attachments, s.message_ids`;
+
+/** The FROM and WHERE of the import's staged conversations (`s`) read, not skipped as unchanged, as stored in the connection (`c`). */
+const stagedInConnection = (importId: string, connectionId: string) =>
+  sql`import_staging s JOIN conversations c ON c.connection_id = ${connectionId} AND c.external_id = s.external_id
+     WHERE s.import_id = ${importId} AND s.payload IS NOT NULL`;
+
 /** The staged conversations (read, not skipped as unchanged) with these external ids, as stored in the connection. */
 export async function stagedByExternalIds(
   db: Db,
@@ -107,12 +116,10 @@ export async function stagedByExternalIds(
   externalIds: string[],
 ): Promise<StagedAttachmentRow[]> {
   if (externalIds.length === 0) return [];
-  return fixedSql<StagedAttachmentRow>(
+  return rowsOf<StagedAttachmentRow>(
     db,
-    `SELECT s.external_id, c.id AS conversation_id, s.attachments, s.message_ids
-     FROM import_staging s JOIN conversations c ON c.connection_id = ? AND c.external_id = s.external_id
-     WHERE s.import_id = ? AND s.payload IS NOT NULL AND s.external_id IN (${externalIds.map(() => '?').join(', ')})`,
-    [connectionId, importId, ...externalIds],
+    sql`SELECT ${STAGED_ATTACHMENT_COLUMNS} FROM ${stagedInConnection(importId, connectionId)}
+     AND s.external_id IN (${sql.join(externalIds)})`,
   );
 }
 
@@ -124,13 +131,10 @@ export const nextStagedWithAttachments = (
   after: string | undefined,
   limit: number,
 ) =>
-  fixedSql<StagedAttachmentRow>(
+  rowsOf<StagedAttachmentRow>(
     db,
-    `SELECT s.external_id, c.id AS conversation_id, s.attachments, s.message_ids
-     FROM import_staging s JOIN conversations c ON c.connection_id = ? AND c.external_id = s.external_id
-     WHERE s.import_id = ? AND s.payload IS NOT NULL AND s.attachments IS NOT NULL${after === undefined ? '' : ' AND s.external_id > ?'}
-     ORDER BY s.external_id LIMIT ?`,
-    [connectionId, importId, ...(after === undefined ? [] : [after]), limit],
+    sql`SELECT ${STAGED_ATTACHMENT_COLUMNS} FROM ${stagedInConnection(importId, connectionId)}
+     AND s.attachments IS NOT NULL${andAfter('s.external_id', after)} ORDER BY s.external_id LIMIT ${limit}`,
   );
 
 /** A staged conversation's attachments, with those the zip's library links to it. */
@@ -227,6 +231,6 @@ export async function deleteUnreferencedBlobs(db: Db, connectionId: string): Pro
 }
 
 export const countAttachments = (db: Db, connectionId: string) =>
-  countRows(db, 'attachments WHERE connection_id = ?', [connectionId]);
+  countRows(db, sql`attachments WHERE connection_id = ${connectionId}`);
 
 const numericSizes = (rows: BlobFacts[]) => rows.map((row) => ({ ...row, size: Number(row.size) }));

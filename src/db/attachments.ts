@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type { AttachmentKind, AttachmentStoreName, Db } from './database.ts';
 import { fixedSql } from './fixed-sql.ts';
+import { andAfter, rowsOf } from './sql-fragments.ts';
 
 /** An attachment as a message lists it: its size is its blob's where stored (the export's claim otherwise). */
 export interface AttachmentListRow {
@@ -55,15 +57,15 @@ export async function findAttachment(
   scope: { appId: string; userRef?: string },
   attachmentId: string,
 ): Promise<AttachmentRow | undefined> {
-  const [row] = await fixedSql<AttachmentListRow & { connection_id: string; sha256: string | null }>(
+  const ofUserRef = scope.userRef === undefined ? sql`` : sql` AND u.user_ref = ${scope.userRef}`;
+  const [row] = await rowsOf<AttachmentListRow & { connection_id: string; sha256: string | null }>(
     db,
-    `SELECT ${LIST_COLUMNS}, a.connection_id, b.sha256
+    sql`SELECT ${sql.raw(LIST_COLUMNS)}, a.connection_id, b.sha256
      FROM attachments a
      JOIN connections c ON c.id = a.connection_id
      JOIN users u ON u.id = c.user_id
      LEFT JOIN attachment_blobs b ON b.id = a.blob_id
-     WHERE a.id = ? AND u.app_id = ?${scope.userRef === undefined ? '' : ' AND u.user_ref = ?'}`,
-    scope.userRef === undefined ? [attachmentId, scope.appId] : [attachmentId, scope.appId, scope.userRef],
+     WHERE a.id = ${attachmentId} AND u.app_id = ${scope.appId}${ofUserRef}`,
   );
   if (!row) return undefined;
   const { sha256, ...attachment } = row;
@@ -88,7 +90,7 @@ export async function findAttachment(
  * (ISO 8601): the listing's `updatedSince` then shows it without the file. Call
  * it in a transaction.
  */
-export async function deleteAttachment(
+export async function deleteAttachmentRow(
   db: Db,
   attachment: { id: string; conversation_id: string },
   changedAt: string,
@@ -116,11 +118,11 @@ export async function storedAttachmentsOfConnection(
   afterId: string | undefined,
   limit: number,
 ): Promise<StoredAttachmentRow[]> {
-  const rows = await fixedSql<StoredAttachmentRow>(
+  const rows = await rowsOf<StoredAttachmentRow>(
     db,
-    `SELECT a.id, a.name, a.blob_id, b.store, b.size FROM attachments a JOIN attachment_blobs b ON b.id = a.blob_id
-     WHERE a.connection_id = ?${afterId === undefined ? '' : ' AND a.id > ?'} ORDER BY a.id LIMIT ?`,
-    afterId === undefined ? [connectionId, limit] : [connectionId, afterId, limit],
+    sql`SELECT a.id, a.name, a.blob_id, b.store, b.size
+     FROM attachments a JOIN attachment_blobs b ON b.id = a.blob_id
+     WHERE a.connection_id = ${connectionId}${andAfter('a.id', afterId)} ORDER BY a.id LIMIT ${limit}`,
   );
   return rows.map((row) => ({ ...row, size: Number(row.size) }));
 }

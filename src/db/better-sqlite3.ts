@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Db } from './database.ts';
-import { openSqlite } from './dialects/sqlite.ts';
+import { openSqlite } from './dialects/sqlite-open.ts';
 import { readSchema } from './schema-file.ts';
 import type { SqliteDriver } from './sqlite-driver.ts';
 

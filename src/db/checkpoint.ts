@@ -1,6 +1,6 @@
 import type { Db } from './database.ts';
 import { dialectOf } from './dialects/dialect.ts';
-import { checkpointSql, type CheckpointResult } from './dialects/sqlite.ts';
+import { checkpointSql, type CheckpointResult } from './dialects/sqlite-dialect.ts';
 import type { SqliteConnection, SqliteDriver } from './sqlite-driver.ts';
 
 /**

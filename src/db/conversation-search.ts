@@ -1,7 +1,8 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from './database.ts';
 import { dialectOf, type IndexScope } from './dialects/dialect.ts';
-import { countRows, fixedSql } from './fixed-sql.ts';
-import { bytesColumns, listingOrder, ofConnection, payloadText, type ConversationBytesRow } from './conversations.ts';
+import { countRows, rowsOf } from './sql-fragments.ts';
+import { bytesColumns, listingOrder, ofConnection, type ConversationBytesRow } from './conversations.ts';
 
 export type { IndexScope };
 
@@ -14,13 +15,11 @@ export type { IndexScope };
  * order.
  */
 
-/** The FROM and WHERE that find the matches as `c` within `scope`, with the query as the first parameter, and the ORDER BY: best match, then the listing's order. */
-function matches(db: Db, scope: string) {
-  const { from, order } = dialectOf(db).searchMatches(scope);
-  return { from, order: `${order}, ${listingOrder('c.')}` };
+/** The FROM and WHERE that find the matches as `c` within `scope` (a condition on `c`), and the ORDER BY: best match, then the listing's order. */
+function matches(db: Db, words: readonly string[], scope: Expression<SqlBool>) {
+  const { from, order } = dialectOf(db).searchMatches(words, scope);
+  return { from, order: sql`${order}, ${listingOrder}` };
 }
-
-const searchQuery = (db: Db, words: readonly string[]) => dialectOf(db).searchQuery(words);
 
 /**
  * A page of a connection's conversations that match, best first, payloads as
@@ -49,12 +48,10 @@ function searchConnectionPage(
   offset: number,
   changedAfter?: string,
 ) {
-  const scope = ofConnection(connectionId, changedAfter, 'c.');
-  const { from, order } = matches(db, scope.where);
-  return fixedSql<ConversationBytesRow>(
+  const { from, order } = matches(db, words, ofConnection(connectionId, changedAfter));
+  return rowsOf<ConversationBytesRow>(
     db,
-    `SELECT ${bytesColumns(db, 'c.')} FROM ${from} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    [searchQuery(db, words), ...scope.parameters, limit, offset],
+    sql`SELECT ${bytesColumns(db)} FROM ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
   );
 }
 
@@ -65,13 +62,13 @@ export function countConnectionMatches(
   words: readonly string[],
   changedAfter?: string,
 ): Promise<number> {
-  const scope = ofConnection(connectionId, changedAfter, 'c.');
-  return countRows(db, matches(db, scope.where).from, [searchQuery(db, words), ...scope.parameters]);
+  return countRows(db, matches(db, words, ofConnection(connectionId, changedAfter)).from);
 }
 
-/** `column` (a connection id) is one of the connections of a user of an app: the app id and userRef follow as parameters. */
-export const ofUser = (column: string) =>
-  `${column} IN (SELECT cn.id FROM connections cn JOIN users u ON u.id = cn.user_id WHERE u.app_id = ? AND u.user_ref = ?)`;
+/** The connection id in `column` is that of one of the connections of a user of an app. */
+export const ofUser = (column: string, user: { appId: string; userRef: string }) =>
+  sql<SqlBool>`${sql.ref(column)} IN (SELECT cn.id FROM connections cn JOIN users u ON u.id = cn.user_id
+    WHERE u.app_id = ${user.appId} AND u.user_ref = ${user.userRef})`;
 
 export interface UserMatchRow {
   id: string;
@@ -104,18 +101,17 @@ function searchUserPage(
   limit: number,
   offset: number,
 ) {
-  const { from, order } = matches(db, ofUser('c.connection_id'));
-  return fixedSql<UserMatchRow>(
+  const { from, order } = matches(db, words, ofUser('c.connection_id', { appId, userRef }));
+  return rowsOf<UserMatchRow>(
     db,
-    `SELECT c.id, c.title, c.update_time, ${payloadText(db, 'c.')} AS payload,
+    sql`SELECT c.id, c.title, c.update_time, ${sql.raw(dialectOf(db).payloadText('c.payload'))} AS payload,
        (SELECT provider FROM connections WHERE id = c.connection_id) AS provider
-     FROM ${from} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    [searchQuery(db, words), appId, userRef, limit, offset],
+     FROM ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
   );
 }
 
 function countUserMatches(db: Db, appId: string, userRef: string, words: readonly string[]): Promise<number> {
-  return countRows(db, matches(db, ofUser('c.connection_id')).from, [searchQuery(db, words), appId, userRef]);
+  return countRows(db, matches(db, words, ofUser('c.connection_id', { appId, userRef })).from);
 }
 
 /**

@@ -1,19 +1,24 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { ConversationsTable, Db } from './database.ts';
 import { dialectOf } from './dialects/dialect.ts';
-import { countRows, fixedSql } from './fixed-sql.ts';
+import { andAfter, countRows, rowsOf } from './sql-fragments.ts';
 import { nextTurn } from './transaction.ts';
 
-// Listing order: newest update first (those without one last), then id.
-export const listingOrder = (table = '') => `${table}update_time DESC NULLS LAST, ${table}id`;
-const ORDER_AND_PAGE = `ORDER BY ${listingOrder()} LIMIT ? OFFSET ?`;
-const PAGE = `WHERE connection_id = ? ${ORDER_AND_PAGE}`;
+/*
+ * The fragments below, shared by the listing and the search
+ * (conversation-search.ts), name the conversations `c`: every query using them
+ * reads `conversations c`, or the dialect's search matches as `c`.
+ */
 
-/** A conversation's columns as the API answers it, the payload as bytes; `table` qualifies them (`c.`) in a join. */
-export const bytesColumns = (db: Db, table = '') =>
-  `${table}id, ${table}external_id, ${table}title, ${dialectOf(db).payloadBytes(`${table}payload`)} AS payload, ${table}update_time`;
-/** The payload as text. */
-export const payloadText = (db: Db, table = '') => dialectOf(db).payloadText(`${table}payload`);
+/** Listing order: newest update first (those without one last), then id. */
+export const listingOrder = sql`c.update_time DESC NULLS LAST, c.id`;
+
+/** A page in the listing's order. */
+const listingPage = (limit: number, offset: number) => sql`ORDER BY ${listingOrder} LIMIT ${limit} OFFSET ${offset}`;
+
+/** A conversation's columns as the API answers it, the payload as bytes. */
+export const bytesColumns = (db: Db) =>
+  sql.raw(`c.id, c.external_id, c.title, ${dialectOf(db).payloadBytes('c.payload')} AS payload, c.update_time`);
 
 /** A conversation as the API and the manage page's download answer it, its payload as stored bytes. */
 export type ConversationBytesRow = Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'update_time'> & {
@@ -22,13 +27,12 @@ export type ConversationBytesRow = Pick<ConversationsTable, 'id' | 'external_id'
 
 /**
  * A connection's conversations, or with `changedAfter` only those stored or
- * changed after it: the WHERE condition (columns qualified by `table`) and its
- * parameters. The listing, its count and the search share it.
+ * changed after it. The listing, its count and the search share it.
  */
-export const ofConnection = (connectionId: string, changedAfter: string | undefined, table = '') =>
+export const ofConnection = (connectionId: string, changedAfter: string | undefined) =>
   changedAfter === undefined
-    ? { where: `${table}connection_id = ?`, parameters: [connectionId] }
-    : { where: `${table}connection_id = ? AND ${table}changed_at > ?`, parameters: [connectionId, changedAfter] };
+    ? sql<SqlBool>`c.connection_id = ${connectionId}`
+    : sql<SqlBool>`c.connection_id = ${connectionId} AND c.changed_at > ${changedAfter}`;
 
 /**
  * A page for the API, payloads as the UTF-8 bytes stored: the response splices
@@ -41,11 +45,10 @@ export function listConversationsPage(
   offset: number,
   changedAfter?: string,
 ) {
-  const { where, parameters } = ofConnection(connectionId, changedAfter);
-  return fixedSql<ConversationBytesRow>(
+  return rowsOf<ConversationBytesRow>(
     db,
-    `SELECT ${bytesColumns(db)} FROM conversations WHERE ${where} ${ORDER_AND_PAGE}`,
-    [...parameters, limit, offset],
+    sql`SELECT ${bytesColumns(db)} FROM conversations c
+      WHERE ${ofConnection(connectionId, changedAfter)} ${listingPage(limit, offset)}`,
   );
 }
 
@@ -55,8 +58,7 @@ export async function countConversationsChangedAfter(
   connectionId: string,
   changedAfter: string,
 ): Promise<number> {
-  const { where, parameters } = ofConnection(connectionId, changedAfter);
-  return countRows(db, `conversations WHERE ${where}`, parameters);
+  return countRows(db, sql`conversations c WHERE ${ofConnection(connectionId, changedAfter)}`);
 }
 
 /** The external ids of a connection's conversations, from the index alone. */
@@ -83,19 +85,19 @@ export const listConversationsAfter = (
   afterExternalId: string | undefined,
   limit: number,
 ) =>
-  fixedSql<ConversationBytesRow>(
+  rowsOf<ConversationBytesRow>(
     db,
-    `SELECT ${bytesColumns(db)} FROM conversations
-     WHERE connection_id = ?${afterExternalId === undefined ? '' : ' AND external_id > ?'} ORDER BY external_id LIMIT ?`,
-    afterExternalId === undefined ? [connectionId, limit] : [connectionId, afterExternalId, limit],
+    sql`SELECT ${bytesColumns(db)} FROM conversations c
+      WHERE c.connection_id = ${connectionId}${andAfter('c.external_id', afterExternalId)}
+      ORDER BY c.external_id LIMIT ${limit}`,
   );
 
 /** A page of titles, for the manage page's list. */
 export const listConversationTitles = (db: Db, connectionId: string, limit: number, offset: number) =>
-  fixedSql<Pick<ConversationsTable, 'id' | 'title' | 'update_time'>>(
+  rowsOf<Pick<ConversationsTable, 'id' | 'title' | 'update_time'>>(
     db,
-    `SELECT id, title, update_time FROM conversations ${PAGE}`,
-    [connectionId, limit, offset],
+    sql`SELECT c.id, c.title, c.update_time FROM conversations c
+      WHERE ${ofConnection(connectionId, undefined)} ${listingPage(limit, offset)}`,
   );
 
 export async function countConversations(db: Db, connectionId: string): Promise<number> {
@@ -145,7 +147,7 @@ export const findConversationOfUser = (db: Db, appId: string, userRef: string, c
       'conversations.id',
       'conversations.external_id',
       'conversations.title',
-      sql.raw<string | null>(payloadText(db)).as('payload'),
+      sql.raw<string | null>(dialectOf(db).payloadText('conversations.payload')).as('payload'),
       'conversations.update_time',
       'conversations.connection_id',
       'connections.provider',
@@ -155,6 +157,6 @@ export const findConversationOfUser = (db: Db, appId: string, userRef: string, c
     .where('users.user_ref', '=', userRef)
     .executeTakeFirst();
 
-export async function deleteConversation(db: Db, conversationId: string): Promise<void> {
+export async function deleteConversationRow(db: Db, conversationId: string): Promise<void> {
   await db.deleteFrom('conversations').where('id', '=', conversationId).execute();
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { OperationRefused, type Database, type Db } from './database.ts';
+import { countRows } from './sql-fragments.ts';
 
 /**
  * The tables a copy carries, parents before children, each with its primary key.
@@ -54,12 +55,13 @@ export async function copySqliteToPostgres(source: Db, target: Db, sourceName: s
   const counts: Record<string, number> = {};
   const differences: string[] = [];
   for (const { table, key, batchRows = BATCH_ROWS } of TABLES) {
+    const rowsIn = (db: Db) => countRows(db, sql.table(table));
     copied[table] = await copyTable(source, target, { table, key, batchRows }, 'after-last');
     // Rows the source gained below the last key copied (it was written to since
     // an earlier run) are found by one full pass that adds what is missing.
-    if ((await countRows(source, table)) !== (await countRows(target, table)))
+    if ((await rowsIn(source)) !== (await rowsIn(target)))
       copied[table] += await copyTable(source, target, { table, key, batchRows }, 'from-start');
-    const [inSource, inTarget] = [await countRows(source, table), await countRows(target, table)];
+    const [inSource, inTarget] = [await rowsIn(source), await rowsIn(target)];
     counts[table] = inSource;
     if (inSource !== inTarget) differences.push(`${table}: ${inSource} in SQLite, ${inTarget} in PostgreSQL`);
   }
@@ -87,14 +89,9 @@ async function claimTarget(target: Db, sourceName: string): Promise<void> {
       throw new OperationRefused(`The PostgreSQL database holds a copy of ${rows[0]!.source}, not of ${sourceName}.`);
     return;
   }
-  if ((await countRows(target, 'apps')) > 0)
+  if ((await countRows(target, sql.table('apps'))) > 0)
     throw new OperationRefused('The PostgreSQL database is not empty: copy into a new, empty database.');
   await sql`INSERT INTO parley_copy (source, started_at) VALUES (${sourceName}, now())`.execute(target);
-}
-
-async function countRows(db: Db, table: string): Promise<number> {
-  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db);
-  return Number(rows[0]!.n);
 }
 
 /**

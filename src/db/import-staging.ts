@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db, ImportRecordsTable, ImportStagingTable } from './database.ts';
 import { dialectOf } from './dialects/dialect.ts';
-import { countRows, fixedSql } from './fixed-sql.ts';
+import { fixedSql } from './fixed-sql.ts';
+import { andAfter, countRows, rowsOf } from './sql-fragments.ts';
 import { nextTurn } from './transaction.ts';
 
 /**
@@ -101,7 +102,7 @@ export const nextRecords = (db: Db, importId: string, after: RecordPosition | un
 
 /** How many conversations the import staged (copies of one id as one). */
 export const countStaged = (db: Db, importId: string) =>
-  countRows(db, 'import_staging WHERE import_id = ?', [importId]);
+  countRows(db, sql`import_staging WHERE import_id = ${importId}`);
 
 /** How many staged conversations the connection does not have yet, and how many are staged. */
 export async function countNewStaged(db: Db, importId: string, connectionId: string) {
@@ -146,23 +147,16 @@ export async function mergeStaged(
     const [last] =
       batchSize === undefined
         ? []
-        : await fixedSql<{ external_id: string }>(
+        : await rowsOf<{ external_id: string }>(
             db,
-            `SELECT external_id FROM import_staging WHERE import_id = ?${after === undefined ? '' : ' AND external_id > ?'} ORDER BY external_id LIMIT 1 OFFSET ?`,
-            [importId, ...(after === undefined ? [] : [after]), batchSize - 1],
+            sql`SELECT external_id FROM import_staging
+              WHERE import_id = ${importId}${andAfter('external_id', after)} ORDER BY external_id LIMIT 1 OFFSET ${batchSize - 1}`,
           );
     const upTo = last?.external_id;
-    // The batch's external ids, of the staged rows (`s`) or of the connection's.
-    const inBatch = (table: string) =>
-      sql.join(
-        [
-          sql`TRUE`,
-          ...(after === undefined ? [] : [sql`${sql.ref(`${table}.external_id`)} > ${after}`]),
-          ...(upTo === undefined ? [] : [sql`${sql.ref(`${table}.external_id`)} <= ${upTo}`]),
-        ],
-        sql` AND `,
-      );
-    const batch = sql`s.import_id = ${importId} AND ${inBatch('s')}`;
+    // The batch's external ids, in `column`: of the staged rows or of the connection's.
+    const inBatch = (column: string) =>
+      sql`TRUE${andAfter(column, after)}${upTo === undefined ? sql`` : sql` AND ${sql.ref(column)} <= ${upTo}`}`;
+    const batch = sql`s.import_id = ${importId} AND ${inBatch('s.external_id')}`;
     const result = await sql`
       INSERT INTO conversations (id, connection_id, external_id, title, payload, update_time, created_at, changed_at, source_hash)
       SELECT s.conversation_id, ${connectionId}, s.external_id, s.title, ${payload}, s.update_time, ${now}, ${now}, s.source_hash
@@ -176,7 +170,7 @@ export async function mergeStaged(
     await sql`
       UPDATE conversations SET source_hash = (
         SELECT s.source_hash FROM import_staging s WHERE s.import_id = ${importId} AND s.external_id = conversations.external_id)
-      WHERE connection_id = ${connectionId} AND ${inBatch('conversations')} AND EXISTS (
+      WHERE connection_id = ${connectionId} AND ${inBatch('conversations.external_id')} AND EXISTS (
         SELECT 1 FROM import_staging s WHERE ${batch} AND s.external_id = conversations.external_id
           AND s.payload IS NOT NULL AND s.source_hash IS DISTINCT FROM conversations.source_hash)`.execute(db);
     if (upTo === undefined) return written;

@@ -3,7 +3,8 @@ import { workerCheckpoints, type CheckpointWorkerLike } from './checkpoint.ts';
 import type { Db } from './database.ts';
 import type { SchemaFile } from './dialects/dialect.ts';
 import { openPostgres, postgres } from './dialects/postgres.ts';
-import { openSqlite, sqlite } from './dialects/sqlite.ts';
+import { sqlite } from './dialects/sqlite-dialect.ts';
+import { openSqlite } from './dialects/sqlite-open.ts';
 import { openCounters } from './rate-buckets.ts';
 import type { SqliteDriver } from './sqlite-driver.ts';
 

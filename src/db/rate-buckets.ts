@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
-import { openSqlite } from './dialects/sqlite.ts';
+import { openSqlite } from './dialects/sqlite-open.ts';
 import { fixedSql } from './fixed-sql.ts';
 import type { SqliteDriver } from './sqlite-driver.ts';
 

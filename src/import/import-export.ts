@@ -276,6 +276,6 @@ async function replaceFormerConversations(db: Db, connectionId: string, formerId
     after = rows.at(-1)!.external_id;
   }
   const replaced = former.filter(({ messages }) => messages.every((message) => held.has(messageKey(message))));
-  for (const { id } of replaced) await conversations.deleteConversation(db, id);
+  for (const { id } of replaced) await conversations.deleteConversationRow(db, id);
   return replaced;
 }

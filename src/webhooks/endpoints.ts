@@ -25,7 +25,7 @@ export async function setWebhookEndpoint(
   const app = await requireApp(deps, appId);
   const secret =
     app.webhook_secret && !newSecret ? app.webhook_secret : WEBHOOK_SECRET_PREFIX + base64(deps.random.bytes(32));
-  await apps.setWebhookEndpoint(deps.db, appId, { url, secret });
+  await apps.saveWebhookEndpoint(deps.db, appId, { url, secret });
   return { url, secret };
 }
 

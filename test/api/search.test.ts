@@ -14,7 +14,11 @@ import pg from 'pg';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { startBackgroundWork } from '../../src/background.ts';
 import { countConnectionMatches } from '../../src/db/conversation-search.ts';
-import { connectionsToIndex, indexConversations, indexPending } from '../../src/db/dialects/sqlite.ts';
+import {
+  connectionsToIndex,
+  indexConversations,
+  indexPendingInBatches,
+} from '../../src/db/dialects/sqlite-search-index.ts';
 import { openPostgres } from '../../src/db/dialects/postgres.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
 import { isPostgres, json, postExport, seedConnection, setup, type TestContext } from '../helpers.ts';
@@ -282,7 +286,7 @@ describe('the search index follows every change', () => {
     assert.notEqual(await indexConversations(t.deps.db, connectionId, 2, after!), null);
     assert.equal(await keyed(), 4);
     assert.deepEqual(await pendingConnections(t), [connectionId]);
-    await indexPending(t.deps.db, { connectionId }, undefined, 2);
+    await indexPendingInBatches(t.deps.db, { connectionId }, undefined, 2);
     assert.equal(await keyed(), CORPUS.length);
     assert.deepEqual(await pendingConnections(t), []);
     assert.equal(await indexedWith(t, 'tomato'), 3);

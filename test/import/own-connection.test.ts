@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import { findStaleConnections } from '../../src/db/connections.ts';
-import { connectionsToIndex } from '../../src/db/dialects/sqlite.ts';
+import { connectionsToIndex } from '../../src/db/dialects/sqlite-search-index.ts';
 import {
   discardAbandonedImportConnections,
   openImportConnection,

@@ -1,4 +1,4 @@
-import type { Dialect as KyselyDialect, DialectAdapter } from 'kysely';
+import type { DialectAdapter, Expression, Dialect as KyselyDialect, RawBuilder, SqlBool } from 'kysely';
 import type { Db } from '../database.ts';
 
 /** The schema files beside package.json, one per database (each dialect names its own). */
@@ -9,10 +9,11 @@ export type IndexScope = { connectionId: string } | { appId: string; userRef: st
 
 /**
  * Every way the databases Parley runs on differ, stated once per database
- * (dialects/sqlite.ts, dialects/postgres.ts): the rest of src/db/ writes its SQL
+ * (dialects/sqlite-dialect.ts, dialects/postgres.ts): the rest of src/db/ writes its SQL
  * once and asks a handle's dialect (`dialectOf`) where they part; nothing above
- * src/db/ knows which database it is. SQL fragments are written for fixed SQL:
- * `?` placeholders, columns qualified by the caller.
+ * src/db/ knows which database it is. A fragment that carries a value is a
+ * kysely `sql` fragment, the value bound where it is written; one that only
+ * wraps a column (or a `?` of fixed SQL, see fixed-sql.ts) is text.
  */
 export interface DatabaseDialect {
   /** The schema file whose `-- version N` sections bring this database up to date. */
@@ -35,10 +36,15 @@ export interface DatabaseDialect {
    * undefined: one statement, the database's readers never waiting for it.
    */
   readonly writeBatch: { delete: number; merge: number } | undefined;
-  /** The words of a search (see searchWords) as this database's query, the one parameter `searchMatches` takes first. */
-  searchQuery(words: readonly string[]): string;
-  /** The FROM and WHERE that find a search's matches as `c` within `scope` (a condition on `c`), and the ORDER BY that ranks them. */
-  searchMatches(scope: string): { from: string; order: string };
+  /**
+   * The FROM and WHERE that find the conversations, as `c`, within `scope` (a
+   * condition on `c`) that match the words of a search (see searchWords), and
+   * the ORDER BY that ranks them.
+   */
+  searchMatches(
+    words: readonly string[],
+    scope: Expression<SqlBool>,
+  ): { from: RawBuilder<unknown>; order: RawBuilder<unknown> };
   /**
    * Indexes for search what the database stored but left unindexed (in the
    * connections of `scope`, every one without it), stopping between two batches

@@ -20,11 +20,11 @@ export const postgres: DatabaseDialect = {
   lockRows: ' FOR UPDATE',
   // Statements run on its server, and its readers never wait for a writer: one statement.
   writeBatch: undefined,
-  searchQuery: (words) => words.map((word, i) => `'${word}'${i === words.length - 1 ? ':*' : ''}`).join(' & '),
   // The GIN index is on the row's own `search` column (schema.postgres.sql, version 4).
-  searchMatches: (scope) => ({
-    from: `conversations c CROSS JOIN to_tsquery('simple', parley_search_fold(?)) AS query WHERE c.search @@ query AND ${scope}`,
-    order: 'ts_rank(c.search, query) DESC',
+  searchMatches: (words, scope) => ({
+    from: sql`conversations c CROSS JOIN to_tsquery('simple', parley_search_fold(${tsQuery(words)})) AS query
+              WHERE c.search @@ query AND ${scope}`,
+    order: sql`ts_rank(c.search, query) DESC`,
   }),
   // The index is a column of the row, written with it: nothing is ever left to index.
   indexPending: async () => {},
@@ -38,6 +38,10 @@ export const postgres: DatabaseDialect = {
     );
   },
 };
+
+/** to_tsquery's language: every word, the last also as the start of a longer one. */
+const tsQuery = (words: readonly string[]) =>
+  words.map((word, i) => `'${word}'${i === words.length - 1 ? ':*' : ''}`).join(' & ');
 
 /** pg's type ids: bigint (int8), whose values Parley keeps far below 2^53. */
 const INT8 = 20;
@@ -72,7 +76,7 @@ export async function openPostgres(
   });
   const db = new Kysely<Database>({ dialect: withDialect(new PostgresDialect({ pool }), postgres) });
   try {
-    await migrate(db, schemaSql);
+    await migratePostgres(db, schemaSql);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -85,7 +89,7 @@ export async function openPostgres(
  * all in one transaction with the version bump. The advisory lock makes
  * instances that start together wait for each other instead of racing.
  */
-async function migrate(db: Db, schemaSql: string): Promise<void> {
+async function migratePostgres(db: Db, schemaSql: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
     await sql`CREATE TABLE IF NOT EXISTS parley_schema_version (version INTEGER NOT NULL)`.execute(trx);

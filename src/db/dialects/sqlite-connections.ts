@@ -31,7 +31,7 @@ export class TwoConnectionDialect extends SqliteDialect {
   }
 }
 
-/** Statements naming these stay on the writing connection: its TEMP tables (see sqlite.ts) exist there only. */
+/** Statements naming these stay on the writing connection: its TEMP tables (see sqlite-temp-tables.ts) exist there only. */
 const TEMP_TABLES = /\bimport_(staging|records)\b/;
 const BEGINS = /^\s*begin\b/i;
 const ENDS = /^\s*(commit|rollback|end)\b/i;

@@ -1,0 +1,91 @@
+import { sql, type SqlBool } from 'kysely';
+import { ofUser } from '../conversation-search.ts';
+import type { Db } from '../database.ts';
+import { fixedSql } from '../fixed-sql.ts';
+import { andAfter, rowsOf } from '../sql-fragments.ts';
+import { nextTurn, writeTransaction } from '../transaction.ts';
+import type { IndexScope } from './dialect.ts';
+
+/** Conversations indexed per transaction: other requests get their turn between two. */
+const INDEX_BATCH = 500;
+
+/**
+ * An import's new conversations are indexed after it commits (schema.sql,
+ * version 9): by the server's background work just after each import, and by a
+ * search first, so that it finds everything stored. A shutdown stops between
+ * two batches: the connection stays noted, and the next start goes on.
+ */
+export async function indexPendingInBatches(
+  db: Db,
+  scope: IndexScope,
+  signal?: AbortSignal,
+  batch = INDEX_BATCH,
+): Promise<void> {
+  for (const connectionId of await connectionsToIndex(db, scope)) {
+    for (let after = await indexConversations(db, connectionId, batch); after !== null && !signal?.aborted; ) {
+      await nextTurn();
+      after = await indexConversations(db, connectionId, batch, after);
+    }
+    if (signal?.aborted) return;
+  }
+}
+
+/** The connections with conversations still to index. */
+export async function connectionsToIndex(db: Db, scope: IndexScope): Promise<string[]> {
+  const which =
+    scope === undefined
+      ? // Not a connection an import still writes into (see import-connection.ts): the uploader waits on that import.
+        sql<SqlBool>`NOT EXISTS (SELECT 1 FROM connections c JOIN users u ON u.id = c.user_id
+          WHERE c.id = p.connection_id AND u.import_id IS NOT NULL)`
+      : 'connectionId' in scope
+        ? sql<SqlBool>`p.connection_id = ${scope.connectionId}`
+        : ofUser('p.connection_id', scope);
+  const rows = await rowsOf<{ connection_id: string }>(
+    db,
+    sql`SELECT p.connection_id FROM conversation_search_pending p WHERE ${which}`,
+  );
+  return rows.map((row) => row.connection_id);
+}
+
+/**
+ * Indexes up to `limit` of the connection's conversations that are not yet,
+ * in one transaction, going on in external-id order after `after` (the value a
+ * previous call returned), so that each batch starts where the last ended
+ * rather than passing over every conversation already indexed. Returns where
+ * to go on from, or null once none is left, the connection then taken off the
+ * list. New keys are handed out above every earlier one (AUTOINCREMENT), so the
+ * conversations just keyed are those past the highest key before.
+ */
+export function indexConversations(
+  db: Db,
+  connectionId: string,
+  limit: number,
+  after?: string,
+): Promise<string | null> {
+  return writeTransaction(db, async (trx) => {
+    const [before] = await fixedSql<{ last: number }>(
+      trx,
+      'SELECT coalesce(max(key), 0) AS last FROM conversation_search_keys',
+      [],
+    );
+    await sql`INSERT INTO conversation_search_keys (conversation_id)
+       SELECT c.id FROM conversations c WHERE c.connection_id = ${connectionId}${andAfter('c.external_id', after)}
+         AND NOT EXISTS (SELECT 1 FROM conversation_search_keys k WHERE k.conversation_id = c.id)
+       ORDER BY c.external_id LIMIT ${limit}`.execute(trx);
+    await fixedSql(
+      trx,
+      `INSERT INTO conversation_search (rowid, title, body)
+       SELECT k.key, t.title, t.body FROM conversation_search_keys k JOIN conversation_search_text t ON t.id = k.conversation_id
+       WHERE k.key > ?`,
+      [before!.last],
+    );
+    const [keyed] = await fixedSql<{ count: number; last: string | null }>(
+      trx,
+      `SELECT count(*) AS count, max(c.external_id) AS last FROM conversation_search_keys k JOIN conversations c ON c.id = k.conversation_id WHERE k.key > ?`,
+      [before!.last],
+    );
+    if (Number(keyed!.count) === limit) return keyed!.last;
+    await fixedSql(trx, 'DELETE FROM conversation_search_pending WHERE connection_id = ?', [connectionId]);
+    return null;
+  });
+}

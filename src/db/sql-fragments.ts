@@ -1,0 +1,23 @@
+import { sql, type Expression, type RawBuilder } from 'kysely';
+import type { Db } from './database.ts';
+
+/*
+ * SQL composed of parts — a condition shared between queries, a part present
+ * only sometimes — is built with kysely's `sql` template, each value bound where
+ * it is written; SQL whose text is fixed goes through fixedSql (fixed-sql.ts).
+ */
+
+/** The rows a fragment's query finds. */
+export async function rowsOf<Row>(db: Db, query: RawBuilder<Row>): Promise<Row[]> {
+  return (await query.execute(db)).rows;
+}
+
+/** How many rows `SELECT … FROM <from>` (a FROM and WHERE) finds; PostgreSQL answers count(*) as text. */
+export async function countRows(db: Db, from: Expression<unknown>): Promise<number> {
+  const [row] = await rowsOf<{ count: number | string }>(db, sql`SELECT count(*) AS count FROM ${from}`);
+  return Number(row!.count);
+}
+
+/** ` AND <column> > <after>`, or nothing without `after`: where a keyset page starts. */
+export const andAfter = (column: string, after: string | number | undefined) =>
+  after === undefined ? sql`` : sql` AND ${sql.ref(column)} > ${after}`;
