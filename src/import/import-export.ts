@@ -1,6 +1,6 @@
 import { discardImportConnection } from '../db/import-connection.ts';
 import * as staging from '../db/import-staging.ts';
-import { knownPayloads } from '../db/attachment-staging.ts';
+import { knownBlobs } from '../db/attachment-staging.ts';
 import type { Deps } from '../deps.ts';
 import { unrevokedConnectionOf } from '../conversations/ownership.ts';
 import { ParleyError } from '../errors.ts';
@@ -9,7 +9,7 @@ import { commitImport, type ImportResult, type ImportTarget } from './import-com
 import { localImportWorker } from './worker/import-worker.ts';
 import { WorkerChannel } from './worker/worker-channel.ts';
 import { RecordBatcher, type RecordBatch, type UploadOptions } from './worker/record-batcher.ts';
-import { payloadItem } from './worker/conversation-reader.ts';
+import { blobItem } from './worker/conversation-reader.ts';
 import { StagedImport } from './staging/staged-import.ts';
 import { payloadKey } from './scanning/export-scanner.ts';
 
@@ -64,9 +64,7 @@ export async function importExport(
   const upload: UploadOptions = {
     limits: { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes },
     known: where ? currentlyRead(await staging.knownSources(deps.db, where)) : [],
-    knownPayloads: where
-      ? (await knownPayloads(deps.db, where)).map(({ source, size }) => payloadKey(source, size))
-      : [],
+    knownBlobs: where ? (await knownBlobs(deps.db, where)).map(({ source, size }) => payloadKey(source, size)) : [],
   };
   const here = scansOnThisThread(upload) ? new RecordBatcher(upload, deps.sourceHash) : undefined;
   // Nothing of the user's stored, no connection named: the import may open their connection.
@@ -78,12 +76,12 @@ export async function importExport(
     here ? undefined : upload,
   );
   try {
-    // Payloads found here are written from here: nothing in them is for the reader.
+    // Blobs found here are written from here: nothing in them is for the reader.
     const write = async ({ records }: RecordBatch) => {
       const forReader = records.filter((record) => !('payload' in record || 'known' in record));
       for (const record of records)
-        if ('payload' in record || 'known' in record) await staged.blobs.payload(payloadItem(record));
-      // A chunk that completed nothing still goes, as every chunk does; one of payloads alone stays here.
+        if ('payload' in record || 'known' in record) await staged.blobs.add(blobItem(record));
+      // A chunk that completed nothing still goes, as every chunk does; one of blobs alone stays here.
       if (forReader.length > 0 || records.length === 0) await channel.write({ records: forReader });
     };
     const sending = (async () => {
