@@ -68,7 +68,7 @@ export async function deleteBlob(db: Db, blobId: string): Promise<void> {
 }
 
 /**
- * The zip members (payloadKey's name and size) whose blobs the user's
+ * The zip members (blobKey's name and size) whose blobs the user's
  * connections hold — the named one, or those of the provider, or all open
  * ones: a re-import does not read them again.
  */

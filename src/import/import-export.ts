@@ -11,7 +11,7 @@ import { WorkerChannel } from './worker/worker-channel.ts';
 import { RecordBatcher, type RecordBatch, type UploadOptions } from './worker/record-batcher.ts';
 import { blobItem } from './worker/conversation-reader.ts';
 import { StagedImport } from './staging/staged-import.ts';
-import { payloadKey } from './scanning/export-scanner.ts';
+import { blobKey } from './scanning/export-scanner.ts';
 
 /** Input is read on in slices of at most this many bytes. */
 const SLICE_BYTES = 64 * 1024;
@@ -64,7 +64,7 @@ export async function importExport(
   const upload: UploadOptions = {
     limits: { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes },
     known: where ? currentlyRead(await staging.knownSources(deps.db, where)) : [],
-    knownBlobs: where ? (await knownBlobs(deps.db, where)).map(({ source, size }) => payloadKey(source, size)) : [],
+    knownBlobs: where ? (await knownBlobs(deps.db, where)).map(({ source, size }) => blobKey(source, size)) : [],
   };
   const here = scansOnThisThread(upload) ? new RecordBatcher(upload, deps.sourceHash) : undefined;
   // Nothing of the user's stored, no connection named: the import may open their connection.
@@ -78,9 +78,8 @@ export async function importExport(
   try {
     // Blobs found here are written from here: nothing in them is for the reader.
     const write = async ({ records }: RecordBatch) => {
-      const forReader = records.filter((record) => !('payload' in record || 'known' in record));
-      for (const record of records)
-        if ('payload' in record || 'known' in record) await staged.blobs.add(blobItem(record));
+      const forReader = records.filter((record) => !('blob' in record || 'known' in record));
+      for (const record of records) if ('blob' in record || 'known' in record) await staged.blobs.add(blobItem(record));
       // A chunk that completed nothing still goes, as every chunk does; one of blobs alone stays here.
       if (forReader.length > 0 || records.length === 0) await channel.write({ records: forReader });
     };

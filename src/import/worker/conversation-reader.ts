@@ -57,8 +57,8 @@ export type BlobItem =
 
 /** A blob's record as its item. */
 export const blobItem = (record: BlobRecord): BlobItem =>
-  'payload' in record
-    ? { kind: 'blob', source: record.source, bytes: record.payload, final: record.final }
+  'blob' in record
+    ? { kind: 'blob', source: record.source, bytes: record.blob, final: record.final }
     : { kind: 'knownBlob', source: record.source, size: record.known };
 
 /**
@@ -159,7 +159,7 @@ export class ConversationReader {
   }
 
   private readRecord(record: WireRecord): void {
-    if ('payload' in record || 'known' in record) {
+    if ('blob' in record || 'known' in record) {
       this.items.push(blobItem(record));
       return;
     }

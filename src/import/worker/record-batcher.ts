@@ -18,7 +18,7 @@ export type WireRecord =
     ))
   | BlobRecord;
 
-export type BlobRecord = { source: string } & ({ payload: Uint8Array; final: boolean } | { known: number });
+export type BlobRecord = { source: string } & ({ blob: Uint8Array; final: boolean } | { known: number });
 
 /** The records one chunk of the upload completed. */
 export interface RecordBatch {
@@ -50,7 +50,7 @@ class BatchHasher {
       records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined)),
     );
     const wire = records.map((record, i): WireRecord => {
-      if ('payload' in record || 'known' in record) return record;
+      if ('blob' in record || 'known' in record) return record;
       const place = { seq: this.seq++, source: record.source };
       if (!('bytes' in record)) return { ...place, row: record.value };
       const hash = hashes[i]!;
@@ -63,7 +63,7 @@ class BatchHasher {
 
 /**
  * How to read an upload's bytes: the limits on what it holds, the conversations
- * already stored, and the blobs too (payloadKey).
+ * already stored, and the blobs too (blobKey).
  */
 export interface UploadOptions {
   limits: ReadLimits;
