@@ -12,7 +12,7 @@ import { crc32 } from 'node:zlib';
 import { Deflate, strToU8 } from 'fflate';
 
 export interface AttachmentExport {
-  /** Bytes of the zip, and of the image payloads in it. */
+  /** Bytes of the zip, and of the image files in it. */
   bytes: number;
   imageBytes: number;
   images: number;

@@ -12,7 +12,7 @@ const ascii = (head: Uint8Array, text: string, at = 0) =>
   );
 
 /**
- * The type a file's first bytes show (ChatGPT's `.dat` payloads have no
+ * The type a file's first bytes show (ChatGPT's `.dat` files have no
  * extension and often no type in the export), or undefined.
  */
 export function sniffContentType(head: Uint8Array): string | undefined {

@@ -70,11 +70,11 @@ export async function deleteBlob(db: Db, blobId: string): Promise<void> {
 }
 
 /**
- * The zip members (payloadKey's name and size) whose bytes the user's
+ * The zip members (blobKey's name and size) whose blobs the user's
  * connections hold — the named one, or those of the provider, or all open
  * ones: a re-import does not read them again.
  */
-export async function knownPayloads(
+export async function knownBlobs(
   db: Db,
   where: { appId: string; userRef: string; connectionId?: string | undefined; provider?: string | undefined },
 ): Promise<Array<{ source: string; size: number }>> {

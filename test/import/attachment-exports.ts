@@ -3,7 +3,7 @@ import { strToU8 } from 'fflate';
 /**
  * Exports with files, in the shapes ChatGPT and Claude ship them (see
  * formats-2026 §2.5, §3.6, §4.5): each a map of zip members, to be zipped in
- * the order the test wants. The payloads are tiny but real files of their type.
+ * the order the test wants. The files are tiny but real ones of their type.
  */
 
 const base64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));
@@ -179,7 +179,7 @@ export function chatgptMarch2026() {
   ]);
   const generated = new Uint8Array([...PNG, 0]);
   return {
-    payloads: {
+    blobs: {
       [`${ids.notes}-notes.txt`]: strToU8('hello notes\n'),
       [`${MARCH_CONVERSATION}/image/${ids.photo}-0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9.png`]: PNG,
       [`${MARCH_CONVERSATION}/audio/${ids.voice}-1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d.wav`]: wav(),
@@ -199,7 +199,7 @@ export const JUNE_IDS = {
 export const JUNE_CONVERSATION = '6a9c1409-7d10-83e8-a8d8-7f933546ba2f';
 
 /**
- * June 2026 on: every payload `<file id>.dat` at the root, named only by
+ * June 2026 on: every file `<file id>.dat` at the root, named only by
  * `conversation_asset_file_names.json` and `library_files.json`. A photo (no
  * type given: sniffed), an older upload, and a generated image the library
  * alone links, to the tool node that made it; a library file whose message is

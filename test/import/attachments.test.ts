@@ -139,8 +139,8 @@ describe('attachments from exports', () => {
     assert.equal(conversation.payload.messages[2].content, 'Read this and draw it\n[file: report.pdf]');
   });
 
-  test('March 2026: per-conversation folders and user- folders; the same photo uploaded twice is stored once; payloads before or after the conversations alike', async () => {
-    const { payloads, conversations } = chatgptMarch2026();
+  test('March 2026: per-conversation folders and user- folders; the same photo uploaded twice is stored once; files before or after the conversations alike', async () => {
+    const { blobs, conversations } = chatgptMarch2026();
     const expected = [
       {
         conversation: MARCH_CONVERSATION,
@@ -189,8 +189,8 @@ describe('attachments from exports', () => {
       },
     ];
     for (const order of [
-      { ...payloads, ...conversations },
-      { ...conversations, ...payloads },
+      { ...blobs, ...conversations },
+      { ...conversations, ...blobs },
     ]) {
       const t = await setup();
       const answer = await imported(t, storedZip(order));
@@ -212,7 +212,7 @@ describe('attachments from exports', () => {
     }
   });
 
-  test('June 2026: .dat payloads named by conversation_asset_file_names.json, typed by their bytes; a generated image linked only by library_files.json goes on the answer', async () => {
+  test('June 2026: .dat files named by conversation_asset_file_names.json, typed by their bytes; a generated image linked only by library_files.json goes on the answer', async () => {
     const t = await setup();
     const answer = await imported(t, storedZip(chatgptJune2026()));
     assert.deepEqual(await attachmentsOf(t, answer.connectionId), [
@@ -277,10 +277,10 @@ describe('attachments from exports', () => {
     assert.equal(new TextDecoder().decode(await bytesOf(t, 'paste.txt')), 'Pasted text, two lines\n');
   });
 
-  test('all or nothing: a zip cut short after some payloads leaves no attachment, no blob, no chunk', async () => {
+  test('all or nothing: a zip cut short after some files leaves no attachment, no blob, no chunk', async () => {
     const t = await setup();
-    const { payloads, conversations } = chatgptMarch2026();
-    const whole = storedZip({ ...conversations, ...payloads });
+    const { blobs, conversations } = chatgptMarch2026();
+    const whole = storedZip({ ...conversations, ...blobs });
     const response = await postExport(t, whole.subarray(0, whole.length - 200), ZIP);
     assert.equal(response.status, 400);
     assert.deepEqual(
@@ -291,8 +291,8 @@ describe('attachments from exports', () => {
 
   test('MAX_ATTACHMENT_BYTES: a larger file refuses the export, whether its size is in its header or only known once read', async () => {
     const t = await setup({ MAX_ATTACHMENT_BYTES: String(PNG.length) });
-    const { payloads, conversations } = chatgptMarch2026();
-    const files = { ...conversations, ...payloads };
+    const { blobs, conversations } = chatgptMarch2026();
+    const files = { ...conversations, ...blobs };
     const headed = await postExport(t, storedZip(files), ZIP);
     assert.equal(headed.status, 413);
     assert.deepEqual(await json(headed), { error: 'Export file too large: MAX_ATTACHMENT_BYTES' });
@@ -402,11 +402,11 @@ describe('attachments from exports', () => {
 
   test('a large stored file arriving in chunks that are whole buffers: its bytes are copied before they move between threads, so the zip still reads', async () => {
     const t = await setup();
-    const { conversations, payloads } = chatgptMarch2026();
+    const { conversations, blobs } = chatgptMarch2026();
     const big = new Uint8Array(300 * 1024).map((_, i) => (i * 7) & 0xff);
     big.set(PNG.subarray(0, 8));
-    const name = Object.keys(payloads).find((member) => member.includes(MARCH_IDS.photo))!;
-    const zip = storedZip({ ...conversations, ...payloads, [name]: big });
+    const name = Object.keys(blobs).find((member) => member.includes(MARCH_IDS.photo))!;
+    const zip = storedZip({ ...conversations, ...blobs, [name]: big });
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         for (let at = 0; at < zip.length; at += 64 * 1024) controller.enqueue(zip.slice(at, at + 64 * 1024));
@@ -434,9 +434,9 @@ describe('attachments from exports', () => {
 
   test('a re-import whose zip holds a file the first lacked: the reader finds it (conversations already stored) and the conversation read again links it', async () => {
     const t = await setup();
-    const { payloads, conversations } = chatgptMarch2026();
-    const voice = Object.keys(payloads).find((member) => member.includes(MARCH_IDS.voice))!;
-    const { [voice]: _voice, ...without } = payloads;
+    const { blobs, conversations } = chatgptMarch2026();
+    const voice = Object.keys(blobs).find((member) => member.includes(MARCH_IDS.voice))!;
+    const { [voice]: _voice, ...without } = blobs;
     const first = await imported(t, storedZip({ ...conversations, ...without }));
     const audio = async () =>
       (await attachmentsOf(t, first.connectionId)).filter((attachment) => attachment.kind === 'audio');
@@ -447,10 +447,7 @@ describe('attachments from exports', () => {
     // The newer export: the first conversation renamed, so it is read again; the second unchanged.
     const shard = JSON.parse(new TextDecoder().decode(conversations['conversations-000.json']));
     shard[0].title = 'Folders, renamed';
-    const again = await imported(
-      t,
-      storedZip({ 'conversations-000.json': strToU8(JSON.stringify(shard)), ...payloads }),
-    );
+    const again = await imported(t, storedZip({ 'conversations-000.json': strToU8(JSON.stringify(shard)), ...blobs }));
     assert.deepEqual([again.updated, again.unchanged, again.attachmentCount], [1, 1, 5]);
     assert.deepEqual(await audio(), [
       {

@@ -288,7 +288,7 @@ describe('the import reader', () => {
       {
         limits: { maxConversationBytes: 100, maxExpandedBytes: 100, maxAttachmentBytes: 100 },
         known: [],
-        knownPayloads: [],
+        knownBlobs: [],
       },
     );
     const whole = new Uint8Array([1, 2, 3]);

@@ -32,16 +32,17 @@ const TOOL_RESULT_CONTENT = new Set([
 const ROLES = new Set<Role>(['user', 'assistant', 'system', 'tool']);
 
 /**
- * The zip members that hold payloads, in each of ChatGPT's layouts: uploads as
- * `file-<id>-<name>`, `file_<hex>-<name>` or `file_<id>.dat` (at the root, or in a
- * `<conversation id>/image|audio/` or `user-<account>/` folder, or a name with
- * `#file_<hex>#` in it), and generated images as `dalle-generations/<uuid>.webp`.
+ * The zip members that hold a file's bytes (a blob), in each of ChatGPT's
+ * layouts: uploads as `file-<id>-<name>`, `file_<hex>-<name>` or
+ * `file_<id>.dat` (at the root, or in a `<conversation id>/image|audio/` or
+ * `user-<account>/` folder, or a name with `#file_<hex>#` in it), and generated
+ * images as `dalle-generations/<uuid>.webp`.
  */
-const PAYLOAD_MEMBER = /(?:(?:^|[/#])file[-_][0-9A-Za-z]+[^/]*|(?:^|\/)dalle-generations\/[^/]+)$/;
+const BLOB_MEMBER = /(?:(?:^|[/#])file[-_][0-9A-Za-z]+[^/]*|(?:^|\/)dalle-generations\/[^/]+)$/;
 const FILE_ID_IN_NAME = /(?:^|#)(file[-_][0-9A-Za-z]+)/;
 
-/** The file id in a payload member's name; none in `dalle-generations/<uuid>.webp`, which the name maps link. */
-function payloadFileId(member: string): string | undefined {
+/** The file id in a blob member's name; none in `dalle-generations/<uuid>.webp`, which the name maps link. */
+function blobFileId(member: string): string | undefined {
   return FILE_ID_IN_NAME.exec(member.slice(member.lastIndexOf('/') + 1))?.[1];
 }
 
@@ -61,7 +62,7 @@ export const chatgptExport: RecordFormat = {
           typeof name === 'string' && name !== '' ? [[file.replace(/\.dat$/, ''), name]] : [],
       ),
   },
-  payloads: { zipMember: PAYLOAD_MEMBER, fileId: payloadFileId },
+  blobs: { zipMember: BLOB_MEMBER, fileId: blobFileId },
   // An array of the person's files, each with the conversation and message that made it.
   library: {
     zipMember: /(^|\/)library_files\.json$/,

@@ -78,7 +78,7 @@ interface FormatBase {
    * streamed into storage as they are read, and the file id each one's name says
    * (undefined: only the zip's lists of names tell).
    */
-  payloads?: { zipMember: RegExp; fileId(member: string): string | undefined };
+  blobs?: { zipMember: RegExp; fileId(member: string): string | undefined };
   /**
    * A file of the zip listing the person's files with the message each came from
    * (ChatGPT's `library_files.json`, an array): each of its records read into one.

@@ -40,21 +40,21 @@ export interface ReadLimits {
 }
 
 /**
- * A zip member's name and uncompressed size, as `payloadKey` writes them: a
- * payload the connection already holds, not read again.
+ * A zip member's name and uncompressed size, as `blobKey` writes them: a
+ * blob the connection already holds, not read again.
  */
-export const payloadKey = (member: string, size: number) => `${size}:${member}`;
+export const blobKey = (member: string, size: number) => `${size}:${member}`;
 
 /**
  * A record as the provider wrote it: a JSON element's bytes, still to be parsed,
- * or a CSV row; or the next bytes of a payload (`final` on its last), or a
- * payload not read because the connection holds it (`known`, its size); and the
+ * or a CSV row; or the next bytes of a blob (`final` on its last), or a
+ * blob not read because the connection holds it (`known`, its size); and the
  * file it came from ('' for an upload that is the file itself).
  */
 export type SourcedRecord = { source: string } & (
   | { bytes: Uint8Array }
   | { value: Record<string, string> }
-  | { payload: Uint8Array; final: boolean }
+  | { blob: Uint8Array; final: boolean }
   | { known: number }
 );
 
@@ -64,11 +64,11 @@ interface RecordSource {
   end(): void | Promise<void>;
 }
 
-/** Where a document's JSON elements and CSV rows go, and a payload's bytes. */
+/** Where a document's JSON elements and CSV rows go, and a blob's bytes. */
 interface RecordSink {
   json(bytes: Uint8Array): void;
   csv(value: Record<string, string>): void;
-  payload(bytes: Uint8Array, final: boolean): void;
+  blob(bytes: Uint8Array, final: boolean): void;
   known(size: number): void;
 }
 
@@ -83,11 +83,11 @@ export class ExportScanner {
   private input: RecordSource | undefined;
   private head: Uint8Array = new Uint8Array(0);
 
-  /** `knownPayloads`: the payloads (payloadKey) the connection holds, not to read again. */
+  /** `knownBlobs`: the blobs (blobKey) the connection holds, not to read again. */
   constructor(
     private readonly limits: ReadLimits,
     private readonly formats: readonly ExportFormat[],
-    private readonly knownPayloads: ReadonlySet<string> = new Set(),
+    private readonly knownBlobs: ReadonlySet<string> = new Set(),
   ) {}
 
   /** The records the chunk completed. */
@@ -117,11 +117,11 @@ export class ExportScanner {
     const sinkFor = (source: string): RecordSink => ({
       json: (bytes) => void this.ready.push({ source, bytes }),
       csv: (value) => void this.ready.push({ source, value }),
-      payload: (payload, final) => void this.ready.push({ source, payload, final }),
+      blob: (blob, final) => void this.ready.push({ source, blob, final }),
       known: (size) => void this.ready.push({ source, known: size }),
     });
     return isZip(start)
-      ? new ZipRecords(sinkFor, this.limits, this.formats, this.knownPayloads)
+      ? new ZipRecords(sinkFor, this.limits, this.formats, this.knownBlobs)
       : new DocumentRecords(sinkFor(''), this.limits);
   }
 
@@ -213,8 +213,8 @@ interface Inflated {
  */
 const NESTED_ZIP = /^(?!file[-_])[^/]+\.zip$/i;
 
-/** A payload's bytes as they are inflated, to the sink, within MAX_ATTACHMENT_BYTES. */
-class PayloadRecords implements RecordSource {
+/** A blob's bytes as they are inflated, to the sink, within MAX_ATTACHMENT_BYTES. */
+class BlobRecords implements RecordSource {
   private bytes = 0;
 
   constructor(
@@ -225,11 +225,11 @@ class PayloadRecords implements RecordSource {
   push(chunk: Uint8Array): void {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) throw new ParleyError('attachmentTooLarge');
-    this.sink.payload(chunk, false);
+    this.sink.blob(chunk, false);
   }
 
   end(): void {
-    this.sink.payload(new Uint8Array(0), true);
+    this.sink.blob(new Uint8Array(0), true);
   }
 }
 
@@ -263,7 +263,7 @@ function skipping(Decoder: UnzipDecoderConstructor, skipped: Set<string>): Unzip
 
 /**
  * A provider's zip: the files some format reads (each a document, in archive
- * order), the payloads of attachments (their bytes as they come), and the files
+ * order), the blobs of attachments (their bytes as they come), and the files
  * of one nested zip; everything else skipped unread.
  */
 class ZipRecords implements RecordSource {
@@ -292,7 +292,7 @@ class ZipRecords implements RecordSource {
     sinkFor: (source: string) => RecordSink,
     limits: ReadLimits,
     formats: readonly ExportFormat[],
-    knownPayloads: ReadonlySet<string>,
+    knownBlobs: ReadonlySet<string>,
     private readonly outer?: ZipRecords,
     prefix = '',
   ) {
@@ -316,8 +316,8 @@ class ZipRecords implements RecordSource {
             format.fileNames?.zipMember.test(file.name) ||
             format.library?.zipMember.test(file.name),
         );
-      const payload = !read && formats.some((format) => format.payloads?.zipMember.test(file.name));
-      if (!read && !payload) {
+      const blob = !read && formats.some((format) => format.blobs?.zipMember.test(file.name));
+      if (!read && !blob) {
         root.misexported ??= formats.find((format) =>
           format.misexported?.zipMember.test(file.name),
         )?.misexported?.reason;
@@ -325,19 +325,19 @@ class ZipRecords implements RecordSource {
       }
       const source = `${prefix}${file.name}`;
       const sink = sinkFor(source);
-      if (payload && file.originalSize !== undefined) {
+      if (blob && file.originalSize !== undefined) {
         if (file.originalSize > limits.maxAttachmentBytes) throw new ParleyError('attachmentTooLarge');
-        if (knownPayloads.has(payloadKey(source, file.originalSize))) {
+        if (knownBlobs.has(blobKey(source, file.originalSize))) {
           sink.known(file.originalSize);
           return skip(file);
         }
       }
       const reader = nested
-        ? new ZipRecords(sinkFor, limits, formats, knownPayloads, this, `${source}/`)
-        : payload
-          ? new PayloadRecords(sink, limits.maxAttachmentBytes)
+        ? new ZipRecords(sinkFor, limits, formats, knownBlobs, this, `${source}/`)
+        : blob
+          ? new BlobRecords(sink, limits.maxAttachmentBytes)
           : new DocumentRecords(sink, limits);
-      if (!nested && !payload) root.filesRead++;
+      if (!nested && !blob) root.filesRead++;
       this.open++;
       file.ondata = (error, data, final) => {
         // Our own verdicts (a limit, bad JSON) come back through fflate's callback as they are.

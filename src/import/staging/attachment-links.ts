@@ -122,7 +122,7 @@ class FileIndex {
     const idByName = new Map<string, string>();
     for (const [fileId, name] of staged.fileNames) idByName.set(name, fileId);
     for (const [source, blob] of bySource) {
-      const fileId = format.payloads?.fileId(source) ?? idOfNamed(source, idByName);
+      const fileId = format.blobs?.fileId(source) ?? idOfNamed(source, idByName);
       if (fileId !== undefined && !this.blobs.has(fileId)) this.blobs.set(fileId, { blob, member: source });
     }
     for (const file of staged.library) this.library.set(file.fileId, file);

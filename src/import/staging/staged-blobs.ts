@@ -5,7 +5,7 @@ import { concatBytes } from '../../bytes.ts';
 import * as blobs from '../../db/attachment-staging.ts';
 import type { Deps } from '../../deps.ts';
 import type { LibraryFile } from '../formats/format.ts';
-import type { PayloadItem } from '../worker/conversation-reader.ts';
+import type { BlobItem } from '../worker/conversation-reader.ts';
 
 /** A blob being written: its store's writer, its hash so far, its first bytes until its type is known. */
 interface OpenBlob {
@@ -48,10 +48,10 @@ export class StagedBlobs {
     private readonly startedAt: number,
   ) {}
 
-  /** A payload's next bytes, written before the next are taken: memory holds what the channel has in flight. */
-  payload(item: PayloadItem): Promise<void> {
+  /** A blob's next bytes, written before the next are taken: memory holds what the channel has in flight. */
+  add(item: BlobItem): Promise<void> {
     return this.serially(async () => {
-      if (item.kind === 'knownPayload') {
+      if (item.kind === 'knownBlob') {
         this.known.push({ source: item.source, size: item.size });
         return;
       }
@@ -87,7 +87,7 @@ export class StagedBlobs {
     for (const blob of open) await blob.writer.abort();
   }
 
-  /** Runs writes one at a time (the receiving thread's payloads and the conversations' texts may come at once). */
+  /** Runs writes one at a time (the receiving thread's blobs and the conversations' texts may come at once). */
   private serially(work: () => Promise<void>): Promise<void> {
     if (this.stopped) return Promise.reject(new Error('the import has stopped'));
     const done = this.busy.then(work);

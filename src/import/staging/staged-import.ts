@@ -87,9 +87,9 @@ export class StagedImport {
         return;
       case 'conversation':
         return this.addConversation(item);
-      case 'payload':
-      case 'knownPayload':
-        return this.blobs.payload(item);
+      case 'blob':
+      case 'knownBlob':
+        return this.blobs.add(item);
       case 'fileNames':
         for (const [fileId, name] of item.names) this.blobs.fileNames.set(fileId, name);
         return;

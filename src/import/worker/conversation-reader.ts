@@ -13,7 +13,7 @@ import {
 import { EXPORT_FORMATS, formatFor } from '../formats/registry.ts';
 import { unrecognizedExport } from '../import-errors.ts';
 import { parseElement } from '../scanning/json-elements.ts';
-import type { PayloadRecord, RecordBatch, WireRecord } from './record-batcher.ts';
+import type { BlobRecord, RecordBatch, WireRecord } from './record-batcher.ts';
 
 /**
  * Records seen before any is recognised are held, parsed; a file of only such
@@ -41,34 +41,35 @@ export type ImportItem =
   | { kind: 'unchanged'; seq: number; source: string; sourceHash: string; externalId: string }
   | { kind: 'record'; seq: number; key: string; time: number; record: string }
   | { kind: 'unreadable'; count: number }
-  | PayloadItem
+  | BlobItem
   /** Names the zip gives its files (by file id), and a file of its library. */
   | { kind: 'fileNames'; names: Array<[fileId: string, name: string]> }
   | { kind: 'library'; file: LibraryFile };
 
 /**
- * A payload's next bytes (in a buffer of their own, moved between threads),
- * `final` on its last; or one the connection holds, not read (`known`, its size).
+ * A blob's next bytes (in a buffer of their own, moved between threads),
+ * `final` on its last; or a member whose blob the connection holds, not read
+ * (`known`, its size).
  */
-export type PayloadItem =
-  | { kind: 'payload'; source: string; bytes: Uint8Array; final: boolean }
-  | { kind: 'knownPayload'; source: string; size: number };
+export type BlobItem =
+  | { kind: 'blob'; source: string; bytes: Uint8Array; final: boolean }
+  | { kind: 'knownBlob'; source: string; size: number };
 
-/** A payload's record as its item. */
-export const payloadItem = (record: PayloadRecord): PayloadItem =>
-  'payload' in record
-    ? { kind: 'payload', source: record.source, bytes: record.payload, final: record.final }
-    : { kind: 'knownPayload', source: record.source, size: record.known };
+/** A blob's record as its item. */
+export const blobItem = (record: BlobRecord): BlobItem =>
+  'blob' in record
+    ? { kind: 'blob', source: record.source, bytes: record.blob, final: record.final }
+    : { kind: 'knownBlob', source: record.source, size: record.known };
 
 /**
  * Items to move to the other thread, and the buffers to move with them: each
- * payload's bytes copied into a buffer of its own first — a stored member's
+ * blob's bytes copied into a buffer of its own first — a stored member's
  * bytes are a view of the input, which the zip's reading still holds.
  */
 export function movableItems(items: readonly ImportItem[]): { items: ImportItem[]; buffers: ArrayBuffer[] } {
   const buffers: ArrayBuffer[] = [];
   const movable = items.map((item) => {
-    if (item.kind !== 'payload') return item;
+    if (item.kind !== 'blob') return item;
     const bytes = item.bytes.slice();
     buffers.push(bytes.buffer);
     return { ...item, bytes };
@@ -158,8 +159,8 @@ export class ConversationReader {
   }
 
   private readRecord(record: WireRecord): void {
-    if ('payload' in record || 'known' in record) {
-      this.items.push(payloadItem(record));
+    if ('blob' in record || 'known' in record) {
+      this.items.push(blobItem(record));
       return;
     }
     if (

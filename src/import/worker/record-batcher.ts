@@ -5,9 +5,10 @@ import { EXPORT_FORMATS, type KnownSource } from '../formats/registry.ts';
 /**
  * One record as it goes to the reader: a JSON element (its text, and the hash of
  * its bytes), a CSV row, or a conversation whose bytes are those already stored
- * (not sent at all). `seq` is its place in the upload. Or a payload's next
- * bytes, or a payload the connection already holds: these the thread that
- * found them writes (see importExport), and never go to the reader.
+ * (not sent at all). `seq` is its place in the upload. Or the next bytes of a
+ * zip member holding a file (a blob), or one whose blob the connection already
+ * holds: these the thread that found them writes (see importExport), and never
+ * go to the reader.
  */
 export type WireRecord =
   | ({ seq: number; source: string } & (
@@ -15,9 +16,9 @@ export type WireRecord =
       | { row: Record<string, string> }
       | { unchanged: KnownSource }
     ))
-  | PayloadRecord;
+  | BlobRecord;
 
-export type PayloadRecord = { source: string } & ({ payload: Uint8Array; final: boolean } | { known: number });
+export type BlobRecord = { source: string } & ({ blob: Uint8Array; final: boolean } | { known: number });
 
 /** The records one chunk of the upload completed. */
 export interface RecordBatch {
@@ -49,7 +50,7 @@ class BatchHasher {
       records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined)),
     );
     const wire = records.map((record, i): WireRecord => {
-      if ('payload' in record || 'known' in record) return record;
+      if ('blob' in record || 'known' in record) return record;
       const place = { seq: this.seq++, source: record.source };
       if (!('bytes' in record)) return { ...place, row: record.value };
       const hash = hashes[i]!;
@@ -62,12 +63,12 @@ class BatchHasher {
 
 /**
  * How to read an upload's bytes: the limits on what it holds, the conversations
- * already stored, and the payloads too (payloadKey).
+ * already stored, and the blobs too (blobKey).
  */
 export interface UploadOptions {
   limits: ReadLimits;
   known: KnownSource[];
-  knownPayloads: string[];
+  knownBlobs: string[];
 }
 
 /** An upload's bytes in, batches of its records out: an ExportScanner's records, made into batches. */
@@ -75,8 +76,8 @@ export class RecordBatcher {
   private readonly records: ExportScanner;
   private readonly batches: BatchHasher;
 
-  constructor({ limits, known, knownPayloads }: UploadOptions, hash?: SourceHash) {
-    this.records = new ExportScanner(limits, EXPORT_FORMATS, new Set(knownPayloads));
+  constructor({ limits, known, knownBlobs }: UploadOptions, hash?: SourceHash) {
+    this.records = new ExportScanner(limits, EXPORT_FORMATS, new Set(knownBlobs));
     this.batches = new BatchHasher(known, hash);
   }
 

@@ -1,0 +1,256 @@
+import type { IngestResult } from 'parley-sdk';
+import * as connections from '../db/connections.ts';
+import * as conversations from '../db/conversations.ts';
+import type { Db } from '../db/database.ts';
+import { adoptImportConnection } from '../db/import-connection.ts';
+import * as staging from '../db/import-staging.ts';
+import * as pageSessions from '../db/page-sessions.ts';
+import { nextTurn, writeTransaction } from '../db/transaction.ts';
+import * as users from '../db/users.ts';
+import { isoTime, type Deps } from '../deps.ts';
+import { unrevokedConnectionOf } from '../conversations/ownership.ts';
+import { messagesOf } from '../conversations/payload.ts';
+import { ParleyError } from '../errors.ts';
+import { recordEvent } from '../webhooks/events.ts';
+import type { ExportFormat, Message } from './formats/format.ts';
+import { linkAttachments } from './staging/attachment-links.ts';
+import type { StagedImport } from './staging/staged-import.ts';
+
+export interface ImportTarget {
+  appId: string;
+  userRef: string;
+  /** The provider the caller says the file is from; the file must agree. */
+  provider?: string | undefined;
+  /** Import into this connection instead of the user's open one of the file's provider. */
+  connectionId?: string | undefined;
+  /** The hosted-page session uploading it (its token's hash): a purge that ends the session first wins, and nothing is stored. */
+  pageSession?: string | undefined;
+}
+
+/** What an import answers: the SDK's IngestResult, so the two cannot drift apart. */
+export type ImportResult = IngestResult;
+
+/** What the final transaction answers, and how many conversations it deleted (their text is gone from the database). */
+type CommittedImport = ImportResult & { replaced: number };
+
+/** Stored conversations read per query when looking for those an older reader stored. */
+const REPLACE_PAGE_SIZE = 200;
+
+/** What each step of one import's final transaction works with. */
+interface Commit {
+  /** The transaction. */
+  db: Db;
+  deps: Pick<Deps, 'clock' | 'random'>;
+  /** The whole target, fields named after the file included. */
+  target: ImportTarget;
+  format: ExportFormat;
+  staged: StagedImport;
+  now: string;
+}
+
+/** The connection the import ends in, locked. */
+interface ImportConnection {
+  id: string;
+  /** It is the import's own, now the user's: all its conversations are new, and written. */
+  adopted: boolean;
+}
+
+/** How the import's conversations went, in the order the answer lists them. */
+type ConversationCounts = Pick<ImportResult, 'created' | 'updated' | 'unchanged' | 'skipped'>;
+
+/**
+ * The import's final transaction: what the import staged (or wrote into a
+ * connection of its own) becomes the user's, in these steps and this order —
+ * each under the locks the ones before it took — or nothing does.
+ */
+export function commitImport(
+  deps: Pick<Deps, 'db' | 'clock' | 'random'>,
+  target: ImportTarget,
+  format: ExportFormat,
+  staged: StagedImport,
+): Promise<CommittedImport> {
+  const now = isoTime(deps.clock.now());
+  return writeTransaction(deps.db, async (db) => {
+    const commit: Commit = { db, deps, target, format, staged, now };
+    await holdUploadingSession(commit);
+    const connection = await resolveConnection(commit);
+    await refuseChangedMeanwhile(commit, connection);
+    const merged = await mergeConversations(commit, connection);
+    const replaced = await replaceFormerConversations(db, connection.id, format.formerIds);
+    const conversationCount = await connections.refreshConversationCount(db, connection.id);
+    const attachmentCount = await linkAttachments(db, deps, {
+      importId: staged.importId,
+      format,
+      staged: staged.blobs,
+      connectionId: connection.id,
+      now,
+    });
+    await announceReplaced(commit, connection, replaced, conversationCount);
+    const counts = { ...merged, conversationCount, attachmentCount };
+    await markSynced(commit, connection, counts);
+    return {
+      ok: true as const,
+      userRef: target.userRef,
+      connectionId: connection.id,
+      provider: format.provider,
+      ...counts,
+      replaced: replaced.length,
+    };
+  });
+}
+
+/** A hosted page's upload holds its session to the end: a purge that ended the session first wins. */
+async function holdUploadingSession({ db, target }: Commit): Promise<void> {
+  if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession)))
+    throw new ParleyError('sessionExpired');
+}
+
+/**
+ * The connection the import ends in, locked: the one the request named, else the
+ * user's open one of the provider, else a new one. Imports into one connection
+ * count and merge one after the other.
+ */
+async function resolveConnection(commit: Commit): Promise<ImportConnection> {
+  const { db, target, format } = commit;
+  if (target.connectionId === undefined) return usersConnection(commit);
+  // Checked again, under its lock: it may have been revoked while the file was uploading.
+  await connections.lockConnection(db, target.connectionId);
+  const named = await unrevokedConnectionOf({ db }, target, target.connectionId);
+  if (named.provider !== format.provider) throw new ParleyError('invalidProvider');
+  return { id: named.id, adopted: false };
+}
+
+/** The user's open connection of the provider, or a new one; the user is created on their first import. */
+async function usersConnection(commit: Commit): Promise<ImportConnection> {
+  const { db, deps, target, format, now } = commit;
+  const user = await users.ensureUser(db, {
+    id: deps.random.uuid(),
+    app_id: target.appId,
+    user_ref: target.userRef,
+    created_at: now,
+  });
+  // Imports opening the user's connection of a provider do so one after the other.
+  await users.lockUser(db, user.id);
+  const open = await connections.findOpenConnection(db, user.id, format.provider);
+  const connection = open ? { id: open.id, adopted: false } : await createConnection(commit, user.id);
+  await connections.lockConnection(db, connection.id);
+  return connection;
+}
+
+/**
+ * A new connection of the user's, announced: the import's own, with the
+ * conversations it wrote there, when it opened one (see import-connection.ts).
+ */
+async function createConnection(
+  { db, deps, target, format, staged, now }: Commit,
+  userId: string,
+): Promise<ImportConnection> {
+  const connection = { id: staged.own ?? deps.random.uuid(), adopted: staged.own !== undefined };
+  if (connection.adopted) await adoptImportConnection(db, staged.importId, connection.id, userId, now);
+  else
+    await connections.insertConnection(db, {
+      id: connection.id,
+      user_id: userId,
+      provider: format.provider,
+      captured_at: now,
+    });
+  await recordEvent(db, deps, target.appId, 'connection.created', {
+    userRef: target.userRef,
+    connectionId: connection.id,
+    provider: format.provider,
+  });
+  return connection;
+}
+
+/** A conversation skipped as unchanged must still be so, under the lock: another import or a purge may have changed it. */
+async function refuseChangedMeanwhile({ db, staged }: Commit, connection: ImportConnection): Promise<void> {
+  if ((await staging.countStaleMarkers(db, staged.importId, connection.id)) > 0)
+    throw new ParleyError('importConflict');
+}
+
+/** The staged conversations moved into the connection (an adopted one holds them already), counted. */
+async function mergeConversations(
+  { db, staged, now }: Commit,
+  connection: ImportConnection,
+): Promise<ConversationCounts> {
+  const { importId, own, read, unreadable } = staged;
+  let stagedCount: number;
+  let created: number;
+  let updated = 0;
+  if (connection.adopted) stagedCount = created = await staging.countStaged(db, importId);
+  else {
+    ({ staged: stagedCount, created } = await staging.countNewStaged(db, importId, connection.id));
+    updated = (await staging.mergeStaged(db, importId, connection.id, now, own)) - created;
+  }
+  return {
+    created,
+    updated,
+    unchanged: stagedCount - created - updated,
+    // Unreadable conversations, and earlier copies of an id the file repeats.
+    skipped: unreadable + (read - stagedCount),
+  };
+}
+
+/** A message as two readers of one export both write it. */
+const messageKey = ({ timestamp, content }: Message) => `${timestamp}\n${content}`;
+
+/**
+ * Removes the connection's conversations stored under an older reader's ids
+ * (`formerIds`) whose every message its other conversations now hold, so that a
+ * re-import by the current reader leaves no copy behind. One with a message
+ * found nowhere else is kept: nothing the person gave is lost. Returns those
+ * removed, for the caller to announce.
+ */
+async function replaceFormerConversations(db: Db, connectionId: string, formerIds: RegExp | undefined) {
+  // Most connections hold none: their ids alone, from the index, tell.
+  if (!formerIds || !(await conversations.externalIdsOfConnection(db, connectionId)).some((id) => formerIds.test(id)))
+    return [];
+  const former: Array<{ id: string; externalId: string; messages: Message[] }> = [];
+  const held = new Set<string>();
+  for (let after: string | undefined; ; await nextTurn()) {
+    const rows = await conversations.listConversationsAfter(db, connectionId, after, REPLACE_PAGE_SIZE);
+    for (const row of rows) {
+      const messages = messagesOf(row.payload && new TextDecoder().decode(row.payload));
+      if (formerIds.test(row.external_id)) former.push({ id: row.id, externalId: row.external_id, messages });
+      else for (const message of messages) held.add(messageKey(message));
+    }
+    if (rows.length < REPLACE_PAGE_SIZE) break;
+    after = rows.at(-1)!.external_id;
+  }
+  const replaced = former.filter(({ messages }) => messages.every((message) => held.has(messageKey(message))));
+  for (const { id } of replaced) await conversations.deleteConversationRow(db, id);
+  return replaced;
+}
+
+/** A `conversation.deleted` event for each conversation an older reader stored that the import replaced. */
+async function announceReplaced(
+  { db, deps, target }: Commit,
+  connection: ImportConnection,
+  replaced: Array<{ id: string; externalId: string }>,
+  conversationCount: number,
+): Promise<void> {
+  for (const { id, externalId } of replaced) {
+    await recordEvent(db, deps, target.appId, 'conversation.deleted', {
+      userRef: target.userRef,
+      connectionId: connection.id,
+      conversationId: id,
+      externalId,
+      conversationCount,
+    });
+  }
+}
+
+/** The connection is active (a `needs_reauth` one comes back) and synced now, announced with the import's counts. */
+async function markSynced(
+  { db, deps, target, format, now }: Commit,
+  connection: ImportConnection,
+  counts: ConversationCounts & Pick<ImportResult, 'conversationCount' | 'attachmentCount'>,
+): Promise<void> {
+  await connections.updateConnection(db, connection.id, { status: 'active', last_sync_at: now });
+  await recordEvent(db, deps, target.appId, 'connection.synced', {
+    userRef: target.userRef,
+    connectionId: connection.id,
+    provider: format.provider,
+    ...counts,
+  });
+}
