@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Kysely, sql, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { ofUser } from '../conversation-search.ts';
 import type { Database, Db } from '../database.ts';
+import { createFoldersFor } from '../database-folder.ts';
 import { fixedSql } from '../fixed-sql.ts';
-import { schemaVersions } from '../schema-versions.ts';
+import { versionsToApply } from '../schema-versions.ts';
 import type { SqliteConnection, SqliteDriver } from '../sqlite-driver.ts';
 import { nextTurn, writeTransaction } from '../transaction.ts';
 import { withDialect, type DatabaseDialect, type IndexScope } from './dialect.ts';
@@ -79,7 +78,7 @@ export interface CheckpointResult {
  */
 export function openSqlite(driver: SqliteDriver, path: string, schemaSql: string): Db {
   const file = path !== ':memory:';
-  if (file) mkdirSync(dirname(path), { recursive: true });
+  if (file) createFoldersFor(path);
   const connection = driver(path);
   configureConnection(connection, { file });
   migrate(connection, schemaSql);
@@ -157,8 +156,7 @@ const STAGING_SCHEMA = `
 function migrate(connection: SqliteConnection, schemaSql: string): void {
   const [row] = connection.prepare('PRAGMA user_version').all([]) as Array<{ user_version: number }>;
   const current = row?.user_version ?? 0;
-  for (const { version, sql: statements } of schemaVersions(schemaSql, sqlite.schemaFile)) {
-    if (version <= current) continue;
+  for (const { version, sql: statements } of versionsToApply(schemaSql, sqlite.schemaFile, current)) {
     connection.exec('BEGIN IMMEDIATE');
     try {
       connection.exec(`${statements}\n;PRAGMA user_version = ${version};`);
