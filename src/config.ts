@@ -51,7 +51,15 @@ const MAX_STRING_LENGTH = 536_870_888;
 
 const EnvSchema = v.object({
   PORT: integer(0, 65535),
-  HOST: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
+  HOST: v.pipe(
+    v.string(),
+    v.minLength(1, 'must not be empty'),
+    // Digits and dots are an IPv4 address or nothing: Bun would say such a host's port is in use.
+    v.check(
+      (host) => !/^[\d.]+$/.test(host) || /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?!$)|$)){4}$/.test(host),
+      'must be an IP address or a host name',
+    ),
+  ),
   DATABASE_PATH: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
   PUBLIC_URL: publicUrl,
   RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000_000),

@@ -1,7 +1,7 @@
 import { attachmentStores } from '../src/attachments/stores.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -20,6 +20,8 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const PUBLIC_URL = 'https://parley.example.com';
 const dir = mkdtempSync(join(tmpdir(), 'parley-cli-'));
 const databasePath = join(dir, 'data', 'parley.db');
+// The server creates the database when it first starts; the commands only use it.
+before(async () => openBetterSqlite3(databasePath).destroy());
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Run {
@@ -352,6 +354,24 @@ describe('help: usage on stdout, exit 0, nothing on stderr', { concurrency: true
     });
   }
   for (const args of [
+    ['help', 'key'],
+    ['key', '--help'],
+  ]) {
+    test(`${args.join(' ')}: the group's commands`, async () => {
+      const run = await cli(args);
+      assert.deepEqual([run.code, run.stderr], [0, '']);
+      assert.match(run.stdout, /^Usage: parley key <create\|list\|revoke> \[flags\]\n/);
+      for (const name of ['key create', 'key list', 'key revoke']) {
+        assert.ok(run.stdout.includes(`\n  ${name} --app ID`), name);
+        assert.ok(
+          run.stdout.includes(`\n    ${commands[name]!.does}\n`) ||
+            run.stdout.endsWith(`    ${commands[name]!.does}\n`),
+          name,
+        );
+      }
+    });
+  }
+  for (const args of [
     ['help', 'app', 'create'],
     ['app', 'create', '--help'],
   ]) {
@@ -375,6 +395,18 @@ describe('errors: {"error"} on stderr, exit 1, nothing on stdout', { concurrency
       error: 'Invalid webhook URL: it must not hold a user name or password (user:password@)',
     },
     {
+      // Run from another folder, it would have answered no apps from a new, empty database.
+      name: 'a database that does not exist',
+      args: ['app', 'list'],
+      env: { DATABASE_PATH: join(dir, 'elsewhere', 'parley.db') },
+      error: `No Parley database at ${join(dir, 'elsewhere', 'parley.db')}: set DATABASE_PATH to the server's file (it creates it when it first starts), or DATABASE_URL to its PostgreSQL`,
+    },
+    {
+      name: 'a group without its command',
+      args: ['key'],
+      error: 'Missing command after key: one of key create, key list, key revoke (parley help key)',
+    },
+    {
       name: 'a bad configuration value',
       args: ['app', 'list'],
       env: { PUBLIC_URL: 'notaurl' },
@@ -390,6 +422,11 @@ describe('errors: {"error"} on stderr, exit 1, nothing on stdout', { concurrency
       assert.deepEqual(JSON.parse(run.stderr), { error });
     });
   }
+
+  test('nothing is created where no database was', async () => {
+    await cli(['app', 'list'], { DATABASE_PATH: join(dir, 'elsewhere', 'parley.db') });
+    assert.equal(existsSync(join(dir, 'elsewhere')), false);
+  });
 });
 
 describe('the command error table, in-process', () => {
@@ -453,6 +490,11 @@ describe('the command error table, in-process', () => {
     { args: ['link', '--help'], error: 'help on link' },
     { args: ['key', 'revoke', '-h', '--app', '$APP'], error: 'help on key revoke' },
     { args: ['app', 'create', '--help', '--name', 'x'], error: 'help on app create' },
+    { args: ['help', 'app'], error: 'help on app' },
+    { args: ['app', '--help'], error: 'help on app' },
+    { args: ['help', 'webhook'], error: 'help on webhook' },
+    { args: ['webhook', '-h'], error: 'help on webhook' },
+    { args: ['app'], error: 'Missing command after app: one of app create, app list, app update (parley help app)' },
     { args: ['help', 'frobnicate'], error: 'Unknown command: frobnicate' },
     { args: ['frobnicate', '--help'], error: 'Unknown command: frobnicate' },
     { args: ['frobnicate'], error: 'Unknown command: frobnicate' },

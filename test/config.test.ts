@@ -238,6 +238,15 @@ describe('parseConfig', () => {
       env: { WEBHOOK_ALLOW_PRIVATE: 'no' },
       message: 'Invalid configuration: WEBHOOK_ALLOW_PRIVATE must be true or false (got "no")',
     },
+    // Digits and dots that are no IPv4 address (Bun would blame the port).
+    {
+      env: { HOST: '999.1.1.1' },
+      message: 'Invalid configuration: HOST must be an IP address or a host name (got "999.1.1.1")',
+    },
+    {
+      env: { HOST: '10.0.0' },
+      message: 'Invalid configuration: HOST must be an IP address or a host name (got "10.0.0")',
+    },
     // A value with a line break still gives one line.
     {
       env: { LOG_LEVEL: 'info\nerror' },

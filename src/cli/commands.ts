@@ -206,11 +206,24 @@ const SERVE: Pick<Command, 'flags' | 'does'> = {
   does: 'Runs the server (the default, without a command), configured by environment variables: PORT, HOST, PUBLIC_URL, DATABASE_PATH or DATABASE_URL, and the rest the README lists.',
 };
 
-/** Usage for everything, or for the one command `name` (undefined if there is no such command). */
+/** The commands of a group (`app`, `key`, `webhook`): those whose name is the group's word and one more. */
+const commandsOfGroup = (group: string) => Object.keys(commands).filter((name) => name.startsWith(`${group} `));
+
+/** Usage for everything, or for the one command or group `name` (undefined if there is no such thing). */
 export function usage(name?: string): string | undefined {
   if (name !== undefined) {
     const command = name === 'serve' ? SERVE : commands[name];
-    return command && `Usage: parley ${[name, command.flags].filter(Boolean).join(' ')}\n\n${command.does}`;
+    if (command) return `Usage: parley ${[name, command.flags].filter(Boolean).join(' ')}\n\n${command.does}`;
+    const group = commandsOfGroup(name);
+    if (group.length === 0) return undefined;
+    return [
+      `Usage: parley ${name} <${group.map((one) => one.slice(name.length + 1)).join('|')}> [flags]`,
+      ...group.flatMap((one) => [
+        '',
+        `  ${[one, commands[one]!.flags].filter(Boolean).join(' ')}`,
+        `    ${commands[one]!.does}`,
+      ]),
+    ].join('\n');
   }
   const lines = [['serve', SERVE.flags], ...Object.entries(commands).map(([name, { flags }]) => [name, flags])].map(
     ([name, flags]) => `  ${[name, flags].filter(Boolean).join(' ')}`,
@@ -267,6 +280,12 @@ export function parseArgs(argv: string[]): Invocation {
   if (argv.length === 0) return { serve: true };
   const two = words.slice(0, 2).join(' ');
   const command = two in commands ? two : (words[0] ?? '');
+  if (words.length === 1 && commandsOfGroup(command).length > 0) {
+    if (asksHelp) return { help: command };
+    throw new UsageError(
+      `Missing command after ${command}: one of ${commandsOfGroup(command).join(', ')} (parley help ${command})`,
+    );
+  }
   if (command !== 'serve' && !(command in commands))
     throw new UsageError(words.length ? `Unknown command: ${words.join(' ')}` : 'Missing command');
   if (words.length > command.split(' ').length) throw new UsageError(`Unexpected argument: ${words.at(-1)}`);

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ConfigError, parseConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { OperationRefused } from '../db/database.ts';
@@ -20,8 +21,8 @@ export interface CliRuntime extends DatabaseRuntime {
  * The one command line of every entry (`npm run cli`, `npm start`, the single
  * binary): serves without a command; prints usage on stdout for help; else runs
  * an operator command on the server's database (DATABASE_URL, or DATABASE_PATH:
- * safe while it runs, WAL), which prints one JSON object on stdout, or
- * {"error"} on stderr. The exit code to set, or undefined while serving.
+ * safe while it runs, WAL; never created here), which prints one JSON object on
+ * stdout, or {"error"} on stderr. The exit code to set, or undefined while serving.
  */
 export async function runCli(argv: string[], runtime: CliRuntime): Promise<number | undefined> {
   let db: Db | undefined;
@@ -36,6 +37,11 @@ export async function runCli(argv: string[], runtime: CliRuntime): Promise<numbe
       return 0;
     }
     const config = parseConfig(runtime.env);
+    // A command run from another folder must not create an empty database there and report it empty.
+    if (!config.databaseUrl && config.databasePath !== ':memory:' && !existsSync(config.databasePath))
+      throw new UsageError(
+        `No Parley database at ${resolve(config.databasePath)}: set DATABASE_PATH to the server's file (it creates it when it first starts), or DATABASE_URL to its PostgreSQL`,
+      );
     db = await openDatabase(config, runtime);
     const result = await commands[invocation.command]!.run(
       { db, config, clock: systemClock, random: cryptoRandom, resolveHost: runtime.resolveHost },

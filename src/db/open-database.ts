@@ -5,7 +5,9 @@ import type { SchemaFile } from './dialects/dialect.ts';
 import { openPostgres, postgres } from './dialects/postgres.ts';
 import { sqlite } from './dialects/sqlite-dialect.ts';
 import { openSqlite } from './dialects/sqlite-open.ts';
+import { createFoldersFor } from './database-folder.ts';
 import { openCounters } from './rate-buckets.ts';
+import { holdServerLock } from './server-lock.ts';
 import type { SqliteDriver } from './sqlite-driver.ts';
 
 /** What a runtime's entry file gives the data layer: its SQLite driver, and the schema files' text (read from beside package.json, or embedded in a binary). */
@@ -42,15 +44,22 @@ export interface ServedDatabase {
 /**
  * Opens the database for a server. SQLite also gets its counters database
  * (rate-buckets.ts), and a file a worker for its checkpoints, started by
- * `checkpointWorker`.
+ * `checkpointWorker`, and the lock that keeps a second server off it
+ * (server-lock.ts), which names this one by `holder`.
  */
 export async function openServedDatabase(
   config: DatabaseConfig,
   runtime: DatabaseRuntime & { checkpointWorker: () => CheckpointWorkerLike },
+  holder: string,
 ): Promise<ServedDatabase> {
+  const sqliteFile = !config.databaseUrl && config.databasePath !== ':memory:';
+  let releaseFile = () => {};
+  if (sqliteFile) {
+    createFoldersFor(config.databasePath);
+    releaseFile = holdServerLock(runtime.sqlite, config.databasePath, holder);
+  }
   const db = await openDatabase(config, runtime);
   const counters = config.databaseUrl ? undefined : await openCounters(runtime.sqlite, config.databasePath);
-  const sqliteFile = !config.databaseUrl && config.databasePath !== ':memory:';
   const checkpoints = sqliteFile ? workerCheckpoints(runtime.checkpointWorker(), config.databasePath) : undefined;
   return {
     db,
@@ -60,6 +69,7 @@ export async function openServedDatabase(
     async close() {
       await db.destroy();
       await counters?.destroy();
+      releaseFile();
     },
   };
 }

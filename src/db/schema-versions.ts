@@ -13,3 +13,25 @@ export function schemaVersions(schemaSql: string, file: string): Array<{ version
   }
   return versions;
 }
+
+/** A database written by a newer Parley: this one would misread it, so it is not opened. */
+export class NewerSchema extends Error {}
+
+/**
+ * The sections a database at version `current` still needs. A database at a
+ * version this Parley does not know was written by a newer one: refused,
+ * rather than served by code that does not know its tables.
+ */
+export function versionsToApply(
+  schemaSql: string,
+  file: string,
+  current: number,
+): Array<{ version: number; sql: string }> {
+  const versions = schemaVersions(schemaSql, file);
+  const known = versions.length;
+  if (current > known)
+    throw new NewerSchema(
+      `its schema is version ${current}, written by a newer Parley; this one knows versions up to ${known}: run the newer Parley (or restore a backup made before it)`,
+    );
+  return versions.filter(({ version }) => version > current);
+}

@@ -4,10 +4,12 @@ import { startBackgroundWork } from '../background.ts';
 import { ConfigError, parseConfig, type Config } from '../config.ts';
 import type { CheckpointWorkerLike } from '../db/checkpoint.ts';
 import { openServedDatabase, type DatabaseRuntime, type ServedDatabase } from '../db/open-database.ts';
+import { NewerSchema } from '../db/schema-versions.ts';
+import { FileInUse } from '../db/server-lock.ts';
 import type { WorkerLike } from '../import/worker/import-worker.ts';
 import type { SourceHash } from '../import/worker/record-batcher.ts';
 import type { BlobHasher } from '../attachments/blob-hash.ts';
-import { cryptoRandom, systemClock, type Deps } from '../deps.ts';
+import { cryptoRandom, isoTime, systemClock, type Deps } from '../deps.ts';
 import { createLogger } from '../log.ts';
 
 export interface Runtime extends DatabaseRuntime {
@@ -23,6 +25,8 @@ export interface Runtime extends DatabaseRuntime {
   resolveHost(hostname: string): Promise<string[]>;
   /** Starts a worker that checkpoints the database file (see checkpoint.ts). */
   checkpointWorker: () => CheckpointWorkerLike;
+  /** This process's id, which a second server on the same SQLite file names. */
+  pid: number;
   exit(code: number): never;
 }
 
@@ -44,10 +48,11 @@ export async function boot(runtime: Runtime) {
   const log = createLogger(config.logLevel);
   let database: ServedDatabase;
   try {
-    database = await openServedDatabase(config, runtime);
+    const holder = `process ${runtime.pid} on ${addressOf(config.host, config.port)}, since ${isoTime(systemClock.now())}`;
+    database = await openServedDatabase(config, runtime, holder);
   } catch (error) {
     // Unreachable or refusing: one line saying so, not a stack.
-    console.error(`Cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(databaseFailure(config, error));
     return runtime.exit(1);
   }
   const deps: Deps = {
@@ -104,9 +109,14 @@ export async function boot(runtime: Runtime) {
         setTimeout(resolve, DRAIN_LIMIT_MS);
       });
     },
+    /** The server could not listen: one line saying why and what to change, and a non-zero exit. */
+    cannotListen(error: unknown): never {
+      console.error(listenFailure(config, error));
+      return runtime.exit(1);
+    },
     listening(host: string, port: number) {
       log.info('listening', {
-        url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        url: `http://${addressOf(host, port)}`,
         runtime: runtime.name,
       });
     },
@@ -126,3 +136,35 @@ export const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 /** How long a shutdown lets requests under way finish, and how long it may take in all (see `drain`). */
 const DRAIN_LIMIT_MS = 5_000;
 const SHUTDOWN_LIMIT_MS = 9_000;
+
+/** Why the database cannot be opened, in one line that names it (never the URL: it may hold a password). */
+function databaseFailure(config: Config, error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (config.databaseUrl) return `Cannot open the database at DATABASE_URL: ${reason}`;
+  const hint =
+    error instanceof NewerSchema || error instanceof FileInUse
+      ? ''
+      : ' (set DATABASE_PATH to a file in a folder Parley may write)';
+  return `Cannot open the database at ${config.databasePath}: ${reason}${hint}`;
+}
+
+/** Why a runtime could not listen, by its error's code (each runtime words its messages differently). */
+function listenFailure({ host, port }: Pick<Config, 'host' | 'port'>, error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  const reasons: Record<string, string> = {
+    EADDRINUSE: 'the port is in use by another program: stop it, or set PORT to a free port',
+    EADDRNOTAVAIL:
+      'no network interface of this machine has that address: set HOST to one it has (127.0.0.1 for this machine only, 0.0.0.0 for every interface)',
+    ENOTFOUND:
+      'HOST is no address and no name this machine can resolve: set HOST to one of its addresses (127.0.0.1, 0.0.0.0)',
+    EACCES:
+      'this process may not use that port (ports below 1024 need privileges): set PORT to 1024 or above and put a reverse proxy in front (docs/deploy.md)',
+  };
+  // Deno's failed name lookup has no code.
+  const lookupFailed = code === undefined && /lookup address/i.test(message ?? '');
+  const reason = reasons[lookupFailed ? 'ENOTFOUND' : (code ?? '')] ?? message ?? String(error);
+  return `Cannot listen on ${addressOf(host, port)}: ${reason}`;
+}
+
+/** host:port, an IPv6 address in brackets. */
+const addressOf = (host: string, port: number) => `${host.includes(':') ? `[${host}]` : host}:${port}`;

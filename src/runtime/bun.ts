@@ -33,20 +33,26 @@ async function serve(): Promise<void> {
     sourceHash: nodeSourceHash,
     blobHash: nodeBlobHash,
     resolveHost,
+    pid: process.pid,
     exit: (code) => process.exit(code),
   });
 
-  const server = Bun.serve({
-    hostname: parley.config.host,
-    port: parley.config.port,
-    fetch: parley.fetch,
-    // Parley enforces MAX_EXPORT_BYTES itself, with its own 413; Bun's default cap is 128 MB.
-    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-    // Bun closes a connection idle for 10 s by default; finishing a large import can take longer.
-    // Being Bun's only timeout, it cannot stand in for HEADERS_TIMEOUT_MS either: bodies are
-    // bounded in time by the app (BODY_TIMEOUT_MS, UPLOAD_IDLE_TIMEOUT_MS).
-    idleTimeout: 0,
-  });
+  let server: ReturnType<typeof Bun.serve>;
+  try {
+    server = Bun.serve({
+      hostname: parley.config.host,
+      port: parley.config.port,
+      fetch: parley.fetch,
+      // Parley enforces MAX_EXPORT_BYTES itself, with its own 413; Bun's default cap is 128 MB.
+      maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+      // Bun closes a connection idle for 10 s by default; finishing a large import can take longer.
+      // Being Bun's only timeout, it cannot stand in for HEADERS_TIMEOUT_MS either: bodies are
+      // bounded in time by the app (BODY_TIMEOUT_MS, UPLOAD_IDLE_TIMEOUT_MS).
+      idleTimeout: 0,
+    });
+  } catch (error) {
+    return parley.cannotListen(error);
+  }
   parley.listening(server.hostname ?? parley.config.host, server.port ?? parley.config.port);
 
   for (const signal of SHUTDOWN_SIGNALS) {

@@ -25,26 +25,32 @@ async function serve(): Promise<void> {
     sourceHash: nodeSourceHash,
     blobHash: nodeBlobHash,
     resolveHost,
+    pid: Deno.pid,
     exit: (code) => Deno.exit(code),
   });
 
   // Deno.serve has no setting for a headers timeout nor for how it closes on a body left
   // unread: HEADERS_TIMEOUT_MS and LINGER_TIMEOUT_MS are Node's; bodies are bounded in
   // time by the app (BODY_TIMEOUT_MS, UPLOAD_IDLE_TIMEOUT_MS).
-  const server = Deno.serve(
-    {
-      hostname: parley.config.host,
-      port: parley.config.port,
-      onListen: ({ hostname, port }) => parley.listening(hostname, port),
-    },
-    async (request) => {
-      const response = await parley.fetch(request);
-      // Deno.serve manages the connection itself, closing it when a body is left
-      // unread; a Connection header from the app would be sent twice.
-      response.headers.delete('Connection');
-      return response;
-    },
-  );
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve(
+      {
+        hostname: parley.config.host,
+        port: parley.config.port,
+        onListen: ({ hostname, port }) => parley.listening(hostname, port),
+      },
+      async (request) => {
+        const response = await parley.fetch(request);
+        // Deno.serve manages the connection itself, closing it when a body is left
+        // unread; a Connection header from the app would be sent twice.
+        response.headers.delete('Connection');
+        return response;
+      },
+    );
+  } catch (error) {
+    return parley.cannotListen(error);
+  }
 
   for (const signal of SHUTDOWN_SIGNALS) {
     Deno.addSignalListener(signal, async () => {

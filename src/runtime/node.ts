@@ -23,6 +23,7 @@ async function serve(): Promise<void> {
     sourceHash: nodeSourceHash,
     blobHash: nodeBlobHash,
     resolveHost,
+    pid: process.pid,
     exit: (code) => process.exit(code),
   });
 
@@ -45,6 +46,8 @@ async function serve(): Promise<void> {
     },
     (info) => parley.listening(info.address, info.port),
   ) as Server;
+  // Node reports a failed listen as an event; unhandled, it is a stack trace.
+  server.once('error', (error) => parley.cannotListen(error));
   lingerOnUnreadBodies(server, config.lingerTimeoutMs);
 
   for (const signal of SHUTDOWN_SIGNALS) {

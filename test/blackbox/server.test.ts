@@ -149,17 +149,3 @@ describe('the real server, started with npm start, over HTTP', () => {
     assert.ok(!output.includes('userRef=u1'));
   });
 });
-
-test('a bad configuration stops start-up with one line naming the variable', async () => {
-  const failure = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
-    cwd: ROOT,
-    env: { ...inheritedEnv(), PORT: 'abc', DATABASE_PATH: join(tmpdir(), 'parley-never-created', 'parley.db') },
-    timeout: 30_000,
-  }).then(
-    () => assert.fail('the server started'),
-    (error: { code: number; stdout: string; stderr: string }) => error,
-  );
-  assert.equal(failure.code, 1);
-  assert.equal(failure.stdout, '');
-  assert.equal(failure.stderr, 'Invalid configuration: PORT must be a whole number from 0 to 65535 (got "abc")\n');
-});

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
+import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { defineConformance, type ConformanceOptions } from './cases.ts';
 import { ROOT } from './server.ts';
 
@@ -58,6 +59,8 @@ describe('the compiled binary', () => {
     const parley = async (...args: string[]) => (await run(binaryPath, args, { cwd: tmpdir(), env })).stdout;
     assert.match(await parley('--help'), /^Usage: parley \[command\] \[flags\]\n[\s\S]*\n {2}migrate-to-postgres /);
     assert.match(await parley('help', 'backup'), /^Usage: parley backup --out FILE\n/);
+    // The commands use the database the server creates when it first starts.
+    await openBetterSqlite3(env.DATABASE_PATH).destroy();
     const { appId, apiKey } = JSON.parse(await parley('app', 'create', '--name', 'Acme'));
     assert.match(apiKey, /^parley_/);
     const { url } = JSON.parse(await parley('link', '--app', appId, '--user', 'u1', '--purpose', 'connect'));

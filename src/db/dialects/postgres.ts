@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { OperationRefused, type Database, type Db } from '../database.ts';
-import { schemaVersions } from '../schema-versions.ts';
+import { versionsToApply } from '../schema-versions.ts';
 import { withDialect, type DatabaseDialect } from './dialect.ts';
 
 /** PostgreSQL (DATABASE_URL): transactions overlap, its server runs the statements, readers never wait. */
@@ -95,8 +95,7 @@ async function migratePostgres(db: Db, schemaSql: string): Promise<void> {
     await sql`CREATE TABLE IF NOT EXISTS parley_schema_version (version INTEGER NOT NULL)`.execute(trx);
     const { rows } = await sql<{ version: number }>`SELECT version FROM parley_schema_version`.execute(trx);
     const current = rows[0]?.version ?? 0;
-    for (const { version, sql: statements } of schemaVersions(schemaSql, postgres.schemaFile)) {
-      if (version <= current) continue;
+    for (const { version, sql: statements } of versionsToApply(schemaSql, postgres.schemaFile, current)) {
       await sql.raw(statements).execute(trx);
       await sql`DELETE FROM parley_schema_version`.execute(trx);
       await sql`INSERT INTO parley_schema_version (version) VALUES (${version})`.execute(trx);

@@ -1,4 +1,4 @@
-import { schemaVersions } from '../schema-versions.ts';
+import { versionsToApply } from '../schema-versions.ts';
 import type { SqliteConnection } from '../sqlite-driver.ts';
 import { sqlite } from './sqlite-dialect.ts';
 
@@ -9,8 +9,7 @@ import { sqlite } from './sqlite-dialect.ts';
 export function migrateSqlite(connection: SqliteConnection, schemaSql: string): void {
   const [row] = connection.prepare('PRAGMA user_version').all([]) as Array<{ user_version: number }>;
   const current = row?.user_version ?? 0;
-  for (const { version, sql: statements } of schemaVersions(schemaSql, sqlite.schemaFile)) {
-    if (version <= current) continue;
+  for (const { version, sql: statements } of versionsToApply(schemaSql, sqlite.schemaFile, current)) {
     connection.exec('BEGIN IMMEDIATE');
     try {
       connection.exec(`${statements}\n;PRAGMA user_version = ${version};`);

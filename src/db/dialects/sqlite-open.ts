@@ -1,5 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createFoldersFor } from '../database-folder.ts';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database, Db } from '../database.ts';
 import type { SqliteConnection, SqliteDriver } from '../sqlite-driver.ts';
@@ -19,7 +18,7 @@ import { STAGING_SCHEMA } from './sqlite-temp-tables.ts';
  */
 export function openSqlite(driver: SqliteDriver, path: string, schemaSql: string): Db {
   const file = path !== ':memory:';
-  if (file) mkdirSync(dirname(path), { recursive: true });
+  if (file) createFoldersFor(path);
   const connection = driver(path);
   configureConnection(connection, { file });
   migrateSqlite(connection, schemaSql);
