@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import type { ByteRange } from '../attachments/attachment-store.ts';
 import { streamOf } from '../bytes.ts';
+import { attachmentContentType } from '../attachments/content-type.ts';
 import { ParleyError } from '../errors.ts';
 
 /**
@@ -11,16 +12,26 @@ import { ParleyError } from '../errors.ts';
  */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif|bmp)|audio\/[\w.+-]+|video\/[\w.+-]+|text\/plain)$/;
 
-/** The media type without its parameters, lower-cased: `text/plain; charset=utf-8` → `text/plain`. */
-const essence = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase();
+/** The media type without its parameters: `text/plain; charset=utf-8` → `text/plain`. */
+const essence = (contentType: string) => attachmentContentType(contentType).split(';')[0]!;
 
-/** Whether a browser may show bytes of these types (the export's, and the one sniffed from the bytes) in place. */
-export const showsInline = (...contentTypes: string[]) =>
-  contentTypes.every((contentType) => INLINE_TYPES.test(essence(contentType)));
+/** A sound or video type's subtype, the container (`audio/webm` and `video/webm` alike: `webm`); undefined for any other. */
+const container = (type: string) => /^(?:audio|video)\/(.+)$/.exec(type)?.[1];
+
+/**
+ * Whether a browser may show a file in place: its type (the export's) is one
+ * it shows without running anything, and its bytes sniff as that type too — a
+ * container's sound and its video count as one, as its bytes do not say which.
+ */
+export function showsInline(contentType: string, sniffedType: string): boolean {
+  const [declared, sniffed] = [essence(contentType), essence(sniffedType)];
+  const sameContainer = container(declared) !== undefined && container(declared) === container(sniffed);
+  return INLINE_TYPES.test(declared) && (sniffed === declared || sameContainer);
+}
 
 /** Whether an image may be put in an `<img>` of the manage page: raster images only, never SVG. */
-export const isInlineImage = (...contentTypes: string[]) =>
-  contentTypes.every((contentType) => /^image\//.test(essence(contentType))) && showsInline(...contentTypes);
+export const isInlineImage = (contentType: string, sniffedType: string) =>
+  essence(contentType).startsWith('image/') && showsInline(contentType, sniffedType);
 
 // Controls, the characters a path or a shell gives meaning to, and the bidirectional
 // overrides that make `gnp.exe` read as `exe.png`.
@@ -124,7 +135,7 @@ export function fileResponse(
     throw new ParleyError('rangeNotSatisfiable');
   }
   const inline = showsInline(file.contentType, file.sniffedType);
-  c.header('Content-Type', file.contentType);
+  c.header('Content-Type', attachmentContentType(file.contentType));
   c.header('Content-Disposition', contentDisposition(inline ? 'inline' : 'attachment', file.name));
   c.header('Content-Length', String(range ? range.end - range.start : file.size));
   if (range) c.header('Content-Range', `bytes ${range.start}-${range.end - 1}/${file.size}`);

@@ -164,6 +164,34 @@ describe('/manage/attachments/{id}', () => {
     assert.deepEqual([part.status, (await part.arrayBuffer()).byteLength], [206, 10]);
   });
 
+  test('a file keeps its own sandbox policy under the pages’ one; a type that is a list is served as a download', async () => {
+    const t = await setup();
+    const { conversationId, files } = await conversationWithFiles(t);
+    const polyglot = await seedAttachment(t.deps, {
+      conversationId,
+      name: 'photo.png',
+      contentType: 'image/png; q=1, text/html',
+      sniffedType: 'image/png',
+      bytes: new Uint8Array([
+        ...PNG,
+        ...encoder.encode('<meta http-equiv="refresh" content="0;url=https://evil.example">'),
+      ]),
+    });
+    const browser = await openSession(t, 'manage');
+    for (const id of [files.photo.id, polyglot.id]) {
+      const policy = (await browser.get(`/manage/attachments/${id}`)).headers.get('content-security-policy')!;
+      assert.match(policy, /\bsandbox\b/);
+      assert.match(policy, /frame-ancestors 'none'/);
+    }
+    const response = await browser.get(`/manage/attachments/${polyglot.id}`);
+    assert.equal(response.headers.get('content-type'), 'application/octet-stream');
+    assert.match(response.headers.get('content-disposition')!, /^attachment; filename="photo\.png"/);
+    // Never an <img> on the conversation's page either: a download link.
+    const html = await (await browser.get(`/manage/conversations/${conversationId}`)).text();
+    assert.doesNotMatch(item(html, polyglot.id), /<img/);
+    assert.match(item(html, polyglot.id), /download="photo\.png"/);
+  });
+
   test('another person’s, one not stored, and no session: refused as pages refuse', async () => {
     const t = await setup();
     const { files } = await conversationWithFiles(t);
