@@ -1,4 +1,6 @@
+import { neutraliseBidi } from '../src/bidi-controls.ts';
 import type { AttachmentView } from '../src/conversations/attachments.ts';
+import type { Messages } from './i18n/en.ts';
 import { useMessages } from './i18n/messages-context.ts';
 import { Layout, Time } from './layout.tsx';
 import { markdownRenderer } from './markdown.ts';
@@ -17,6 +19,9 @@ function StatusBadge({ status }: { status: string }) {
   const t = useMessages();
   return <span class={`badge ${status}`}>{t.statuses[status] ?? status}</span>;
 }
+
+/** A conversation's title as a page names it: its direction controls neutralised (see bidi-controls.ts). */
+export const shownTitle = (title: string | null, t: Messages) => (title === null ? t.untitled : neutraliseBidi(title));
 
 /** A fixed sentence for the `notice` a redirect after an action carries: nothing from the URL is echoed. */
 function Notice({ notice }: { notice?: string | undefined }) {
@@ -109,13 +114,16 @@ function SearchResults({ search, pageSize }: { search: SearchView; pageSize: num
           <ul class="conversations results">
             {search.results.map((result) => (
               <li key={result.id}>
-                <a href={`/manage/conversations/${result.id}`}>{result.title ?? t.untitled}</a>
+                <a href={`/manage/conversations/${result.id}`}>{shownTitle(result.title, t)}</a>
                 <span class="muted small">
                   {providerName(result.provider)} · <Time iso={result.update_time} />
                 </span>
+                {/* A piece cut out of a message: its file lines' names among it, its direction controls no longer paired with what ended them. */}
                 {result.snippet.length > 0 && (
                   <p class="snippet">
-                    {result.snippet.map((part) => (part.marked ? <mark>{part.text}</mark> : part.text))}
+                    {result.snippet.map((part) =>
+                      part.marked ? <mark>{neutraliseBidi(part.text)}</mark> : neutraliseBidi(part.text),
+                    )}
                   </p>
                 )}
               </li>
@@ -297,7 +305,7 @@ export function ManageConnectionPage(props: {
           <ul class="conversations">
             {conversations.map((conversation) => (
               <li key={conversation.id}>
-                <a href={`/manage/conversations/${conversation.id}`}>{conversation.title ?? t.untitled}</a>
+                <a href={`/manage/conversations/${conversation.id}`}>{shownTitle(conversation.title, t)}</a>
                 <span class="muted small">
                   <Time iso={conversation.update_time} />
                 </span>
@@ -332,7 +340,7 @@ function FileLabel({ attachment }: { attachment: AttachmentView }) {
   const t = useMessages();
   return (
     <>
-      <span class="file-name">{attachment.name}</span>
+      <span class="file-name">{neutraliseBidi(attachment.name)}</span>
       {attachment.size !== null && <span class="muted small"> · {t.bytes(attachment.size)}</span>}
     </>
   );
@@ -346,13 +354,14 @@ function FileLabel({ attachment }: { attachment: AttachmentView }) {
 function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
   const t = useMessages();
   const href = `/manage/attachments/${attachment.id}`;
+  const name = neutraliseBidi(attachment.name);
   const body = !attachment.stored ? (
     <p class="file">
       <FileLabel attachment={attachment} /> <span class="muted small">· {t.attachmentNotStored}</span>
     </p>
   ) : attachment.inlineImage ? (
     <a class="image" href={href}>
-      <img src={href} alt={attachment.name} loading="lazy" />
+      <img src={href} alt={name} loading="lazy" />
     </a>
   ) : attachment.preview ? (
     <details class="document">
@@ -365,7 +374,7 @@ function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
       {!attachment.preview.complete && (
         <p class="small">
           {t.documentCut}{' '}
-          <a href={href} download={attachment.name}>
+          <a href={href} download={name}>
             {t.downloadWholeText}
           </a>
         </p>
@@ -373,7 +382,7 @@ function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
     </details>
   ) : (
     <p class="file">
-      <a href={href} download={attachment.name}>
+      <a href={href} download={name}>
         <FileLabel attachment={attachment} />
       </a>
     </p>
@@ -387,13 +396,16 @@ function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
             <FileLabel attachment={attachment} />
           </span>
         )}
-        <a href={`${href}/delete`} aria-label={t.deleteAttachmentLabel({ name: attachment.name })}>
+        <a href={`${href}/delete`} aria-label={t.deleteAttachmentLabel({ name })}>
           {t.deleteAttachment}
         </a>
       </p>
     </li>
   );
 }
+
+/** The lines an import writes for a message's files, `[file: name]` and `[attachment: name]`: their names are neutralised as every name a page shows. */
+const FILE_LINES = /^\[(?:file|attachment): .*$/gm;
 
 /** A conversation long enough (about three phone screens) to want a way back to its top. */
 const isLong = (messages: Array<{ content: string }>) =>
@@ -420,7 +432,7 @@ export function ManageConversationPage(props: {
 }) {
   const { appName, conversation, messages, notice } = props;
   const t = useMessages();
-  const title = conversation.title ?? t.untitled;
+  const title = shownTitle(conversation.title, t);
   const toHtml = markdownRenderer(t.code);
   return (
     <Layout title={title} appName={appName}>
@@ -447,7 +459,10 @@ export function ManageConversationPage(props: {
                   {message.model ? <span class="model"> · {message.model}</span> : null}
                 </p>
                 {/* markdown-it escapes every character of the message itself: see markdown.ts. */}
-                <div class="content" dangerouslySetInnerHTML={{ __html: toHtml(message.content) }} />
+                <div
+                  class="content"
+                  dangerouslySetInnerHTML={{ __html: toHtml(message.content.replace(FILE_LINES, neutraliseBidi)) }}
+                />
                 {/* Shown with the answer but not part of it: folded away, opened without a script. */}
                 {message.reasoning ? (
                   <details class="reasoning">

@@ -5,9 +5,11 @@ import {
   ManageConversationPage,
   ManageHomePage,
   OpenManagePage,
+  shownTitle,
 } from '../../pages/manage-pages.tsx';
 import { providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
+import { neutraliseBidi } from '../bidi-controls.ts';
 import { streamOf } from '../bytes.ts';
 import { downloadedFiles, downloadOf } from '../conversations/download.ts';
 import { attachmentOf, deleteAttachment } from '../conversations/attachments.ts';
@@ -191,7 +193,7 @@ export function manageRoutes(deps: Deps) {
       <ConfirmPage
         appName={owner.appName}
         title={t.confirmDeleteAttachment}
-        explanation={t.confirmDeleteAttachmentText({ name: attachment.name, app: owner.appName })}
+        explanation={t.confirmDeleteAttachmentText({ name: neutraliseBidi(attachment.name), app: owner.appName })}
         action={`/manage/attachments/${attachment.id}/delete`}
         csrfToken={owner.csrfToken}
         confirmLabel={t.deleteAttachmentButton}
@@ -216,7 +218,7 @@ export function manageRoutes(deps: Deps) {
       <ConfirmPage
         appName={owner.appName}
         title={t.confirmDeleteConversation}
-        explanation={t.confirmDeleteConversationText({ title: conversation.title ?? t.untitled, app: owner.appName })}
+        explanation={t.confirmDeleteConversationText({ title: shownTitle(conversation.title, t), app: owner.appName })}
         action={`/manage/conversations/${conversation.id}/delete`}
         csrfToken={owner.csrfToken}
         confirmLabel={t.deleteConversationButton}

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import type { ByteRange } from '../attachments/attachment-store.ts';
 import { streamOf } from '../bytes.ts';
+import { neutraliseBidi } from '../bidi-controls.ts';
 import { attachmentContentType } from '../attachments/content-type.ts';
 import { ParleyError } from '../errors.ts';
 
@@ -33,23 +34,31 @@ export function showsInline(contentType: string, sniffedType: string): boolean {
 export const isInlineImage = (contentType: string, sniffedType: string) =>
   essence(contentType).startsWith('image/') && showsInline(contentType, sniffedType);
 
-// Controls, the characters a path or a shell gives meaning to, and the bidirectional
-// overrides that make `gnp.exe` read as `exe.png`.
+// Controls, and the characters a path or a shell gives meaning to.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
-const UNSAFE_IN_NAMES = /[\u0000-\u001f\u007f-\u009f/\\:*?"<>|\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_IN_NAMES = /[\u0000-\u001f\u007f-\u009f/\\:*?"<>|]/g;
 const MAX_NAME_CHARACTERS = 150;
+/** The longest extension a cut name keeps: `.docx`, `.markdown`, not half of a long name after a dot. */
+const MAX_EXTENSION_CHARACTERS = 16;
+
+/** Without the dots and spaces some systems drop or refuse at a name's ends. */
+const trimmedName = (name: string) => name.replace(/^[\s.]+|[\s.]+$/g, '');
 
 /**
  * A file name safe to save under on any system: what would make it a path, a
- * control character or a reversed extension becomes `_`, leading and trailing
- * dots and spaces go, at most 150 characters; `file` if nothing is left.
+ * control character or a reversed extension (a bidirectional control) becomes
+ * `_`, leading and trailing dots and spaces go, at most 150 characters — a
+ * longer name is cut before its extension, so `.png` stays `.png`; `file` if
+ * nothing is left.
  */
 export function safeFileName(name: string): string {
-  const cleaned = Array.from(name.normalize('NFC').replace(UNSAFE_IN_NAMES, '_'))
-    .slice(0, MAX_NAME_CHARACTERS)
-    .join('')
-    .replace(/^[\s.]+|[\s.]+$/g, '');
-  return cleaned || 'file';
+  const characters = Array.from(trimmedName(neutraliseBidi(name.normalize('NFC')).replace(UNSAFE_IN_NAMES, '_')));
+  if (characters.length > MAX_NAME_CHARACTERS) {
+    const dot = characters.lastIndexOf('.');
+    const extension = dot > 0 && characters.length - dot <= MAX_EXTENSION_CHARACTERS + 1 ? characters.slice(dot) : [];
+    characters.splice(MAX_NAME_CHARACTERS - extension.length, Number.POSITIVE_INFINITY, ...extension);
+  }
+  return trimmedName(characters.join('')) || 'file';
 }
 
 /** RFC 5987's encoding of a UTF-8 value: percent-encoding, including what encodeURIComponent leaves. */

@@ -327,9 +327,26 @@ describe('file names and ranges', () => {
     assert.equal(safeFileName('../../etc/passwd'), '_.._etc_passwd');
     assert.equal(safeFileName('a\u0000b\r\nc.txt'), 'a_b__c.txt');
     assert.equal(safeFileName('photo\u202egnp.exe'), 'photo_gnp.exe');
+    assert.equal(
+      safeFileName('\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069\u200e\u200f\u061c.txt'),
+      '___________.txt',
+    );
     assert.equal(safeFileName(' ..hidden. '), 'hidden');
     assert.equal(safeFileName('...'), 'file');
     assert.equal(safeFileName('😀'.repeat(200)), '😀'.repeat(150));
+  });
+
+  test('safeFileName: a name cut to 150 characters keeps its extension', () => {
+    assert.equal(safeFileName(`${'a'.repeat(196)}.png`), `${'a'.repeat(146)}.png`);
+    assert.equal(safeFileName(`${'😀'.repeat(200)}.docx`), `${'😀'.repeat(145)}.docx`);
+    // Trailing dots go before the cut, so the extension is the name's.
+    assert.equal(safeFileName(`${'a'.repeat(200)}.png. `), `${'a'.repeat(146)}.png`);
+    // After a dot, a long tail is no extension: cut like the rest.
+    assert.equal(safeFileName(`v1.${'a'.repeat(200)}`), `v1.${'a'.repeat(147)}`);
+    assert.equal(
+      contentDisposition('attachment', `${'a'.repeat(196)}.png`),
+      `attachment; filename="${'a'.repeat(146)}.png"; filename*=UTF-8''${'a'.repeat(146)}.png`,
+    );
   });
 
   test('contentDisposition: an ASCII fallback and the UTF-8 name', () => {
