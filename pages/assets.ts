@@ -114,6 +114,7 @@ mark{background:#fef08a;color:inherit;border-radius:2px}
 .message .meta{margin:0 0 .25rem;font-size:.85rem;color:#4a5361}
 /* A message's Markdown. Code blocks and tables scroll sideways inside the message, never the page (min-width:0 above lets a message shrink below its widest line). */
 .content{overflow-wrap:anywhere}
+.content.plain{white-space:pre-wrap}
 .content>:first-child{margin-top:0}
 .content>:last-child{margin-bottom:0}
 .content :is(p,ul,ol,blockquote,pre,table){margin:.5rem 0}

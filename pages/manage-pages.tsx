@@ -3,7 +3,7 @@ import type { AttachmentView } from '../src/conversations/attachments.ts';
 import type { Messages } from './i18n/en.ts';
 import { useMessages } from './i18n/messages-context.ts';
 import { Layout, Time } from './layout.tsx';
-import { markdownRenderer } from './markdown.ts';
+import { pageTexts, type ShownText } from './markdown.ts';
 import { providerName } from './providers.ts';
 
 interface ConnectionView {
@@ -404,12 +404,64 @@ function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
   );
 }
 
+/** A message as its conversation's page shows it: its texts rendered by shownMessages. */
+export interface MessageView {
+  role: string;
+  timestamp: string | null;
+  model?: string;
+  /** Characters of its text (a long conversation ends with a way back to its top). */
+  length: number;
+  content: ShownText;
+  reasoning?: ShownText;
+  attachments: AttachmentView[];
+}
+
 /** The lines an import writes for a message's files, `[file: name]` and `[attachment: name]`: their names are neutralised as every name a page shows. */
 const FILE_LINES = /^\[(?:file|attachment): .*$/gm;
 
+/**
+ * A conversation's messages as its page shows them: the names in their file
+ * lines neutralised, their text and reasoning rendered within the page's
+ * Markdown budgets (markdown.ts), a turn for other requests in between.
+ */
+export async function shownMessages(
+  messages: Array<Omit<MessageView, 'length' | 'content' | 'reasoning'> & { content: string; reasoning?: string }>,
+  t: Messages,
+  turn: () => Promise<void>,
+): Promise<MessageView[]> {
+  const shown = pageTexts(t.code, turn);
+  const views: MessageView[] = [];
+  for (const { content, reasoning, ...message } of messages)
+    views.push({
+      ...message,
+      length: content.length,
+      content: await shown(content.replace(FILE_LINES, neutraliseBidi)),
+      ...(reasoning ? { reasoning: await shown(reasoning) } : {}),
+    });
+  return views;
+}
+
 /** A conversation long enough (about three phone screens) to want a way back to its top. */
-const isLong = (messages: Array<{ content: string }>) =>
-  messages.length > 8 || messages.reduce((sum, message) => sum + message.content.length, 0) > 3_000;
+const isLong = (messages: MessageView[]) =>
+  messages.length > 8 || messages.reduce((sum, message) => sum + message.length, 0) > 3_000;
+
+/**
+ * A message's text or reasoning. Past the page's Markdown budget, the text as
+ * it is (line breaks kept by the stylesheet), and a line saying why.
+ */
+function MessageText({ text }: { text: ShownText }) {
+  const t = useMessages();
+  return text.formatted ? (
+    // markdown-it escapes every character of the message itself: see markdown.ts.
+    <div class="content" dangerouslySetInnerHTML={{ __html: text.html }} />
+  ) : (
+    <>
+      {/* Escaped by pageTexts (markdown.ts). */}
+      <div class="content plain" dangerouslySetInnerHTML={{ __html: text.html }} />
+      <p class="muted small">{t.shownAsPlainText}</p>
+    </>
+  );
+}
 
 export function ManageConversationPage(props: {
   appName: string;
@@ -420,20 +472,12 @@ export function ManageConversationPage(props: {
     connection_id: string;
     provider: string;
   };
-  messages: Array<{
-    role: string;
-    content: string;
-    timestamp: string | null;
-    model?: string;
-    reasoning?: string;
-    attachments: AttachmentView[];
-  }>;
+  messages: MessageView[];
   notice?: string | undefined;
 }) {
   const { appName, conversation, messages, notice } = props;
   const t = useMessages();
   const title = shownTitle(conversation.title, t);
-  const toHtml = markdownRenderer(t.code);
   return (
     <Layout title={title} appName={appName}>
       <p class="back">
@@ -458,16 +502,12 @@ export function ManageConversationPage(props: {
                   <strong>{t.roles[message.role] ?? message.role}</strong> <Time iso={message.timestamp} />
                   {message.model ? <span class="model"> · {message.model}</span> : null}
                 </p>
-                {/* markdown-it escapes every character of the message itself: see markdown.ts. */}
-                <div
-                  class="content"
-                  dangerouslySetInnerHTML={{ __html: toHtml(message.content.replace(FILE_LINES, neutraliseBidi)) }}
-                />
+                <MessageText text={message.content} />
                 {/* Shown with the answer but not part of it: folded away, opened without a script. */}
                 {message.reasoning ? (
                   <details class="reasoning">
                     <summary>{t.reasoning}</summary>
-                    <div class="content" dangerouslySetInnerHTML={{ __html: toHtml(message.reasoning) }} />
+                    <MessageText text={message.reasoning} />
                   </details>
                 ) : null}
                 {message.attachments.length > 0 && (

@@ -5,6 +5,7 @@ import {
   ManageConversationPage,
   ManageHomePage,
   OpenManagePage,
+  shownMessages,
   shownTitle,
 } from '../../pages/manage-pages.tsx';
 import { providerName } from '../../pages/providers.ts';
@@ -25,6 +26,7 @@ import { attachmentAnswer } from '../http/attachment-answer.ts';
 import { connectionOf, type Owner } from '../conversations/ownership.ts';
 import { purgeUser } from '../conversations/purge.ts';
 import { MAX_QUERY_LENGTH, isSearch, searchOwn } from '../conversations/search.ts';
+import { nextTurn } from '../db/transaction.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { checkCsrf, rememberResult, type PageSession } from '../links/page-sessions.ts';
@@ -171,7 +173,7 @@ export function manageRoutes(deps: Deps) {
       <ManageConversationPage
         appName={owner.appName}
         conversation={conversation}
-        messages={conversation.messages}
+        messages={await shownMessages(conversation.messages, messages(c), nextTurn)}
         notice={c.req.query('notice')}
       />,
     );
