@@ -1,7 +1,9 @@
+import { neutraliseBidi } from '../src/bidi-controls.ts';
 import type { AttachmentView } from '../src/conversations/attachments.ts';
+import type { Messages } from './i18n/en.ts';
 import { useMessages } from './i18n/messages-context.ts';
 import { Layout, Time } from './layout.tsx';
-import { markdownRenderer } from './markdown.ts';
+import { pageTexts, type ShownText } from './markdown.ts';
 import { providerName } from './providers.ts';
 
 interface ConnectionView {
@@ -17,6 +19,9 @@ function StatusBadge({ status }: { status: string }) {
   const t = useMessages();
   return <span class={`badge ${status}`}>{t.statuses[status] ?? status}</span>;
 }
+
+/** A conversation's title as a page names it: its direction controls neutralised (see bidi-controls.ts). */
+export const shownTitle = (title: string | null, t: Messages) => (title === null ? t.untitled : neutraliseBidi(title));
 
 /** A fixed sentence for the `notice` a redirect after an action carries: nothing from the URL is echoed. */
 function Notice({ notice }: { notice?: string | undefined }) {
@@ -109,13 +114,16 @@ function SearchResults({ search, pageSize }: { search: SearchView; pageSize: num
           <ul class="conversations results">
             {search.results.map((result) => (
               <li key={result.id}>
-                <a href={`/manage/conversations/${result.id}`}>{result.title ?? t.untitled}</a>
+                <a href={`/manage/conversations/${result.id}`}>{shownTitle(result.title, t)}</a>
                 <span class="muted small">
                   {providerName(result.provider)} · <Time iso={result.update_time} />
                 </span>
+                {/* A piece cut out of a message: its file lines' names among it, its direction controls no longer paired with what ended them. */}
                 {result.snippet.length > 0 && (
                   <p class="snippet">
-                    {result.snippet.map((part) => (part.marked ? <mark>{part.text}</mark> : part.text))}
+                    {result.snippet.map((part) =>
+                      part.marked ? <mark>{neutraliseBidi(part.text)}</mark> : neutraliseBidi(part.text),
+                    )}
                   </p>
                 )}
               </li>
@@ -297,7 +305,7 @@ export function ManageConnectionPage(props: {
           <ul class="conversations">
             {conversations.map((conversation) => (
               <li key={conversation.id}>
-                <a href={`/manage/conversations/${conversation.id}`}>{conversation.title ?? t.untitled}</a>
+                <a href={`/manage/conversations/${conversation.id}`}>{shownTitle(conversation.title, t)}</a>
                 <span class="muted small">
                   <Time iso={conversation.update_time} />
                 </span>
@@ -332,7 +340,7 @@ function FileLabel({ attachment }: { attachment: AttachmentView }) {
   const t = useMessages();
   return (
     <>
-      <span class="file-name">{attachment.name}</span>
+      <span class="file-name">{neutraliseBidi(attachment.name)}</span>
       {attachment.size !== null && <span class="muted small"> · {t.bytes(attachment.size)}</span>}
     </>
   );
@@ -346,13 +354,14 @@ function FileLabel({ attachment }: { attachment: AttachmentView }) {
 function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
   const t = useMessages();
   const href = `/manage/attachments/${attachment.id}`;
+  const name = neutraliseBidi(attachment.name);
   const body = !attachment.stored ? (
     <p class="file">
       <FileLabel attachment={attachment} /> <span class="muted small">· {t.attachmentNotStored}</span>
     </p>
   ) : attachment.inlineImage ? (
     <a class="image" href={href}>
-      <img src={href} alt={attachment.name} loading="lazy" />
+      <img src={href} alt={name} loading="lazy" />
     </a>
   ) : attachment.preview ? (
     <details class="document">
@@ -365,7 +374,7 @@ function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
       {!attachment.preview.complete && (
         <p class="small">
           {t.documentCut}{' '}
-          <a href={href} download={attachment.name}>
+          <a href={href} download={name}>
             {t.downloadWholeText}
           </a>
         </p>
@@ -373,7 +382,7 @@ function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
     </details>
   ) : (
     <p class="file">
-      <a href={href} download={attachment.name}>
+      <a href={href} download={name}>
         <FileLabel attachment={attachment} />
       </a>
     </p>
@@ -387,7 +396,7 @@ function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
             <FileLabel attachment={attachment} />
           </span>
         )}
-        <a href={`${href}/delete`} aria-label={t.deleteAttachmentLabel({ name: attachment.name })}>
+        <a href={`${href}/delete`} aria-label={t.deleteAttachmentLabel({ name })}>
           {t.deleteAttachment}
         </a>
       </p>
@@ -395,9 +404,64 @@ function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
   );
 }
 
+/** A message as its conversation's page shows it: its texts rendered by shownMessages. */
+export interface MessageView {
+  role: string;
+  timestamp: string | null;
+  model?: string;
+  /** Characters of its text (a long conversation ends with a way back to its top). */
+  length: number;
+  content: ShownText;
+  reasoning?: ShownText;
+  attachments: AttachmentView[];
+}
+
+/** The lines an import writes for a message's files, `[file: name]` and `[attachment: name]`: their names are neutralised as every name a page shows. */
+const FILE_LINES = /^\[(?:file|attachment): .*$/gm;
+
+/**
+ * A conversation's messages as its page shows them: the names in their file
+ * lines neutralised, their text and reasoning rendered within the page's
+ * Markdown budgets (markdown.ts), a turn for other requests in between.
+ */
+export async function shownMessages(
+  messages: Array<Omit<MessageView, 'length' | 'content' | 'reasoning'> & { content: string; reasoning?: string }>,
+  t: Messages,
+  turn: () => Promise<void>,
+): Promise<MessageView[]> {
+  const shown = pageTexts(t.code, turn);
+  const views: MessageView[] = [];
+  for (const { content, reasoning, ...message } of messages)
+    views.push({
+      ...message,
+      length: content.length,
+      content: await shown(content.replace(FILE_LINES, neutraliseBidi)),
+      ...(reasoning ? { reasoning: await shown(reasoning) } : {}),
+    });
+  return views;
+}
+
 /** A conversation long enough (about three phone screens) to want a way back to its top. */
-const isLong = (messages: Array<{ content: string }>) =>
-  messages.length > 8 || messages.reduce((sum, message) => sum + message.content.length, 0) > 3_000;
+const isLong = (messages: MessageView[]) =>
+  messages.length > 8 || messages.reduce((sum, message) => sum + message.length, 0) > 3_000;
+
+/**
+ * A message's text or reasoning. Past the page's Markdown budget, the text as
+ * it is (line breaks kept by the stylesheet), and a line saying why.
+ */
+function MessageText({ text }: { text: ShownText }) {
+  const t = useMessages();
+  return text.formatted ? (
+    // markdown-it escapes every character of the message itself: see markdown.ts.
+    <div class="content" dangerouslySetInnerHTML={{ __html: text.html }} />
+  ) : (
+    <>
+      {/* Escaped by pageTexts (markdown.ts). */}
+      <div class="content plain" dangerouslySetInnerHTML={{ __html: text.html }} />
+      <p class="muted small">{t.shownAsPlainText}</p>
+    </>
+  );
+}
 
 export function ManageConversationPage(props: {
   appName: string;
@@ -408,20 +472,12 @@ export function ManageConversationPage(props: {
     connection_id: string;
     provider: string;
   };
-  messages: Array<{
-    role: string;
-    content: string;
-    timestamp: string | null;
-    model?: string;
-    reasoning?: string;
-    attachments: AttachmentView[];
-  }>;
+  messages: MessageView[];
   notice?: string | undefined;
 }) {
   const { appName, conversation, messages, notice } = props;
   const t = useMessages();
-  const title = conversation.title ?? t.untitled;
-  const toHtml = markdownRenderer(t.code);
+  const title = shownTitle(conversation.title, t);
   return (
     <Layout title={title} appName={appName}>
       <p class="back">
@@ -446,13 +502,12 @@ export function ManageConversationPage(props: {
                   <strong>{t.roles[message.role] ?? message.role}</strong> <Time iso={message.timestamp} />
                   {message.model ? <span class="model"> · {message.model}</span> : null}
                 </p>
-                {/* markdown-it escapes every character of the message itself: see markdown.ts. */}
-                <div class="content" dangerouslySetInnerHTML={{ __html: toHtml(message.content) }} />
+                <MessageText text={message.content} />
                 {/* Shown with the answer but not part of it: folded away, opened without a script. */}
                 {message.reasoning ? (
                   <details class="reasoning">
                     <summary>{t.reasoning}</summary>
-                    <div class="content" dangerouslySetInnerHTML={{ __html: toHtml(message.reasoning) }} />
+                    <MessageText text={message.reasoning} />
                   </details>
                 ) : null}
                 {message.attachments.length > 0 && (

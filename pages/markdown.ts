@@ -8,6 +8,22 @@ import MarkdownIt, { type RendererRule } from 'markdown-it';
 const LINK_REL = 'noopener noreferrer nofollow';
 
 /**
+ * The longest text rendered as Markdown, in characters; a longer one is shown
+ * as plain text. markdown-it's time grows with a text's length, and hostile
+ * Markdown (`![![![…`, a long list of empty items) costs up to thirty times what
+ * prose of that length does. A text cannot be interrupted once begun: this
+ * bounds how long one holds the server.
+ */
+export const MARKDOWN_TEXT_CHARACTERS = 64 * 1024;
+
+/**
+ * The most Markdown one page renders, in characters (hundreds of ordinary
+ * answers): a text past what is left of it is shown as plain text, so a page of
+ * many texts just under MARKDOWN_TEXT_CHARACTERS costs no more than this.
+ */
+export const MARKDOWN_PAGE_CHARACTERS = 512 * 1024;
+
+/**
  * A renderer of GitHub-flavoured Markdown (emphasis, lists, tables, strikethrough,
  * fenced code with its `language-…` class, links) to HTML that is safe to put in a
  * page as is: markdown-it escapes all text itself, `html: false` shows raw HTML as
@@ -90,4 +106,35 @@ export function markdownRenderer(codeLabel: string): (markdown: string) => strin
   };
 
   return (markdown) => md.render(markdown, { level: 1 });
+}
+
+/** What a page shows of a text: its Markdown rendered (`formatted`), or the text itself, escaped. */
+export interface ShownText {
+  html: string;
+  formatted: boolean;
+}
+
+/**
+ * The texts of one page, each rendered as Markdown while it fits the budgets
+ * (MARKDOWN_TEXT_CHARACTERS, MARKDOWN_PAGE_CHARACTERS), else as plain text.
+ * `turn` lets other requests run before more than a text's worth of Markdown is
+ * rendered since the last turn, so a page of hostile Markdown holds the server
+ * for one text's rendering at a time, never for the page's.
+ */
+export function pageTexts(codeLabel: string, turn: () => Promise<void>): (text: string) => Promise<ShownText> {
+  const render = markdownRenderer(codeLabel);
+  let left = MARKDOWN_PAGE_CHARACTERS;
+  let sinceTurn = 0;
+  return async (text) => {
+    if (text.length > MARKDOWN_TEXT_CHARACTERS || text.length > left)
+      // The stylesheet keeps its line breaks (`white-space: pre-wrap`).
+      return { html: text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'), formatted: false };
+    if (sinceTurn + text.length > MARKDOWN_TEXT_CHARACTERS) {
+      await turn();
+      sinceTurn = 0;
+    }
+    left -= text.length;
+    sinceTurn += text.length;
+    return { html: render(text), formatted: true };
+  };
 }

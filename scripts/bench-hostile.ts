@@ -23,8 +23,9 @@
  *    being indexed; then a new process on the same file, to its first listing.
  *
  * Then hostile requests (bench-hostile/requests.ts): bodies far past a route's
- * bound, slow senders, zip bombs, amplifying CSV, conversations dense in values
- * and a burst of imports, with the listing's p99 meanwhile.
+ * bound, slow senders, zip bombs, amplifying CSV, conversations dense in values,
+ * a burst of imports and hostile Markdown viewed on the manage page, with the
+ * listing's p99 meanwhile.
  *
  * Linux only (memory and CPU are read from /proc). Not a test: nothing here fails.
  */

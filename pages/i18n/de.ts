@@ -235,6 +235,7 @@ export const de: Messages = {
   lastUpdated: 'Zuletzt aktualisiert',
   noMessages: 'Diese Unterhaltung enthält keine Nachrichten.',
   reasoning: 'Gedankengang',
+  shownAsPlainText: 'Zu lang zum Formatieren: als reiner Text angezeigt.',
   roles: { user: 'Du', assistant: 'Assistent', system: 'System', tool: 'Werkzeug' },
   attachmentsLabel: 'Dateien',
   attachmentNotStored: 'nicht im Export',

@@ -165,6 +165,7 @@ export const en = {
   lastUpdated: 'Last updated',
   noMessages: 'This conversation has no messages.',
   reasoning: 'Reasoning',
+  shownAsPlainText: 'Too long to format here: shown as plain text.',
   roles: { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' } as Record<string, string>,
   attachmentsLabel: 'Files',
   attachmentNotStored: 'not in the export',

@@ -236,6 +236,7 @@ export const es: Messages = {
   lastUpdated: 'Última actualización:',
   noMessages: 'Esta conversación no tiene mensajes.',
   reasoning: 'Razonamiento',
+  shownAsPlainText: 'Demasiado largo para darle formato aquí: se muestra como texto sin formato.',
   roles: { user: 'Tú', assistant: 'Asistente', system: 'Sistema', tool: 'Herramienta' },
   attachmentsLabel: 'Archivos',
   attachmentNotStored: 'no está en la exportación',

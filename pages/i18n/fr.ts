@@ -238,6 +238,7 @@ export const fr: Messages = {
   lastUpdated: 'Dernière mise à jour :',
   noMessages: 'Cette conversation ne contient aucun message.',
   reasoning: 'Raisonnement',
+  shownAsPlainText: 'Trop long pour être mis en forme ici : affiché en texte brut.',
   roles: { user: 'Vous', assistant: 'Assistant', system: 'Système', tool: 'Outil' },
   attachmentsLabel: 'Fichiers',
   attachmentNotStored: 'absent de l’export',

@@ -227,6 +227,7 @@ export const ja: Messages = {
   lastUpdated: '最終更新：',
   noMessages: 'この会話にはメッセージがありません。',
   reasoning: '推論',
+  shownAsPlainText: '長すぎて書式を適用できないため、プレーンテキストで表示しています。',
   roles: { user: 'あなた', assistant: 'アシスタント', system: 'システム', tool: 'ツール' },
   attachmentsLabel: 'ファイル',
   attachmentNotStored: 'エクスポートに含まれていません',

@@ -222,6 +222,7 @@ export const zhCN: Messages = {
   lastUpdated: '最后更新：',
   noMessages: '此对话没有消息。',
   reasoning: '推理过程',
+  shownAsPlainText: '内容过长，无法在此排版，以纯文本显示。',
   roles: { user: '你', assistant: '助手', system: '系统', tool: '工具' },
   attachmentsLabel: '文件',
   attachmentNotStored: '不在导出文件中',

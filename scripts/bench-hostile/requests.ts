@@ -1,7 +1,8 @@
 /**
  * Hostile requests (rather than hostile files alone): bodies far past a route's
  * bound, slow senders, zip bombs, amplifying CSV, conversations dense in values
- * (and the largest real-shaped one), and a burst of large imports. Each case
+ * (and the largest real-shaped one), a burst of large imports, and hostile
+ * Markdown viewed on the manage page. Each case
  * runs against a fresh server with the default limits while two clients list
  * conversations without pause and /healthz is polled, and reports the answer, how
  * long the case took, the server's peak RSS, the listing's p99 and the slowest
@@ -11,6 +12,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { signLink } from 'parley-sdk';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
@@ -32,6 +34,8 @@ export interface RequestRow {
 interface Target {
   server: RunningServer;
   apiKey: string;
+  appId: string;
+  appSecret: string;
 }
 
 interface Outcome {
@@ -49,7 +53,7 @@ async function serve(runtime: RuntimeName, work: string): Promise<Target> {
     env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000' },
   });
   const db = openBetterSqlite3(databasePath);
-  const { apiKey } = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Hostile');
+  const { apiKey, appId, appSecret } = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Hostile');
   await db.destroy();
   const seeded = await fetch(`${server.url}/api/ingest-export?userRef=lister`, {
     method: 'POST',
@@ -57,7 +61,7 @@ async function serve(runtime: RuntimeName, work: string): Promise<Target> {
     body: readFileSync(join(ROOT, 'test/fixtures/claude-conversations.json')),
   });
   if (seeded.status !== 200) throw new Error(`seeding the listing failed: ${seeded.status} ${await seeded.text()}`);
-  return { server, apiKey };
+  return { server, apiKey, appId, appSecret };
 }
 
 /**
@@ -258,6 +262,78 @@ const importJson = (body: Uint8Array, userRef: string) => async (t: Target) => (
   ),
 });
 
+/** A Claude export of one conversation whose messages are `texts`. */
+function claudeConversation(texts: string[]): Uint8Array {
+  const created_at = '2026-03-01T10:00:00Z';
+  const chat_messages = texts.map((text, i) => ({
+    uuid: `m${i}`,
+    sender: i % 2 ? 'assistant' : 'human',
+    text,
+    created_at,
+  }));
+  return encoder.encode(JSON.stringify([{ uuid: 'c', name: 'Markdown', updated_at: created_at, chat_messages }]));
+}
+
+/**
+ * `conversation` imported, then its manage page opened as a person opens it,
+ * while /healthz is asked every 50 ms: how long the page took (and the server's
+ * CPU time for it) and how much of it is plain text, the slowest /healthz
+ * during the view alone, and the peak RSS before and after it.
+ */
+async function conversationView(target: Target, conversation: Uint8Array): Promise<Outcome> {
+  const { server } = target;
+  const imported = (await (
+    await post(
+      target,
+      '/api/ingest-export?userRef=reader',
+      conversation as Uint8Array<ArrayBuffer>,
+      api(target, 'application/json'),
+    )
+  ).json()) as { connectionId: string };
+  const link = await signLink(
+    { appId: target.appId, userRef: 'reader', scopes: ['conversations:read'], purpose: 'manage', baseUrl: server.url },
+    target.appSecret,
+  );
+  // The page's Open button: fetch cannot send the Fetch Metadata of a person's navigation.
+  const opened = await fetch(`${server.url}/manage`, {
+    method: 'POST',
+    body: new URLSearchParams({ token: new URL(link).searchParams.get('token')! }),
+    redirect: 'manual',
+  });
+  const cookie = opened.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  const listing = await (
+    await fetch(`${server.url}/manage/connections/${imported.connectionId}`, { headers: { cookie } })
+  ).text();
+  const path = /href="(\/manage\/conversations\/[^"]+)"/.exec(listing)![1]!;
+  const before = procStatus(server.pid);
+  let viewing = true;
+  let healthMax = 0;
+  const polling = (async () => {
+    while (viewing) {
+      const started = performance.now();
+      await (await fetch(`${server.url}/healthz`)).arrayBuffer();
+      healthMax = Math.max(healthMax, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  const started = performance.now();
+  const response = await fetch(`${server.url}${path}`, { headers: { cookie } });
+  const page = await response.text();
+  const seconds = (performance.now() - started) / 1000;
+  viewing = false;
+  await polling;
+  const after = procStatus(server.pid);
+  const texts = page.match(/<div class="content[ "]/g)?.length ?? 0;
+  const plain = page.match(/<div class="content plain">/g)?.length ?? 0;
+  return {
+    answer: `${response.status}, ${plain} of ${texts} texts as plain text`,
+    note: `page ${seconds.toFixed(2)} s (server CPU meanwhile, listings included, ${(after.cpuSeconds - before.cpuSeconds).toFixed(2)} s), ${(page.length / MIB).toFixed(1)} MB; /healthz slowest during the view ${Math.round(healthMax)} ms; peak RSS ${before.peakRssMb} → ${after.peakRssMb} MB`,
+  };
+}
+
 /** A case: its name, and what it sends, made before the server starts (large inputs take a while to make). */
 type Case = [string, () => Promise<(target: Target) => Promise<Outcome>> | ((target: Target) => Promise<Outcome>)];
 
@@ -361,6 +437,20 @@ function cases(work: string): Case[] {
         return async (t) => ({
           answer: await answerOf(post(t, '/api/ingest-export?userRef=bees', body, api(t, 'text/csv'))),
         });
+      },
+    ],
+    [
+      'a 16 MB message of `![` viewed on the manage page',
+      () => {
+        const conversation = claudeConversation(['!['.repeat(8 * MIB)]);
+        return (t) => conversationView(t, conversation);
+      },
+    ],
+    [
+      '100 messages of 60 KiB of `![` viewed on the manage page',
+      () => {
+        const conversation = claudeConversation(Array.from({ length: 100 }, () => '!['.repeat(30 * 1024)));
+        return (t) => conversationView(t, conversation);
       },
     ],
     [

@@ -83,14 +83,91 @@ export function contentTypeOfName(name: string): string | undefined {
 }
 
 /**
- * A content type as given in an export: `type/subtype` and printable parameters,
- * lower-cased, or undefined if not one (it becomes a response header).
+ * The types an attachment may have, as each is written. A text type carries its
+ * charset. Every type sniffContentType and contentTypeOfName give is here.
  */
-export function givenContentType(value: string | undefined): string | undefined {
-  return value !== undefined && /^[\w.+-]+\/[\w.+-]+( *;[\x20-\x7e]*)?$/.test(value.trim())
-    ? value.trim().toLowerCase()
-    : undefined;
+const ALLOWED_TYPES = new Set([
+  ...['png', 'jpeg', 'gif', 'webp', 'avif', 'bmp', 'heic', 'heif', 'tiff', 'svg+xml', 'vnd.microsoft.icon'].map(
+    (subtype) => `image/${subtype}`,
+  ),
+  ...['mpeg', 'wav', 'ogg', 'mp4', 'webm', 'aac', 'flac', 'opus'].map((subtype) => `audio/${subtype}`),
+  ...['mp4', 'webm', 'ogg', 'quicktime', 'mpeg'].map((subtype) => `video/${subtype}`),
+  ...['plain', 'markdown', 'csv', 'tab-separated-values', 'html', 'css', 'javascript', 'xml'].map(
+    (subtype) => `text/${subtype}`,
+  ),
+  ...[
+    'octet-stream',
+    'pdf',
+    'json',
+    'xml',
+    'zip',
+    'gzip',
+    'x-tar',
+    'x-7z-compressed',
+    'vnd.rar',
+    'rtf',
+    'epub+zip',
+    'msword',
+    'vnd.ms-excel',
+    'vnd.ms-powerpoint',
+    'vnd.openxmlformats-officedocument.wordprocessingml.document',
+    'vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    'vnd.openxmlformats-officedocument.presentationml.presentation',
+    'vnd.oasis.opendocument.text',
+    'vnd.oasis.opendocument.spreadsheet',
+    'vnd.oasis.opendocument.presentation',
+  ].map((subtype) => `application/${subtype}`),
+]);
+
+/** Other names exports give some of them. */
+const ALIASES: Record<string, string> = {
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'image/x-png': 'image/png',
+  'image/x-ms-bmp': 'image/bmp',
+  'image/x-icon': 'image/vnd.microsoft.icon',
+  'audio/mp3': 'audio/mpeg',
+  'audio/x-wav': 'audio/wav',
+  'audio/wave': 'audio/wav',
+  'audio/vnd.wave': 'audio/wav',
+  'audio/x-m4a': 'audio/mp4',
+  'audio/m4a': 'audio/mp4',
+  'audio/x-flac': 'audio/flac',
+  'text/x-markdown': 'text/markdown',
+  'application/javascript': 'text/javascript',
+  'application/x-javascript': 'text/javascript',
+  'application/x-pdf': 'application/pdf',
+  'application/x-zip-compressed': 'application/zip',
+  'application/x-gzip': 'application/gzip',
+};
+
+/**
+ * A content type (an export's, or one stored by an older import) as one type of
+ * ALLOWED_TYPES, written one way — lower case, no parameter but a text type's
+ * charset (`utf-8` unless it says another) — or undefined if it is not one. A
+ * text type not listed (`text/x-python`) is text/plain. Never a list: given
+ * `image/png; q=1, text/html`, Parley would read PNG and a browser HTML.
+ */
+export function canonicalContentType(value: string | undefined): string | undefined {
+  // Printable ASCII only: it becomes a response header.
+  if (value === undefined || !/^[\x20-\x7e]*$/.test(value) || value.includes(',')) return undefined;
+  const [given = '', ...parameters] = value
+    .toLowerCase()
+    .split(';')
+    .map((part) => part.trim());
+  const type =
+    ALIASES[given] ?? (ALLOWED_TYPES.has(given) ? given : /^text\/[\w.+-]+$/.test(given) ? 'text/plain' : undefined);
+  if (type === undefined || !type.startsWith('text/')) return type;
+  const charset = parameters.map((parameter) => /^charset\s*=\s*"?([\w.:-]+)"?$/.exec(parameter)?.[1]).find(Boolean);
+  return `${type}; charset=${charset ?? 'utf-8'}`;
 }
+
+/**
+ * A stored attachment's type as Parley states it (in headers, the API and the
+ * pages): canonical, or `application/octet-stream`, a download, when it has
+ * no canonical form (an older import stored the export's type as given).
+ */
+export const attachmentContentType = (stored: string) => canonicalContentType(stored) ?? 'application/octet-stream';
 
 /** image/* an image, audio/* audio, anything else a file (Claude's extracted text is said to be a document). */
 export function kindOf(contentType: string): AttachmentKind {

@@ -5,9 +5,12 @@ import {
   ManageConversationPage,
   ManageHomePage,
   OpenManagePage,
+  shownMessages,
+  shownTitle,
 } from '../../pages/manage-pages.tsx';
 import { providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
+import { neutraliseBidi } from '../bidi-controls.ts';
 import { streamOf } from '../bytes.ts';
 import { downloadedFiles, downloadOf } from '../conversations/download.ts';
 import { attachmentOf, deleteAttachment } from '../conversations/attachments.ts';
@@ -23,6 +26,7 @@ import { attachmentAnswer } from '../http/attachment-answer.ts';
 import { connectionOf, type Owner } from '../conversations/ownership.ts';
 import { purgeUser } from '../conversations/purge.ts';
 import { MAX_QUERY_LENGTH, isSearch, searchOwn } from '../conversations/search.ts';
+import { nextTurn } from '../db/transaction.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { checkCsrf, rememberResult, type PageSession } from '../links/page-sessions.ts';
@@ -169,7 +173,7 @@ export function manageRoutes(deps: Deps) {
       <ManageConversationPage
         appName={owner.appName}
         conversation={conversation}
-        messages={conversation.messages}
+        messages={await shownMessages(conversation.messages, messages(c), nextTurn)}
         notice={c.req.query('notice')}
       />,
     );
@@ -191,7 +195,7 @@ export function manageRoutes(deps: Deps) {
       <ConfirmPage
         appName={owner.appName}
         title={t.confirmDeleteAttachment}
-        explanation={t.confirmDeleteAttachmentText({ name: attachment.name, app: owner.appName })}
+        explanation={t.confirmDeleteAttachmentText({ name: neutraliseBidi(attachment.name), app: owner.appName })}
         action={`/manage/attachments/${attachment.id}/delete`}
         csrfToken={owner.csrfToken}
         confirmLabel={t.deleteAttachmentButton}
@@ -216,7 +220,7 @@ export function manageRoutes(deps: Deps) {
       <ConfirmPage
         appName={owner.appName}
         title={t.confirmDeleteConversation}
-        explanation={t.confirmDeleteConversationText({ title: conversation.title ?? t.untitled, app: owner.appName })}
+        explanation={t.confirmDeleteConversationText({ title: shownTitle(conversation.title, t), app: owner.appName })}
         action={`/manage/conversations/${conversation.id}/delete`}
         csrfToken={owner.csrfToken}
         confirmLabel={t.deleteConversationButton}

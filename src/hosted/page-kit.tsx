@@ -24,6 +24,9 @@ import { openPageSession, resumePageSession } from '../links/page-sessions.ts';
 import { errorStatus } from '../http/error-response.ts';
 import { BODY_LIMITS, readBoundedBody } from '../http/request-body.ts';
 
+const PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 /** The headers every hosted page is served with; also marks errors here as HTML, in the browser's language until a link or session says otherwise. */
 export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
   c.set('page', { locale: negotiateLocale(c.req.header('Accept-Language')) });
@@ -32,10 +35,8 @@ export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
   c.header('Referrer-Policy', 'no-referrer');
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('X-Frame-Options', 'DENY');
-  c.header(
-    'Content-Security-Policy',
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  );
+  // Added, never replacing: a file's own policy (`sandbox`) stays, and a browser enforces both.
+  c.header('Content-Security-Policy', PAGE_POLICY, { append: true });
 });
 
 /** The catalogue of the language this request's pages are in. */

@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import type { ByteRange } from '../attachments/attachment-store.ts';
 import { streamOf } from '../bytes.ts';
+import { neutraliseBidi } from '../bidi-controls.ts';
+import { attachmentContentType } from '../attachments/content-type.ts';
 import { ParleyError } from '../errors.ts';
 
 /**
@@ -11,34 +13,52 @@ import { ParleyError } from '../errors.ts';
  */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif|bmp)|audio\/[\w.+-]+|video\/[\w.+-]+|text\/plain)$/;
 
-/** The media type without its parameters, lower-cased: `text/plain; charset=utf-8` → `text/plain`. */
-const essence = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase();
+/** The media type without its parameters: `text/plain; charset=utf-8` → `text/plain`. */
+const essence = (contentType: string) => attachmentContentType(contentType).split(';')[0]!;
 
-/** Whether a browser may show bytes of these types (the export's, and the one sniffed from the bytes) in place. */
-export const showsInline = (...contentTypes: string[]) =>
-  contentTypes.every((contentType) => INLINE_TYPES.test(essence(contentType)));
+/** A sound or video type's subtype, the container (`audio/webm` and `video/webm` alike: `webm`); undefined for any other. */
+const container = (type: string) => /^(?:audio|video)\/(.+)$/.exec(type)?.[1];
+
+/**
+ * Whether a browser may show a file in place: its type (the export's) is one
+ * it shows without running anything, and its bytes sniff as that type too — a
+ * container's sound and its video count as one, as its bytes do not say which.
+ */
+export function showsInline(contentType: string, sniffedType: string): boolean {
+  const [declared, sniffed] = [essence(contentType), essence(sniffedType)];
+  const sameContainer = container(declared) !== undefined && container(declared) === container(sniffed);
+  return INLINE_TYPES.test(declared) && (sniffed === declared || sameContainer);
+}
 
 /** Whether an image may be put in an `<img>` of the manage page: raster images only, never SVG. */
-export const isInlineImage = (...contentTypes: string[]) =>
-  contentTypes.every((contentType) => /^image\//.test(essence(contentType))) && showsInline(...contentTypes);
+export const isInlineImage = (contentType: string, sniffedType: string) =>
+  essence(contentType).startsWith('image/') && showsInline(contentType, sniffedType);
 
-// Controls, the characters a path or a shell gives meaning to, and the bidirectional
-// overrides that make `gnp.exe` read as `exe.png`.
+// Controls, and the characters a path or a shell gives meaning to.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
-const UNSAFE_IN_NAMES = /[\u0000-\u001f\u007f-\u009f/\\:*?"<>|\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_IN_NAMES = /[\u0000-\u001f\u007f-\u009f/\\:*?"<>|]/g;
 const MAX_NAME_CHARACTERS = 150;
+/** The longest extension a cut name keeps: `.docx`, `.markdown`, not half of a long name after a dot. */
+const MAX_EXTENSION_CHARACTERS = 16;
+
+/** Without the dots and spaces some systems drop or refuse at a name's ends. */
+const trimmedName = (name: string) => name.replace(/^[\s.]+|[\s.]+$/g, '');
 
 /**
  * A file name safe to save under on any system: what would make it a path, a
- * control character or a reversed extension becomes `_`, leading and trailing
- * dots and spaces go, at most 150 characters; `file` if nothing is left.
+ * control character or a reversed extension (a bidirectional control) becomes
+ * `_`, leading and trailing dots and spaces go, at most 150 characters — a
+ * longer name is cut before its extension, so `.png` stays `.png`; `file` if
+ * nothing is left.
  */
 export function safeFileName(name: string): string {
-  const cleaned = Array.from(name.normalize('NFC').replace(UNSAFE_IN_NAMES, '_'))
-    .slice(0, MAX_NAME_CHARACTERS)
-    .join('')
-    .replace(/^[\s.]+|[\s.]+$/g, '');
-  return cleaned || 'file';
+  const characters = Array.from(trimmedName(neutraliseBidi(name.normalize('NFC')).replace(UNSAFE_IN_NAMES, '_')));
+  if (characters.length > MAX_NAME_CHARACTERS) {
+    const dot = characters.lastIndexOf('.');
+    const extension = dot > 0 && characters.length - dot <= MAX_EXTENSION_CHARACTERS + 1 ? characters.slice(dot) : [];
+    characters.splice(MAX_NAME_CHARACTERS - extension.length, Number.POSITIVE_INFINITY, ...extension);
+  }
+  return trimmedName(characters.join('')) || 'file';
 }
 
 /** RFC 5987's encoding of a UTF-8 value: percent-encoding, including what encodeURIComponent leaves. */
@@ -124,7 +144,7 @@ export function fileResponse(
     throw new ParleyError('rangeNotSatisfiable');
   }
   const inline = showsInline(file.contentType, file.sniffedType);
-  c.header('Content-Type', file.contentType);
+  c.header('Content-Type', attachmentContentType(file.contentType));
   c.header('Content-Disposition', contentDisposition(inline ? 'inline' : 'attachment', file.name));
   c.header('Content-Length', String(range ? range.end - range.start : file.size));
   if (range) c.header('Content-Range', `bytes ${range.start}-${range.end - 1}/${file.size}`);

@@ -1,4 +1,5 @@
 import type { Attachment } from 'parley-sdk';
+import { attachmentContentType } from '../attachments/content-type.ts';
 import type { AttachmentListRow } from '../db/attachments.ts';
 import type { ConnectionRow } from '../db/connections.ts';
 import type { ConversationBytesRow } from '../db/conversations.ts';
@@ -22,7 +23,7 @@ export const connectionJson = (row: ConnectionRow) => ({
 export const attachmentJson = (row: AttachmentListRow): Attachment => ({
   id: row.id,
   name: row.name,
-  contentType: row.content_type,
+  contentType: attachmentContentType(row.content_type),
   size: row.size,
   kind: row.kind,
   stored: row.blob_id !== null,

@@ -208,16 +208,25 @@ describe('GET /api/attachments/{id}', () => {
     assert.deepEqual(new Uint8Array(await whole.arrayBuffer()), bytes);
   });
 
-  const scriptable: Array<[contentType: string, sniffed: string]> = [
-    ['image/svg+xml', 'image/svg+xml'],
-    ['text/html; charset=utf-8', 'text/html'],
-    ['application/pdf', 'application/pdf'],
-    ['application/xhtml+xml', 'application/xml'],
-    // The export says PNG; the bytes are SVG.
-    ['image/png', 'image/svg+xml'],
+  // In place only for a type a browser shows without running anything, and only
+  // when the bytes sniff as that very type.
+  const served: Array<[contentType: string, sniffed: string, servedAs: string, disposition: string]> = [
+    ['image/svg+xml', 'image/svg+xml', 'image/svg+xml', 'attachment'],
+    ['text/html; charset=utf-8', 'text/html', 'text/html; charset=utf-8', 'attachment'],
+    ['application/pdf', 'application/pdf', 'application/pdf', 'attachment'],
+    // Not a type Parley knows: bytes, to download.
+    ['application/xhtml+xml', 'application/xml', 'application/octet-stream', 'attachment'],
+    // The export says PNG; the bytes are SVG, or JPEG.
+    ['image/png', 'image/svg+xml', 'image/png', 'attachment'],
+    ['image/png', 'image/jpeg', 'image/png', 'attachment'],
+    ['image/png', 'image/png', 'image/png', 'inline'],
+    // A container's bytes do not say whether they are sound or video.
+    ['audio/webm', 'video/webm', 'audio/webm', 'inline'],
+    ['audio/mpeg', 'video/mp4', 'audio/mpeg', 'attachment'],
+    ['text/plain; charset=utf-8', 'image/png', 'text/plain; charset=utf-8', 'attachment'],
   ];
-  for (const [contentType, sniffedType] of scriptable) {
-    test(`${contentType} (sniffed ${sniffedType}) is served as a download, never in place`, async () => {
+  for (const [contentType, sniffedType, servedAs, disposition] of served) {
+    test(`${contentType} sniffed as ${sniffedType}: served as ${servedAs}, ${disposition}`, async () => {
       const t = await setup();
       const { conversationId } = await conversationWith(t, MESSAGES);
       const file = await seedAttachment(t.deps, {
@@ -229,11 +238,32 @@ describe('GET /api/attachments/{id}', () => {
       });
       const res = await t.request(`/api/attachments/${file.id}`);
       assert.equal(res.status, 200);
-      assert.equal(res.headers.get('content-type'), contentType);
-      assert.match(res.headers.get('content-disposition')!, /^attachment; filename="drawing\.svg"/);
+      assert.equal(res.headers.get('content-type'), servedAs);
+      assert.match(res.headers.get('content-disposition')!, new RegExp(`^${disposition}; filename="drawing\\.svg"`));
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     });
   }
+
+  test('a type that is a list (`image/png; q=1, text/html`, stored by an older import): one canonical type, a download, sandboxed', async () => {
+    const t = await setup();
+    const { connectionId, conversationId } = await conversationWith(t, MESSAGES);
+    const polyglot = await seedAttachment(t.deps, {
+      conversationId,
+      name: 'photo.png',
+      contentType: 'image/png; q=1, text/html',
+      sniffedType: 'image/png',
+      bytes: new Uint8Array([...PNG, ...encoder.encode('<form><input type="password"></form>')]),
+    });
+    const res = await t.request(`/api/attachments/${polyglot.id}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/octet-stream');
+    assert.match(res.headers.get('content-disposition')!, /^attachment; filename="photo\.png"/);
+    assert.match(res.headers.get('content-security-policy')!, /\bsandbox\b/);
+    // The listing states the same type.
+    const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`)))
+      .conversations;
+    assert.equal(conversation.payload.messages[0].attachments[0].contentType, 'application/octet-stream');
+  });
 
   test('text/plain is shown in place, with its charset', async () => {
     const t = await setup();
@@ -297,9 +327,26 @@ describe('file names and ranges', () => {
     assert.equal(safeFileName('../../etc/passwd'), '_.._etc_passwd');
     assert.equal(safeFileName('a\u0000b\r\nc.txt'), 'a_b__c.txt');
     assert.equal(safeFileName('photo\u202egnp.exe'), 'photo_gnp.exe');
+    assert.equal(
+      safeFileName('\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069\u200e\u200f\u061c.txt'),
+      '___________.txt',
+    );
     assert.equal(safeFileName(' ..hidden. '), 'hidden');
     assert.equal(safeFileName('...'), 'file');
     assert.equal(safeFileName('😀'.repeat(200)), '😀'.repeat(150));
+  });
+
+  test('safeFileName: a name cut to 150 characters keeps its extension', () => {
+    assert.equal(safeFileName(`${'a'.repeat(196)}.png`), `${'a'.repeat(146)}.png`);
+    assert.equal(safeFileName(`${'😀'.repeat(200)}.docx`), `${'😀'.repeat(145)}.docx`);
+    // Trailing dots go before the cut, so the extension is the name's.
+    assert.equal(safeFileName(`${'a'.repeat(200)}.png. `), `${'a'.repeat(146)}.png`);
+    // After a dot, a long tail is no extension: cut like the rest.
+    assert.equal(safeFileName(`v1.${'a'.repeat(200)}`), `v1.${'a'.repeat(147)}`);
+    assert.equal(
+      contentDisposition('attachment', `${'a'.repeat(196)}.png`),
+      `attachment; filename="${'a'.repeat(146)}.png"; filename*=UTF-8''${'a'.repeat(146)}.png`,
+    );
   });
 
   test('contentDisposition: an ASCII fallback and the UTF-8 name', () => {

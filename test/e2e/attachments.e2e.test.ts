@@ -221,4 +221,41 @@ describeInBrowser('a conversation’s files in Chromium', () => {
       assert.equal(strFromU8(members[`attachments/${files.paste.id}-paste.txt`]!), PASTE);
     });
   });
+
+  test('a file whose type is a list ending in text/html is downloaded from either route, never shown as a page', async () => {
+    const { conversationId } = await conversationWithFiles('polyglot-user');
+    const deps = { db: db!, clock: systemClock, attachments: attachmentStores(db!, { attachmentsS3: undefined }) };
+    // PNG bytes, then a page: a password form and a refresh to a marker URL.
+    const polyglot = await seedAttachment(deps, {
+      conversationId,
+      name: 'photo.png',
+      contentType: 'image/png; q=1, text/html',
+      sniffedType: 'image/png',
+      bytes: new Uint8Array([
+        ...PICTURE,
+        ...new TextEncoder().encode(
+          '<html><form><input type="password" name="p"></form><meta http-equiv="refresh" content="0;url=/refreshed"></html>',
+        ),
+      ]),
+    });
+    await inBrowser(async (page) => {
+      const refreshed: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/refreshed')) refreshed.push(request.url());
+      });
+      await page.goto(await manageLink('polyglot-user'));
+      for (const [url, headers] of [
+        [`${base()}/manage/attachments/${polyglot.id}`, {}],
+        [`${base()}/api/attachments/${polyglot.id}`, { Authorization: `Bearer ${tenant.apiKey}` }],
+      ] as const) {
+        await page.context().setExtraHTTPHeaders(headers);
+        const download = page.waitForEvent('download');
+        // A download aborts the navigation: that is the point.
+        await page.goto(url).catch(() => {});
+        assert.equal((await download).suggestedFilename(), 'photo.png', url);
+        assert.equal(await page.locator('input[type="password"]').count(), 0, url);
+      }
+      assert.deepEqual(refreshed, []);
+    });
+  });
 });

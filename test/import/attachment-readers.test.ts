@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { PortableSha256 } from '../../src/attachments/blob-hash.ts';
-import { contentTypeOfName, givenContentType, kindOf, sniffContentType } from '../../src/attachments/content-type.ts';
+import {
+  contentTypeOfName,
+  canonicalContentType,
+  kindOf,
+  sniffContentType,
+} from '../../src/attachments/content-type.ts';
 import { chatgptExport } from '../../src/import/formats/chatgpt.ts';
 import { claudeExport } from '../../src/import/formats/claude.ts';
 import {
@@ -30,12 +35,42 @@ test('the portable SHA-256 hashes bytes in any pieces as node:crypto hashes them
   }
 });
 
-test('content types an export gives: a type and printable parameters, never a line break (it becomes a header)', () => {
-  assert.equal(givenContentType(' Image/PNG '), 'image/png');
-  assert.equal(givenContentType('text/plain; charset=UTF-8'), 'text/plain; charset=utf-8');
-  assert.equal(givenContentType('text/plain\r\n;x'), undefined);
-  assert.equal(givenContentType('text/plain;\u0000x'), undefined);
-  assert.equal(givenContentType('png'), undefined);
+test('content types an export gives: one allowed type, written one way, or none (it becomes a header)', () => {
+  const cases: Array<[given: string, canonical: string | undefined]> = [
+    [' Image/PNG ', 'image/png'],
+    ['text/plain; charset=UTF-8', 'text/plain; charset=utf-8'],
+    ['text/plain', 'text/plain; charset=utf-8'],
+    ['text/csv; charset="ISO-8859-1"; header=present', 'text/csv; charset=iso-8859-1'],
+    // Parameters other than a text's charset go.
+    ['image/png; q=1', 'image/png'],
+    ['image/png;text/html', 'image/png'],
+    ['application/pdf; name="report.pdf"', 'application/pdf'],
+    // Other names for the same type.
+    ['image/jpg', 'image/jpeg'],
+    ['audio/x-wav', 'audio/wav'],
+    ['audio/x-m4a', 'audio/mp4'],
+    // A text type Parley does not list is text.
+    ['text/x-python', 'text/plain; charset=utf-8'],
+    // A list: Parley would read its first type, a browser its last.
+    ['image/png; q=1, text/html', undefined],
+    ['image/png, text/html', undefined],
+    // Not a type Parley allows.
+    ['application/xhtml+xml', undefined],
+    ['image/x-unknown', undefined],
+    ['text/plain\r\n;x', undefined],
+    ['text/plain;\u0000x', undefined],
+    ['png', undefined],
+    ['', undefined],
+  ];
+  for (const [given, canonical] of cases) assert.equal(canonicalContentType(given), canonical, given);
+});
+
+test('every type sniffed or told by a name is already canonical', () => {
+  const sniffed = [JPEG, PNG, WEBP, wav(), PDF, new TextEncoder().encode('<svg xmlns="x"/>')].map(sniffContentType);
+  const extensions =
+    'jpg jpeg png gif webp heic svg wav mp3 m4a ogg webm mp4 pdf txt md csv json html zip docx xlsx pptx';
+  const named = extensions.split(' ').map((extension) => contentTypeOfName(`a.${extension}`));
+  for (const type of [...sniffed, ...named]) assert.equal(canonicalContentType(type), type);
 });
 
 test('content types: sniffed from the first bytes, else by the name; the kind from the type', () => {

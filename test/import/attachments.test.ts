@@ -6,6 +6,7 @@ import type { AttachmentStores } from '../../src/attachments/stores.ts';
 import { insertStagedBlob } from '../../src/db/attachment-staging.ts';
 import { discardAbandonedStaging } from '../../src/db/import-staging.ts';
 import {
+  chatgptConversation,
   chatgptJune2026,
   chatgptMarch2026,
   chatgptPre2025,
@@ -13,11 +14,13 @@ import {
   JPEG,
   JUNE_CONVERSATION,
   JUNE_IDS,
+  message,
   MARCH_CONVERSATION,
   MARCH_IDS,
   OTHER_JPEG,
   PDF,
   PNG,
+  text,
   WEBP,
   wav,
 } from './attachment-exports.ts';
@@ -155,7 +158,7 @@ describe('attachments from exports', () => {
         conversation: MARCH_CONVERSATION,
         messageIndex: 0,
         name: 'notes.txt',
-        contentType: 'text/plain',
+        contentType: 'text/plain; charset=utf-8',
         size: 12,
         kind: 'file',
         stored: true,
@@ -249,6 +252,28 @@ describe('attachments from exports', () => {
     const blobs = await t.deps.db.selectFrom('attachment_blobs').select(['source', 'size', 'import_id']).execute();
     assert.ok(blobs.every((blob) => blob.import_id === null && blob.source !== `${JUNE_IDS.unlinked}.dat`));
     assert.ok(!blobs.some((blob) => Number(blob.size) === OTHER_JPEG.length && blob.source.includes('unlinked')));
+  });
+
+  test('a type that is a list (`image/png; q=1, text/html`) counts as none given: the bytes say PNG, and nothing says HTML', async () => {
+    const t = await setup();
+    const conversation = chatgptConversation('c-list', 'Polyglot', [
+      message('root', 'user', text('')),
+      message('u1', 'user', text('Look'), {
+        attachments: [{ id: 'file-List5555555555555555', name: 'photo.png', mime_type: 'image/png; q=1, text/html' }],
+      }),
+    ]);
+    const polyglot = new Uint8Array([...PNG, ...strToU8('<form><input type="password"></form>')]);
+    const answer = await imported(
+      t,
+      storedZip({
+        'conversations.json': strToU8(JSON.stringify([conversation])),
+        'file-List5555555555555555-photo.png': polyglot,
+      }),
+    );
+    assert.deepEqual(
+      (await attachmentsOf(t, answer.connectionId)).map(({ contentType, kind }) => ({ contentType, kind })),
+      [{ contentType: 'image/png', kind: 'image' }],
+    );
   });
 
   test('Claude: a paste is a stored text document named paste.txt; a file in files[] is listed, not stored', async () => {

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync } from 'fflate';
 import { DOCUMENT_PREVIEW_BYTES } from '../../src/conversations/attachments.ts';
 import { downloadZip } from '../../src/hosted/download-zip.ts';
-import { json, seedAttachment, seedConnection, setup, type TestContext } from '../helpers.ts';
+import { json, postExport, seedAttachment, seedConnection, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, openSession } from './page-client.ts';
 
 const encoder = new TextEncoder();
@@ -164,6 +164,34 @@ describe('/manage/attachments/{id}', () => {
     assert.deepEqual([part.status, (await part.arrayBuffer()).byteLength], [206, 10]);
   });
 
+  test('a file keeps its own sandbox policy under the pages’ one; a type that is a list is served as a download', async () => {
+    const t = await setup();
+    const { conversationId, files } = await conversationWithFiles(t);
+    const polyglot = await seedAttachment(t.deps, {
+      conversationId,
+      name: 'photo.png',
+      contentType: 'image/png; q=1, text/html',
+      sniffedType: 'image/png',
+      bytes: new Uint8Array([
+        ...PNG,
+        ...encoder.encode('<meta http-equiv="refresh" content="0;url=https://evil.example">'),
+      ]),
+    });
+    const browser = await openSession(t, 'manage');
+    for (const id of [files.photo.id, polyglot.id]) {
+      const policy = (await browser.get(`/manage/attachments/${id}`)).headers.get('content-security-policy')!;
+      assert.match(policy, /\bsandbox\b/);
+      assert.match(policy, /frame-ancestors 'none'/);
+    }
+    const response = await browser.get(`/manage/attachments/${polyglot.id}`);
+    assert.equal(response.headers.get('content-type'), 'application/octet-stream');
+    assert.match(response.headers.get('content-disposition')!, /^attachment; filename="photo\.png"/);
+    // Never an <img> on the conversation's page either: a download link.
+    const html = await (await browser.get(`/manage/conversations/${conversationId}`)).text();
+    assert.doesNotMatch(item(html, polyglot.id), /<img/);
+    assert.match(item(html, polyglot.id), /download="photo\.png"/);
+  });
+
   test('another person’s, one not stored, and no session: refused as pages refuse', async () => {
     const t = await setup();
     const { files } = await conversationWithFiles(t);
@@ -177,6 +205,72 @@ describe('/manage/attachments/{id}', () => {
     assert.equal((await browser.get(`/manage/attachments/${files.missing.id}`)).status, 404);
     const anonymous = await t.app.request(`/manage/attachments/${files.photo.id}`);
     assert.equal(anonymous.status, 401);
+  });
+});
+
+describe('names read in the order their characters are in', () => {
+  // Any of Unicode's bidirectional controls; not global, so each test starts afresh.
+  const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+  test('a file name or title with direction controls (inv<U+202E>gnp.exe reads “invexe.png”) shows them as _ on every page', async () => {
+    const t = await setup();
+    const conversation = {
+      uuid: 'c1',
+      name: 'Invoice \u202Efdp.exe',
+      updated_at: '2025-01-01T01:00:00Z',
+      chat_messages: [
+        {
+          uuid: 'm0',
+          sender: 'human',
+          text: 'Here are the files',
+          created_at: '2025-01-01T00:00:00Z',
+          files: [{ file_name: 'inv\u202Egnp.exe' }],
+          attachments: [{ file_name: 'notes\u2067\u200ftxt.exe', extracted_content: 'hello' }],
+        },
+      ],
+    };
+    const { connectionId } = await json(await postExport(t, strToU8(JSON.stringify([conversation]))));
+    const [{ id, payload }] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`)))
+      .conversations;
+    // The API hands the names on as the export has them.
+    assert.match(payload.messages[0].content, /\[file: inv\u202Egnp\.exe\]/);
+    const image = await seedAttachment(t.deps, {
+      conversationId: id,
+      name: 'photo\u202Egnp.exe',
+      contentType: 'image/png',
+      bytes: PNG,
+    });
+    const browser = await openSession(t, 'manage');
+
+    const html = await (await browser.get(`/manage/conversations/${id}`)).text();
+    assert.doesNotMatch(html, BIDI);
+    assert.match(html, /<title>Invoice _fdp\.exe · /);
+    assert.match(html, /<h1 id="conversation-title">Invoice _fdp\.exe<\/h1>/);
+    // The file lines of the message's text.
+    assert.match(html, /\[file: inv_gnp\.exe\]/);
+    assert.match(html, /\[attachment: notes__txt\.exe\]/);
+    // The image: its alt text and caption; a document's summary and download name; a missing file's name.
+    const shown = item(html, image.id);
+    assert.match(shown, /<img src="[^"]+" alt="photo_gnp\.exe"/);
+    assert.match(shown, /<span class="file-name">photo_gnp\.exe<\/span>/);
+    assert.match(shown, /aria-label="Delete photo_gnp\.exe"/);
+    assert.match(html, /<summary><span class="file-name">notes__txt\.exe<\/span>/);
+    assert.match(html, /<span class="file-name">inv_gnp\.exe<\/span> <span class="muted small">· not in the export/);
+
+    const listing = await (await browser.get(`/manage/connections/${connectionId}`)).text();
+    assert.doesNotMatch(listing, BIDI);
+    assert.match(listing, />Invoice _fdp\.exe<\/a>/);
+    const search = await (await browser.get('/manage?q=Invoice')).text();
+    assert.doesNotMatch(search, BIDI);
+    assert.match(search, />Invoice _fdp\.exe<\/a>/);
+    for (const confirm of [`/manage/attachments/${image.id}/delete`, `/manage/conversations/${id}/delete`]) {
+      const page = await (await browser.get(confirm)).text();
+      assert.doesNotMatch(page, BIDI, confirm);
+      assert.match(page, /“(photo_gnp|Invoice _fdp)\.exe”/, confirm);
+    }
+    // The download's name too, as it always was.
+    const download = await browser.get(`/manage/attachments/${image.id}`);
+    assert.match(download.headers.get('content-disposition')!, /filename="photo_gnp\.exe"/);
   });
 });
 

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
-import { json, postExport, setup } from '../helpers.ts';
+import { STYLESHEET } from '../../pages/assets.ts';
+import { MARKDOWN_PAGE_CHARACTERS, MARKDOWN_TEXT_CHARACTERS, pageTexts } from '../../pages/markdown.ts';
+import { json, postExport, seedConnection, setup, storedPayload } from '../helpers.ts';
 import { openSession } from './page-client.ts';
 
 const LINK_REL = 'noopener noreferrer nofollow';
@@ -139,5 +141,122 @@ describe('messages cannot inject markup', () => {
     const links = contents.flatMap((content) => [...content.matchAll(/<a\b[^>]*>/g)].map((m) => m[0]));
     assert.equal(links.length, 4);
     for (const link of links) assert.match(link, new RegExp(` rel="${LINK_REL}"`));
+  });
+});
+
+/** The manage page of one conversation of `messages`, stored as an import stores it. */
+async function conversationPage(messages: Array<{ role: string; content: string; reasoning?: string }>) {
+  const t = await setup();
+  const { connectionId } = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1' });
+  const id = crypto.randomUUID();
+  const payload = JSON.stringify({ title: 'Long', messages: messages.map((m) => ({ ...m, timestamp: null })) });
+  await t.deps.db
+    .insertInto('conversations')
+    .values({
+      id,
+      connection_id: connectionId,
+      external_id: 'long',
+      title: 'Long',
+      payload: storedPayload(t.deps.db, payload),
+      update_time: '2026-03-01T11:00:00.000Z',
+      created_at: '2026-03-01T11:00:00.000Z',
+      changed_at: '2026-03-01T11:00:00.000Z',
+    })
+    .execute();
+  const browser = await openSession(t, 'manage');
+  const response = await browser.get(`/manage/conversations/${id}`);
+  assert.equal(response.status, 200);
+  return response.text();
+}
+
+/** Each text's div on a page: formatted (Markdown) or plain, and what it holds. */
+const texts = (page: string) =>
+  [...page.matchAll(/<div class="content( plain)?">([\s\S]*?)<\/div>/g)].map((m) => ({
+    formatted: m[1] === undefined,
+    html: m[2]!,
+  }));
+
+const PLAIN_NOTE = '<p class="muted small">Too long to format here: shown as plain text.</p>';
+
+describe('Markdown has a budget: past it, a text is shown as plain text', () => {
+  test('16 MB of `![`: plain text, whole, with a line saying why', async () => {
+    const hostile = '!['.repeat(8 * 1024 * 1024);
+    const page = await conversationPage([
+      { role: 'user', content: hostile },
+      { role: 'assistant', content: 'That was **long**.' },
+    ]);
+    assert.ok(page.includes(`<div class="content plain">${hostile}</div>${PLAIN_NOTE}`));
+    assert.deepEqual(texts(page)[1], { formatted: true, html: '<p>That was <strong>long</strong>.</p>\n' });
+  });
+
+  test('the plain text is escaped and keeps its line breaks', async () => {
+    const long = `<script>alert(1)</script> & **not bold**\n\nline two\n${'x'.repeat(MARKDOWN_TEXT_CHARACTERS)}`;
+    const [shown] = texts(await conversationPage([{ role: 'user', content: long }]));
+    assert.deepEqual(shown, {
+      formatted: false,
+      html: `&lt;script&gt;alert(1)&lt;/script&gt; &amp; **not bold**\n\nline two\n${'x'.repeat(MARKDOWN_TEXT_CHARACTERS)}`,
+    });
+    // The stylesheet shows its line breaks as written.
+    assert.match(STYLESHEET, /\.content\.plain\{white-space:pre-wrap\}/);
+  });
+
+  test('a text of MARKDOWN_TEXT_CHARACTERS is Markdown, one character more is not; reasoning too', async () => {
+    const text = (length: number) => `**a** ${'b'.repeat(length - 6)}`;
+    const shown = texts(
+      await conversationPage([
+        { role: 'user', content: text(MARKDOWN_TEXT_CHARACTERS) },
+        {
+          role: 'assistant',
+          content: text(MARKDOWN_TEXT_CHARACTERS + 1),
+          reasoning: text(MARKDOWN_TEXT_CHARACTERS + 1),
+        },
+      ]),
+    );
+    assert.deepEqual(
+      shown.map((text) => text.formatted),
+      [true, false, false],
+    );
+    assert.match(shown[0]!.html, /^<p><strong>a<\/strong> b+<\/p>\n$/);
+  });
+
+  test('a page of many texts just under the limit renders MARKDOWN_PAGE_CHARACTERS of Markdown, the rest plain', async () => {
+    const length = MARKDOWN_TEXT_CHARACTERS - 4096;
+    const messages = Array.from({ length: 12 }, (_, i) => ({
+      role: i % 2 ? 'assistant' : 'user',
+      content: `**${i}** ${'x'.repeat(length - 6 - String(i).length)}`,
+    }));
+    const shown = texts(await conversationPage([...messages, { role: 'user', content: 'And **one** more.' }]));
+    const fitting = Math.floor(MARKDOWN_PAGE_CHARACTERS / length);
+    assert.ok(fitting < 12);
+    // A short text after them still fits what is left of the budget.
+    assert.deepEqual(
+      shown.map((text) => text.formatted),
+      [...Array(fitting).fill(true), ...Array(12 - fitting).fill(false), true],
+    );
+    const rendered = messages.slice(0, fitting).reduce((sum, message) => sum + message.content.length, 0);
+    assert.ok(rendered <= MARKDOWN_PAGE_CHARACTERS);
+    // Plain, but still the whole of each text.
+    assert.equal(shown[fitting]!.html, messages[fitting]!.content);
+  });
+
+  test('other requests get a turn before more than a text’s worth of Markdown is rendered since the last', async () => {
+    const events: string[] = [];
+    const show = pageTexts('Code', async () => {
+      events.push('turn');
+    });
+    const third = MARKDOWN_TEXT_CHARACTERS / 2;
+    for (const length of [third, third, MARKDOWN_TEXT_CHARACTERS + 1, third, third, 100])
+      events.push((await show('a'.repeat(length))).formatted ? `markdown ${length}` : `plain ${length}`);
+    assert.deepEqual(events, [
+      `markdown ${third}`,
+      `markdown ${third}`,
+      // Plain text costs no turn: escaping is quick whatever the text.
+      `plain ${MARKDOWN_TEXT_CHARACTERS + 1}`,
+      'turn',
+      `markdown ${third}`,
+      `markdown ${third}`,
+      'turn',
+      'markdown 100',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { contentTypeOfName, givenContentType, kindOf } from '../../attachments/content-type.ts';
+import { contentTypeOfName, canonicalContentType, kindOf } from '../../attachments/content-type.ts';
 import * as blobs from '../../db/attachment-staging.ts';
 import type { AttachmentsTable, Db } from '../../db/database.ts';
 import { nextTurn } from '../../db/transaction.ts';
@@ -180,8 +180,8 @@ class AttachmentRows {
       const name =
         ref.name ?? (ref.fileId === undefined ? undefined : this.files.name(ref.fileId)) ?? ref.fileId ?? 'file';
       const contentType =
-        givenContentType(ref.contentType ?? undefined) ??
-        givenContentType(library?.contentType ?? undefined) ??
+        canonicalContentType(ref.contentType ?? undefined) ??
+        canonicalContentType(library?.contentType ?? undefined) ??
         (blob && blob.content_type !== 'application/octet-stream' ? blob.content_type : undefined) ??
         contentTypeOfName(name) ??
         'application/octet-stream';
