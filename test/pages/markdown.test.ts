@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
-import { STYLESHEET } from '../../pages/assets.ts';
+import { ASSETS } from '../../dist/assets.ts';
 import { MARKDOWN_PAGE_CHARACTERS, MARKDOWN_TEXT_CHARACTERS, pageTexts } from '../../pages/markdown.ts';
 import { json, postExport, seedConnection, setup, storedPayload } from '../helpers.ts';
 import { openSession } from './page-client.ts';
@@ -197,7 +197,7 @@ describe('Markdown has a budget: past it, a text is shown as plain text', () => 
       html: `&lt;script&gt;alert(1)&lt;/script&gt; &amp; **not bold**\n\nline two\n${'x'.repeat(MARKDOWN_TEXT_CHARACTERS)}`,
     });
     // The stylesheet shows its line breaks as written.
-    assert.match(STYLESHEET, /\.content\.plain\{white-space:pre-wrap\}/);
+    assert.match(ASSETS['parley.css']!, /\.content\.plain\{white-space:pre-wrap\}/);
   });
 
   test('a text of MARKDOWN_TEXT_CHARACTERS is Markdown, one character more is not; reasoning too', async () => {
