@@ -567,19 +567,9 @@ describeInBrowser('the hosted pages in Chromium', () => {
   });
 
   test('without JavaScript: the upload posts as a plain form, and a manage confirmation deletes', async () => {
-    const { url } = await cli(
-      server!,
-      'link',
-      '--app',
-      tenant.appId,
-      '--user',
-      'no-script-user',
-      '--purpose',
-      'connect',
-    );
     await inBrowser(
       async (page) => {
-        await openChatGptUpload(page, url);
+        await openChatGptUpload(page, await link('connect', 'no-script-user'));
         await page.getByLabel('Export file (.zip or .json)').setInputFiles(CHATGPT_EXPORT);
         // No script names the chosen file and its size: the drop zone says the server's words, shown by the stylesheet.
         assert.equal(await page.locator('[data-chosen-file]').innerText(), 'File chosen');
