@@ -6,7 +6,7 @@ import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import type { Attachment } from 'parley-sdk';
 import { attachmentJson } from '../wire/wire-json.ts';
-import { isInlineImage, type ServedFile } from '../http/attachment-response.ts';
+import { isInlineImage } from '../attachments/inline-types.ts';
 import type { Owner } from './ownership.ts';
 
 /** A stored attachment: one whose bytes can be served. */
@@ -29,15 +29,6 @@ export async function storedAttachmentOf(
   if (!attachment.blob) throw new ParleyError('attachmentNotFound');
   return attachment as StoredAttachment;
 }
-
-/** What a response says of a stored attachment's file. */
-export const servedFile = ({ name, content_type, blob }: StoredAttachment): ServedFile => ({
-  name,
-  contentType: content_type,
-  sniffedType: blob.content_type,
-  size: blob.size,
-  sha256: blob.sha256,
-});
 
 /**
  * A blob's bytes (those of `range` only, with one), from the store its row

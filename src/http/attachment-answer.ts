@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env.ts';
-import { blobBytes, servedFile, storedAttachmentOf } from '../conversations/attachments.ts';
+import { blobBytes, storedAttachmentOf, type StoredAttachment } from '../conversations/attachments.ts';
 import type { Deps } from '../deps.ts';
-import { fileResponse } from './attachment-response.ts';
+import { fileResponse, type ServedFile } from './attachment-response.ts';
 
 /**
  * The bytes of attachment `id` of `scope` (an app, or one of its users: 404 for
@@ -27,3 +27,12 @@ export async function attachmentAnswer(
       }),
   );
 }
+
+/** What a response says of a stored attachment's file. */
+export const servedFile = ({ name, content_type, blob }: StoredAttachment): ServedFile => ({
+  name,
+  contentType: content_type,
+  sniffedType: blob.content_type,
+  size: blob.size,
+  sha256: blob.sha256,
+});
