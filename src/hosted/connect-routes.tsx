@@ -16,40 +16,28 @@ import { closeIfBodyUnread, errorStatus } from '../http/error-response.ts';
 import { openExportUpload } from '../http/export-upload.ts';
 import { checkCsrf, rememberResult } from '../links/page-sessions.ts';
 import { importProblem } from './import-problem.ts';
-import { pageHeaders, pageLink, pageSession, postedForm, renderPage, startPageSession } from './page-kit.tsx';
+import { pageHeaders, renderPage, requirePageLink, requirePageSession, startPageSession } from './page-kit.tsx';
 
 /** The connect flow: /start (the link's landing page) and /connect (choose, upload, result). */
 export function connectRoutes(deps: Deps, imports: ImportSlots) {
   const routes = new Hono<AppEnv>();
+  const session = requirePageSession(deps, 'connect');
   routes.use('/start', pageHeaders);
   // '/connect/*' matches /connect itself too.
   routes.use('/connect/*', pageHeaders);
 
   // Shows the page and consumes nothing: a chat app's link preview or a mail
   // scanner fetching the URL must not use up the person's link.
-  routes.get('/start', async (c) => {
-    const token = c.req.query('token');
-    const link = await pageLink(deps, c, token, 'connect');
-    if (link instanceof Response) return link;
-    const { appName, brand } = c.get('page');
-    return renderPage(c, <ConnectStartPage appName={appName!} token={token!} privacyPolicyUrl={brand?.privacyUrl} />);
+  routes.get('/start', requirePageLink(deps, 'connect'), (c) => {
+    const { token, brand } = c.var.link;
+    return renderPage(c, <ConnectStartPage appName={brand.name} token={token} privacyPolicyUrl={brand.privacyUrl} />);
   });
+  routes.post('/start', requirePageLink(deps, 'connect'), startPageSession(deps));
 
-  // The person's click: consumes the link and opens a session. No CSRF token here:
-  // there is no session yet, and the single-use signed token is the proof.
-  routes.post('/start', async (c) => {
-    const form = await postedForm(deps, c);
-    const link = await pageLink(deps, c, typeof form.token === 'string' ? form.token : undefined, 'connect');
-    return link instanceof Response ? link : startPageSession(deps, c, link);
-  });
+  routes.get('/connect', session, (c) => renderPage(c, <ChooseProviderPage appName={c.var.session.appName} />));
 
-  routes.get('/connect', async (c) => {
-    const { appName } = await pageSession(deps, c, 'connect');
-    return renderPage(c, <ChooseProviderPage appName={appName} />);
-  });
-
-  routes.get('/connect/result', async (c) => {
-    const { appName, lastResult } = await pageSession(deps, c, 'connect');
+  routes.get('/connect/result', session, (c) => {
+    const { appName, lastResult } = c.var.session;
     if (!lastResult) return c.redirect('/connect', 303);
     const outcome = JSON.parse(lastResult) as ImportOutcome & { status: number };
     return renderPage(
@@ -59,8 +47,8 @@ export function connectRoutes(deps: Deps, imports: ImportSlots) {
     );
   });
 
-  routes.get('/connect/:provider', async (c) => {
-    const current = await pageSession(deps, c, 'connect');
+  routes.get('/connect/:provider', session, (c) => {
+    const current = c.var.session;
     const provider = c.req.param('provider');
     if (!formatFor(provider)) throw new ParleyError('notFound');
     return renderPage(
@@ -76,8 +64,8 @@ export function connectRoutes(deps: Deps, imports: ImportSlots) {
 
   // The upload goes through the same import as POST /api/ingest-export; the
   // outcome is kept in the session and shown after a redirect (post/redirect/get).
-  routes.post('/connect/:provider', async (c) => {
-    const current = await pageSession(deps, c, 'connect');
+  routes.post('/connect/:provider', session, async (c) => {
+    const current = c.var.session;
     const provider = c.req.param('provider');
     if (!formatFor(provider)) throw new ParleyError('notFound');
     let outcome: ImportOutcome & { status: number };

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { every, except } from 'hono/combine';
 import {
   ConfirmPage,
   ManageConnectionPage,
@@ -32,10 +33,10 @@ import {
   isNavigation,
   messages,
   pageHeaders,
-  pageLink,
-  pageSession,
   postedForm,
   renderPage,
+  requirePageLink,
+  requirePageSession,
   sessionCookie,
   startPageSession,
 } from './page-kit.tsx';
@@ -54,12 +55,12 @@ const pageNumber = (c: Context<AppEnv>) =>
 /** The manage flow: /manage and below, for one user of one app. */
 export function manageRoutes(deps: Deps) {
   const routes = new Hono<AppEnv>();
-  const session = (c: Context<AppEnv>) => pageSession(deps, c, 'manage');
+  const session = requirePageSession(deps, 'manage');
 
   /** A confirmed destructive action: checks the form's CSRF token, acts, then redirects. */
   const confirmed =
     (action: (c: Context<AppEnv>, owner: Owner & PageSession) => Promise<string>) => async (c: Context<AppEnv>) => {
-      const owner = await session(c);
+      const owner = c.var.session;
       const form = await postedForm(deps, c);
       checkCsrf(owner, form.csrf);
       return c.redirect(await action(c, owner), 303);
@@ -72,55 +73,55 @@ export function manageRoutes(deps: Deps) {
   // carries on at a URL without the token, so it does not linger in history or
   // logs. Anything else fetching it (a chat app's preview, a mail scanner) gets a
   // page whose one button consumes it, as the connect page's Continue does.
-  routes.get('/manage', async (c) => {
-    const token = c.req.query('token');
-    if (token !== undefined || sessionCookie(c, 'manage') === undefined) {
-      const link = await pageLink(deps, c, token, 'manage');
-      if (link instanceof Response) return link;
-      if (isNavigation(c)) return startPageSession(deps, c, link);
-      return renderPage(c, <OpenManagePage appName={c.get('page').appName!} token={token!} />);
-    }
-    const owner = await session(c);
-    const connections = await connectionsOf(deps, owner);
-    // The box holds MAX_QUERY_LENGTH characters; a longer q from an edited URL is cut, not refused.
-    const q = c.req.query('q')?.slice(0, MAX_QUERY_LENGTH);
-    const page = pageNumber(c);
-    const search = isSearch(q)
-      ? { q, page, ...(await searchOwn(deps, owner, q, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })) }
-      : undefined;
-    // What "Delete all" deleted, kept in the session by its redirect (nothing from the URL is shown).
-    const deleted =
-      c.req.query('notice') === 'all-deleted' && owner.lastResult
-        ? (JSON.parse(owner.lastResult) as { deleted?: DeletedCounts }).deleted
+  const landing = async (c: Context<AppEnv>) =>
+    isNavigation(c)
+      ? startPageSession(deps)(c)
+      : renderPage(c, <OpenManagePage appName={c.var.link.brand.name} token={c.var.link.token} />);
+  // /manage is where a manage link lands too: a request with a token, or without a
+  // session cookie, is the link's, and never reaches the home page.
+  const hasSessionNoLink = (c: Context) =>
+    c.req.query('token') === undefined && sessionCookie(c, 'manage') !== undefined;
+  routes.get(
+    '/manage',
+    except(hasSessionNoLink, every(requirePageLink(deps, 'manage'), landing)),
+    session,
+    async (c) => {
+      const owner = c.var.session;
+      const connections = await connectionsOf(deps, owner);
+      // The box holds MAX_QUERY_LENGTH characters; a longer q from an edited URL is cut, not refused.
+      const q = c.req.query('q')?.slice(0, MAX_QUERY_LENGTH);
+      const page = pageNumber(c);
+      const search = isSearch(q)
+        ? { q, page, ...(await searchOwn(deps, owner, q, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })) }
         : undefined;
-    return renderPage(
-      c,
-      <ManageHomePage
-        appName={owner.appName}
-        connections={connections}
-        search={search}
-        pageSize={PAGE_SIZE}
-        queryMaxLength={MAX_QUERY_LENGTH}
-        notice={c.req.query('notice')}
-        deleted={deleted}
-        now={deps.clock.now()}
-      />,
-    );
-  });
+      // What "Delete all" deleted, kept in the session by its redirect (nothing from the URL is shown).
+      const deleted =
+        c.req.query('notice') === 'all-deleted' && owner.lastResult
+          ? (JSON.parse(owner.lastResult) as { deleted?: DeletedCounts }).deleted
+          : undefined;
+      return renderPage(
+        c,
+        <ManageHomePage
+          appName={owner.appName}
+          connections={connections}
+          search={search}
+          pageSize={PAGE_SIZE}
+          queryMaxLength={MAX_QUERY_LENGTH}
+          notice={c.req.query('notice')}
+          deleted={deleted}
+          now={deps.clock.now()}
+        />,
+      );
+    },
+  );
 
-  // The Open button. No CSRF token: there is no session yet, and the single-use
-  // signed token is the proof.
-  routes.post('/manage', async (c) => {
-    const form = await postedForm(deps, c);
-    const link = await pageLink(deps, c, typeof form.token === 'string' ? form.token : undefined, 'manage');
-    return link instanceof Response ? link : startPageSession(deps, c, link);
-  });
+  routes.post('/manage', requirePageLink(deps, 'manage'), startPageSession(deps));
 
   // "Download my data": a read, so a GET with the session and no form token; a
   // cross-site page can at most make the person's own browser save their file.
   // A zip: the JSON file as the download always was, and the stored files beside it.
-  routes.get('/manage/download', async (c) => {
-    const owner = await session(c);
+  routes.get('/manage/download', session, async (c) => {
+    const owner = c.var.session;
     const connections = await downloadOf(deps, owner);
     const now = deps.clock.now();
     const exportedAt = isoTime(now);
@@ -140,8 +141,8 @@ export function manageRoutes(deps: Deps) {
     });
   });
 
-  routes.get('/manage/connections/:id', async (c) => {
-    const owner = await session(c);
+  routes.get('/manage/connections/:id', session, async (c) => {
+    const owner = c.var.session;
     const page = pageNumber(c);
     const { connection, rows, total } = await conversationPage(deps, owner, c.req.param('id'), {
       limit: PAGE_SIZE,
@@ -161,8 +162,8 @@ export function manageRoutes(deps: Deps) {
     );
   });
 
-  routes.get('/manage/conversations/:id', async (c) => {
-    const owner = await session(c);
+  routes.get('/manage/conversations/:id', session, async (c) => {
+    const owner = c.var.session;
     const conversation = await conversationToRead(deps, owner, c.req.param('id'));
     return renderPage(
       c,
@@ -178,12 +179,10 @@ export function manageRoutes(deps: Deps) {
   // A file of a message: the page's images and download links. A read, so a GET
   // with the session; the page's headers (no-store among them) replace the API's
   // caching, so nothing of the person's files stays in a shared browser's cache.
-  routes.get('/manage/attachments/:id', async (c) => {
-    return attachmentAnswer(c, deps, await session(c), c.req.param('id'));
-  });
+  routes.get('/manage/attachments/:id', session, (c) => attachmentAnswer(c, deps, c.var.session, c.req.param('id')));
 
-  routes.get('/manage/attachments/:id/delete', async (c) => {
-    const owner = await session(c);
+  routes.get('/manage/attachments/:id/delete', session, async (c) => {
+    const owner = c.var.session;
     const attachment = await attachmentOf(deps, owner, c.req.param('id'));
     const t = messages(c);
     return renderPage(
@@ -201,14 +200,15 @@ export function manageRoutes(deps: Deps) {
   });
   routes.post(
     '/manage/attachments/:id/delete',
+    session,
     confirmed(async (c, owner) => {
       const deleted = await deleteAttachment(deps, owner, c.req.param('id')!);
       return `/manage/conversations/${deleted.conversation_id}?notice=attachment-deleted`;
     }),
   );
 
-  routes.get('/manage/conversations/:id/delete', async (c) => {
-    const owner = await session(c);
+  routes.get('/manage/conversations/:id/delete', session, async (c) => {
+    const owner = c.var.session;
     const conversation = await conversationOf(deps, owner, c.req.param('id'));
     const t = messages(c);
     return renderPage(
@@ -226,14 +226,15 @@ export function manageRoutes(deps: Deps) {
   });
   routes.post(
     '/manage/conversations/:id/delete',
+    session,
     confirmed(async (c, owner) => {
       const deleted = await deleteConversation(deps, owner, c.req.param('id')!);
       return `/manage/connections/${deleted.connection_id}?notice=conversation-deleted`;
     }),
   );
 
-  routes.get('/manage/connections/:id/disconnect', async (c) => {
-    const owner = await session(c);
+  routes.get('/manage/connections/:id/disconnect', session, async (c) => {
+    const owner = c.var.session;
     const connection = await connectionOf(deps, owner, c.req.param('id'));
     if (connection.status === 'revoked') throw new ParleyError('connectionRevoked');
     const name = providerName(connection.provider);
@@ -257,14 +258,15 @@ export function manageRoutes(deps: Deps) {
   });
   routes.post(
     '/manage/connections/:id/disconnect',
+    session,
     confirmed(async (c, owner) => {
       await disconnect(deps, owner, c.req.param('id')!);
       return '/manage?notice=disconnected';
     }),
   );
 
-  routes.get('/manage/delete-all', async (c) => {
-    const owner = await session(c);
+  routes.get('/manage/delete-all', session, async (c) => {
+    const owner = c.var.session;
     const t = messages(c);
     return renderPage(
       c,
@@ -281,6 +283,7 @@ export function manageRoutes(deps: Deps) {
   });
   routes.post(
     '/manage/delete-all',
+    session,
     confirmed(async (_c, owner) => {
       let deleted: DeletedCounts = { connections: 0, conversations: 0 };
       try {

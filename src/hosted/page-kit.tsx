@@ -13,13 +13,7 @@ import type { PagePurpose } from '../db/database.ts';
 import { ParleyError, type ErrorCode } from '../errors.ts';
 import { pageBrand, registeredReturnUrl } from '../apps/page-settings.ts';
 import type { Deps } from '../deps.ts';
-import {
-  authenticateLink,
-  checkLink,
-  consumeLink,
-  linkLocale,
-  type AuthenticLink,
-} from '../links/link-verification.ts';
+import { authenticateLink, checkLink, consumeLink, linkLocale } from '../links/link-verification.ts';
 import { openPageSession, resumePageSession } from '../links/page-sessions.ts';
 import { errorStatus } from '../http/error-response.ts';
 import { BODY_LIMITS, readBoundedBody } from '../http/request-body.ts';
@@ -78,12 +72,6 @@ export function pageErrorResponse(c: Context<AppEnv>, error: ParleyError) {
   );
 }
 
-/** Follows a signed link's `locale` claim, when it names a language the pages speak. */
-export function useLinkLocale(c: Context<AppEnv>, token: string | undefined) {
-  const locale = supportedLocale(linkLocale(token));
-  if (locale) c.set('page', { ...c.get('page'), locale });
-}
-
 const COOKIE_NAMES: Record<PagePurpose, string> = { connect: 'parley_connect', manage: 'parley_manage' };
 /**
  * The link's language, kept beside the session cookie for the whole session. A
@@ -101,43 +89,40 @@ export const sessionCookie = (c: Context, purpose: PagePurpose) => getCookie(c, 
 const SESSION_HOME: Record<PagePurpose, string> = { connect: '/connect', manage: '/manage' };
 
 /**
- * What the pages of this request show of their app (its brand) and where they
- * offer to return to: before completion the way back is "cancelled", from the
- * manage pages (nothing to complete) "success"; result and error pages say their own.
+ * The app on this request's pages (its brand), and where they offer to return
+ * to: before completion the way back is "cancelled", from the manage pages
+ * (nothing to complete) "success"; result and error pages say their own.
  */
-async function showApp(
-  deps: Deps,
-  c: Context<AppEnv>,
-  appId: string,
-  purpose: PagePurpose,
-  returnUrl: string | undefined,
-) {
+async function appShown(deps: Deps, appId: string, purpose: PagePurpose, returnUrl: string | undefined) {
   const brand = await pageBrand(deps, appId);
-  const returnStatus = purpose === 'connect' ? 'cancelled' : 'success';
-  c.set('page', { ...c.get('page'), appId, appName: brand.name, brand, returnUrl, returnStatus });
-  return brand;
+  const returnStatus = purpose === 'connect' ? ('cancelled' as const) : ('success' as const);
+  return { appId, appName: brand.name, brand, returnUrl, returnStatus };
 }
 
 /**
- * A signed link for `purpose`, checked (every check but its use) without consuming it; its
- * app's brand is on the page, error pages included, once the app's signature
- * holds. A browser coming back to the very link that opened its live session
- * (Back, a reload) is sent on to that session rather than told the link was
- * used, or has expired since: that redirect is returned instead of the link.
+ * The pages a signed link for `purpose` opens: the link (in the URL, or posted by
+ * the page's button) is checked — every check but its use — without consuming
+ * it. The pages are in the link's language from the start, and wear its app's
+ * brand once the app's signature holds. A browser coming back to the very link
+ * that opened its live session (Back, a reload) is sent on to that session
+ * rather than told the link was used, or has expired since.
  */
-export async function pageLink(
-  deps: Deps,
-  c: Context<AppEnv>,
-  token: string | undefined,
-  purpose: PagePurpose,
-): Promise<AuthenticLink | Response> {
-  useLinkLocale(c, token);
-  const link = await authenticateLink(deps, token);
-  await showApp(deps, c, link.claims.appId, purpose, link.returnUrl);
-  if (await sessionOpenedBy(deps, c, purpose, link.claims.jti)) return c.redirect(SESSION_HOME[purpose], 303);
-  await checkLink(deps, link, purpose);
-  return link;
-}
+export const requirePageLink = (deps: Deps, purpose: PagePurpose) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const token = c.req.method === 'POST' ? (await postedForm(deps, c)).token : c.req.query('token');
+    // Each step shows what it learnt before the next may fail: an error page about
+    // the link is in its language, and wears its app's brand once that is certain.
+    const locale = supportedLocale(linkLocale(token));
+    if (locale) c.set('page', { ...c.get('page'), locale });
+    const link = await authenticateLink(deps, token);
+    const app = await appShown(deps, link.claims.appId, purpose, link.returnUrl);
+    c.set('page', { ...c.get('page'), ...app });
+    if (await sessionOpenedBy(deps, c, purpose, link.claims.jti)) return c.redirect(SESSION_HOME[purpose], 303);
+    await checkLink(deps, link, purpose);
+    // authenticateLink refused a missing token.
+    c.set('link', { ...link, token: token!, brand: app.brand });
+    await next();
+  });
 
 async function sessionOpenedBy(deps: Deps, c: Context<AppEnv>, purpose: PagePurpose, jti: string): Promise<boolean> {
   if (sessionCookie(c, purpose) === undefined) return false;
@@ -150,6 +135,24 @@ async function sessionOpenedBy(deps: Deps, c: Context<AppEnv>, purpose: PagePurp
 }
 
 /**
+ * The pages of a live page session of `purpose`: in its link's language, and
+ * with its app's brand and way back (the way back only while its origin is
+ * still registered), on its error pages too.
+ */
+export const requirePageSession = (deps: Deps, purpose: PagePurpose) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const locale = supportedLocale(getCookie(c, LOCALE_COOKIE_NAMES[purpose]));
+    const cookie = sessionCookie(c, purpose);
+    c.set('page', { ...c.get('page'), ...(locale && { locale }), sessionSent: cookie !== undefined });
+    const session = await resumePageSession(deps, cookie, purpose);
+    const returnUrl = await registeredReturnUrl(deps, session.appId, session.returnUrl);
+    const app = await appShown(deps, session.appId, purpose, returnUrl);
+    c.set('page', { ...c.get('page'), ...app });
+    c.set('session', { ...session, appName: app.appName });
+    await next();
+  });
+
+/**
  * Whether the request is a person's top-level navigation, as browsers mark it
  * (Fetch Metadata). Link previews, mail scanners and `curl` send neither header.
  */
@@ -157,33 +160,37 @@ export const isNavigation = (c: Context) =>
   c.req.header('Sec-Fetch-Mode') === 'navigate' && c.req.header('Sec-Fetch-Dest') === 'document';
 
 /**
- * Consumes a checked link and opens its page session: the cookie (Secure behind
- * https) and the redirect to its purpose's first page, a URL without the token.
+ * The person's click on a link's page: consumes the link and opens its page
+ * session: the cookie (Secure behind https) and the redirect to its purpose's
+ * first page, a URL without the token. No CSRF token: there is no session yet,
+ * and the single-use signed token is the proof.
  */
-export async function startPageSession(deps: Deps, c: Context<AppEnv>, { claims, returnUrl }: AuthenticLink) {
-  c.set('page', { ...c.get('page'), appId: claims.appId });
-  await consumeLink(deps, claims);
-  const token = await openPageSession(deps, {
-    appId: claims.appId,
-    userRef: claims.userRef,
-    purpose: claims.purpose,
-    linkJti: claims.jti,
-    returnUrl,
-  });
-  const cookie = {
-    httpOnly: true,
-    sameSite: 'Lax',
-    secure: deps.config.publicUrl.startsWith('https:'),
-    path: '/',
-  } as const;
-  setCookie(c, COOKIE_NAMES[claims.purpose], token, cookie);
-  const locale = supportedLocale(claims.locale);
-  // A new session without a language of its own must not inherit an older one's.
-  if (locale) setCookie(c, LOCALE_COOKIE_NAMES[claims.purpose], locale, cookie);
-  else if (getCookie(c, LOCALE_COOKIE_NAMES[claims.purpose]) !== undefined)
-    deleteCookie(c, LOCALE_COOKIE_NAMES[claims.purpose], cookie);
-  return c.redirect(SESSION_HOME[claims.purpose], 303);
-}
+export const startPageSession =
+  (deps: Deps) =>
+  async (c: Context<AppEnv>): Promise<Response> => {
+    const { claims, returnUrl } = c.var.link;
+    await consumeLink(deps, claims);
+    const token = await openPageSession(deps, {
+      appId: claims.appId,
+      userRef: claims.userRef,
+      purpose: claims.purpose,
+      linkJti: claims.jti,
+      returnUrl,
+    });
+    const cookie = {
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: deps.config.publicUrl.startsWith('https:'),
+      path: '/',
+    } as const;
+    setCookie(c, COOKIE_NAMES[claims.purpose], token, cookie);
+    const locale = supportedLocale(claims.locale);
+    // A new session without a language of its own must not inherit an older one's.
+    if (locale) setCookie(c, LOCALE_COOKIE_NAMES[claims.purpose], locale, cookie);
+    else if (getCookie(c, LOCALE_COOKIE_NAMES[claims.purpose]) !== undefined)
+      deleteCookie(c, LOCALE_COOKIE_NAMES[claims.purpose], cookie);
+    return c.redirect(SESSION_HOME[claims.purpose], 303);
+  };
 
 /**
  * The posted form's text fields, from a body of at most BODY_LIMITS.pageForm
@@ -191,7 +198,7 @@ export async function startPageSession(deps: Deps, c: Context<AppEnv>, { claims,
  * A body that is not a form reads as an empty one, so the checks that follow
  * refuse it (no link, no CSRF token) instead of a 500.
  */
-export async function postedForm(deps: Deps, c: Context<AppEnv>): Promise<Record<string, string>> {
+export async function postedForm(deps: Deps, c: Context): Promise<Record<string, string>> {
   const bytes = await readBoundedBody(c.req.raw, BODY_LIMITS.pageForm, deps.config.bodyTimeoutMs);
   try {
     const form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
@@ -201,24 +208,4 @@ export async function postedForm(deps: Deps, c: Context<AppEnv>): Promise<Record
   } catch {
     return {};
   }
-}
-
-/**
- * The live page session of `purpose`, with the name of its app; its brand and way
- * back show on its pages and error pages (the way back only while its origin
- * is still registered).
- */
-export async function pageSession(deps: Deps, c: Context<AppEnv>, purpose: PagePurpose) {
-  const locale = supportedLocale(getCookie(c, LOCALE_COOKIE_NAMES[purpose]));
-  const cookie = sessionCookie(c, purpose);
-  c.set('page', { ...c.get('page'), ...(locale && { locale }), sessionSent: cookie !== undefined });
-  const session = await resumePageSession(deps, cookie, purpose);
-  const brand = await showApp(
-    deps,
-    c,
-    session.appId,
-    purpose,
-    await registeredReturnUrl(deps, session.appId, session.returnUrl),
-  );
-  return { ...session, appName: brand.name };
 }
