@@ -1,39 +1,24 @@
 import { Hono, type Context } from 'hono';
 import { every, except } from 'hono/combine';
 import {
-  ConfirmPage,
   ManageConnectionPage,
   ManageConversationPage,
   ManageHomePage,
   OpenManagePage,
 } from '../../pages/manage-pages.tsx';
-import { providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
 import { streamOf } from '../bytes.ts';
 import { downloadedFiles, downloadOf } from '../conversations/download.ts';
-import { attachmentOf, deleteAttachment } from '../conversations/attachments.ts';
-import {
-  connectionsOf,
-  conversationOf,
-  conversationPage,
-  conversationToRead,
-  deleteConversation,
-  disconnect,
-} from '../conversations/manage.ts';
+import { connectionsOf, conversationPage, conversationToRead } from '../conversations/manage.ts';
 import { attachmentAnswer } from '../http/attachment-answer.ts';
-import { connectionOf, type Owner } from '../conversations/ownership.ts';
-import { purgeUser } from '../conversations/purge.ts';
 import { MAX_QUERY_LENGTH, isSearch, searchOwn } from '../conversations/search.ts';
 import { isoTime, type Deps } from '../deps.ts';
-import { ParleyError } from '../errors.ts';
-import { checkCsrf, rememberResult, type PageSession } from '../links/page-sessions.ts';
 import { downloadFile } from './download-file.ts';
 import { downloadZip } from './download-zip.ts';
+import { manageConfirmations } from './manage-confirmations.tsx';
 import {
   isNavigation,
-  messages,
   pageHeaders,
-  postedForm,
   renderPage,
   requirePageLink,
   requirePageSession,
@@ -56,15 +41,6 @@ const pageNumber = (c: Context<AppEnv>) =>
 export function manageRoutes(deps: Deps) {
   const routes = new Hono<AppEnv>();
   const session = requirePageSession(deps, 'manage');
-
-  /** A confirmed destructive action: checks the form's CSRF token, acts, then redirects. */
-  const confirmed =
-    (action: (c: Context<AppEnv>, owner: Owner & PageSession) => Promise<string>) => async (c: Context<AppEnv>) => {
-      const owner = c.var.session;
-      const form = await postedForm(deps, c);
-      checkCsrf(owner, form.csrf);
-      return c.redirect(await action(c, owner), 303);
-    };
 
   // '/manage/*' matches /manage itself too.
   routes.use('/manage/*', pageHeaders);
@@ -181,122 +157,7 @@ export function manageRoutes(deps: Deps) {
   // caching, so nothing of the person's files stays in a shared browser's cache.
   routes.get('/manage/attachments/:id', session, (c) => attachmentAnswer(c, deps, c.var.session, c.req.param('id')));
 
-  routes.get('/manage/attachments/:id/delete', session, async (c) => {
-    const owner = c.var.session;
-    const attachment = await attachmentOf(deps, owner, c.req.param('id'));
-    const t = messages(c);
-    return renderPage(
-      c,
-      <ConfirmPage
-        appName={owner.appName}
-        title={t.confirmDeleteAttachment}
-        explanation={t.confirmDeleteAttachmentText({ name: attachment.name, app: owner.appName })}
-        action={`/manage/attachments/${attachment.id}/delete`}
-        csrfToken={owner.csrfToken}
-        confirmLabel={t.deleteAttachmentButton}
-        cancelHref={`/manage/conversations/${attachment.conversation_id}`}
-      />,
-    );
-  });
-  routes.post(
-    '/manage/attachments/:id/delete',
-    session,
-    confirmed(async (c, owner) => {
-      const deleted = await deleteAttachment(deps, owner, c.req.param('id')!);
-      return `/manage/conversations/${deleted.conversation_id}?notice=attachment-deleted`;
-    }),
-  );
-
-  routes.get('/manage/conversations/:id/delete', session, async (c) => {
-    const owner = c.var.session;
-    const conversation = await conversationOf(deps, owner, c.req.param('id'));
-    const t = messages(c);
-    return renderPage(
-      c,
-      <ConfirmPage
-        appName={owner.appName}
-        title={t.confirmDeleteConversation}
-        explanation={t.confirmDeleteConversationText({ title: conversation.title ?? t.untitled, app: owner.appName })}
-        action={`/manage/conversations/${conversation.id}/delete`}
-        csrfToken={owner.csrfToken}
-        confirmLabel={t.deleteConversationButton}
-        cancelHref={`/manage/conversations/${conversation.id}`}
-      />,
-    );
-  });
-  routes.post(
-    '/manage/conversations/:id/delete',
-    session,
-    confirmed(async (c, owner) => {
-      const deleted = await deleteConversation(deps, owner, c.req.param('id')!);
-      return `/manage/connections/${deleted.connection_id}?notice=conversation-deleted`;
-    }),
-  );
-
-  routes.get('/manage/connections/:id/disconnect', session, async (c) => {
-    const owner = c.var.session;
-    const connection = await connectionOf(deps, owner, c.req.param('id'));
-    if (connection.status === 'revoked') throw new ParleyError('connectionRevoked');
-    const name = providerName(connection.provider);
-    const t = messages(c);
-    return renderPage(
-      c,
-      <ConfirmPage
-        appName={owner.appName}
-        title={t.confirmDisconnect({ provider: name })}
-        explanation={t.confirmDisconnectText({
-          count: connection.conversation_count,
-          provider: name,
-          app: owner.appName,
-        })}
-        action={`/manage/connections/${connection.id}/disconnect`}
-        csrfToken={owner.csrfToken}
-        confirmLabel={t.disconnectHeading({ provider: name })}
-        cancelHref={`/manage/connections/${connection.id}`}
-      />,
-    );
-  });
-  routes.post(
-    '/manage/connections/:id/disconnect',
-    session,
-    confirmed(async (c, owner) => {
-      await disconnect(deps, owner, c.req.param('id')!);
-      return '/manage?notice=disconnected';
-    }),
-  );
-
-  routes.get('/manage/delete-all', session, async (c) => {
-    const owner = c.var.session;
-    const t = messages(c);
-    return renderPage(
-      c,
-      <ConfirmPage
-        appName={owner.appName}
-        title={t.confirmDeleteAll}
-        explanation={t.confirmDeleteAllText({ app: owner.appName })}
-        action="/manage/delete-all"
-        csrfToken={owner.csrfToken}
-        confirmLabel={t.deleteAllButton}
-        cancelHref="/manage"
-      />,
-    );
-  });
-  routes.post(
-    '/manage/delete-all',
-    session,
-    confirmed(async (_c, owner) => {
-      let deleted: DeletedCounts = { connections: 0, conversations: 0 };
-      try {
-        const { connections, conversations } = await purgeUser(deps, owner.appId, owner.userRef, owner.tokenHash);
-        deleted = { connections, conversations };
-      } catch (error) {
-        // Nothing imported, or already deleted: the outcome the person asked for.
-        if (!(error instanceof ParleyError && error.code === 'userNotFound')) throw error;
-      }
-      await rememberResult(deps, owner, { deleted });
-      return '/manage?notice=all-deleted';
-    }),
-  );
+  routes.route('/', manageConfirmations(deps));
 
   return routes;
 }
