@@ -9,8 +9,9 @@ import { FAVICON, PAGE_SCRIPT, RETURN_SCRIPT, STYLESHEET, UPLOAD_SCRIPT } from '
 import { operatorPage } from '../pages/operator-page.ts';
 import { brandRoutes } from './hosted/brand-routes.ts';
 import { connectRoutes } from './hosted/connect-routes.tsx';
-import { manageRoutes } from './hosted/manage-routes.tsx';
-import { pageErrorResponse, pageHeaders } from './hosted/page-kit.tsx';
+import { manageRoutes } from './hosted/manage-routes.ts';
+import { pageHeaders } from './hosted/page-middleware.ts';
+import { pageErrorResponse } from './hosted/render-page.tsx';
 import { ParleyError } from './errors.ts';
 import { errorStatus, setErrorHeaders } from './http/error-response.ts';
 import { isDatabaseBusy } from './db/dialects/dialect.ts';

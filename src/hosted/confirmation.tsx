@@ -4,7 +4,9 @@ import { ConfirmPage } from '../../pages/manage-pages.tsx';
 import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
 import { checkCsrf } from '../links/page-sessions.ts';
-import { messages, postedForm, renderPage, requirePageSession } from './page-kit.tsx';
+import { requirePageSession } from './page-middleware.ts';
+import { postedForm } from './posted-form.ts';
+import { messages, renderPage } from './render-page.tsx';
 
 /** A destructive action of the manage pages, as the page that asks for it to be confirmed describes it. */
 export interface Confirmation<Path extends string> {
