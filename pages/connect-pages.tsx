@@ -1,7 +1,7 @@
 import { useMessages } from './i18n/messages-context.ts';
 import { Counts, Layout } from './layout.tsx';
 import { ReturnLink } from './return-link.tsx';
-import type { ImportProblem } from '../src/hosted/import-problem.ts';
+import type { ImportProblem } from '../src/errors.ts';
 import { PROVIDER_GUIDES, providerGuide, providerName } from './providers.ts';
 
 export function ConnectStartPage({

@@ -59,21 +59,16 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
       const result = await imports.run(() => importExport(deps, target, file, async () => target));
       outcome = { ...result, status: 200 };
     } catch (error) {
-      // Refusals of the request rather than of the file are error pages at the form's
-      // address; the upload script retries a 503 by itself.
-      if (
-        !(error instanceof ParleyError) ||
-        error.code === 'invalidCsrf' ||
-        error.code === 'unsupportedContentType' ||
-        error.code === 'sessionExpired' ||
-        error.code === 'importsBusy'
-      )
-        throw error;
+      // The error table says which refusals are of the request rather than of the file:
+      // their error pages are at the form's address.
+      if (!(error instanceof ParleyError)) throw error;
+      const problem = importProblem(error);
+      if (!problem) throw error;
       // A refused file is no error response: the redirect to the result page says whether the connection stays.
       closeIfBodyUnread(c);
       // The page says what to do next; the precise reason is for the log (and the API's answer).
       deps.log.info('page import refused', { appId: current.appId, provider, error: error.message });
-      outcome = { provider, ok: false, status: errorStatus(error), problem: importProblem(error) };
+      outcome = { provider, ok: false, status: errorStatus(error), problem };
     }
     await rememberResult(deps, current, outcome);
     return c.redirect('/connect/result', 303);
