@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { ImportResultPage, UploadPage, type ImportOutcome } from '../../pages/connect-pages.tsx';
+import { ImportResultPage, UploadPage } from '../../pages/connect-pages.tsx';
 import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
@@ -8,7 +8,7 @@ import type { ImportSlots } from '../import/import-slots.ts';
 import { formatFor } from '../import/formats/registry.ts';
 import { closeIfBodyUnread, errorStatus } from '../http/error-response.ts';
 import { openExportUpload } from '../http/export-upload.ts';
-import { checkCsrf, rememberResult } from '../links/page-sessions.ts';
+import { checkCsrf, rememberResult, type ImportOutcome } from '../links/page-sessions.ts';
 import { importProblem } from './import-problem.ts';
 import { requirePageSession } from './page-middleware.ts';
 import { renderPage } from './render-page.tsx';
@@ -26,9 +26,9 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
   const session = requirePageSession(deps, 'connect');
 
   routes.get('/connect/result', session, (c) => {
-    const { appName, lastResult } = c.var.session;
-    if (!lastResult) return c.redirect('/connect', 303);
-    const outcome = JSON.parse(lastResult) as ImportOutcome & { status: number };
+    const { appName, lastResult: outcome } = c.var.session;
+    // No upload yet in this session (a connect session keeps only import outcomes).
+    if (!outcome || !('ok' in outcome)) return c.redirect('/connect', 303);
     return renderPage(
       c,
       <ImportResultPage appName={appName} outcome={outcome} />,
@@ -50,14 +50,13 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
   routes.post('/connect/:provider', session, async (c) => {
     const current = c.var.session;
     const provider = uploadProvider(c);
-    let outcome: ImportOutcome & { status: number };
+    let outcome: ImportOutcome;
     try {
       const upload = await openExportUpload(c, deps.config);
       checkCsrf(current, upload.fields.csrf);
       const target = { appId: current.appId, userRef: current.userRef, provider, pageSession: current.tokenHash };
       const file = upload.file;
-      const result = await imports.run(() => importExport(deps, target, file, async () => target));
-      outcome = { ...result, status: 200 };
+      outcome = await imports.run(() => importExport(deps, target, file, async () => target));
     } catch (error) {
       // The error table says which refusals are of the request rather than of the file:
       // their error pages are at the form's address.

@@ -10,8 +10,6 @@ import { requirePageLink, requirePageSession } from './page-middleware.ts';
 import { sessionCookie, startPageSession } from './page-session-cookies.ts';
 import { renderPage } from './render-page.tsx';
 
-type DeletedCounts = { connections: number; conversations: number };
-
 /**
  * Whether the request is a person's top-level navigation, as browsers mark it
  * (Fetch Metadata). Link previews, mail scanners and `curl` send neither header.
@@ -49,10 +47,8 @@ export function manageHome(deps: Deps) {
       const page = pageNumber(c);
       const search = isSearch(q) ? { q, page, ...(await searchOwn(deps, owner, q, pageRows(page))) } : undefined;
       // What "Delete all" deleted, kept in the session by its redirect (nothing from the URL is shown).
-      const deleted =
-        c.req.query('notice') === 'all-deleted' && owner.lastResult
-          ? (JSON.parse(owner.lastResult) as { deleted?: DeletedCounts }).deleted
-          : undefined;
+      const result = c.req.query('notice') === 'all-deleted' ? owner.lastResult : null;
+      const deleted = result && 'deleted' in result ? result.deleted : undefined;
       return renderPage(
         c,
         <ManageHomePage
