@@ -1,7 +1,7 @@
 import { useMessages } from './i18n/messages-context.ts';
 import { Counts, Layout } from './layout.tsx';
 import { ReturnLink } from './return-link.tsx';
-import type { ImportProblem } from '../src/hosted/import-problem.ts';
+import type { ImportOutcome } from '../src/links/page-sessions.ts';
 import { PROVIDER_GUIDES, providerGuide, providerName } from './providers.ts';
 
 export function ConnectStartPage({
@@ -150,19 +150,6 @@ export function UploadPage({
       </section>
     </Layout>
   );
-}
-
-export interface ImportOutcome {
-  provider: string;
-  ok: boolean;
-  connectionId?: string;
-  created?: number;
-  updated?: number;
-  unchanged?: number;
-  skipped?: number;
-  conversationCount?: number;
-  /** Why a failed import failed, as the person needs to know it. */
-  problem?: ImportProblem;
 }
 
 /** A sentence of the catalogue that may need the names it is said with. */

@@ -27,6 +27,8 @@ export const de: Messages = {
     purgeTarget: 'Gib genau eines an: userRef oder connectionId',
     unrecognizedExport: 'Unbekanntes Exportformat',
     invalidExport: 'Ungültige Exportdatei',
+    fileNotAnExport: 'Ungültige Exportdatei',
+    misexportedExport: 'Ungültige Exportdatei',
     invalidProvider: 'Ungültiger Dienst',
     userNotFound: 'Person nicht gefunden',
     connectionNotFound: 'Verbindung nicht gefunden',

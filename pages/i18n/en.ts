@@ -1,6 +1,6 @@
 import { ERRORS, type ErrorCode } from '../../src/errors.ts';
 import { PROVIDER_GUIDES, type ProviderId } from '../providers.ts';
-import type { ImportProblem } from '../../src/hosted/import-problem.ts';
+import type { ImportProblem } from '../../src/errors.ts';
 import { formatters, isoLikeDateTime, localeBasics } from './format.ts';
 
 const f = formatters('en');
@@ -211,7 +211,7 @@ export const en = {
   dropZone: 'Choose a file or drop it here',
   fileChosen: 'File chosen',
 
-  /** One page per kind of failed import (src/hosted/import-problem.ts), each saying what to do next. */
+  /** One page per kind of failed import (src/errors.ts: IMPORT_PROBLEMS), each saying what to do next. */
   importProblems: {
     notAnExport: {
       title: 'This file is not a conversations export',

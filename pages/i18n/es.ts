@@ -27,6 +27,8 @@ export const es: Messages = {
     purgeTarget: 'Indica solo uno: userRef o connectionId',
     unrecognizedExport: 'Formato de exportación no reconocido',
     invalidExport: 'Archivo de exportación no válido',
+    fileNotAnExport: 'Archivo de exportación no válido',
+    misexportedExport: 'Archivo de exportación no válido',
     invalidProvider: 'Servicio no válido',
     userNotFound: 'Persona no encontrada',
     connectionNotFound: 'Conexión no encontrada',

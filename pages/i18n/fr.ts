@@ -28,6 +28,8 @@ export const fr: Messages = {
     purgeTarget: 'Indiquez soit userRef, soit connectionId',
     unrecognizedExport: 'Format d’export non reconnu',
     invalidExport: 'Fichier d’export non valide',
+    fileNotAnExport: 'Fichier d’export non valide',
+    misexportedExport: 'Fichier d’export non valide',
     invalidProvider: 'Service non valide',
     userNotFound: 'Personne introuvable',
     connectionNotFound: 'Connexion introuvable',

@@ -27,6 +27,8 @@ export const ja: Messages = {
     purgeTarget: 'userRef と connectionId のどちらか一方を指定してください',
     unrecognizedExport: 'エクスポート形式を認識できません',
     invalidExport: 'エクスポートファイルが無効です',
+    fileNotAnExport: 'エクスポートファイルが無効です',
+    misexportedExport: 'エクスポートファイルが無効です',
     invalidProvider: 'サービスが無効です',
     userNotFound: 'ユーザーが見つかりません',
     connectionNotFound: '接続が見つかりません',

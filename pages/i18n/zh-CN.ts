@@ -27,6 +27,8 @@ export const zhCN: Messages = {
     purgeTarget: '请只提供 userRef 或 connectionId 其中之一',
     unrecognizedExport: '无法识别的导出格式',
     invalidExport: '导出文件无效',
+    fileNotAnExport: '导出文件无效',
+    misexportedExport: '导出文件无效',
     invalidProvider: '服务无效',
     userNotFound: '找不到用户',
     connectionNotFound: '找不到连接',

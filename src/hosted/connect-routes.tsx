@@ -1,22 +1,12 @@
 import { Hono } from 'hono';
-import {
-  ChooseProviderPage,
-  ConnectStartPage,
-  ImportResultPage,
-  UploadPage,
-  type ImportOutcome,
-} from '../../pages/connect-pages.tsx';
+import { ChooseProviderPage, ConnectStartPage } from '../../pages/connect-pages.tsx';
 import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
-import { ParleyError } from '../errors.ts';
-import { importExport } from '../import/import-export.ts';
 import type { ImportSlots } from '../import/import-slots.ts';
-import { formatFor } from '../import/formats/registry.ts';
-import { closeIfBodyUnread, errorStatus } from '../http/error-response.ts';
-import { openExportUpload } from '../http/export-upload.ts';
-import { checkCsrf, rememberResult } from '../links/page-sessions.ts';
-import { importProblem } from './import-problem.ts';
-import { pageHeaders, pageLink, pageSession, postedForm, renderPage, startPageSession } from './page-kit.tsx';
+import { connectUpload } from './connect-upload.tsx';
+import { pageHeaders, requirePageLink, requirePageSession } from './page-middleware.ts';
+import { startPageSession } from './page-session-cookies.ts';
+import { renderPage } from './render-page.tsx';
 
 /** The connect flow: /start (the link's landing page) and /connect (choose, upload, result). */
 export function connectRoutes(deps: Deps, imports: ImportSlots) {
@@ -26,88 +16,17 @@ export function connectRoutes(deps: Deps, imports: ImportSlots) {
   routes.use('/connect/*', pageHeaders);
 
   // Shows the page and consumes nothing: a chat app's link preview or a mail
-  // scanner fetching the URL must not use up the person's link.
-  routes.get('/start', async (c) => {
-    const token = c.req.query('token');
-    const link = await pageLink(deps, c, token, 'connect');
-    if (link instanceof Response) return link;
-    const { appName, brand } = c.get('page');
-    return renderPage(c, <ConnectStartPage appName={appName!} token={token!} privacyPolicyUrl={brand?.privacyUrl} />);
+  // scanner fetching the URL must not use up the person's link. Continue does.
+  routes.get('/start', requirePageLink(deps, 'connect'), (c) => {
+    const { token, brand } = c.var.link;
+    return renderPage(c, <ConnectStartPage appName={brand.name} token={token} privacyPolicyUrl={brand.privacyUrl} />);
   });
+  routes.post('/start', requirePageLink(deps, 'connect'), startPageSession(deps));
 
-  // The person's click: consumes the link and opens a session. No CSRF token here:
-  // there is no session yet, and the single-use signed token is the proof.
-  routes.post('/start', async (c) => {
-    const form = await postedForm(deps, c);
-    const link = await pageLink(deps, c, typeof form.token === 'string' ? form.token : undefined, 'connect');
-    return link instanceof Response ? link : startPageSession(deps, c, link);
-  });
-
-  routes.get('/connect', async (c) => {
-    const { appName } = await pageSession(deps, c, 'connect');
-    return renderPage(c, <ChooseProviderPage appName={appName} />);
-  });
-
-  routes.get('/connect/result', async (c) => {
-    const { appName, lastResult } = await pageSession(deps, c, 'connect');
-    if (!lastResult) return c.redirect('/connect', 303);
-    const outcome = JSON.parse(lastResult) as ImportOutcome & { status: number };
-    return renderPage(
-      c,
-      <ImportResultPage appName={appName} outcome={outcome} />,
-      outcome.ok ? 200 : (outcome.status as 400),
-    );
-  });
-
-  routes.get('/connect/:provider', async (c) => {
-    const current = await pageSession(deps, c, 'connect');
-    const provider = c.req.param('provider');
-    if (!formatFor(provider)) throw new ParleyError('notFound');
-    return renderPage(
-      c,
-      <UploadPage
-        appName={current.appName}
-        provider={provider}
-        csrfToken={current.csrfToken}
-        maxBytes={deps.config.maxExportBytes}
-      />,
-    );
-  });
-
-  // The upload goes through the same import as POST /api/ingest-export; the
-  // outcome is kept in the session and shown after a redirect (post/redirect/get).
-  routes.post('/connect/:provider', async (c) => {
-    const current = await pageSession(deps, c, 'connect');
-    const provider = c.req.param('provider');
-    if (!formatFor(provider)) throw new ParleyError('notFound');
-    let outcome: ImportOutcome & { status: number };
-    try {
-      const upload = await openExportUpload(c, deps.config);
-      checkCsrf(current, upload.fields.csrf);
-      const target = { appId: current.appId, userRef: current.userRef, provider, pageSession: current.tokenHash };
-      const file = upload.file;
-      const result = await imports.run(() => importExport(deps, target, file, async () => target));
-      outcome = { ...result, status: 200 };
-    } catch (error) {
-      // Refusals of the request rather than of the file are error pages at the form's
-      // address; the upload script retries a 503 by itself.
-      if (
-        !(error instanceof ParleyError) ||
-        error.code === 'invalidCsrf' ||
-        error.code === 'unsupportedContentType' ||
-        error.code === 'sessionExpired' ||
-        error.code === 'importsBusy'
-      )
-        throw error;
-      // A refused file is no error response: the redirect to the result page says whether the connection stays.
-      closeIfBodyUnread(c);
-      // The page says what to do next; the precise reason is for the log (and the API's answer).
-      deps.log.info('page import refused', { appId: current.appId, provider, error: error.message });
-      outcome = { provider, ok: false, status: errorStatus(error), problem: importProblem(error) };
-    }
-    await rememberResult(deps, current, outcome);
-    return c.redirect('/connect/result', 303);
-  });
+  routes.get('/connect', requirePageSession(deps, 'connect'), (c) =>
+    renderPage(c, <ChooseProviderPage appName={c.var.session.appName} />),
+  );
+  routes.route('/', connectUpload(deps, imports));
 
   return routes;
 }

@@ -1,41 +1,11 @@
-import type { ParleyError } from '../errors.ts';
-import { EXPORT_FORMATS } from '../import/formats/registry.ts';
-import { EMPTY_FILE, NOT_JSON } from '../import/import-errors.ts';
+import { type ImportProblem, type ParleyError, shownFor } from '../errors.ts';
 
 /**
- * What went wrong with an upload, as the person holding the file needs to know
- * it: each kind has its own page and its own next step. The API keeps the
- * precise error (and its reason) for developers.
+ * The problem the import's result page names for an upload refused with
+ * `error`, as the error table says; undefined when the error refuses the
+ * request rather than the file (its error page, at the form's address).
  */
-export type ImportProblem =
-  | 'notAnExport'
-  | 'otherProvider'
-  | 'misexported'
-  | 'damaged'
-  | 'tooLarge'
-  | 'conversationTooLarge'
-  | 'conflict'
-  | 'failed';
-
-export function importProblem(error: ParleyError): ImportProblem {
-  switch (error.code) {
-    case 'unrecognizedExport':
-      return 'notAnExport';
-    case 'invalidProvider':
-      return 'otherProvider';
-    case 'invalidExport':
-      if (error.detail === NOT_JSON || error.detail === EMPTY_FILE) return 'notAnExport';
-      if (EXPORT_FORMATS.some((format) => format.misexported?.reason === error.detail)) return 'misexported';
-      return 'damaged';
-    case 'exportTooLarge':
-    case 'expandedTooLarge':
-    case 'attachmentTooLarge':
-      return 'tooLarge';
-    case 'conversationTooLarge':
-      return 'conversationTooLarge';
-    case 'importConflict':
-      return 'conflict';
-    default:
-      return 'failed';
-  }
+export function importProblem(error: ParleyError): ImportProblem | undefined {
+  const { upload = 'failed' } = shownFor(error.code);
+  return upload === 'errorPage' ? undefined : upload;
 }

@@ -7,5 +7,12 @@ export const EMPTY_FILE = 'the file is empty';
 /** The export itself is unreadable: bad JSON or zip, or cut short. */
 export const invalidExport = (reason: string) => new ParleyError('invalidExport', { detail: reason });
 
+/** No export at all: the API's `Invalid export file` all the same, its own page. */
+export const fileNotAnExport = (reason: typeof NOT_JSON | typeof EMPTY_FILE) =>
+  new ParleyError('fileNotAnExport', { detail: reason });
+
+/** An export its provider was asked to make in another format (the format's `misexported` reason). */
+export const misexportedExport = (reason: string) => new ParleyError('misexportedExport', { detail: reason });
+
 /** Readable, but not an export Parley knows. */
 export const unrecognizedExport = () => new ParleyError('unrecognizedExport');

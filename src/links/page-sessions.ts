@@ -1,18 +1,50 @@
 import { base64Url, timingSafeEqual } from 'parley-sdk/encoding';
+import * as v from 'valibot';
 import { sha256Hex } from '../crypto.ts';
 import type { PagePurpose } from '../db/database.ts';
 import * as store from '../db/page-sessions.ts';
 import { isoTime, type Deps } from '../deps.ts';
-import { ParleyError } from '../errors.ts';
+import { IMPORT_PROBLEMS, ParleyError } from '../errors.ts';
 
 export const SESSION_IDLE_MS = 30 * 60_000;
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** What an upload on the connect page came to, for the result page its redirect leads to. */
+const ImportOutcome = v.variant('ok', [
+  v.object({
+    ok: v.literal(true),
+    provider: v.string(),
+    connectionId: v.string(),
+    created: count,
+    updated: count,
+    unchanged: count,
+    skipped: count,
+    conversationCount: count,
+  }),
+  v.object({
+    ok: v.literal(false),
+    provider: v.string(),
+    /** The refusal's HTTP status, which the result page is answered with. */
+    status: v.number(),
+    problem: v.picklist(IMPORT_PROBLEMS),
+  }),
+]);
+export type ImportOutcome = v.InferOutput<typeof ImportOutcome>;
+
+/** What "Delete all" deleted, for the manage page its redirect leads to. */
+const DeletedAll = v.object({ deleted: v.object({ connections: count, conversations: count }) });
+
+/** The outcome of a session's last form, kept for the page after its redirect (post/redirect/get). */
+const PageResult = v.union([ImportOutcome, DeletedAll]);
+export type PageResult = v.InferOutput<typeof PageResult>;
 
 export interface PageSession {
   tokenHash: string;
   appId: string;
   userRef: string;
   csrfToken: string;
-  lastResult: string | null;
+  lastResult: PageResult | null;
   /** The jti of the link that opened it. */
   linkJti: string | null;
   /** The link's returnUrl, its origin registered when the session opened. */
@@ -71,7 +103,7 @@ export async function resumePageSession(
     appId: row.app_id,
     userRef: row.user_ref,
     csrfToken: row.csrf_token,
-    lastResult: row.last_result,
+    lastResult: row.last_result === null ? null : v.parse(PageResult, JSON.parse(row.last_result)),
     linkJti: row.link_jti,
     returnUrl: row.return_url,
   };
@@ -82,6 +114,6 @@ export function checkCsrf(session: PageSession, submitted: string | undefined): 
   if (!submitted || !timingSafeEqual(session.csrfToken, submitted)) throw new ParleyError('invalidCsrf');
 }
 
-export async function rememberResult(deps: Pick<Deps, 'db'>, session: PageSession, result: object): Promise<void> {
+export async function rememberResult(deps: Pick<Deps, 'db'>, session: PageSession, result: PageResult): Promise<void> {
   await store.updatePageSession(deps.db, session.tokenHash, { last_result: JSON.stringify(result) });
 }

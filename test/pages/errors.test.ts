@@ -198,7 +198,7 @@ describe('a failed import: one page per kind, in the person’s language, saying
     assert.equal(importProblem(new ParleyError('importConflict')), 'conflict');
     assert.equal(importProblem(new ParleyError('conversationTooLarge')), 'conversationTooLarge');
     assert.equal(importProblem(new ParleyError('expandedTooLarge')), 'tooLarge');
-    assert.equal(importProblem(new ParleyError('invalidExport', { detail: 'the file is empty' })), 'notAnExport');
+    assert.equal(importProblem(new ParleyError('fileNotAnExport', { detail: 'the file is empty' })), 'notAnExport');
     assert.equal(
       importProblem(new ParleyError('invalidExport', { detail: 'the CSV file is malformed (x)' })),
       'damaged',

@@ -3,7 +3,7 @@ import { ParleyError } from '../../errors.ts';
 import { concatBytes } from '../../bytes.ts';
 import type { ExportFormat } from '../formats/format.ts';
 import { CsvRecords } from './csv-records.ts';
-import { invalidExport, unrecognizedExport } from '../import-errors.ts';
+import { invalidExport, misexportedExport, unrecognizedExport } from '../import-errors.ts';
 import { JsonElementSplitter } from './json-elements.ts';
 
 /** A local file header starts a zip; an end-of-directory record alone is an empty zip. */
@@ -384,7 +384,7 @@ class ZipRecords implements RecordSource {
     if (!this.endsWithEndRecord()) throw invalidExport('the zip is damaged or cut short (no end of central directory)');
     // A zip inside the export's may hold nothing read: the export's zip answers for all.
     if (this.outer === undefined && this.filesRead === 0)
-      throw this.misexported ? invalidExport(this.misexported) : unrecognizedExport();
+      throw this.misexported ? misexportedExport(this.misexported) : unrecognizedExport();
   }
 
   private feed(chunk: Uint8Array, final: boolean): void {

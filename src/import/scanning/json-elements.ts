@@ -10,7 +10,7 @@ import {
   QUOTE,
   unescapedQuote,
 } from '../../json-bytes.ts';
-import { EMPTY_FILE, invalidExport, NOT_JSON, unrecognizedExport } from '../import-errors.ts';
+import { EMPTY_FILE, fileNotAnExport, invalidExport, NOT_JSON, unrecognizedExport } from '../import-errors.ts';
 import { NestedScanner, TOO_MANY_VALUES, UNCOUNTED_VALUES } from './nested-scanner.ts';
 
 const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
@@ -226,7 +226,7 @@ export class JsonElementSplitter {
   /** Call once the input has ended; a document cut short is an invalid export. */
   end(): void {
     if (this.inScalar && !this.inString && this.depth === 0) this.finishElement(new Uint8Array(0), 0, 0);
-    if (this.expect === 'document') throw invalidExport(EMPTY_FILE);
+    if (this.expect === 'document') throw fileNotAnExport(EMPTY_FILE);
     if (this.expect !== 'trailing') throw invalidExport('the file ends before the JSON document does (truncated?)');
   }
 
@@ -352,5 +352,5 @@ function unrecognizedOrInvalid(byte: number) {
     byte === 0x74 ||
     byte === 0x66 ||
     byte === 0x6e;
-  return scalarStart ? unrecognizedExport() : invalidExport(NOT_JSON);
+  return scalarStart ? unrecognizedExport() : fileNotAnExport(NOT_JSON);
 }
