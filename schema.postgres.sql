@@ -300,3 +300,7 @@ ALTER TABLE import_staging ADD COLUMN message_ids TEXT;
 -- user: as schema.sql's version 13, which says why.
 ALTER TABLE users ADD COLUMN import_id TEXT;
 CREATE INDEX users_of_imports ON users (created_at) WHERE import_id IS NOT NULL;
+
+-- version 8
+-- Used links are keyed by app and jti: as schema.sql's version 14, which says why.
+ALTER TABLE used_links DROP CONSTRAINT used_links_pkey, ADD PRIMARY KEY (app_id, jti);

@@ -362,3 +362,19 @@ END;
 -- `created_at`), and search indexes none of their conversations.
 ALTER TABLE users ADD COLUMN import_id TEXT;
 CREATE INDEX users_of_imports ON users (created_at) WHERE import_id IS NOT NULL;
+
+-- version 14
+-- A link's `jti` is its app's to choose: used links are keyed by app and jti,
+-- so that one app's link never uses up, or is refused for, another app's with
+-- the same jti. SQLite changes no primary key in place: the table is copied.
+CREATE TABLE used_links_by_app (
+  jti TEXT NOT NULL,
+  app_id TEXT NOT NULL,
+  used_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  PRIMARY KEY (app_id, jti)
+) STRICT, WITHOUT ROWID;
+INSERT INTO used_links_by_app (jti, app_id, used_at, expires_at) SELECT jti, app_id, used_at, expires_at FROM used_links;
+DROP TABLE used_links;
+ALTER TABLE used_links_by_app RENAME TO used_links;
+CREATE INDEX used_links_by_expiry ON used_links (expires_at);

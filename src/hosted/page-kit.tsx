@@ -134,15 +134,22 @@ export async function pageLink(
   useLinkLocale(c, token);
   const link = await authenticateLink(deps, token);
   await showApp(deps, c, link.claims.appId, purpose, link.returnUrl);
-  if (await sessionOpenedBy(deps, c, purpose, link.claims.jti)) return c.redirect(SESSION_HOME[purpose], 303);
+  if (await sessionOpenedBy(deps, c, purpose, link.claims)) return c.redirect(SESSION_HOME[purpose], 303);
   await checkLink(deps, link, purpose);
   return link;
 }
 
-async function sessionOpenedBy(deps: Deps, c: Context<AppEnv>, purpose: PagePurpose, jti: string): Promise<boolean> {
+/** Whether this browser's live session of `purpose` was opened by this very link: its app's, with its jti. */
+async function sessionOpenedBy(
+  deps: Deps,
+  c: Context<AppEnv>,
+  purpose: PagePurpose,
+  { appId, jti }: { appId: string; jti: string },
+): Promise<boolean> {
   if (sessionCookie(c, purpose) === undefined) return false;
   try {
-    return (await resumePageSession(deps, sessionCookie(c, purpose), purpose)).linkJti === jti;
+    const session = await resumePageSession(deps, sessionCookie(c, purpose), purpose);
+    return session.appId === appId && session.linkJti === jti;
   } catch (error) {
     if (error instanceof ParleyError && error.code === 'sessionExpired') return false;
     throw error;
@@ -152,9 +159,13 @@ async function sessionOpenedBy(deps: Deps, c: Context<AppEnv>, purpose: PagePurp
 /**
  * Whether the request is a person's top-level navigation, as browsers mark it
  * (Fetch Metadata). Link previews, mail scanners and `curl` send neither header.
+ * Only a GET: a HEAD (answered by the GET route) shows the person nothing, and
+ * its headers are anyone's to write, so it must never use a link up.
  */
 export const isNavigation = (c: Context) =>
-  c.req.header('Sec-Fetch-Mode') === 'navigate' && c.req.header('Sec-Fetch-Dest') === 'document';
+  c.req.method === 'GET' &&
+  c.req.header('Sec-Fetch-Mode') === 'navigate' &&
+  c.req.header('Sec-Fetch-Dest') === 'document';
 
 /**
  * Consumes a checked link and opens its page session: the cookie (Secure behind
