@@ -304,3 +304,16 @@ CREATE INDEX users_of_imports ON users (created_at) WHERE import_id IS NOT NULL;
 -- version 8
 -- Used links are keyed by app and jti: as schema.sql's version 14, which says why.
 ALTER TABLE used_links DROP CONSTRAINT used_links_pkey, ADD PRIMARY KEY (app_id, jti);
+
+-- The imports under way, which a purge refuses: as schema.sql's version 14,
+-- which says why.
+CREATE TABLE imports (
+  id TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  created_at BIGINT NOT NULL
+);
+CREATE TABLE import_purges (
+  import_id TEXT NOT NULL REFERENCES imports (id) ON DELETE CASCADE,
+  user_ref TEXT NOT NULL,
+  PRIMARY KEY (import_id, user_ref)
+);

@@ -378,3 +378,22 @@ INSERT INTO used_links_by_app (jti, app_id, used_at, expires_at) SELECT jti, app
 DROP TABLE used_links;
 ALTER TABLE used_links_by_app RENAME TO used_links;
 CREATE INDEX used_links_by_expiry ON used_links (expires_at);
+
+-- The imports under way, so that a purge refuses them: a purge of a user, or of
+-- one of their connections, marks every import of the app then under way with
+-- the user's ref (`import_purges`), in its transaction, and an import's final
+-- transaction commits only if no mark names the user it is for. Else an import
+-- begun before the purge committed after it and brought the user back. Marks,
+-- rather than the import's row going: a form may name its user only after its
+-- file. A handful of rows, each gone when its import ends: no index.
+CREATE TABLE imports (
+  id TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  -- Unix ms: maintenance removes the rows of imports that died.
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE import_purges (
+  import_id TEXT NOT NULL REFERENCES imports (id) ON DELETE CASCADE,
+  user_ref TEXT NOT NULL,
+  PRIMARY KEY (import_id, user_ref)
+) STRICT, WITHOUT ROWID;

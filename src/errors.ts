@@ -71,6 +71,7 @@ export const ERRORS = {
   invalidPrivacyUrl: [400, 'Invalid privacy policy URL: use an absolute http(s) URL'],
   invalidLogo: [400, 'Invalid logo: use a PNG, JPEG or WebP image'],
   logoTooLarge: [413, 'Logo too large: at most 256 KiB'],
+  importPurged: [410, 'Import refused: data of this user was purged while the file was uploading'],
 } as const satisfies Record<string, readonly [status: number, message: string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -312,10 +312,19 @@ export function postExport(
 
 /**
  * Posts `bytes` as an export in one chunk, then holds the body open: the import
- * has all of the file but its end until `release`. `askedForMore` settles when
- * the import asks for what comes after the chunk.
+ * has all of the file but its end until `release`, which sends `tail` (a form's
+ * fields after its file, say) and ends the body. `askedForMore` settles when the
+ * import asks for what comes after the chunk.
  */
-export function heldUpload(t: TestContext, bytes: Uint8Array, { query = 'userRef=u1' } = {}) {
+export function heldUpload(
+  t: TestContext,
+  bytes: Uint8Array,
+  {
+    query = 'userRef=u1',
+    contentType = 'application/json',
+    tail,
+  }: { query?: string; contentType?: string; tail?: Uint8Array } = {},
+) {
   let asked = () => {};
   const askedForMore = new Promise<void>((resolve) => (asked = resolve));
   let release = () => {};
@@ -331,6 +340,7 @@ export function heldUpload(t: TestContext, bytes: Uint8Array, { query = 'userRef
         asked();
         return new Promise<void>((resolve) => {
           release = () => {
+            if (tail) controller.enqueue(tail);
             controller.close();
             resolve();
           };
@@ -341,7 +351,7 @@ export function heldUpload(t: TestContext, bytes: Uint8Array, { query = 'userRef
   );
   const response = t.request(`/api/ingest-export?${query}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': contentType },
     body,
     duplex: 'half',
   } as RequestInit);

@@ -73,6 +73,7 @@ export const de: Messages = {
     invalidPrivacyUrl: 'Ungültige URL der Datenschutzerklärung',
     invalidLogo: 'Ungültiges Logo',
     logoTooLarge: 'Logo zu groß',
+    importPurged: 'Import abgelehnt: Die Daten dieser Person wurden während des Hochladens gelöscht',
   },
   askAgain,
   advice: {

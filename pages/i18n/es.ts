@@ -73,6 +73,7 @@ export const es: Messages = {
     invalidPrivacyUrl: 'URL de política de privacidad no válida',
     invalidLogo: 'Logotipo no válido',
     logoTooLarge: 'Logotipo demasiado grande',
+    importPurged: 'Importación rechazada: los datos de este usuario se eliminaron durante la subida',
   },
   askAgain,
   advice: {

@@ -74,6 +74,7 @@ export const fr: Messages = {
     invalidPrivacyUrl: 'URL de politique de confidentialité non valide',
     invalidLogo: 'Logo non valide',
     logoTooLarge: 'Logo trop volumineux',
+    importPurged: 'Import refusé : les données de cette personne ont été supprimées pendant l’envoi',
   },
   askAgain,
   advice: {

@@ -73,6 +73,7 @@ export const ja: Messages = {
     invalidPrivacyUrl: 'プライバシーポリシーの URL が無効です',
     invalidLogo: 'ロゴが無効です',
     logoTooLarge: 'ロゴが大きすぎます',
+    importPurged: 'インポートは拒否されました：アップロード中にこのユーザーのデータが削除されました',
   },
   askAgain,
   advice: {

@@ -73,6 +73,7 @@ export const zhCN: Messages = {
     invalidPrivacyUrl: '隐私政策 URL 无效',
     invalidLogo: '徽标无效',
     logoTooLarge: '徽标过大',
+    importPurged: '导入被拒绝：上传期间该用户的数据已被清除',
   },
   askAgain,
   advice: {

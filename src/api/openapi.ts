@@ -329,6 +329,7 @@ export function openApiDocument(version: string) {
             'connectionNotFound',
             'connectionRevoked',
             'importConflict',
+            'importPurged',
             'unrecognizedExport',
             'invalidExport',
             'bodyTooLarge',

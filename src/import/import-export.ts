@@ -3,6 +3,7 @@ import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
 import { adoptImportConnection, discardImportConnection } from '../db/import-connection.ts';
+import { beginImport, endImport, isImportRefused } from '../db/imports.ts';
 import * as staging from '../db/import-staging.ts';
 import { knownPayloads } from '../db/attachment-staging.ts';
 import * as pageSessions from '../db/page-sessions.ts';
@@ -68,20 +69,39 @@ const scansOnThisThread = (upload: UploadOptions) => upload.known.length === 0;
  * them into the connection, or gives it that one, so a failure at any point —
  * bad JSON at the end of a 1 GB file, a lost connection — leaves no trace.
  *
- * `target` is what the request names before the file; `completed` answers the
- * whole target once the file is read, keeping what `target` named (a form may
- * name fields after its file). Without a target before the file, nothing is
- * checked or looked up until then.
+ * `before` is what the request names before the file: its app, and the whole
+ * target when it names its user there; `completed` answers the whole target
+ * once the file is read, keeping what `before` named (a form may name fields
+ * after its file). Without a target before the file, nothing is checked or
+ * looked up until then.
  */
 export async function importExport(
   deps: ImportDeps,
+  before: ImportTarget | { appId: string },
+  bytes: AsyncIterable<Uint8Array>,
+  completed: () => Promise<ImportTarget>,
+): Promise<ImportResult> {
+  const target = 'userRef' in before ? before : undefined;
+  // Checked before the first byte of the file is read: the provider id is known,
+  // and a named connection is this app's and this user's, and not revoked.
+  if (target?.provider !== undefined && !formatFor(target.provider)) throw new ParleyError('invalidProvider');
+  const importId = deps.random.uuid();
+  // Under way from here: a purge of its user from now on refuses it (see imports.ts).
+  await beginImport(deps.db, { id: importId, app_id: before.appId, created_at: deps.clock.now() }, target);
+  try {
+    return await importUnderWay(deps, importId, target, bytes, completed);
+  } finally {
+    await endImport(deps.db, importId);
+  }
+}
+
+async function importUnderWay(
+  deps: ImportDeps,
+  importId: string,
   target: ImportTarget | undefined,
   bytes: AsyncIterable<Uint8Array>,
   completed: () => Promise<ImportTarget>,
 ): Promise<ImportResult> {
-  // Checked before the first byte of the file is read: the provider id is known,
-  // and a named connection is this app's and this user's, and not revoked.
-  if (target?.provider !== undefined && !formatFor(target.provider)) throw new ParleyError('invalidProvider');
   const named =
     target?.connectionId === undefined ? undefined : await unrevokedConnectionOf(deps, target, target.connectionId);
   const expectedProvider = target?.provider ?? named?.provider;
@@ -97,7 +117,7 @@ export async function importExport(
   const here = scansOnThisThread(upload) ? new RecordBatcher(upload, deps.sourceHash) : undefined;
   // Nothing of the user's stored, no connection named: the import may open their connection.
   const owner = target?.connectionId === undefined && upload.known.length === 0 ? target : undefined;
-  const staged = new StagedImport(deps, deps.random.uuid(), upload.known, owner);
+  const staged = new StagedImport(deps, importId, upload.known, owner);
   const channel = new WorkerChannel(
     (deps.importWorker ?? localImportWorker)(),
     { expectedProvider },
@@ -153,8 +173,20 @@ async function finish(
 ): Promise<ImportResult & { replaced: number }> {
   const now = isoTime(deps.clock.now());
   return writeTransaction(deps.db, async (db) => {
+    const user = await users.ensureUser(db, {
+      id: deps.random.uuid(),
+      app_id: target.appId,
+      user_ref: target.userRef,
+      created_at: now,
+    });
+    // The user's lock first, as a purge takes it first: a purge of them waits for this
+    // commit, or this one for the purge. Imports opening their connection of a provider
+    // do so one after the other.
+    await users.lockUser(db, user.id);
     if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession)))
       throw new ParleyError('sessionExpired');
+    // Purged since the import began (the user, or one of their connections): nothing of theirs may come back.
+    if (await isImportRefused(db, importId, target.userRef)) throw new ParleyError('importPurged');
     let connection: { id: string };
     // Whether the import's own connection is now the user's: all its conversations are new, and written.
     let adopted = false;
@@ -165,14 +197,6 @@ async function finish(
       if (named.provider !== format.provider) throw new ParleyError('invalidProvider');
       connection = named;
     } else {
-      const user = await users.ensureUser(db, {
-        id: deps.random.uuid(),
-        app_id: target.appId,
-        user_ref: target.userRef,
-        created_at: now,
-      });
-      // Imports opening the user's connection of a provider do so one after the other.
-      await users.lockUser(db, user.id);
       const open = await connections.findOpenConnection(db, user.id, format.provider);
       if (open) connection = open;
       else {
