@@ -317,3 +317,10 @@ CREATE TABLE import_purges (
   user_ref TEXT NOT NULL,
   PRIMARY KEY (import_id, user_ref)
 );
+
+-- What each connection stores, in bytes: as schema.sql's version 14 (a
+-- payload's octet_length is read from its TOAST pointer, not its bytes).
+ALTER TABLE connections ADD COLUMN stored_bytes BIGINT NOT NULL DEFAULT 0;
+UPDATE connections SET stored_bytes =
+  (SELECT coalesce(sum(octet_length(payload)), 0) FROM conversations WHERE connection_id = connections.id)
+  + (SELECT coalesce(sum(size), 0) FROM attachment_blobs WHERE connection_id = connections.id);

@@ -397,3 +397,13 @@ CREATE TABLE import_purges (
   user_ref TEXT NOT NULL,
   PRIMARY KEY (import_id, user_ref)
 ) STRICT, WITHOUT ROWID;
+
+-- What each connection stores, in bytes: its conversations' payloads and its
+-- files. Brought up to date wherever its content changes (an import's commit,
+-- a deletion), as conversation_count is, so that an import is held to
+-- MAX_STORED_BYTES_PER_USER and _PER_APP without reading a conversation.
+-- octet_length reads a payload's size from its row's header, not its pages.
+ALTER TABLE connections ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
+UPDATE connections SET stored_bytes =
+  (SELECT coalesce(sum(octet_length(payload)), 0) FROM conversations WHERE connection_id = connections.id)
+  + (SELECT coalesce(sum(size), 0) FROM attachment_blobs WHERE connection_id = connections.id);

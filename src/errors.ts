@@ -72,6 +72,8 @@ export const ERRORS = {
   invalidLogo: [400, 'Invalid logo: use a PNG, JPEG or WebP image'],
   logoTooLarge: [413, 'Logo too large: at most 256 KiB'],
   importPurged: [410, 'Import refused: data of this user was purged while the file was uploading'],
+  userStorageFull: [413, 'Import would exceed the storage limit: MAX_STORED_BYTES_PER_USER'],
+  appStorageFull: [413, 'Import would exceed the storage limit: MAX_STORED_BYTES_PER_APP'],
 } as const satisfies Record<string, readonly [status: number, message: string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -139,6 +139,21 @@ export async function setup(
   return { app, deps, clock, logs, tenant, request };
 }
 
+/** An app straight through the data layer, with only the columns every schema version has. */
+export async function seedApp(db: Db, id: string): Promise<void> {
+  await db
+    .insertInto('apps')
+    .values({
+      id,
+      name: id,
+      secret: 's',
+      secret_hash: `h-${id}`,
+      allowed_scopes: 'conversations:read',
+      created_at: new Date().toISOString(),
+    } as never)
+    .execute();
+}
+
 /**
  * Seeds a user's connection with `count` conversations straight through the data
  * layer; conversation i has update_time FIXED_NOW - i minutes (0 newest).

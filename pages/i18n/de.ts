@@ -74,6 +74,8 @@ export const de: Messages = {
     invalidLogo: 'Ungültiges Logo',
     logoTooLarge: 'Logo zu groß',
     importPurged: 'Import abgelehnt: Die Daten dieser Person wurden während des Hochladens gelöscht',
+    userStorageFull: 'Import würde das Speicherlimit überschreiten: pro Person',
+    appStorageFull: 'Import würde das Speicherlimit überschreiten: für die App',
   },
   askAgain,
   advice: {

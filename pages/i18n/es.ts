@@ -74,6 +74,8 @@ export const es: Messages = {
     invalidLogo: 'Logotipo no válido',
     logoTooLarge: 'Logotipo demasiado grande',
     importPurged: 'Importación rechazada: los datos de este usuario se eliminaron durante la subida',
+    userStorageFull: 'La importación superaría el límite de almacenamiento: por usuario',
+    appStorageFull: 'La importación superaría el límite de almacenamiento: de la aplicación',
   },
   askAgain,
   advice: {

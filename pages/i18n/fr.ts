@@ -75,6 +75,8 @@ export const fr: Messages = {
     invalidLogo: 'Logo non valide',
     logoTooLarge: 'Logo trop volumineux',
     importPurged: 'Import refusé : les données de cette personne ont été supprimées pendant l’envoi',
+    userStorageFull: 'L’import dépasserait la limite de stockage : par personne',
+    appStorageFull: 'L’import dépasserait la limite de stockage : de l’application',
   },
   askAgain,
   advice: {

@@ -325,6 +325,8 @@ export function openApiDocument(version: string) {
             'conversationTooLarge',
             'expandedTooLarge',
             'attachmentTooLarge',
+            'userStorageFull',
+            'appStorageFull',
             'invalidProvider',
             'connectionNotFound',
             'connectionRevoked',

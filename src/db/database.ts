@@ -58,6 +58,8 @@ export interface ConnectionsTable {
   captured_at: string;
   last_sync_at: string | null;
   conversation_count: number;
+  /** Its conversations' payloads and its files, in bytes (schema.sql, version 14). */
+  stored_bytes: ColumnType<number, number | undefined, number>;
 }
 
 export interface ConversationsTable {

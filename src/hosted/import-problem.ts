@@ -30,6 +30,8 @@ export function importProblem(error: ParleyError): ImportProblem {
     case 'exportTooLarge':
     case 'expandedTooLarge':
     case 'attachmentTooLarge':
+    case 'userStorageFull':
+    case 'appStorageFull':
       return 'tooLarge';
     case 'conversationTooLarge':
       return 'conversationTooLarge';

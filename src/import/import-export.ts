@@ -22,6 +22,7 @@ import { payloadItem } from './worker/conversation-reader.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { StagedImport } from './staging/staged-import.ts';
 import { linkAttachments } from './staging/attachment-links.ts';
+import { checkStorageBounds } from './storage-bounds.ts';
 import { payloadKey } from './scanning/export-scanner.ts';
 
 export interface ImportTarget {
@@ -237,6 +238,11 @@ async function finish(
       staged: blobs,
       connectionId: connection.id,
       now,
+    });
+    await checkStorageBounds(db, deps.config, {
+      grown: await connections.refreshStoredBytes(db, connection.id),
+      appId: target.appId,
+      userId: user.id,
     });
     for (const { id, externalId } of replaced) {
       await recordEvent(db, deps, target.appId, 'conversation.deleted', {

@@ -11,7 +11,16 @@ import { sql } from 'kysely';
 import { startBackgroundWork } from '../../src/background.ts';
 import { countConnectionMatches } from '../../src/db/conversation-search.ts';
 import { connectionsToIndex, indexConversations, indexPending } from '../../src/db/dialects/sqlite.ts';
-import { databaseBefore, isPostgres, json, postExport, seedConnection, setup, type TestContext } from '../helpers.ts';
+import {
+  databaseBefore,
+  isPostgres,
+  json,
+  postExport,
+  seedApp,
+  seedConnection,
+  setup,
+  type TestContext,
+} from '../helpers.ts';
 import { openSession } from '../pages/page-client.ts';
 
 /** A Claude export of conversations given by id, title, update time and message texts. */
@@ -325,18 +334,7 @@ describe('the search index follows every change', () => {
       sqlite: 8,
       postgres: 4,
     });
-    const now = new Date().toISOString();
-    await db
-      .insertInto('apps')
-      .values({
-        id: 'a1',
-        name: 'A',
-        secret: 's',
-        secret_hash: 'h',
-        allowed_scopes: 'conversations:read',
-        created_at: now,
-      })
-      .execute();
+    await seedApp(db, 'a1');
     const { connectionId } = await seedConnection(
       { db, clock: { now: () => Date.now() } },
       { appId: 'a1', userRef: 'u1', count: 3 },
