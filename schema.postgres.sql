@@ -300,3 +300,27 @@ ALTER TABLE import_staging ADD COLUMN message_ids TEXT;
 -- user: as schema.sql's version 13, which says why.
 ALTER TABLE users ADD COLUMN import_id TEXT;
 CREATE INDEX users_of_imports ON users (created_at) WHERE import_id IS NOT NULL;
+
+-- version 8
+-- Used links are keyed by app and jti: as schema.sql's version 14, which says why.
+ALTER TABLE used_links DROP CONSTRAINT used_links_pkey, ADD PRIMARY KEY (app_id, jti);
+
+-- The imports under way, which a purge refuses: as schema.sql's version 14,
+-- which says why.
+CREATE TABLE imports (
+  id TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  created_at BIGINT NOT NULL
+);
+CREATE TABLE import_purges (
+  import_id TEXT NOT NULL REFERENCES imports (id) ON DELETE CASCADE,
+  user_ref TEXT NOT NULL,
+  PRIMARY KEY (import_id, user_ref)
+);
+
+-- What each connection stores, in bytes: as schema.sql's version 14 (a
+-- payload's octet_length is read from its TOAST pointer, not its bytes).
+ALTER TABLE connections ADD COLUMN stored_bytes BIGINT NOT NULL DEFAULT 0;
+UPDATE connections SET stored_bytes =
+  (SELECT coalesce(sum(octet_length(payload)), 0) FROM conversations WHERE connection_id = connections.id)
+  + (SELECT coalesce(sum(size), 0) FROM attachment_blobs WHERE connection_id = connections.id);

@@ -362,3 +362,48 @@ END;
 -- `created_at`), and search indexes none of their conversations.
 ALTER TABLE users ADD COLUMN import_id TEXT;
 CREATE INDEX users_of_imports ON users (created_at) WHERE import_id IS NOT NULL;
+
+-- version 14
+-- A link's `jti` is its app's to choose: used links are keyed by app and jti,
+-- so that one app's link never uses up, or is refused for, another app's with
+-- the same jti. SQLite changes no primary key in place: the table is copied.
+CREATE TABLE used_links_by_app (
+  jti TEXT NOT NULL,
+  app_id TEXT NOT NULL,
+  used_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  PRIMARY KEY (app_id, jti)
+) STRICT, WITHOUT ROWID;
+INSERT INTO used_links_by_app (jti, app_id, used_at, expires_at) SELECT jti, app_id, used_at, expires_at FROM used_links;
+DROP TABLE used_links;
+ALTER TABLE used_links_by_app RENAME TO used_links;
+CREATE INDEX used_links_by_expiry ON used_links (expires_at);
+
+-- The imports under way, so that a purge refuses them: a purge of a user, or of
+-- one of their connections, marks every import of the app then under way with
+-- the user's ref (`import_purges`), in its transaction, and an import's final
+-- transaction commits only if no mark names the user it is for. Else an import
+-- begun before the purge committed after it and brought the user back. Marks,
+-- rather than the import's row going: a form may name its user only after its
+-- file. A handful of rows, each gone when its import ends: no index.
+CREATE TABLE imports (
+  id TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  -- Unix ms: maintenance removes the rows of imports that died.
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE import_purges (
+  import_id TEXT NOT NULL REFERENCES imports (id) ON DELETE CASCADE,
+  user_ref TEXT NOT NULL,
+  PRIMARY KEY (import_id, user_ref)
+) STRICT, WITHOUT ROWID;
+
+-- What each connection stores, in bytes: its conversations' payloads and its
+-- files. Brought up to date wherever its content changes (an import's commit,
+-- a deletion), as conversation_count is, so that an import is held to
+-- MAX_STORED_BYTES_PER_USER and _PER_APP without reading a conversation.
+-- octet_length reads a payload's size from its row's header, not its pages.
+ALTER TABLE connections ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
+UPDATE connections SET stored_bytes =
+  (SELECT coalesce(sum(octet_length(payload)), 0) FROM conversations WHERE connection_id = connections.id)
+  + (SELECT coalesce(sum(size), 0) FROM attachment_blobs WHERE connection_id = connections.id);

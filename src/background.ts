@@ -4,6 +4,7 @@ import { checkpoint } from './db/checkpoint.ts';
 import { indexPending } from './db/conversation-search.ts';
 import { discardAbandonedImportConnections } from './db/import-connection.ts';
 import { discardAbandonedStaging } from './db/import-staging.ts';
+import { discardAbandonedImports } from './db/imports.ts';
 import { takeLease } from './db/leases.ts';
 import { deleteExpiredPageState } from './db/page-sessions.ts';
 import { isoTime, type Deps } from './deps.ts';
@@ -17,7 +18,7 @@ const SEARCH_INDEX_MS = 1_000;
 /** How soon an S3 object whose blob was deleted is gone. */
 const OBJECT_DELETION_MS = 10_000;
 
-/** What an import that died (with its process) left staged, or in its own connection, is removed after this long. */
+/** What an import that died (with its process) left staged, or in its own connection, or as under way, is removed after this long. */
 const ABANDONED_STAGING_MS = 24 * HOUR_MS;
 
 /**
@@ -29,6 +30,7 @@ async function runMaintenance(deps: Deps, holder: string, periodMs: number): Pro
   if (!(await takeLease(deps.db, 'maintenance', holder, now, now + periodMs))) return;
   await deleteExpiredPageState(deps.db, { idleBefore: isoTime(now - SESSION_IDLE_MS), now: isoTime(now) });
   await discardAbandonedStaging(deps.db, now - ABANDONED_STAGING_MS);
+  await discardAbandonedImports(deps.db, now - ABANDONED_STAGING_MS);
   // What they wrote is people's text, in the database file.
   if (await discardAbandonedImportConnections(deps.db, now - ABANDONED_STAGING_MS)) deps.erased?.();
   await markStaleConnections(deps);

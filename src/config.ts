@@ -44,6 +44,7 @@ const defaults = {
   MAX_CONCURRENT_IMPORTS: '2',
   IMPORT_QUEUE_TIMEOUT_MS: '5000',
   AWS_REGION: 'us-east-1',
+  MAX_STORED_BYTES_PER_APP: '0',
 };
 
 /** V8's longest string: a conversation's JSON must fit in one to be parsed. */
@@ -90,6 +91,9 @@ const EnvSchema = v.object({
   // `auto` too: what Cloudflare R2 asks for.
   AWS_REGION: v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/, 'must be a region name, such as us-east-1')),
   AWS_ENDPOINT_URL: v.optional(publicUrl),
+  // Unset: four times MAX_EXPANDED_BYTES, which decides it; 0 is no bound.
+  MAX_STORED_BYTES_PER_USER: v.optional(integer(0, Number.MAX_SAFE_INTEGER)),
+  MAX_STORED_BYTES_PER_APP: integer(0, Number.MAX_SAFE_INTEGER),
 });
 
 /** Every environment variable Parley reads. */
@@ -143,6 +147,10 @@ export interface Config {
   importQueueTimeoutMs: number;
   /** Where new attachment bytes go: S3-compatible storage, or the database when undefined. */
   attachmentsS3: S3Config | undefined;
+  /** The most an import may leave one user's connections storing (payloads and files, in bytes); 0: no bound. */
+  maxStoredBytesPerUser: number;
+  /** The same for all the users of one app together. */
+  maxStoredBytesPerApp: number;
 }
 
 export class ConfigError extends Error {}
@@ -156,6 +164,7 @@ const OPTIONAL = [
   'AWS_SECRET_ACCESS_KEY',
   'AWS_SESSION_TOKEN',
   'AWS_ENDPOINT_URL',
+  'MAX_STORED_BYTES_PER_USER',
 ] as const;
 
 /** Reads the configuration from environment variables; throws one line naming the first bad one. */
@@ -180,6 +189,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const e = result.output;
   for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const)
     if (e.ATTACHMENTS_URL && !e[name]) throw invalid(name, 'must be set when ATTACHMENTS_URL is');
+  const maxExpandedBytes = e.MAX_EXPANDED_BYTES ?? 4 * e.MAX_EXPORT_BYTES;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -192,7 +202,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     staleAfterDays: e.STALE_AFTER_DAYS,
     logLevel: e.LOG_LEVEL,
     maxConversationBytes: e.MAX_CONVERSATION_BYTES,
-    maxExpandedBytes: e.MAX_EXPANDED_BYTES ?? 4 * e.MAX_EXPORT_BYTES,
+    maxExpandedBytes,
     maxAttachmentBytes: e.MAX_ATTACHMENT_BYTES,
     databaseUrl: e.DATABASE_URL,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
@@ -210,5 +220,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       secretAccessKey: e.AWS_SECRET_ACCESS_KEY!,
       sessionToken: e.AWS_SESSION_TOKEN,
     },
+    maxStoredBytesPerUser: e.MAX_STORED_BYTES_PER_USER ?? 4 * maxExpandedBytes,
+    maxStoredBytesPerApp: e.MAX_STORED_BYTES_PER_APP,
   };
 }

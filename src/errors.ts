@@ -112,6 +112,9 @@ export const ERRORS = {
   invalidPrivacyUrl: [400, 'Invalid privacy policy URL: use an absolute http(s) URL'],
   invalidLogo: [400, 'Invalid logo: use a PNG, JPEG or WebP image', { detail: true }],
   logoTooLarge: [413, 'Logo too large: at most 256 KiB'],
+  importPurged: [410, 'Import refused: data of this user was purged while the file was uploading'],
+  userStorageFull: [413, 'Import would exceed the storage limit: MAX_STORED_BYTES_PER_USER', { upload: 'tooLarge' }],
+  appStorageFull: [413, 'Import would exceed the storage limit: MAX_STORED_BYTES_PER_APP', { upload: 'tooLarge' }],
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -27,6 +27,8 @@ describe('parseConfig', () => {
       maxConcurrentImports: 2,
       importQueueTimeoutMs: 5000,
       attachmentsS3: undefined,
+      maxStoredBytesPerUser: 16 * 1073741824,
+      maxStoredBytesPerApp: 0,
     });
   });
 
@@ -43,6 +45,13 @@ describe('parseConfig', () => {
     assert.equal(parseConfig({ MAX_EXPORT_BYTES: '1000' }).maxExpandedBytes, 4000);
     assert.equal(parseConfig({ MAX_EXPORT_BYTES: '1000', MAX_EXPANDED_BYTES: '1500' }).maxExpandedBytes, 1500);
     assert.equal(parseConfig({ MAX_EXPORT_BYTES: '1000', MAX_EXPANDED_BYTES: '' }).maxExpandedBytes, 4000);
+  });
+
+  test('MAX_STORED_BYTES_PER_USER follows MAX_EXPANDED_BYTES unless it is set; 0 is no bound', () => {
+    assert.equal(parseConfig({ MAX_EXPORT_BYTES: '1000' }).maxStoredBytesPerUser, 16000);
+    assert.equal(parseConfig({ MAX_EXPANDED_BYTES: '1000' }).maxStoredBytesPerUser, 4000);
+    assert.equal(parseConfig({ MAX_EXPANDED_BYTES: '1000', MAX_STORED_BYTES_PER_USER: '0' }).maxStoredBytesPerUser, 0);
+    assert.equal(parseConfig({ MAX_STORED_BYTES_PER_USER: '' }).maxStoredBytesPerUser, 16 * 1073741824);
   });
 
   test('an empty variable means its default; unrelated variables are ignored', () => {
@@ -79,6 +88,8 @@ describe('parseConfig', () => {
         AWS_SESSION_TOKEN: 'token',
         AWS_REGION: 'eu-central-1',
         AWS_ENDPOINT_URL: 'https://minio.internal:9000/',
+        MAX_STORED_BYTES_PER_USER: '7000000',
+        MAX_STORED_BYTES_PER_APP: '9000000',
       }),
       {
         port: 3000,
@@ -112,6 +123,8 @@ describe('parseConfig', () => {
           secretAccessKey: 'wJalrXUtnFEMI',
           sessionToken: 'token',
         },
+        maxStoredBytesPerUser: 7000000,
+        maxStoredBytesPerApp: 9000000,
       },
     );
   });
@@ -203,6 +216,16 @@ describe('parseConfig', () => {
         'Invalid configuration: MAX_EXPANDED_BYTES must be a whole number from 1 to 9007199254740991 (got "4 GiB")',
     },
     // The password of a database URL is never shown.
+    {
+      env: { MAX_STORED_BYTES_PER_USER: '16 GiB' },
+      message:
+        'Invalid configuration: MAX_STORED_BYTES_PER_USER must be a whole number from 0 to 9007199254740991 (got "16 GiB")',
+    },
+    {
+      env: { MAX_STORED_BYTES_PER_APP: '-1' },
+      message:
+        'Invalid configuration: MAX_STORED_BYTES_PER_APP must be a whole number from 0 to 9007199254740991 (got "-1")',
+    },
     {
       env: { DATABASE_URL: 'mysql://parley:secret@db/parley' },
       message:

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Zip, ZipDeflate } from 'fflate';
 import { createApp, type App } from '../src/app.ts';
 import { attachmentStores } from '../src/attachments/stores.ts';
@@ -65,12 +67,17 @@ export const isPostgres = (db: Db): boolean => dialectOf(db) === postgres;
  * after it, so that two opens of one "file" share their data as they would.
  */
 export async function openTestDatabase(databasePath = ':memory:'): Promise<Db> {
-  const url = process.env.PARLEY_TEST_DATABASE_URL;
-  if (!url) return openBetterSqlite3(databasePath);
+  if (!process.env.PARLEY_TEST_DATABASE_URL) return openBetterSqlite3(databasePath);
   const schema =
     databasePath === ':memory:'
       ? `t_${crypto.randomUUID().replace(/-/g, '')}`
       : `f_${databasePath.replace(/\W/g, '_').slice(-50)}`;
+  return openPostgresSchema(schema, readSchema('schema.postgres.sql'));
+}
+
+/** A schema of its own in the PostgreSQL test database (created if new), brought up to `schemaSql`. */
+async function openPostgresSchema(schema: string, schemaSql: string): Promise<Db> {
+  const url = process.env.PARLEY_TEST_DATABASE_URL!;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
@@ -80,7 +87,22 @@ export async function openTestDatabase(databasePath = ':memory:'): Promise<Db> {
   }
   const scoped = new URL(url);
   scoped.searchParams.set('options', `-c search_path=${schema}`);
-  return openPostgres(scoped.href, readSchema('schema.postgres.sql'), { poolSize: 4, allowExitOnIdle: true });
+  return openPostgres(scoped.href, schemaSql, { poolSize: 4, allowExitOnIdle: true });
+}
+
+/**
+ * A database of the test run's kind (as openTestDatabase) named `name`, at the
+ * version before `version` of its schema file (`sqlite` of schema.sql,
+ * `postgres` of schema.postgres.sql: one change's two numbers), to fill as an
+ * older release left it; `upgraded` opens it again with the whole schema.
+ */
+export async function databaseBefore(name: string, version: { sqlite: number; postgres: number }) {
+  const onPostgres = Boolean(process.env.PARLEY_TEST_DATABASE_URL);
+  const schema = onPostgres ? readSchema('schema.postgres.sql') : readSchema();
+  const previous = schema.slice(0, schema.indexOf(`-- version ${onPostgres ? version.postgres : version.sqlite}\n`));
+  const open = (schemaSql: string) =>
+    onPostgres ? openPostgresSchema(name, schemaSql) : openBetterSqlite3(join(tmpdir(), `${name}.db`), schemaSql);
+  return { db: await open(previous), upgraded: () => open(schema) };
 }
 
 /** Where the test database's requests are counted, when not in it: SQLite's counters database (see rate-buckets.ts). */
@@ -116,6 +138,21 @@ export async function setup(
     return app.request(path, { ...init, headers });
   };
   return { app, deps, clock, logs, tenant, request };
+}
+
+/** An app straight through the data layer, with only the columns every schema version has. */
+export async function seedApp(db: Db, id: string): Promise<void> {
+  await db
+    .insertInto('apps')
+    .values({
+      id,
+      name: id,
+      secret: 's',
+      secret_hash: `h-${id}`,
+      allowed_scopes: 'conversations:read',
+      created_at: new Date().toISOString(),
+    } as never)
+    .execute();
 }
 
 /**
@@ -291,10 +328,19 @@ export function postExport(
 
 /**
  * Posts `bytes` as an export in one chunk, then holds the body open: the import
- * has all of the file but its end until `release`. `askedForMore` settles when
- * the import asks for what comes after the chunk.
+ * has all of the file but its end until `release`, which sends `tail` (a form's
+ * fields after its file, say) and ends the body. `askedForMore` settles when the
+ * import asks for what comes after the chunk.
  */
-export function heldUpload(t: TestContext, bytes: Uint8Array, { query = 'userRef=u1' } = {}) {
+export function heldUpload(
+  t: TestContext,
+  bytes: Uint8Array,
+  {
+    query = 'userRef=u1',
+    contentType = 'application/json',
+    tail,
+  }: { query?: string; contentType?: string; tail?: Uint8Array } = {},
+) {
   let asked = () => {};
   const askedForMore = new Promise<void>((resolve) => (asked = resolve));
   let release = () => {};
@@ -310,6 +356,7 @@ export function heldUpload(t: TestContext, bytes: Uint8Array, { query = 'userRef
         asked();
         return new Promise<void>((resolve) => {
           release = () => {
+            if (tail) controller.enqueue(tail);
             controller.close();
             resolve();
           };
@@ -320,7 +367,7 @@ export function heldUpload(t: TestContext, bytes: Uint8Array, { query = 'userRef
   );
   const response = t.request(`/api/ingest-export?${query}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': contentType },
     body,
     duplex: 'half',
   } as RequestInit);

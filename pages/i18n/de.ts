@@ -75,6 +75,9 @@ export const de: Messages = {
     invalidPrivacyUrl: 'Ungültige URL der Datenschutzerklärung',
     invalidLogo: 'Ungültiges Logo',
     logoTooLarge: 'Logo zu groß',
+    importPurged: 'Import abgelehnt: Die Daten dieser Person wurden während des Hochladens gelöscht',
+    userStorageFull: 'Import würde das Speicherlimit überschreiten: pro Person',
+    appStorageFull: 'Import würde das Speicherlimit überschreiten: für die App',
   },
   askAgain,
   advice: {

@@ -75,6 +75,9 @@ export const es: Messages = {
     invalidPrivacyUrl: 'URL de política de privacidad no válida',
     invalidLogo: 'Logotipo no válido',
     logoTooLarge: 'Logotipo demasiado grande',
+    importPurged: 'Importación rechazada: los datos de este usuario se eliminaron durante la subida',
+    userStorageFull: 'La importación superaría el límite de almacenamiento: por usuario',
+    appStorageFull: 'La importación superaría el límite de almacenamiento: de la aplicación',
   },
   askAgain,
   advice: {

@@ -76,6 +76,9 @@ export const fr: Messages = {
     invalidPrivacyUrl: 'URL de politique de confidentialité non valide',
     invalidLogo: 'Logo non valide',
     logoTooLarge: 'Logo trop volumineux',
+    importPurged: 'Import refusé : les données de cette personne ont été supprimées pendant l’envoi',
+    userStorageFull: 'L’import dépasserait la limite de stockage : par personne',
+    appStorageFull: 'L’import dépasserait la limite de stockage : de l’application',
   },
   askAgain,
   advice: {

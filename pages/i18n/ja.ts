@@ -75,6 +75,9 @@ export const ja: Messages = {
     invalidPrivacyUrl: 'プライバシーポリシーの URL が無効です',
     invalidLogo: 'ロゴが無効です',
     logoTooLarge: 'ロゴが大きすぎます',
+    importPurged: 'インポートは拒否されました：アップロード中にこのユーザーのデータが削除されました',
+    userStorageFull: 'インポートすると保存容量の上限を超えます（ユーザーごと）',
+    appStorageFull: 'インポートすると保存容量の上限を超えます（アプリ全体）',
   },
   askAgain,
   advice: {

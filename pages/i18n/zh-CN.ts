@@ -75,6 +75,9 @@ export const zhCN: Messages = {
     invalidPrivacyUrl: '隐私政策 URL 无效',
     invalidLogo: '徽标无效',
     logoTooLarge: '徽标过大',
+    importPurged: '导入被拒绝：上传期间该用户的数据已被清除',
+    userStorageFull: '导入将超出存储上限：每个用户',
+    appStorageFull: '导入将超出存储上限：整个应用',
   },
   askAgain,
   advice: {

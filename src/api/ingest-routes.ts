@@ -33,7 +33,7 @@ export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware, import
       // A form that names its user only after the file: its fields are checked once the
       // file has been read, and outrank what was wrong with the file (a missing userRef or an
       // unknown provider is the answer, as it would be had the fields come first).
-      return importExport(deps, undefined, file, completed).catch(async (error: unknown) => {
+      return importExport(deps, { appId }, file, completed).catch(async (error: unknown) => {
         // Read on past the file for the fields after it: a field that fails IngestFields is the
         // answer; if the rest cannot be read, or every field holds, the file's error stands.
         const after = await fieldsAfter().catch(() => undefined);

@@ -1,6 +1,7 @@
 import type { ByteRange } from '../attachments/attachment-store.ts';
 import type { AttachmentStoreName } from '../db/database.ts';
 import * as attachments from '../db/attachments.ts';
+import { refreshStoredBytes } from '../db/connections.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
@@ -110,6 +111,7 @@ export async function deleteAttachment(
   const deleted = await writeTransaction(deps.db, async (db) => {
     const attachment = await attachmentOf({ db }, owner, attachmentId);
     await attachments.deleteAttachmentRow(db, attachment, isoTime(deps.clock.now()));
+    await refreshStoredBytes(db, attachment.connection_id);
     return attachment;
   });
   deps.erased?.();

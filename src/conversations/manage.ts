@@ -50,6 +50,7 @@ export async function deleteConversation(
     if (!row) throw new ParleyError('conversationNotFound');
     await conversations.deleteConversationRow(db, row.id);
     const conversationCount = await connections.refreshConversationCount(db, row.connection_id);
+    await connections.refreshStoredBytes(db, row.connection_id);
     await recordEvent(db, deps, owner.appId, 'conversation.deleted', {
       userRef: owner.userRef,
       connectionId: row.connection_id,
@@ -73,6 +74,7 @@ export async function disconnect(
     const connection = await unrevokedConnectionOf({ db }, owner, connectionId);
     const deleted = await conversations.deleteConversationsOfConnection(db, connection.id);
     await connections.refreshConversationCount(db, connection.id);
+    await connections.refreshStoredBytes(db, connection.id);
     await connections.updateConnection(db, connection.id, { status: 'revoked' });
     await recordEvent(db, deps, owner.appId, 'connection.revoked', {
       userRef: owner.userRef,

@@ -1,5 +1,6 @@
 import * as connections from '../db/connections.ts';
 import { deleteConversationsOfConnection } from '../db/conversations.ts';
+import { refuseImportsFor } from '../db/imports.ts';
 import { deletePageSessionsOfUser } from '../db/page-sessions.ts';
 import * as users from '../db/users.ts';
 import { writeTransaction } from '../db/transaction.ts';
@@ -14,9 +15,9 @@ export interface PurgeCounts {
 }
 
 /**
- * Hard-deletes a user with all their connections and conversations, and ends
- * their page sessions (but `keptSession`, the manage page's that asked for it),
- * in one transaction.
+ * Hard-deletes a user with all their connections and conversations, ends their
+ * page sessions (but `keptSession`, the manage page's that asked for it) and
+ * refuses their imports under way, in one transaction.
  */
 export async function purgeUser(
   deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>,
@@ -26,12 +27,15 @@ export async function purgeUser(
 ): Promise<PurgeCounts> {
   const counts = await writeTransaction(deps.db, async (db) => {
     const user = await userOfApp({ db }, appId, userRef);
+    // First, as an import's commit takes it first (see imports.ts).
+    await users.lockUser(db, user.id);
     const counts = { users: 1, ...(await connections.countConnectionsAndConversationsOfUser(db, user.id)) };
     // In batches first: the cascade would delete them in one long statement.
     for (const connectionId of await connections.connectionIdsOfUser(db, user.id))
       await deleteConversationsOfConnection(db, connectionId);
     await users.deleteUser(db, user.id);
     await deletePageSessionsOfUser(db, appId, userRef, keptSession);
+    await refuseImportsFor(db, appId, userRef);
     // The only event of a user purge: no per-connection events accompany it.
     await recordEvent(db, deps, appId, 'user.purged', { userRef, ...counts });
     return counts;
@@ -40,7 +44,10 @@ export async function purgeUser(
   return counts;
 }
 
-/** Hard-deletes one connection (whatever its status) and its conversations, and ends its user's page sessions, in one transaction. */
+/**
+ * Hard-deletes one connection (whatever its status) and its conversations, ends
+ * its user's page sessions and refuses their imports under way, in one transaction.
+ */
 export async function purgeConnection(
   deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>,
   appId: string,
@@ -48,10 +55,14 @@ export async function purgeConnection(
 ): Promise<PurgeCounts> {
   const counts = await writeTransaction(deps.db, async (db) => {
     const connection = await connectionOfApp({ db }, appId, connectionId);
+    // First, as an import's commit takes it first (see imports.ts).
+    await users.lockUser(db, connection.user_id);
     const conversations = await deleteConversationsOfConnection(db, connection.id);
     await connections.deleteConnection(db, connection.id);
-    // The user's open pages would show, or upload into, what was just purged.
+    // The user's open pages would show, or upload into, what was just purged; their
+    // imports under way, whichever connection they go to, would bring it back.
     await deletePageSessionsOfUser(db, appId, connection.user_ref);
+    await refuseImportsFor(db, appId, connection.user_ref);
     await recordEvent(db, deps, appId, 'connection.purged', {
       userRef: connection.user_ref,
       connectionId,

@@ -98,6 +98,47 @@ export async function refreshConversationCount(db: Db, connectionId: string): Pr
   return count;
 }
 
+/**
+ * Recomputes from the rows what the connection stores (payload and file bytes),
+ * in the caller's transaction: call it wherever its content changes. Returns
+ * how much that grew.
+ */
+export async function refreshStoredBytes(db: Db, connectionId: string): Promise<number> {
+  const [before] = await fixedSql<{ stored_bytes: number }>(db, 'SELECT stored_bytes FROM connections WHERE id = ?', [
+    connectionId,
+  ]);
+  const [after] = await fixedSql<{ stored_bytes: number }>(
+    db,
+    `UPDATE connections SET stored_bytes =
+       (SELECT coalesce(sum(octet_length(payload)), 0) FROM conversations WHERE connection_id = ?)
+       + (SELECT coalesce(sum(size), 0) FROM attachment_blobs WHERE connection_id = ?)
+     WHERE id = ? RETURNING stored_bytes`,
+    [connectionId, connectionId, connectionId],
+  );
+  return Number(after!.stored_bytes) - Number(before!.stored_bytes);
+}
+
+/** What the user's connections store, in bytes. */
+export async function storedBytesOfUser(db: Db, userId: string): Promise<number> {
+  const [row] = await fixedSql<{ bytes: number | string }>(
+    db,
+    'SELECT coalesce(sum(stored_bytes), 0) AS bytes FROM connections WHERE user_id = ?',
+    [userId],
+  );
+  return Number(row!.bytes);
+}
+
+/** What the connections of the app's users store, in bytes (an import's own one counts from its commit). */
+export async function storedBytesOfApp(db: Db, appId: string): Promise<number> {
+  const [row] = await fixedSql<{ bytes: number | string }>(
+    db,
+    `SELECT coalesce(sum(c.stored_bytes), 0) AS bytes
+     FROM users u JOIN connections c ON c.user_id = u.id WHERE u.app_id = ?`,
+    [appId],
+  );
+  return Number(row!.bytes);
+}
+
 export async function connectionIdsOfUser(db: Db, userId: string): Promise<string[]> {
   return (await db.selectFrom('connections').select('id').where('user_id', '=', userId).execute()).map((row) => row.id);
 }

@@ -17,7 +17,7 @@ const TABLES: ReadonlyArray<{ table: keyof Database & string; key: string[]; bat
   { table: 'users', key: ['id'] },
   { table: 'connections', key: ['id'] },
   { table: 'conversations', key: ['id'] },
-  { table: 'used_links', key: ['jti'] },
+  { table: 'used_links', key: ['app_id', 'jti'] },
   { table: 'page_sessions', key: ['token_hash'] },
   { table: 'webhook_deliveries', key: ['seq'] },
   // Staged blobs too: they are the target's to discard, as a dead import's (its staged rows are not copied).

@@ -58,6 +58,8 @@ export interface ConnectionsTable {
   captured_at: string;
   last_sync_at: string | null;
   conversation_count: number;
+  /** Its conversations' payloads and its files, in bytes (schema.sql, version 14). */
+  stored_bytes: ColumnType<number, number | undefined, number>;
 }
 
 export interface ConversationsTable {
@@ -121,6 +123,20 @@ export interface ImportRecordsTable {
   created_at: number;
 }
 
+/** An import under way (schema.sql, version 14): a purge marks it in import_purges. */
+export interface ImportsTable {
+  id: string;
+  app_id: string;
+  /** Unix ms. */
+  created_at: number;
+}
+
+/** A purge of `user_ref` while the import was under way: it may not commit for that user. */
+export interface ImportPurgesTable {
+  import_id: string;
+  user_ref: string;
+}
+
 export type PagePurpose = 'connect' | 'manage';
 
 export interface PageSessionsTable {
@@ -166,6 +182,8 @@ export interface Database {
   used_links: UsedLinksTable;
   import_staging: ImportStagingTable;
   import_records: ImportRecordsTable;
+  imports: ImportsTable;
+  import_purges: ImportPurgesTable;
   page_sessions: PageSessionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   leases: LeasesTable;

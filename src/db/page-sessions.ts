@@ -2,6 +2,7 @@ import type { Db, PageSessionsTable } from './database.ts';
 import { dialectOf } from './dialects/dialect.ts';
 import { fixedSql } from './fixed-sql.ts';
 
+/** Marks one app's link used; false if it was already (a jti is unique only within its app). */
 export async function insertUsedLink(
   db: Db,
   row: { jti: string; app_id: string; used_at: string; expires_at: string },
@@ -9,13 +10,19 @@ export async function insertUsedLink(
   const result = await db
     .insertInto('used_links')
     .values(row)
-    .onConflict((oc) => oc.column('jti').doNothing())
+    .onConflict((oc) => oc.columns(['app_id', 'jti']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows) === 1;
 }
 
-export async function isLinkUsed(db: Db, jti: string): Promise<boolean> {
-  return (await db.selectFrom('used_links').select('jti').where('jti', '=', jti).executeTakeFirst()) !== undefined;
+export async function isLinkUsed(db: Db, appId: string, jti: string): Promise<boolean> {
+  const used = await db
+    .selectFrom('used_links')
+    .select('jti')
+    .where('app_id', '=', appId)
+    .where('jti', '=', jti)
+    .executeTakeFirst();
+  return used !== undefined;
 }
 
 export async function insertPageSession(db: Db, row: PageSessionsTable): Promise<void> {

@@ -13,9 +13,13 @@ import { renderPage } from './render-page.tsx';
 /**
  * Whether the request is a person's top-level navigation, as browsers mark it
  * (Fetch Metadata). Link previews, mail scanners and `curl` send neither header.
+ * Only a GET: a HEAD (answered by the GET route) shows the person nothing, and
+ * its headers are anyone's to write, so it must never use a link up.
  */
 const isNavigation = (c: Context) =>
-  c.req.header('Sec-Fetch-Mode') === 'navigate' && c.req.header('Sec-Fetch-Dest') === 'document';
+  c.req.method === 'GET' &&
+  c.req.header('Sec-Fetch-Mode') === 'navigate' &&
+  c.req.header('Sec-Fetch-Dest') === 'document';
 
 /**
  * /manage: where a manage link lands, and the home page of the session it opens

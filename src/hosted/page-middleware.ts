@@ -58,17 +58,24 @@ export const requirePageLink = (deps: Deps, purpose: PagePurpose) =>
     const link = await authenticateLink(deps, token);
     const app = await appShown(deps, link.claims.appId, purpose, link.returnUrl);
     c.set('page', { ...c.get('page'), ...app });
-    if (await sessionOpenedBy(deps, c, purpose, link.claims.jti)) return c.redirect(SESSION_HOME[purpose], 303);
+    if (await sessionOpenedBy(deps, c, purpose, link.claims)) return c.redirect(SESSION_HOME[purpose], 303);
     await checkLink(deps, link, purpose);
     // authenticateLink refused a missing token.
     c.set('link', { ...link, token: token!, brand: app.brand });
     await next();
   });
 
-async function sessionOpenedBy(deps: Deps, c: Context<AppEnv>, purpose: PagePurpose, jti: string): Promise<boolean> {
+/** Whether this browser's live session of `purpose` was opened by this very link: its app's, with its jti. */
+async function sessionOpenedBy(
+  deps: Deps,
+  c: Context<AppEnv>,
+  purpose: PagePurpose,
+  { appId, jti }: { appId: string; jti: string },
+): Promise<boolean> {
   if (sessionCookie(c, purpose) === undefined) return false;
   try {
-    return (await resumePageSession(deps, sessionCookie(c, purpose), purpose)).linkJti === jti;
+    const session = await resumePageSession(deps, sessionCookie(c, purpose), purpose);
+    return session.appId === appId && session.linkJti === jti;
   } catch (error) {
     if (error instanceof ParleyError && error.code === 'sessionExpired') return false;
     throw error;

@@ -3,6 +3,7 @@ import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
 import type { Db } from '../db/database.ts';
 import { adoptImportConnection } from '../db/import-connection.ts';
+import { isImportRefused } from '../db/imports.ts';
 import * as staging from '../db/import-staging.ts';
 import * as pageSessions from '../db/page-sessions.ts';
 import { nextTurn, writeTransaction } from '../db/transaction.ts';
@@ -14,6 +15,7 @@ import { ParleyError } from '../errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import type { ExportFormat, Message } from './formats/format.ts';
 import { linkAttachments } from './staging/attachment-links.ts';
+import { checkStorageBounds } from './storage-bounds.ts';
 import type { StagedImport } from './staging/staged-import.ts';
 
 export interface ImportTarget {
@@ -40,7 +42,7 @@ const REPLACE_PAGE_SIZE = 200;
 interface Commit {
   /** The transaction. */
   db: Db;
-  deps: Pick<Deps, 'clock' | 'random'>;
+  deps: Pick<Deps, 'clock' | 'random' | 'config'>;
   /** The whole target, fields named after the file included. */
   target: ImportTarget;
   format: ExportFormat;
@@ -64,7 +66,7 @@ type ConversationCounts = Pick<ImportResult, 'created' | 'updated' | 'unchanged'
  * each under the locks the ones before it took — or nothing does.
  */
 export function commitImport(
-  deps: Pick<Deps, 'db' | 'clock' | 'random'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'random' | 'config'>,
   target: ImportTarget,
   format: ExportFormat,
   staged: StagedImport,
@@ -72,8 +74,10 @@ export function commitImport(
   const now = isoTime(deps.clock.now());
   return writeTransaction(deps.db, async (db) => {
     const commit: Commit = { db, deps, target, format, staged, now };
+    const userId = await holdUser(commit);
     await holdUploadingSession(commit);
-    const connection = await resolveConnection(commit);
+    await refusePurgedMeanwhile(commit);
+    const connection = await resolveConnection(commit, userId);
     await refuseChangedMeanwhile(commit, connection);
     const merged = await mergeConversations(commit, connection);
     const replaced = await replaceFormerConversations(db, connection.id, format.formerIds);
@@ -85,6 +89,7 @@ export function commitImport(
       connectionId: connection.id,
       now,
     });
+    await keepWithinStorageBounds(commit, connection, userId);
     await announceReplaced(commit, connection, replaced, conversationCount);
     const counts = { ...merged, conversationCount, attachmentCount };
     await markSynced(commit, connection, counts);
@@ -99,6 +104,36 @@ export function commitImport(
   });
 }
 
+/**
+ * The user, created on their first import, and locked first, as a purge locks
+ * them first: a purge of them waits for this commit, or this one for the purge.
+ * Imports opening their connection of a provider do so one after the other.
+ */
+async function holdUser({ db, deps, target, now }: Commit): Promise<string> {
+  const user = await users.ensureUser(db, {
+    id: deps.random.uuid(),
+    app_id: target.appId,
+    user_ref: target.userRef,
+    created_at: now,
+  });
+  await users.lockUser(db, user.id);
+  return user.id;
+}
+
+/** Purged since the import began (the user, or one of their connections): nothing of theirs may come back. */
+async function refusePurgedMeanwhile({ db, target, staged }: Commit): Promise<void> {
+  if (await isImportRefused(db, staged.importId, target.userRef)) throw new ParleyError('importPurged');
+}
+
+/** Within MAX_STORED_BYTES_PER_USER and _PER_APP once the connection's stored bytes count what it wrote. */
+async function keepWithinStorageBounds({ db, deps, target }: Commit, connection: ImportConnection, userId: string) {
+  await checkStorageBounds(db, deps.config, {
+    grown: await connections.refreshStoredBytes(db, connection.id),
+    appId: target.appId,
+    userId,
+  });
+}
+
 /** A hosted page's upload holds its session to the end: a purge that ended the session first wins. */
 async function holdUploadingSession({ db, target }: Commit): Promise<void> {
   if (target.pageSession !== undefined && !(await pageSessions.lockPageSession(db, target.pageSession)))
@@ -110,9 +145,9 @@ async function holdUploadingSession({ db, target }: Commit): Promise<void> {
  * user's open one of the provider, else a new one. Imports into one connection
  * count and merge one after the other.
  */
-async function resolveConnection(commit: Commit): Promise<ImportConnection> {
+async function resolveConnection(commit: Commit, userId: string): Promise<ImportConnection> {
   const { db, target, format } = commit;
-  if (target.connectionId === undefined) return usersConnection(commit);
+  if (target.connectionId === undefined) return usersConnection(commit, userId);
   // Checked again, under its lock: it may have been revoked while the file was uploading.
   await connections.lockConnection(db, target.connectionId);
   const named = await unrevokedConnectionOf({ db }, target, target.connectionId);
@@ -120,19 +155,11 @@ async function resolveConnection(commit: Commit): Promise<ImportConnection> {
   return { id: named.id, adopted: false };
 }
 
-/** The user's open connection of the provider, or a new one; the user is created on their first import. */
-async function usersConnection(commit: Commit): Promise<ImportConnection> {
-  const { db, deps, target, format, now } = commit;
-  const user = await users.ensureUser(db, {
-    id: deps.random.uuid(),
-    app_id: target.appId,
-    user_ref: target.userRef,
-    created_at: now,
-  });
-  // Imports opening the user's connection of a provider do so one after the other.
-  await users.lockUser(db, user.id);
-  const open = await connections.findOpenConnection(db, user.id, format.provider);
-  const connection = open ? { id: open.id, adopted: false } : await createConnection(commit, user.id);
+/** The user's open connection of the provider, or a new one. */
+async function usersConnection(commit: Commit, userId: string): Promise<ImportConnection> {
+  const { db, format } = commit;
+  const open = await connections.findOpenConnection(db, userId, format.provider);
+  const connection = open ? { id: open.id, adopted: false } : await createConnection(commit, userId);
   await connections.lockConnection(db, connection.id);
   return connection;
 }

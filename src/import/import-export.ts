@@ -1,4 +1,5 @@
 import { discardImportConnection } from '../db/import-connection.ts';
+import { beginImport, endImport } from '../db/imports.ts';
 import * as staging from '../db/import-staging.ts';
 import { knownBlobs } from '../db/attachment-staging.ts';
 import type { Deps } from '../deps.ts';
@@ -42,20 +43,39 @@ const scansOnThisThread = (upload: UploadOptions) => upload.known.length === 0;
  * point — bad JSON at the end of a 1 GB file, a lost connection — leaves no
  * trace.
  *
- * `target` is what the request names before the file; `completed` answers the
- * whole target once the file is read, keeping what `target` named (a form may
- * name fields after its file). Without a target before the file, nothing is
- * checked or looked up until then.
+ * `before` is what the request names before the file: its app, and the whole
+ * target when it names its user there; `completed` answers the whole target
+ * once the file is read, keeping what `before` named (a form may name fields
+ * after its file). Without a target before the file, nothing is checked or
+ * looked up until then.
  */
 export async function importExport(
   deps: ImportDeps,
+  before: ImportTarget | { appId: string },
+  bytes: AsyncIterable<Uint8Array>,
+  completed: () => Promise<ImportTarget>,
+): Promise<ImportResult> {
+  const target = 'userRef' in before ? before : undefined;
+  // Checked before the first byte of the file is read: the provider id is known,
+  // and a named connection is this app's and this user's, and not revoked.
+  if (target?.provider !== undefined && !formatFor(target.provider)) throw new ParleyError('invalidProvider');
+  const importId = deps.random.uuid();
+  // Under way from here: a purge of its user from now on refuses it (see imports.ts).
+  await beginImport(deps.db, { id: importId, app_id: before.appId, created_at: deps.clock.now() }, target);
+  try {
+    return await importUnderWay(deps, importId, target, bytes, completed);
+  } finally {
+    await endImport(deps.db, importId);
+  }
+}
+
+async function importUnderWay(
+  deps: ImportDeps,
+  importId: string,
   target: ImportTarget | undefined,
   bytes: AsyncIterable<Uint8Array>,
   completed: () => Promise<ImportTarget>,
 ): Promise<ImportResult> {
-  // Checked before the first byte of the file is read: the provider id is known,
-  // and a named connection is this app's and this user's, and not revoked.
-  if (target?.provider !== undefined && !formatFor(target.provider)) throw new ParleyError('invalidProvider');
   const named =
     target?.connectionId === undefined ? undefined : await unrevokedConnectionOf(deps, target, target.connectionId);
   const expectedProvider = target?.provider ?? named?.provider;
@@ -69,7 +89,7 @@ export async function importExport(
   const here = scansOnThisThread(upload) ? new RecordBatcher(upload, deps.sourceHash) : undefined;
   // Nothing of the user's stored, no connection named: the import may open their connection.
   const owner = target?.connectionId === undefined && upload.known.length === 0 ? target : undefined;
-  const staged = new StagedImport(deps, deps.random.uuid(), upload.known, owner);
+  const staged = new StagedImport(deps, importId, upload.known, owner);
   const channel = new WorkerChannel(
     (deps.importWorker ?? localImportWorker)(),
     { expectedProvider },

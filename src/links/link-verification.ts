@@ -116,12 +116,13 @@ export async function checkLink(
     throw new ParleyError('forbiddenScope');
   }
   if (claims.returnUrl !== undefined && returnUrl === undefined) throw new ParleyError('returnUrlNotAllowed');
-  if (await store.isLinkUsed(deps.db, claims.jti)) throw new ParleyError('linkAlreadyUsed');
+  if (await store.isLinkUsed(deps.db, claims.appId, claims.jti)) throw new ParleyError('linkAlreadyUsed');
 }
 
 /**
- * Marks the link used. One insert with `jti` unique: of two simultaneous uses
- * (even from two processes) exactly one wins; the other gets `Link already used`.
+ * Marks the link used. One insert with (app, `jti`) unique: of two simultaneous
+ * uses (even from two processes) exactly one wins; the other gets `Link already
+ * used`. Another app's link with the same `jti` is another link.
  */
 export async function consumeLink(deps: Pick<Deps, 'db' | 'clock'>, claims: LinkClaims): Promise<void> {
   const inserted = await store.insertUsedLink(deps.db, {

@@ -1,25 +1,44 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { onboardApp } from '../../src/apps/apps.ts';
-import { json, runApiScenarios, seedConnection, setup, type TestContext } from '../helpers.ts';
+import { beginImport, discardAbandonedImports, isImportRefused, refuseImportsFor } from '../../src/db/imports.ts';
+import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
+import {
+  fixtureBytes,
+  fixtureJson,
+  form,
+  heldUpload,
+  json,
+  postExport,
+  rowCounts,
+  runApiScenarios,
+  seedConnection,
+  setup,
+  type TestContext,
+} from '../helpers.ts';
 
 const purge = (t: TestContext, body: string, headers: Record<string, string> = {}) =>
   t.request('/api/purge', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
 
+/** How many rows `table` holds. */
+const rowsOf = async (
+  t: TestContext,
+  table: 'users' | 'connections' | 'conversations' | 'attachment_blobs' | 'imports' | 'import_purges',
+) =>
+  Number(
+    (
+      await t.deps.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
 async function counts(t: TestContext) {
-  const count = async (table: 'users' | 'connections' | 'conversations') =>
-    Number(
-      (
-        await t.deps.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
   return {
-    users: await count('users'),
-    connections: await count('connections'),
-    conversations: await count('conversations'),
+    users: await rowsOf(t, 'users'),
+    connections: await rowsOf(t, 'connections'),
+    conversations: await rowsOf(t, 'conversations'),
   };
 }
 
@@ -252,5 +271,189 @@ describe('purging', () => {
     const mine = await json(await t.request('/api/conversations?userRef=shared'));
     assert.equal(mine.connections[0].conversationCount, 3);
     assert.deepEqual(await counts(t), { users: 1, connections: 1, conversations: 3 });
+  });
+});
+
+/** A Claude export of `count` conversations, the fixture's first under ids and titles of their own. */
+function claudeExport(count: number, from = 0): Uint8Array {
+  const [first] = fixtureJson('claude-conversations.json');
+  const conversations = Array.from({ length: count }, (_, i) => ({
+    ...first,
+    uuid: `00000000-0000-4000-8000-${String(from + i).padStart(12, '0')}`,
+    name: `Conversation ${from + i}`,
+  }));
+  return new TextEncoder().encode(JSON.stringify(conversations));
+}
+
+/** The events the app's outbox holds, by type. */
+const events = async (t: TestContext) =>
+  (await t.deps.db.selectFrom('webhook_deliveries').select('event_type').orderBy('seq').execute()).map(
+    (row) => row.event_type,
+  );
+
+/** What an import leaves besides users, connections and conversations: staged rows and blobs, and its rows as under way. */
+async function importLeftovers(t: TestContext) {
+  return {
+    ...(await rowCounts(t.deps)),
+    blobs: await rowsOf(t, 'attachment_blobs'),
+    imports: await rowsOf(t, 'imports'),
+    importPurges: await rowsOf(t, 'import_purges'),
+  };
+}
+
+const PURGED = { error: 'Import refused: data of this user was purged while the file was uploading' };
+
+/**
+ * An import that began before a purge of its user (or of one of their
+ * connections) must not commit after it: it would bring back what was purged.
+ * The connect page's session ends with the purge; the API's import is refused
+ * by the purge's mark on it (src/db/imports.ts).
+ */
+describe('a purge while an import of the user is under way', () => {
+  async function withEndpoint() {
+    // Three imports held open at once in one test.
+    const t = await setup({ MAX_CONCURRENT_IMPORTS: '3' });
+    await setWebhookEndpoint(t.deps, t.tenant.appId, 'https://hooks.example.com/parley');
+    return t;
+  }
+
+  /** Nothing of the user's, nor of the refused import. */
+  const NOTHING_LEFT = {
+    users: 0,
+    connections: 0,
+    conversations: 0,
+    staged: 0,
+    blobs: 0,
+    imports: 0,
+    importPurges: 0,
+  };
+
+  const cases: Array<{ name: string; before(t: TestContext): Promise<unknown>; events: string[] }> = [
+    {
+      name: 'the import writing into a connection of its own',
+      before: (t) => seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 2 }),
+      events: ['user.purged'],
+    },
+    {
+      name: 'a re-import staging for their connection',
+      before: (t) => postExport(t, claudeExport(120)).then((res) => assert.equal(res.status, 200)),
+      events: ['connection.created', 'connection.synced', 'user.purged'],
+    },
+  ];
+  for (const { name, before, events: expected } of cases) {
+    test(`of the user: ${name} answers 410, and nothing of it stays`, async () => {
+      const t = await withEndpoint();
+      await before(t);
+      const upload = heldUpload(t, claudeExport(150, 60));
+      await upload.askedForMore;
+      assert.equal((await purge(t, JSON.stringify({ userRef: 'u1' }))).status, 200);
+      upload.release();
+      const answer = await upload.response;
+      assert.deepEqual([answer.status, await json(answer)], [410, PURGED]);
+      assert.equal((await t.request('/api/connections?userRef=u1')).status, 404);
+      assert.deepEqual(await importLeftovers(t), NOTHING_LEFT);
+      assert.deepEqual(await events(t), expected);
+    });
+  }
+
+  test('of a form that names its user after its file: refused once it names them', async () => {
+    const t = await withEndpoint();
+    await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 2 });
+    const request = new Request('http://parley.test/', {
+      method: 'POST',
+      body: form({}, { bytes: claudeExport(150), type: 'application/json' }, { userRef: 'u1' }),
+    });
+    const body = new Uint8Array(await request.arrayBuffer());
+    const fieldAfter = Buffer.from(body).lastIndexOf('\r\n--', Buffer.from(body).indexOf('name="userRef"'));
+    const upload = heldUpload(t, body.subarray(0, fieldAfter), {
+      query: '',
+      contentType: request.headers.get('content-type')!,
+      tail: body.subarray(fieldAfter),
+    });
+    await upload.askedForMore;
+    assert.equal((await purge(t, JSON.stringify({ userRef: 'u1' }))).status, 200);
+    upload.release();
+    const answer = await upload.response;
+    assert.deepEqual([answer.status, await json(answer)], [410, PURGED]);
+    assert.deepEqual(await importLeftovers(t), NOTHING_LEFT);
+    assert.deepEqual(await events(t), ['user.purged']);
+  });
+
+  test('of one of the user’s connections: every import of theirs under way is refused, as their page sessions end', async () => {
+    const t = await withEndpoint();
+    const openai = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 2 });
+    const first = await json(await postExport(t, claudeExport(120)));
+    const other = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', provider: 'xai', count: 3 });
+    const uploads = [
+      // Into the purged connection: named, and the user's open one of the file's provider.
+      heldUpload(t, claudeExport(150, 60), { query: `userRef=u1&connectionId=${first.connectionId}` }),
+      heldUpload(t, claudeExport(150, 60)),
+    ];
+    for (const upload of uploads) await upload.askedForMore;
+    assert.equal((await purge(t, JSON.stringify({ connectionId: first.connectionId }))).status, 200);
+    // Into another connection of the user's: refused too, as the connect page would be.
+    const later = heldUpload(t, fixtureBytes('grok-prod-grok-backend.json'));
+    await later.askedForMore;
+    assert.equal((await purge(t, JSON.stringify({ connectionId: openai.connectionId }))).status, 200);
+    for (const upload of [...uploads, later]) {
+      upload.release();
+      const answer = await upload.response;
+      assert.deepEqual([answer.status, await json(answer)], [410, PURGED]);
+    }
+    const listed = await json(await t.request('/api/connections?userRef=u1'));
+    assert.deepEqual(
+      listed.connections.map((c: { id: string; conversationCount: number }) => [c.id, c.conversationCount]),
+      [[other.connectionId, 3]],
+    );
+    assert.deepEqual(await importLeftovers(t), {
+      users: 1,
+      connections: 1,
+      conversations: 3,
+      staged: 0,
+      blobs: 0,
+      imports: 0,
+      importPurges: 0,
+    });
+    assert.deepEqual(await events(t), [
+      'connection.created',
+      'connection.synced',
+      'connection.purged',
+      'connection.purged',
+    ]);
+  });
+
+  test('maintenance forgets, with its marks, an import that died under way 24 hours ago', async () => {
+    const t = await setup();
+    const now = t.clock.now();
+    await beginImport(t.deps.db, { id: 'dead', app_id: t.tenant.appId, created_at: now - 25 * 3_600_000 }, undefined);
+    await beginImport(
+      t.deps.db,
+      { id: 'running', app_id: t.tenant.appId, created_at: now - 60_000 },
+      { userRef: 'u1' },
+    );
+    await refuseImportsFor(t.deps.db, t.tenant.appId, 'u1');
+    await discardAbandonedImports(t.deps.db, now - 24 * 3_600_000);
+    assert.deepEqual(await t.deps.db.selectFrom('import_purges').selectAll().execute(), [
+      { import_id: 'running', user_ref: 'u1' },
+    ]);
+    assert.equal(await isImportRefused(t.deps.db, 'running', 'u1'), true);
+    assert.equal(await isImportRefused(t.deps.db, 'running', 'u2'), false);
+  });
+
+  test('of another user, or of another app’s user of the same ref, the import commits', async () => {
+    const t = await setup();
+    await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u2', count: 1 });
+    const other = await onboardApp(t.deps, 'Other');
+    await seedConnection(t.deps, { appId: other.appId, userRef: 'u1', count: 1 });
+    const upload = heldUpload(t, claudeExport(150));
+    await upload.askedForMore;
+    assert.equal((await purge(t, JSON.stringify({ userRef: 'u2' }))).status, 200);
+    const elsewhere = await purge(t, JSON.stringify({ userRef: 'u1' }), { Authorization: `Bearer ${other.apiKey}` });
+    assert.equal(elsewhere.status, 200);
+    upload.release();
+    const answer = await upload.response;
+    assert.equal(answer.status, 200);
+    assert.equal((await json(answer)).created, 150);
+    assert.deepEqual((await importLeftovers(t)).imports, 0);
   });
 });

@@ -7,11 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { onboardApp } from '../../src/apps/apps.ts';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { startBackgroundWork } from '../../src/background.ts';
 import { countConnectionMatches } from '../../src/db/conversation-search.ts';
 import {
@@ -19,9 +15,16 @@ import {
   indexConversations,
   indexPendingInBatches,
 } from '../../src/db/dialects/sqlite-search-index.ts';
-import { openPostgres } from '../../src/db/dialects/postgres.ts';
-import { readSchema } from '../../src/db/schema-file.ts';
-import { isPostgres, json, postExport, seedConnection, setup, type TestContext } from '../helpers.ts';
+import {
+  databaseBefore,
+  isPostgres,
+  json,
+  postExport,
+  seedApp,
+  seedConnection,
+  setup,
+  type TestContext,
+} from '../helpers.ts';
 import { openSession } from '../pages/page-client.ts';
 
 /** A Claude export of conversations given by id, title, update time and message texts. */
@@ -331,53 +334,28 @@ describe('the search index follows every change', () => {
   }
 
   test('a database at the previous version gets its conversations indexed by the upgrade', async () => {
-    const [schema, version] = isPostgresRun() ? [readSchema('schema.postgres.sql'), 4] : [readSchema(), 8];
-    const previous = schema.slice(0, schema.indexOf(`-- version ${version}\n`));
-    const name = `search_upgrade_${crypto.randomUUID().replace(/-/g, '')}`;
-    const open = (schemaSql: string) =>
-      isPostgresRun()
-        ? openPostgresSchema(name, schemaSql)
-        : openBetterSqlite3(join(tmpdir(), `${name}.db`), schemaSql);
-    const db = await open(previous);
-    const now = new Date().toISOString();
-    await db
-      .insertInto('apps')
-      .values({
-        id: 'a1',
-        name: 'A',
-        secret: 's',
-        secret_hash: 'h',
-        allowed_scopes: 'conversations:read',
-        created_at: now,
-      })
-      .execute();
+    const { db, upgraded } = await databaseBefore(`search_upgrade_${crypto.randomUUID().replace(/-/g, '')}`, {
+      sqlite: 8,
+      postgres: 4,
+    });
+    await seedApp(db, 'a1');
     const { connectionId } = await seedConnection(
       { db, clock: { now: () => Date.now() } },
       { appId: 'a1', userRef: 'u1', count: 3 },
     );
     await db.destroy();
-    const upgraded = await open(schema);
+    const current = await upgraded();
     try {
-      assert.equal(await countConnectionMatches(upgraded, connectionId, ['message']), 3);
-      assert.equal(await countConnectionMatches(upgraded, connectionId, ['conversation', '2']), 1);
+      assert.equal(await countConnectionMatches(current, connectionId, ['message']), 3);
+      assert.equal(await countConnectionMatches(current, connectionId, ['conversation', '2']), 1);
     } finally {
-      await upgraded.destroy();
+      await current.destroy();
     }
   });
 });
 
 function isPostgresRun() {
   return Boolean(process.env.PARLEY_TEST_DATABASE_URL);
-}
-
-/** A PostgreSQL schema of its own, opened with exactly `schemaSql` (openTestDatabase would bring it up to date). */
-async function openPostgresSchema(name: string, schemaSql: string) {
-  const url = new URL(process.env.PARLEY_TEST_DATABASE_URL!);
-  const admin = new pg.Client({ connectionString: url.href });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA IF NOT EXISTS ${name}`).finally(() => admin.end());
-  url.searchParams.set('options', `-c search_path=${name}`);
-  return openPostgres(url.href, schemaSql, { poolSize: 2, allowExitOnIdle: true });
 }
 
 /** The connections SQLite has yet to index (none ever on PostgreSQL, which has no such list). */

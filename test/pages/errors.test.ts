@@ -198,6 +198,9 @@ describe('a failed import: one page per kind, in the person’s language, saying
     assert.equal(importProblem(new ParleyError('importConflict')), 'conflict');
     assert.equal(importProblem(new ParleyError('conversationTooLarge')), 'conversationTooLarge');
     assert.equal(importProblem(new ParleyError('expandedTooLarge')), 'tooLarge');
+    // The person cannot make room; the app's support can raise the bound, as the page says.
+    assert.equal(importProblem(new ParleyError('userStorageFull')), 'tooLarge');
+    assert.equal(importProblem(new ParleyError('appStorageFull')), 'tooLarge');
     assert.equal(importProblem(new ParleyError('fileNotAnExport', { detail: 'the file is empty' })), 'notAnExport');
     assert.equal(
       importProblem(new ParleyError('invalidExport', { detail: 'the CSV file is malformed (x)' })),

@@ -4,7 +4,8 @@ import { SignJWT } from 'jose';
 import { signLink, type SignLinkOptions } from 'parley-sdk';
 import { onboardApp } from '../../src/apps/apps.ts';
 import * as atDecidedPath from '../../src/sdk/sign-link.ts';
-import { NAVIGATION, setup, type TestContext } from '../helpers.ts';
+import { insertUsedLink, isLinkUsed } from '../../src/db/page-sessions.ts';
+import { databaseBefore, NAVIGATION, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, PageClient } from './page-client.ts';
 
 const SCOPES: ['conversations:read'] = ['conversations:read'];
@@ -287,6 +288,47 @@ describe('link verification, check by check in order', () => {
     assert.deepEqual(opened.map((r) => r.status).sort(), [303, ...Array(19).fill(403)]);
   });
 
+  test('a jti is its app’s: another app’s link with the same jti neither uses it up nor is refused for it', async () => {
+    const t = await setup();
+    const other = await onboardApp(t.deps, 'Other app');
+    const jti = crypto.randomUUID();
+    const mine = await handSigned(t, { jti });
+    const theirs = await handSigned(t, { jti, appId: other.appId }, { secret: other.appSecret });
+    const browser = new PageClient(t);
+    assert.equal((await browser.post('/start', { token: theirs })).status, 303);
+    // The other app's session, opened by a link with this jti, is not this link's session either.
+    const mineOpened = await browser.post('/start', { token: mine });
+    assert.equal(mineOpened.status, 303);
+    assert.match(mineOpened.headers.get('set-cookie')!, /^parley_connect=/, 'a session of its own');
+    for (const token of [mine, theirs])
+      await expectErrorPage(await new PageClient(t).post('/start', { token }), 403, 'Link already used');
+  });
+
+  test('a database of the version before keeps its used links, each now its app’s', async () => {
+    const { db, upgraded } = await databaseBefore(`links_upgrade_${crypto.randomUUID().replace(/-/g, '')}`, {
+      sqlite: 14,
+      postgres: 8,
+    });
+    const used = {
+      jti: 'j1',
+      app_id: 'a1',
+      used_at: '2026-03-01T12:00:00.000Z',
+      expires_at: '2026-03-01T12:15:00.000Z',
+    };
+    await db.insertInto('used_links').values(used).execute();
+    await db.destroy();
+    const current = await upgraded();
+    try {
+      assert.deepEqual(await current.selectFrom('used_links').selectAll().execute(), [used]);
+      assert.equal(await isLinkUsed(current, 'a1', 'j1'), true);
+      assert.equal(await isLinkUsed(current, 'a2', 'j1'), false);
+      assert.equal(await insertUsedLink(current, { ...used, app_id: 'a2' }), true);
+      assert.equal(await insertUsedLink(current, used), false);
+    } finally {
+      await current.destroy();
+    }
+  });
+
   test('the token never reaches the logs', async () => {
     const t = await setup();
     const { path, token } = await link(t);
@@ -343,6 +385,17 @@ describe('previews never use up a manage link', () => {
     assert.equal(navigation.headers.get('location'), '/manage');
     assert.match(navigation.headers.get('set-cookie')!, /^parley_manage=/);
     await expectErrorPage(await t.app.request(path, { headers: NAVIGATION }), 403, 'Link already used');
+  });
+
+  test('a HEAD consumes nothing, even with a navigation’s headers (anyone can send them); the GET still does', async () => {
+    const t = await setup();
+    const { path } = await link(t, { purpose: 'manage' });
+    const head = await t.app.request(path, { method: 'HEAD', headers: NAVIGATION });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('set-cookie'), null);
+    const navigation = await t.app.request(path, { headers: NAVIGATION });
+    assert.equal(navigation.status, 303);
+    assert.match(navigation.headers.get('set-cookie')!, /^parley_manage=/);
   });
 
   test('the Open button checks the link as the page does, and a bad one opens nothing', async () => {

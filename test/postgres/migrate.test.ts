@@ -19,6 +19,8 @@ import { readSchema } from '../../src/db/schema-file.ts';
 import { cryptoRandom } from '../../src/deps.ts';
 import { createLogger } from '../../src/log.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
+import { onboardApp } from '../../src/apps/apps.ts';
+import { insertUsedLink } from '../../src/db/page-sessions.ts';
 import { inheritedEnv, ROOT } from '../conformance/server.ts';
 import { fixtureBytes, json, postExport, setup } from '../helpers.ts';
 import { createDatabase, NO_TEST_POSTGRES, testPostgresUrl } from '../postgres-server.ts';
@@ -91,6 +93,15 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
     await attach(t.deps.db, second!, paste);
     await attach(t.deps.db, second!, null);
     await t.deps.db.insertInto('attachment_deletions').values({ blob_id: 'gone-blob' }).execute();
+    // Two apps' links of one jti: used links are keyed by both.
+    const other = await onboardApp(t.deps, 'Other app');
+    for (const app_id of [t.tenant.appId, other.appId])
+      await insertUsedLink(t.deps.db, {
+        jti: 'j1',
+        app_id,
+        used_at: '2026-03-01T12:00:00.000Z',
+        expires_at: '2026-03-01T12:15:00.000Z',
+      });
     return { t, path, blobIds: { photo, paste }, blobs };
   }
 
@@ -100,14 +111,14 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
     const { code, out } = await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', url);
     assert.equal(code, 0, JSON.stringify(out));
     assert.deepEqual(out.counts, {
-      apps: 1,
+      apps: 2,
       app_logos: 0,
       app_return_origins: 0,
-      api_keys: 1,
+      api_keys: 2,
       users: 2,
       connections: 3,
       conversations: 10,
-      used_links: 0,
+      used_links: 2,
       page_sessions: 0,
       webhook_deliveries: 6,
       // The three above, and the paste the Claude export holds.

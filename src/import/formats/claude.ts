@@ -14,6 +14,7 @@ import {
   type RecordFormat,
   type Role,
 } from './format.ts';
+import { jsonText } from './nesting.ts';
 
 const SENDER_ROLES: Record<string, Role> = { human: 'user', user: 'user', assistant: 'assistant', system: 'system' };
 
@@ -314,9 +315,9 @@ function toolCallText(block: Json): string {
   else if (isObject(input)) {
     for (const [key, value] of Object.entries(input)) {
       if (typeof value === 'string') lines.push(value.includes('\n') ? `${key}:\n${value}` : `${key}: ${value}`);
-      else lines.push(`${key}: ${JSON.stringify(value, null, 2)}`);
+      else lines.push(`${key}: ${jsonText(value, true)}`);
     }
-  } else if (input !== undefined && input !== null) lines.push(JSON.stringify(input, null, 2));
+  } else if (input !== undefined && input !== null) lines.push(jsonText(input, true));
   return lines.join('\n');
 }
 

@@ -1,5 +1,6 @@
 import { NodeHtmlMarkdown } from 'node-html-markdown';
 import { asArray, asString, isObject, msFrom, type GroupedFormat, type Json, type Message } from './format.ts';
+import { checkHtmlNesting } from './nesting.ts';
 
 /** `Prompted ` (some Takeouts put a no-break space after it) opens an exchange's title; the prompt follows. */
 const PROMPTED = /^Prompted[ \u00a0]/;
@@ -102,6 +103,7 @@ function toMessages(exchange: Json): Message[] {
   const messages: Message[] = prompt === '' ? [] : [{ role: 'user', content: prompt, timestamp }];
   const answer = asArray(exchange.safeHtmlItem).filter(isObject).at(-1);
   const html = answer ? asString(answer.html) : undefined;
+  if (html) checkHtmlNesting(html);
   const content = html
     ? htmlToMarkdown.translate(html).trim()
     : (namedValue(exchange, (name) => name === ANSWER_ITEM) ?? '').trim();

@@ -10,6 +10,7 @@ import {
   type LibraryFile,
   type NormalizedConversation,
 } from '../formats/format.ts';
+import { jsonText } from '../formats/nesting.ts';
 import { EXPORT_FORMATS, formatFor } from '../formats/registry.ts';
 import { unrecognizedExport } from '../import-errors.ts';
 import { parseElement } from '../scanning/json-elements.ts';
@@ -244,7 +245,7 @@ export class ConversationReader {
           seq: place.seq,
           key: placement.key,
           time: placement.time,
-          record: JSON.stringify(value),
+          record: jsonText(value),
         });
       }
       return;
