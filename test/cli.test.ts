@@ -343,6 +343,21 @@ describe('onboarding', () => {
   });
 });
 
+describe('app delete', () => {
+  test('deletes the app and prints what it deleted; its keys no longer work', async () => {
+    const { appId } = await ok(['app', 'create', '--name', 'Short-lived']);
+    const refused = await cli(['app', 'delete', '--app', appId]);
+    assert.equal(refused.code, 1);
+    assert.match(JSON.parse(refused.stderr).error, /add --yes/);
+    assert.deepEqual(await ok(['app', 'delete', '--app', appId, '--yes']), {
+      ok: true,
+      deleted: { apps: 1, users: 0, connections: 0, conversations: 0 },
+    });
+    const gone = await cli(['key', 'list', '--app', appId]);
+    assert.deepEqual(JSON.parse(gone.stderr), { error: 'App not found' });
+  });
+});
+
 describe('help: usage on stdout, exit 0, nothing on stderr', { concurrency: true }, () => {
   for (const args of [['--help'], ['-h'], ['help']]) {
     test(args.join(' '), async () => {
@@ -494,11 +509,14 @@ describe('the command error table, in-process', () => {
     { args: ['app', '--help'], error: 'help on app' },
     { args: ['help', 'webhook'], error: 'help on webhook' },
     { args: ['webhook', '-h'], error: 'help on webhook' },
-    { args: ['app'], error: 'Missing command after app: one of app create, app list, app update (parley help app)' },
+    {
+      args: ['app'],
+      error: 'Missing command after app: one of app create, app list, app update, app delete (parley help app)',
+    },
     { args: ['help', 'frobnicate'], error: 'Unknown command: frobnicate' },
     { args: ['frobnicate', '--help'], error: 'Unknown command: frobnicate' },
     { args: ['frobnicate'], error: 'Unknown command: frobnicate' },
-    { args: ['app', 'delete'], error: 'Unknown command: app delete' },
+    { args: ['app', 'remove'], error: 'Unknown command: app remove' },
     { args: ['app', 'list', 'now'], error: 'Unexpected argument: now' },
     { args: ['app', 'create'], error: 'Missing --name' },
     { args: ['app', 'create', '--name='], error: 'Missing --name' },
@@ -620,6 +638,14 @@ describe('the command error table, in-process', () => {
       args: [...UPDATE, '--accent-color', '#ffffff'],
       error: 'Accent color too light: #ffffff has 1.00:1 against white, WCAG AA needs 4.5:1; choose a darker color',
     },
+    {
+      args: ['app', 'delete', '--app', 'app_x'],
+      error:
+        'This deletes app app_x with all its users, connections, conversations, attachments, keys, settings and webhook deliveries, for good: add --yes to do it',
+    },
+    { args: ['app', 'delete', '--app', 'app_unknown', '--yes'], error: 'App not found' },
+    { args: ['app', 'delete', '--yes'], error: 'Missing --app' },
+    { args: ['app', 'delete', '--app', '$APP', '--yes'], error: 'no error' },
     { args: [...LINK, '--return-url', 'https://acme.example/done'], error: 'Invalid returnUrl' },
     { args: [...LINK, '--return-url', 'not a url'], error: 'Invalid returnUrl' },
     { args: [...LINK, '--return-url'], error: 'Missing --return-url' },

@@ -191,3 +191,12 @@ describe("the documents' links", () => {
     }
   });
 });
+
+describe("the README's quick start", () => {
+  test('writes its secrets only where git ignores them (data/, beside the database)', () => {
+    const written = [...text('README.md').matchAll(/ > (\S+)/g)].map((match) => match[1]!);
+    assert.ok(written.includes('data/acme-app.json'));
+    const ignored = text('.gitignore').split('\n');
+    for (const path of written) assert.ok(ignored.includes(`${path.split('/')[0]}/`), `${path} is not git-ignored`);
+  });
+});

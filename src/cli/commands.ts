@@ -10,6 +10,7 @@ import {
   updateAppPageSettings,
   type AppPageChanges,
 } from '../apps/page-settings.ts';
+import { purgeApp } from '../conversations/purge.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { PostgresUrl } from '../urls.ts';
@@ -47,7 +48,7 @@ function settings(flags: Flags, name: string): string[] | undefined {
   return (values as string[]).filter((one) => one !== '');
 }
 
-type CommandDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'resolveHost'>;
+type CommandDeps = Pick<Deps, 'db' | 'counters' | 'clock' | 'random' | 'config' | 'resolveHost'>;
 
 /** What commands reach beyond the database they run on: files, and the databases a copy goes between. */
 export interface CommandIo {
@@ -96,6 +97,18 @@ export const commands: Record<string, Command> = {
         changes.logo = io.readFile(logo);
       }
       return updateAppPageSettings(deps, appId, changes);
+    },
+  },
+  'app delete': {
+    flags: '--app ID --yes',
+    does: 'Deletes the app and everything of it: its users, connections, conversations and attachments, keys, settings and webhook deliveries. Prints what it deleted; cannot be undone.',
+    run: async (deps, flags) => {
+      const appId = required(flags, 'app');
+      if (flags.yes !== true)
+        throw new UsageError(
+          `This deletes app ${appId} with all its users, connections, conversations, attachments, keys, settings and webhook deliveries, for good: add --yes to do it`,
+        );
+      return { ok: true, deleted: await purgeApp(deps, appId) };
     },
   },
   'key create': {

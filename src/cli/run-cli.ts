@@ -4,6 +4,7 @@ import { ConfigError, parseConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { OperationRefused } from '../db/database.ts';
 import { openDatabase, type DatabaseRuntime } from '../db/open-database.ts';
+import { openCounters } from '../db/rate-buckets.ts';
 import { cryptoRandom, systemClock } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { commands, parseArgs, usage, UsageError } from './commands.ts';
@@ -26,6 +27,7 @@ export interface CliRuntime extends DatabaseRuntime {
  */
 export async function runCli(argv: string[], runtime: CliRuntime): Promise<number | undefined> {
   let db: Db | undefined;
+  let counters: Db | undefined;
   try {
     const invocation = parseArgs(argv);
     if ('serve' in invocation) {
@@ -43,8 +45,10 @@ export async function runCli(argv: string[], runtime: CliRuntime): Promise<numbe
         `No Parley database at ${resolve(config.databasePath)}: set DATABASE_PATH to the server's file (it creates it when it first starts), or DATABASE_URL to its PostgreSQL`,
       );
     db = await openDatabase(config, runtime);
+    // SQLite keeps the request counts beside the database (rate-buckets.ts); deleting an app deletes its own.
+    if (!config.databaseUrl) counters = await openCounters(runtime.sqlite, config.databasePath);
     const result = await commands[invocation.command]!.run(
-      { db, config, clock: systemClock, random: cryptoRandom, resolveHost: runtime.resolveHost },
+      { db, counters, config, clock: systemClock, random: cryptoRandom, resolveHost: runtime.resolveHost },
       invocation.flags,
       {
         fileSize: (path) => statSync(path).size,
@@ -70,5 +74,6 @@ export async function runCli(argv: string[], runtime: CliRuntime): Promise<numbe
     return 1;
   } finally {
     await db?.destroy();
+    await counters?.destroy();
   }
 }

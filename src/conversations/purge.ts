@@ -2,16 +2,35 @@ import * as connections from '../db/connections.ts';
 import { deleteConversationsOfConnection } from '../db/conversations.ts';
 import { refuseImportsFor } from '../db/imports.ts';
 import { deletePageSessionsOfUser } from '../db/page-sessions.ts';
+import { deleteApp } from '../db/apps.ts';
+import type { Db } from '../db/database.ts';
+import { deleteRateBucketsOfApp } from '../db/rate-buckets.ts';
 import * as users from '../db/users.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
 import { recordEvent } from '../webhooks/events.ts';
+import { requireApp } from '../apps/apps.ts';
 import { connectionOfApp, userOfApp } from './ownership.ts';
 
 export interface PurgeCounts {
   users: number;
   connections: number;
   conversations: number;
+}
+
+/** Deletes a user, their connections and conversations (with their attachments), and their page sessions but `keptSession`; refuses their imports under way. */
+async function eraseUser(db: Db, appId: string, userRef: string, keptSession?: string): Promise<PurgeCounts> {
+  const user = await userOfApp({ db }, appId, userRef);
+  // First, as an import's commit takes it first (see imports.ts).
+  await users.lockUser(db, user.id);
+  const counts = { users: 1, ...(await connections.countConnectionsAndConversationsOfUser(db, user.id)) };
+  // In batches first: the cascade would delete them in one long statement.
+  for (const connectionId of await connections.connectionIdsOfUser(db, user.id))
+    await deleteConversationsOfConnection(db, connectionId);
+  await users.deleteUser(db, user.id);
+  await deletePageSessionsOfUser(db, appId, userRef, keptSession);
+  await refuseImportsFor(db, appId, userRef);
+  return counts;
 }
 
 /**
@@ -26,16 +45,7 @@ export async function purgeUser(
   keptSession?: string,
 ): Promise<PurgeCounts> {
   const counts = await writeTransaction(deps.db, async (db) => {
-    const user = await userOfApp({ db }, appId, userRef);
-    // First, as an import's commit takes it first (see imports.ts).
-    await users.lockUser(db, user.id);
-    const counts = { users: 1, ...(await connections.countConnectionsAndConversationsOfUser(db, user.id)) };
-    // In batches first: the cascade would delete them in one long statement.
-    for (const connectionId of await connections.connectionIdsOfUser(db, user.id))
-      await deleteConversationsOfConnection(db, connectionId);
-    await users.deleteUser(db, user.id);
-    await deletePageSessionsOfUser(db, appId, userRef, keptSession);
-    await refuseImportsFor(db, appId, userRef);
+    const counts = await eraseUser(db, appId, userRef, keptSession);
     // The only event of a user purge: no per-connection events accompany it.
     await recordEvent(db, deps, appId, 'user.purged', { userRef, ...counts });
     return counts;
@@ -70,6 +80,30 @@ export async function purgeConnection(
     });
     return { users: 0, connections: 1, conversations };
   });
+  deps.erased?.();
+  return counts;
+}
+
+/**
+ * Hard-deletes an app and everything of it: each user as a user purge deletes
+ * them (one transaction each, so a large app never holds the write lock long),
+ * then the app row with what cascades from it, its used links and its request
+ * counts. No event: the outbox that would carry it goes with the app.
+ */
+export async function purgeApp(
+  deps: Pick<Deps, 'db' | 'counters' | 'erased'>,
+  appId: string,
+): Promise<PurgeCounts & { apps: number }> {
+  await requireApp(deps, appId);
+  const counts = { apps: 1, users: 0, connections: 0, conversations: 0 };
+  for (const userRef of await users.userRefsOfApp(deps.db, appId)) {
+    const erased = await writeTransaction(deps.db, (db) => eraseUser(db, appId, userRef));
+    counts.users += erased.users;
+    counts.connections += erased.connections;
+    counts.conversations += erased.conversations;
+  }
+  await writeTransaction(deps.db, (db) => deleteApp(db, appId));
+  await deleteRateBucketsOfApp(deps.db, deps.counters, appId);
   deps.erased?.();
   return counts;
 }

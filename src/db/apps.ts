@@ -161,3 +161,13 @@ export async function isReturnOrigin(db: Db, appId: string, origin: string): Pro
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Deletes the app row, which cascades to its keys, settings, logo, return
+ * origins, users left and webhook outbox, and its used links (no foreign key:
+ * they outlive nothing but their expiry otherwise).
+ */
+export async function deleteApp(db: Db, appId: string): Promise<void> {
+  await db.deleteFrom('used_links').where('app_id', '=', appId).execute();
+  await db.deleteFrom('apps').where('id', '=', appId).execute();
+}

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
+import { dialectOf } from './dialects/dialect.ts';
 import { openSqlite } from './dialects/sqlite-open.ts';
 import { fixedSql } from './fixed-sql.ts';
 import type { SqliteDriver } from './sqlite-driver.ts';
@@ -49,4 +50,14 @@ export async function countRequest(db: Db, appId: string, windowStart: number): 
     await db.deleteFrom('rate_buckets').where('app_id', '=', appId).where('window_start', '<', windowStart).execute();
   }
   return count;
+}
+
+/**
+ * Deletes an app's request counts: in `counters` where given (SQLite's file of
+ * its own), else in `db` where it holds them (PostgreSQL). A SQLite database
+ * without its counters has none to delete.
+ */
+export async function deleteRateBucketsOfApp(db: Db, counters: Db | undefined, appId: string): Promise<void> {
+  const holder = counters ?? (dialectOf(db).schemaFile === 'schema.postgres.sql' ? db : undefined);
+  await holder?.deleteFrom('rate_buckets').where('app_id', '=', appId).execute();
 }

@@ -33,3 +33,9 @@ export async function lockUser(db: Db, userId: string): Promise<void> {
   const { lockRows } = dialectOf(db);
   if (lockRows) await fixedSql(db, `SELECT id FROM users WHERE id = ?${lockRows}`, [userId]);
 }
+
+/** The refs of every user of an app. */
+export async function userRefsOfApp(db: Db, appId: string): Promise<string[]> {
+  const rows = await db.selectFrom('users').select('user_ref').where('app_id', '=', appId).execute();
+  return rows.map((row) => row.user_ref);
+}
