@@ -420,6 +420,8 @@ describe('a purge while an import of the user is under way', () => {
       { userRef: 'u1' },
     );
     await refuseImportsFor(t.deps.db, t.tenant.appId, 'u1');
+    // A mark of an import that had just ended as the purge marked it.
+    await t.deps.db.insertInto('import_purges').values({ import_id: 'ended', user_ref: 'u1' }).execute();
     await discardAbandonedImports(t.deps.db, now - 24 * 3_600_000);
     assert.deepEqual(await t.deps.db.selectFrom('import_purges').selectAll().execute(), [
       { import_id: 'running', user_ref: 'u1' },
