@@ -313,7 +313,7 @@ CREATE TABLE imports (
   created_at BIGINT NOT NULL
 );
 CREATE TABLE import_purges (
-  import_id TEXT NOT NULL REFERENCES imports (id) ON DELETE CASCADE,
+  import_id TEXT NOT NULL,
   user_ref TEXT NOT NULL,
   PRIMARY KEY (import_id, user_ref)
 );

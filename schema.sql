@@ -385,7 +385,9 @@ CREATE INDEX used_links_by_expiry ON used_links (expires_at);
 -- transaction commits only if no mark names the user it is for. Else an import
 -- begun before the purge committed after it and brought the user back. Marks,
 -- rather than the import's row going: a form may name its user only after its
--- file. A handful of rows, each gone when its import ends: no index.
+-- file. A handful of rows, each gone when its import ends: no index. No
+-- foreign key from the marks: a purge marking an import that is just ending
+-- must not fail for it (maintenance removes such a mark).
 CREATE TABLE imports (
   id TEXT PRIMARY KEY,
   app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
@@ -393,7 +395,7 @@ CREATE TABLE imports (
   created_at INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE import_purges (
-  import_id TEXT NOT NULL REFERENCES imports (id) ON DELETE CASCADE,
+  import_id TEXT NOT NULL,
   user_ref TEXT NOT NULL,
   PRIMARY KEY (import_id, user_ref)
 ) STRICT, WITHOUT ROWID;

@@ -299,6 +299,16 @@ export function conversationsInFixture(name: string): number {
   return 1;
 }
 
+/** A Claude export of `count` conversations, each the fixture's first under an id and title of its own (from `from` on). */
+export function claudeConversations(count: number, from = 0): any[] {
+  const [first] = fixtureJson('claude-conversations.json');
+  return Array.from({ length: count }, (_, i) => ({
+    ...first,
+    uuid: `00000000-0000-4000-8000-${String(from + i).padStart(12, '0')}`,
+    name: `Conversation ${from + i}`,
+  }));
+}
+
 /**
  * The files under a folder of test/fixtures/ by their path inside it (`/`-separated,
  * folders included), ready for fflate's zipSync: the zips the providers ship.

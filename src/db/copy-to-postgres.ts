@@ -4,8 +4,9 @@ import { countRows } from './sql-fragments.ts';
 
 /**
  * The tables a copy carries, parents before children, each with its primary key.
- * Staging and leases are never copied: they belong to the processes running; nor
- * are the rate counters (a file of their own on SQLite, this minute's counts).
+ * Staging, leases and the imports under way (with their purges' marks) are never
+ * copied: they belong to the processes running; nor are the rate counters (a
+ * file of their own on SQLite, this minute's counts).
  * What an import wrote into its own connection is (rows of users, connections and
  * conversations): like staged blobs, the target's to discard as a dead import's.
  */

@@ -9,7 +9,8 @@ import { writeTransaction } from './transaction.ts';
  * purged user back. Where transactions overlap (PostgreSQL), an import that
  * names its user as it begins locks the user's row, as a purge does first: so
  * either the import began first and the purge marks it, or the purge ended
- * before the import began.
+ * before the import began. (An import's commit holds that lock too: one of
+ * the same user beginning meanwhile waits for it, before reading its file.)
  */
 
 /** Records an import as under way, for the user of `owner` if it names one as it begins. */
@@ -51,12 +52,17 @@ export async function isImportRefused(db: Db, importId: string, userRef: string)
   return rows.length > 0;
 }
 
-/** The import has ended, committed or not (its marks go with it). */
+/** The import has ended, committed or not: its row and its marks go. */
 export async function endImport(db: Db, importId: string): Promise<void> {
   await db.deleteFrom('imports').where('id', '=', importId).execute();
+  await db.deleteFrom('import_purges').where('import_id', '=', importId).execute();
 }
 
-/** Removes the rows of imports that died (with their instance) before `before` (unix ms). */
+/**
+ * Removes the rows of imports that died (with their instance) before `before`
+ * (unix ms), and every mark of an import no longer under way.
+ */
 export async function discardAbandonedImports(db: Db, before: number): Promise<void> {
   await db.deleteFrom('imports').where('created_at', '<', before).execute();
+  await fixedSql(db, 'DELETE FROM import_purges WHERE import_id NOT IN (SELECT id FROM imports)', []);
 }

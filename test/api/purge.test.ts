@@ -4,8 +4,8 @@ import { onboardApp } from '../../src/apps/apps.ts';
 import { beginImport, discardAbandonedImports, isImportRefused, refuseImportsFor } from '../../src/db/imports.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import {
+  claudeConversations,
   fixtureBytes,
-  fixtureJson,
   form,
   heldUpload,
   json,
@@ -274,16 +274,8 @@ describe('purging', () => {
   });
 });
 
-/** A Claude export of `count` conversations, the fixture's first under ids and titles of their own. */
-function claudeExport(count: number, from = 0): Uint8Array {
-  const [first] = fixtureJson('claude-conversations.json');
-  const conversations = Array.from({ length: count }, (_, i) => ({
-    ...first,
-    uuid: `00000000-0000-4000-8000-${String(from + i).padStart(12, '0')}`,
-    name: `Conversation ${from + i}`,
-  }));
-  return new TextEncoder().encode(JSON.stringify(conversations));
-}
+const claudeExport = (count: number, from = 0) =>
+  new TextEncoder().encode(JSON.stringify(claudeConversations(count, from)));
 
 /** The events the app's outbox holds, by type. */
 const events = async (t: TestContext) =>
@@ -432,6 +424,8 @@ describe('a purge while an import of the user is under way', () => {
       { userRef: 'u1' },
     );
     await refuseImportsFor(t.deps.db, t.tenant.appId, 'u1');
+    // A mark of an import that had just ended as the purge marked it.
+    await t.deps.db.insertInto('import_purges').values({ import_id: 'ended', user_ref: 'u1' }).execute();
     await discardAbandonedImports(t.deps.db, now - 24 * 3_600_000);
     assert.deepEqual(await t.deps.db.selectFrom('import_purges').selectAll().execute(), [
       { import_id: 'running', user_ref: 'u1' },

@@ -10,8 +10,8 @@ import {
 } from '../../src/db/import-connection.ts';
 import { isoTime } from '../../src/deps.ts';
 import {
+  claudeConversations,
   expectRefused,
-  fixtureJson,
   heldUpload,
   isPostgres,
   json,
@@ -28,15 +28,7 @@ import {
  */
 const CONVERSATIONS = 150;
 
-/** A Claude export of `count` conversations, each the fixture's first under an id and title of its own. */
-function claudeExport(count = CONVERSATIONS): any[] {
-  const [first] = fixtureJson('claude-conversations.json');
-  return Array.from({ length: count }, (_, i) => ({
-    ...first,
-    uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-    name: `Conversation ${i}`,
-  }));
-}
+const claudeExport = (count = CONVERSATIONS) => claudeConversations(count);
 
 /** The import's own connection once it holds `count` conversations (it writes them as the worker reads them). */
 async function ownConnection(t: TestContext, count: number) {

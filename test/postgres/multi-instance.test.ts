@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { strToU8 } from 'fflate';
 import { signLink } from 'parley-sdk';
 import { onboardApp } from '../../src/apps/apps.ts';
 import type { Db } from '../../src/db/database.ts';
@@ -20,7 +21,7 @@ import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { Browser, call, expectJson, ingest, redirectTarget, type Tenant } from '../conformance/cases.ts';
 import { startServer, type RunningServer } from '../conformance/server.ts';
-import { fixtureBytes, seedConnection } from '../helpers.ts';
+import { claudeConversations, fixtureBytes, seedConnection } from '../helpers.ts';
 import { createDatabase, NO_TEST_POSTGRES, testPostgresUrl } from '../postgres-server.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { parseConfig } from '../../src/config.ts';
@@ -184,6 +185,57 @@ describe('three instances on one PostgreSQL database', {
       .where('connection_id', '=', bodies[0].connectionId)
       .execute();
     assert.equal(rows.length, 5);
+  });
+
+  test('an import on one instance is refused when a purge on another ran while it uploaded: the check is in the database', async () => {
+    await seedConnection({ db, clock: systemClock }, { appId: tenant.appId, userRef: 'purged-meanwhile', count: 1 });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(strToU8(JSON.stringify(claudeConversations(150))));
+        await released;
+        controller.close();
+      },
+    });
+    const answer = fetch(`${base(0)}/api/ingest-export?userRef=purged-meanwhile`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${tenant.apiKey}`, 'Content-Type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    // Under way: its conversations are in its own connection, waiting for the end of the file.
+    const written = () =>
+      db
+        .selectFrom('conversations')
+        .innerJoin('connections', 'connections.id', 'conversations.connection_id')
+        .innerJoin('users', 'users.id', 'connections.user_id')
+        .select('conversations.id')
+        .where('users.import_id', 'is not', null)
+        .execute();
+    for (let tries = 0; (await written()).length < 100; tries++) {
+      assert.ok(tries < 300, 'the import wrote its conversations');
+      await sleep(100);
+    }
+    expectJson(
+      await call(base(1), '/api/purge', {
+        method: 'POST',
+        bearer: tenant.apiKey,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ userRef: 'purged-meanwhile' }),
+      }),
+      200,
+    );
+    release();
+    const refused = await answer;
+    assert.deepEqual(
+      [refused.status, await refused.json()],
+      [410, { error: 'Import refused: data of this user was purged while the file was uploading' }],
+    );
+    const users = await db.selectFrom('users').select('id').where('user_ref', '=', 'purged-meanwhile').execute();
+    assert.deepEqual(users, []);
+    assert.deepEqual(await written(), []);
+    assert.deepEqual(await db.selectFrom('imports').select('id').execute(), []);
   });
 
   test('every webhook delivery goes out once, from one instance, in event order', async () => {
