@@ -44,6 +44,7 @@ const defaults = {
   MAX_CONCURRENT_IMPORTS: '2',
   IMPORT_QUEUE_TIMEOUT_MS: '5000',
   AWS_REGION: 'us-east-1',
+  MAX_EXPORT_RECORDS: '1000000',
 };
 
 /** V8's longest string: a conversation's JSON must fit in one to be parsed. */
@@ -82,6 +83,7 @@ const EnvSchema = v.object({
   // `auto` too: what Cloudflare R2 asks for.
   AWS_REGION: v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/, 'must be a region name, such as us-east-1')),
   AWS_ENDPOINT_URL: v.optional(publicUrl),
+  MAX_EXPORT_RECORDS: integer(1, 1_000_000_000),
 });
 
 /** Every environment variable Parley reads. */
@@ -117,6 +119,8 @@ export interface Config {
   maxExpandedBytes: number;
   /** The largest single file (an image, a PDF) an export may hold. */
   maxAttachmentBytes: number;
+  /** The most records (conversations, entries, rows, any JSON element) and files of zips one upload may hold. */
+  maxExportRecords: number;
   /** PostgreSQL instead of the SQLite file, when set. */
   databaseUrl: string | undefined;
   /** Whether webhooks may go to loopback, private and link-local addresses (see webhooks/target.ts). */
@@ -186,6 +190,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxConversationBytes: e.MAX_CONVERSATION_BYTES,
     maxExpandedBytes: e.MAX_EXPANDED_BYTES ?? 4 * e.MAX_EXPORT_BYTES,
     maxAttachmentBytes: e.MAX_ATTACHMENT_BYTES,
+    maxExportRecords: e.MAX_EXPORT_RECORDS,
     databaseUrl: e.DATABASE_URL,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,

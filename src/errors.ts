@@ -35,6 +35,7 @@ export const ERRORS = {
   conversationTooLarge: [413, 'Export file too large: MAX_CONVERSATION_BYTES'],
   expandedTooLarge: [413, 'Export file too large: MAX_EXPANDED_BYTES'],
   attachmentTooLarge: [413, 'Export file too large: MAX_ATTACHMENT_BYTES'],
+  tooManyRecords: [413, 'Export file too large: MAX_EXPORT_RECORDS'],
   bodyTooLarge: [413, 'Request body too large'],
   unsupportedContentType: [415, 'Unsupported content type'],
   rangeNotSatisfiable: [416, 'Range not satisfiable'],

@@ -325,6 +325,7 @@ export function openApiDocument(version: string) {
             'conversationTooLarge',
             'expandedTooLarge',
             'attachmentTooLarge',
+            'tooManyRecords',
             'invalidProvider',
             'connectionNotFound',
             'connectionRevoked',

@@ -30,6 +30,7 @@ export function importProblem(error: ParleyError): ImportProblem {
     case 'exportTooLarge':
     case 'expandedTooLarge':
     case 'attachmentTooLarge':
+    case 'tooManyRecords':
       return 'tooLarge';
     case 'conversationTooLarge':
       return 'conversationTooLarge';

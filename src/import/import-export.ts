@@ -85,23 +85,23 @@ export async function importExport(
   const named =
     target?.connectionId === undefined ? undefined : await unrevokedConnectionOf(deps, target, target.connectionId);
   const expectedProvider = target?.provider ?? named?.provider;
-  const { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes } = deps.config;
+  const { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes, maxExportRecords } = deps.config;
   const where = target && { ...target, provider: expectedProvider };
   const upload: UploadOptions = {
-    limits: { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes },
+    limits: { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes, maxExportRecords },
     known: where ? currentlyRead(await staging.knownSources(deps.db, where)) : [],
     knownPayloads: where
       ? (await knownPayloads(deps.db, where)).map(({ source, size }) => payloadKey(source, size))
       : [],
   };
-  const here = scansOnThisThread(upload) ? new RecordBatcher(upload, deps.sourceHash) : undefined;
+  const scanHere = scansOnThisThread(upload);
   // Nothing of the user's stored, no connection named: the import may open their connection.
   const owner = target?.connectionId === undefined && upload.known.length === 0 ? target : undefined;
   const staged = new StagedImport(deps, deps.random.uuid(), upload.known, owner);
   const channel = new WorkerChannel(
     (deps.importWorker ?? localImportWorker)(),
     { expectedProvider },
-    here ? undefined : upload,
+    scanHere ? undefined : upload,
   );
   try {
     // Payloads found here are written from here: nothing in them is for the reader.
@@ -109,18 +109,19 @@ export async function importExport(
       const forReader = records.filter((record) => !('payload' in record || 'known' in record));
       for (const record of records)
         if ('payload' in record || 'known' in record) await staged.blobs.payload(payloadItem(record));
-      // A chunk that completed nothing still goes, as every chunk does; one of payloads alone stays here.
-      if (forReader.length > 0 || records.length === 0) await channel.write({ records: forReader });
+      // A batch of payloads alone stays here.
+      if (forReader.length > 0) await channel.write({ records: forReader });
     };
+    const here = scanHere ? new RecordBatcher(upload, write, deps.sourceHash) : undefined;
     const sending = (async () => {
       for await (const chunk of bytes) {
         // A large chunk (a whole body at once, from some servers) goes in slices, so batches stay small.
         for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
           const slice = chunk.subarray(at, at + SLICE_BYTES);
-          await (here ? write(await here.push(slice)) : channel.writeBytes(slice));
+          await (here ? here.push(slice) : channel.writeBytes(slice));
         }
       }
-      if (here) await write(await here.end());
+      await here?.end();
       channel.end();
     })();
     // A failed upload or an unreadable file ends the reading with its error too.

@@ -104,6 +104,10 @@ export interface RecordGroup {
   hash: string;
 }
 
+/** Whether a file lists names or a library (see readFileNames, readLibrary): none of its records is a conversation. */
+const isSideFile = (source: string) =>
+  EXPORT_FORMATS.some((format) => format.fileNames?.zipMember.test(source) || format.library?.zipMember.test(source));
+
 /** A record read before the provider was known. */
 interface HeldRecord {
   place: Place;
@@ -160,6 +164,14 @@ export class ConversationReader {
   private readRecord(record: WireRecord): void {
     if ('payload' in record || 'known' in record) {
       this.items.push(payloadItem(record));
+      return;
+    }
+    if ('notObjects' in record) {
+      // Read and unreadable, as an object no format reads is; a side file's elements count for nothing.
+      if (!isSideFile(record.source)) {
+        this.recordsRead += record.notObjects;
+        this.unreadable += record.notObjects;
+      }
       return;
     }
     if (
