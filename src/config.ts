@@ -45,6 +45,7 @@ const defaults = {
   IMPORT_QUEUE_TIMEOUT_MS: '5000',
   AWS_REGION: 'us-east-1',
   MAX_STORED_BYTES_PER_APP: '0',
+  MAX_EXPORT_RECORDS: '1000000',
 };
 
 /** V8's longest string: a conversation's JSON must fit in one to be parsed. */
@@ -94,6 +95,7 @@ const EnvSchema = v.object({
   // Unset: four times MAX_EXPANDED_BYTES, which decides it; 0 is no bound.
   MAX_STORED_BYTES_PER_USER: v.optional(integer(0, Number.MAX_SAFE_INTEGER)),
   MAX_STORED_BYTES_PER_APP: integer(0, Number.MAX_SAFE_INTEGER),
+  MAX_EXPORT_RECORDS: integer(1, 1_000_000_000),
 });
 
 /** Every environment variable Parley reads. */
@@ -129,6 +131,8 @@ export interface Config {
   maxExpandedBytes: number;
   /** The largest single file (an image, a PDF) an export may hold. */
   maxAttachmentBytes: number;
+  /** The most records (conversations, entries, rows, any JSON element) and files of zips one upload may hold. */
+  maxExportRecords: number;
   /** PostgreSQL instead of the SQLite file, when set. */
   databaseUrl: string | undefined;
   /** Whether webhooks may go to loopback, private and link-local addresses (see webhooks/target.ts). */
@@ -204,6 +208,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxConversationBytes: e.MAX_CONVERSATION_BYTES,
     maxExpandedBytes,
     maxAttachmentBytes: e.MAX_ATTACHMENT_BYTES,
+    maxExportRecords: e.MAX_EXPORT_RECORDS,
     databaseUrl: e.DATABASE_URL,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,

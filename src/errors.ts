@@ -75,6 +75,7 @@ export const ERRORS = {
   conversationTooLarge: [413, 'Export file too large: MAX_CONVERSATION_BYTES', { upload: 'conversationTooLarge' }],
   expandedTooLarge: [413, 'Export file too large: MAX_EXPANDED_BYTES', { upload: 'tooLarge' }],
   attachmentTooLarge: [413, 'Export file too large: MAX_ATTACHMENT_BYTES', { upload: 'tooLarge' }],
+  tooManyRecords: [413, 'Export file too large: MAX_EXPORT_RECORDS', { upload: 'tooLarge' }],
   bodyTooLarge: [413, 'Request body too large'],
   unsupportedContentType: [415, 'Unsupported content type', { upload: 'errorPage' }],
   rangeNotSatisfiable: [416, 'Range not satisfiable'],

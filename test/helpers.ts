@@ -566,6 +566,28 @@ export function streamedZip(files: Record<string, Uint8Array>): Uint8Array {
 }
 
 /**
+ * Sets the compression method `member` is said to use, in its local header and
+ * in the central directory, to `method` (fflate writes only 0 and 8): a zip
+ * whose member Parley cannot inflate. Changes `zip` itself, which it returns;
+ * a zip without a comment.
+ */
+export function withCompressionMethod(zip: Uint8Array, member: string, method: number): Uint8Array {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const end = zip.length - 22;
+  assert.equal(view.getUint32(end, true), 0x06054b50, 'an end of central directory record without a comment');
+  let entry = view.getUint32(end + 16, true);
+  for (let i = view.getUint16(end + 10, true); i > 0; i--) {
+    const nameBytes = view.getUint16(entry + 28, true);
+    if (new TextDecoder().decode(zip.subarray(entry + 46, entry + 46 + nameBytes)) === member) {
+      view.setUint16(entry + 10, method, true);
+      view.setUint16(view.getUint32(entry + 42, true) + 8, method, true);
+    }
+    entry += 46 + nameBytes + view.getUint16(entry + 30, true) + view.getUint16(entry + 32, true);
+  }
+  return zip;
+}
+
+/**
  * Records the writes made to `table` from now on (INSERT, UPDATE — of `updateOf`
  * only, if given — and DELETE), each with its row's `key` and `value` columns,
  * so that a test counts writes instead of guessing them. Returns what was

@@ -43,6 +43,7 @@ export const de: Messages = {
     conversationTooLarge: 'Exportdatei zu groß: eine Unterhaltung',
     expandedTooLarge: 'Exportdatei zu groß: entpackt',
     attachmentTooLarge: 'Exportdatei zu groß: eine Datei darin',
+    tooManyRecords: 'Exportdatei zu groß: zu viele Einträge',
     bodyTooLarge: 'Anfrage zu groß',
     unsupportedContentType: 'Nicht unterstützter Inhaltstyp',
     rangeNotSatisfiable: 'Bereich nicht erfüllbar',

@@ -43,6 +43,7 @@ export const es: Messages = {
     conversationTooLarge: 'Archivo de exportación demasiado grande: una conversación',
     expandedTooLarge: 'Archivo de exportación demasiado grande al descomprimirlo',
     attachmentTooLarge: 'Archivo de exportación demasiado grande: uno de sus archivos',
+    tooManyRecords: 'Archivo de exportación demasiado grande: demasiados registros',
     bodyTooLarge: 'Cuerpo de la solicitud demasiado grande',
     unsupportedContentType: 'Tipo de contenido no admitido',
     rangeNotSatisfiable: 'Rango no satisfacible',

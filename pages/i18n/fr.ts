@@ -44,6 +44,7 @@ export const fr: Messages = {
     conversationTooLarge: 'Fichier d’export trop volumineux : une conversation',
     expandedTooLarge: 'Fichier d’export trop volumineux une fois décompressé',
     attachmentTooLarge: 'Fichier d’export trop volumineux : un des fichiers qu’il contient',
+    tooManyRecords: 'Fichier d’export trop volumineux : trop d’enregistrements',
     bodyTooLarge: 'Corps de la requête trop volumineux',
     unsupportedContentType: 'Type de contenu non pris en charge',
     rangeNotSatisfiable: 'Plage non satisfaisable',

@@ -43,6 +43,7 @@ export const ja: Messages = {
     conversationTooLarge: 'エクスポートファイルが大きすぎます（会話）',
     expandedTooLarge: 'エクスポートファイルが大きすぎます（展開後）',
     attachmentTooLarge: 'エクスポートファイルが大きすぎます（含まれるファイル）',
+    tooManyRecords: 'エクスポートファイルが大きすぎます（項目が多すぎます）',
     bodyTooLarge: 'リクエストの本文が大きすぎます',
     unsupportedContentType: '対応していないコンテンツタイプです',
     rangeNotSatisfiable: '範囲を満たせません',

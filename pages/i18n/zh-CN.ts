@@ -43,6 +43,7 @@ export const zhCN: Messages = {
     conversationTooLarge: '导出文件过大：单个对话',
     expandedTooLarge: '导出文件解压后过大',
     attachmentTooLarge: '导出文件过大：其中一个文件过大',
+    tooManyRecords: '导出文件过大：条目过多',
     bodyTooLarge: '请求正文过大',
     unsupportedContentType: '不支持的内容类型',
     rangeNotSatisfiable: '范围无法满足',

@@ -1,24 +1,27 @@
 /**
  * Hostile requests (rather than hostile files alone): bodies far past a route's
  * bound, slow senders, zip bombs, amplifying CSV, conversations dense in values
- * (and the largest real-shaped one), a burst of large imports, and hostile
- * Markdown viewed on the manage page. Each case
+ * (and the largest real-shaped one), exports of millions of tiny records, zip
+ * members never read, a burst of large imports, and hostile Markdown viewed on
+ * the manage page. Each case
  * runs against a fresh server with the default limits while two clients list
  * conversations without pause and /healthz is polled, and reports the answer, how
  * long the case took, the server's peak RSS, the listing's p99 and the slowest
  * /healthz meanwhile.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { zipSync } from 'fflate';
 import { signLink } from 'parley-sdk';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { ROOT, startServer, type RunningServer, type RuntimeName } from '../../test/conformance/server.ts';
 import { SHAPES, writeExport } from '../generate-export/index.ts';
-import { longChatgptConversation } from '../../test/helpers.ts';
+import { longChatgptConversation, withCompressionMethod, type TestContext } from '../../test/helpers.ts';
+import { hiddenField, PageClient } from '../../test/pages/page-client.ts';
 import { fill, MIB, procStatus, zipOf } from './kit.ts';
 
 export interface RequestRow {
@@ -79,7 +82,7 @@ parentPort.once('message', () => (running = false));
 async function timed(into, path, headers) {
   const started = performance.now();
   try {
-    await (await fetch(url + path, { headers })).arrayBuffer();
+    await (await fetch(url + path, { headers, signal: AbortSignal.timeout(60_000) })).arrayBuffer();
   } catch {
     // A failed request counts with the time it took.
   }
@@ -150,8 +153,11 @@ async function answerOf(request: Promise<Response>): Promise<string> {
   }
 }
 
-const post = (target: Target, path: string, body: BodyInit, headers: Record<string, string>) =>
-  fetch(`${target.server.url}${path}`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+const post = (target: Target, path: string, body: BodyInit, headers: Record<string, string>, signal?: AbortSignal) =>
+  fetch(`${target.server.url}${path}`, { method: 'POST', headers, body, duplex: 'half', signal } as RequestInit);
+
+/** How long an upload of a few kilobytes may go unanswered before the case gives up on it (a server it hung). */
+const UPLOAD_GIVEN_UP_MS = 180_000;
 
 const api = (target: Target, contentType: string) => ({
   Authorization: `Bearer ${target.apiKey}`,
@@ -201,6 +207,96 @@ async function slowStartBodies({ server }: Target, count: number, contentLength:
   };
 }
 
+/** Answers counted alike: `413 … ×4`. */
+function tally(answers: string[]): string {
+  const counts = new Map<string, number>();
+  for (const answer of answers) counts.set(answer, (counts.get(answer) ?? 0) + 1);
+  return [...counts].map(([answer, n]) => `${answer} ×${n}`).join(', ');
+}
+
+/** An upload on the connect page, as a person makes it (the link, its session, the form); the result page's answer. */
+function connectUpload(target: Target, file: Uint8Array, userRef: string): Promise<string> {
+  const { server } = target;
+  // The pages' test browser, over HTTP: it keeps the session's cookie and follows no redirect.
+  const request = (path: string, init?: RequestInit) =>
+    fetch(`${server.url}${path}`, { ...init, redirect: 'manual', signal: AbortSignal.timeout(UPLOAD_GIVEN_UP_MS) });
+  const browser = new PageClient({ app: { request } } as unknown as TestContext);
+  return answerOf(
+    (async () => {
+      const link = await signLink(
+        { appId: target.appId, userRef, scopes: ['conversations:read'], purpose: 'connect', baseUrl: server.url },
+        target.appSecret,
+      );
+      await (await browser.post('/start', { token: new URL(link).searchParams.get('token')! })).arrayBuffer();
+      const csrf = hiddenField(await (await browser.get('/connect/openai')).text(), 'csrf');
+      const form = new FormData();
+      form.set('csrf', csrf);
+      form.set('file', new Blob([file as Uint8Array<ArrayBuffer>], { type: 'application/zip' }), 'export.zip');
+      await (await browser.request('/connect/openai', { method: 'POST', body: form })).arrayBuffer();
+      return browser.get('/connect/result');
+    })(),
+  );
+}
+
+/** A ChatGPT conversation of one message, and the comma after it. */
+const ONE_CONVERSATION =
+  '{"id":"real","title":"Real","current_node":"m","mapping":{"m":{"id":"m","message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["hello"]}}}}},';
+
+/** A zip of `[`, `element,` `count` times (after one real conversation, with `real`), then `element]`: a few kilobytes. */
+function tinyRecordsZip(element: string, count: number, real: boolean): Uint8Array {
+  const run = 100_000;
+  return zipOf(
+    `[${real ? ONE_CONVERSATION : ''}`,
+    encoder.encode(`${element},`.repeat(run)),
+    count / run,
+    `${element}]`,
+  );
+}
+
+/** An export of one conversation beside a member of `megabytes` no format reads, said to use compression `method`. */
+function unreadMemberZip(megabytes: number, method: number): Uint8Array {
+  const zip = zipSync({
+    'conversations.json': encoder.encode(`[${ONE_CONVERSATION.slice(0, -1)}]`),
+    'unread.bin': [new Uint8Array(megabytes * MIB), { level: 0 }],
+  });
+  return withCompressionMethod(zip, 'unread.bin', method);
+}
+
+/** `uploads` of the zip made by `make` at once, through the API or the connect page. */
+const uploadsAtOnce =
+  (make: () => Uint8Array, uploads: number, page = false) =>
+  () => {
+    const zip = make();
+    return async (t: Target): Promise<Outcome> => {
+      const answers = await Promise.all(
+        Array.from({ length: uploads }, (_, i) =>
+          page
+            ? connectUpload(t, zip, `upload-${i}`)
+            : answerOf(
+                post(
+                  t,
+                  `/api/ingest-export?userRef=upload-${i}`,
+                  zip as Uint8Array<ArrayBuffer>,
+                  api(t, 'application/zip'),
+                  AbortSignal.timeout(UPLOAD_GIVEN_UP_MS),
+                ),
+              ),
+        ),
+      );
+      const size = zip.length < MIB ? `${(zip.length / 1024).toFixed(1)} KB` : `${(zip.length / MIB).toFixed(0)} MB`;
+      return { answer: tally(answers), note: `zip ${size}` };
+    };
+  };
+
+/** The tiny-record exports: element, how many, after a real conversation or not, on the connect page or not. */
+const TINY_RECORDS: Array<[element: string, count: number, real: boolean, page: boolean]> = [
+  ['0', 1_000_000, false, false],
+  ['0', 1_000_000, true, true],
+  ['0', 2_000_000, false, false],
+  ['0', 15_000_000, false, false],
+  ['{}', 1_000_000, true, false],
+];
+
 /** `count` imports of `file` at once, each retried after its Retry-After on 503 until it is answered otherwise. */
 async function concurrentImports(target: Target, file: Uint8Array, count: number): Promise<Outcome> {
   let busy = 0;
@@ -219,10 +315,8 @@ async function concurrentImports(target: Target, file: Uint8Array, count: number
     }
   };
   const statuses = await Promise.all(Array.from({ length: count }, (_, i) => importOne(i)));
-  const counts = new Map<number, number>();
-  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
   return {
-    answer: [...counts].map(([status, n]) => `${status} ×${n}`).join(', '),
+    answer: tally(statuses.map(String)),
     note: `${busy} answers 503 + Retry-After on the way, each retried`,
   };
 }
@@ -439,6 +533,24 @@ function cases(work: string): Case[] {
         });
       },
     ],
+    ...TINY_RECORDS.flatMap(([element, count, real, page]) =>
+      [1, 4].map(
+        (uploads): Case => [
+          `zip of ${real ? 'a conversation then ' : ''}${count.toLocaleString('en')} × ${element}${page ? ', on the connect page' : ''}, ${uploads} at once`,
+          uploadsAtOnce(() => tinyRecordsZip(element, count, real), uploads, page),
+        ],
+      ),
+    ),
+    ...[1, 2].map(
+      (uploads): Case => [
+        `zip of a conversation and a 400 MB member of compression method 99, ${uploads} at once`,
+        uploadsAtOnce(() => unreadMemberZip(400, 99), uploads),
+      ],
+    ),
+    [
+      'zip of a conversation and a 400 MB member stored (method 0), 1 at once',
+      uploadsAtOnce(() => unreadMemberZip(400, 0), 1),
+    ],
     [
       'a 16 MB message of `![` viewed on the manage page',
       () => {
@@ -477,8 +589,9 @@ export async function requestCases(runtime: RuntimeName, work: string, only: str
     const { answer, note = '' } = await act(target);
     const seconds = Math.round((performance.now() - started) / 10) / 100;
     const { listing, health } = await load.stop();
-    const { peakRssMb } = procStatus(target.server.pid);
-    await target.server.stop();
+    // A server the case crashed has no peak to read, and one it hung is killed.
+    const peakRssMb = existsSync(`/proc/${target.server.pid}`) ? procStatus(target.server.pid).peakRssMb : Number.NaN;
+    await target.server.stop().catch((error: Error) => console.log(error.message.split('\n')[0]));
     const row = {
       name,
       answer,

@@ -327,6 +327,7 @@ export function openApiDocument(version: string) {
             'attachmentTooLarge',
             'userStorageFull',
             'appStorageFull',
+            'tooManyRecords',
             'invalidProvider',
             'connectionNotFound',
             'connectionRevoked',

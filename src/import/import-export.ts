@@ -79,39 +79,40 @@ async function importUnderWay(
   const named =
     target?.connectionId === undefined ? undefined : await unrevokedConnectionOf(deps, target, target.connectionId);
   const expectedProvider = target?.provider ?? named?.provider;
-  const { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes } = deps.config;
+  const { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes, maxExportRecords } = deps.config;
   const where = target && { ...target, provider: expectedProvider };
   const upload: UploadOptions = {
-    limits: { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes },
+    limits: { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes, maxExportRecords },
     known: where ? currentlyRead(await staging.knownSources(deps.db, where)) : [],
     knownBlobs: where ? (await knownBlobs(deps.db, where)).map(({ source, size }) => blobKey(source, size)) : [],
   };
-  const here = scansOnThisThread(upload) ? new RecordBatcher(upload, deps.sourceHash) : undefined;
+  const scanHere = scansOnThisThread(upload);
   // Nothing of the user's stored, no connection named: the import may open their connection.
   const owner = target?.connectionId === undefined && upload.known.length === 0 ? target : undefined;
   const staged = new StagedImport(deps, importId, upload.known, owner);
   const channel = new WorkerChannel(
     (deps.importWorker ?? localImportWorker)(),
     { expectedProvider },
-    here ? undefined : upload,
+    scanHere ? undefined : upload,
   );
   try {
     // Blobs found here are written from here: nothing in them is for the reader.
     const write = async ({ records }: RecordBatch) => {
       const forReader = records.filter((record) => !('blob' in record || 'known' in record));
       for (const record of records) if ('blob' in record || 'known' in record) await staged.blobs.add(blobItem(record));
-      // A chunk that completed nothing still goes, as every chunk does; one of blobs alone stays here.
-      if (forReader.length > 0 || records.length === 0) await channel.write({ records: forReader });
+      // A batch of blobs alone stays here.
+      if (forReader.length > 0) await channel.write({ records: forReader });
     };
+    const here = scanHere ? new RecordBatcher(upload, write, deps.sourceHash) : undefined;
     const sending = (async () => {
       for await (const chunk of bytes) {
         // A large chunk (a whole body at once, from some servers) goes in slices, so batches stay small.
         for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
           const slice = chunk.subarray(at, at + SLICE_BYTES);
-          await (here ? write(await here.push(slice)) : channel.writeBytes(slice));
+          await (here ? here.push(slice) : channel.writeBytes(slice));
         }
       }
-      if (here) await write(await here.end());
+      await here?.end();
       channel.end();
     })();
     // A failed upload or an unreadable file ends the reading with its error too.

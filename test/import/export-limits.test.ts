@@ -25,6 +25,15 @@ function conversationOfSize(id: string, bytes: number): string {
 
 const exportOf = (...conversations: string[]) => strToU8(`[${conversations.join(',')}]`);
 
+/** `element` `count` times, for an export's top-level array. */
+const times = (element: string, count: number) => Array<string>(count).fill(element);
+
+/** The issue's zip: `[` then `0,` a million times then `0]` (after one conversation, with `first`): a few kilobytes. */
+const millionZeros = (first = '') =>
+  zipSync({ 'conversations.json': strToU8(`[${first}${'0,'.repeat(1_000_000)}0]`) }, { level: 9 });
+
+const TOO_MANY_RECORDS = 'Export file too large: MAX_EXPORT_RECORDS';
+
 describe('MAX_CONVERSATION_BYTES', () => {
   test('a conversation over the limit is 413 with the limit named, in JSON, a single object and a zip', async () => {
     const t = await setup({ MAX_CONVERSATION_BYTES: '1000' });
@@ -89,7 +98,7 @@ describe('MAX_CONVERSATION_BYTES', () => {
 
 test('into a connection that holds conversations the worker reads the upload itself: the same limits, the same refusals', async () => {
   for (const worker of ['in this thread', 'a Node worker thread']) {
-    const t = await setup({ MAX_CONVERSATION_BYTES: '1000', MAX_EXPANDED_BYTES: '3000' });
+    const t = await setup({ MAX_CONVERSATION_BYTES: '1000', MAX_EXPANDED_BYTES: '3000', MAX_EXPORT_RECORDS: '8' });
     if (worker !== 'in this thread') t.deps.importWorker = startNodeImportWorker;
     const stored = exportOf(conversationOfSize('a', 900), conversationOfSize('b', 900));
     assert.equal((await json(await postExport(t, stored))).created, 2, worker);
@@ -105,6 +114,7 @@ test('into a connection that holds conversations the worker reads the upload its
       413,
       'Export file too large: MAX_EXPANDED_BYTES',
     );
+    await expectRefused(t, () => zip(exportOf(conversationOfSize('a', 900), ...times('0', 8))), 413, TOO_MANY_RECORDS);
     await expectRefused(
       t,
       () => postExport(t, stored.subarray(0, -1)),
@@ -122,8 +132,14 @@ test('a zip that expands a thousandfold lets the event loop turn while one chunk
   const bomb = zipSync({ 'conversations.json': strToU8(`[${' '.repeat(megabytes * 1024 * 1024)}]`) }, { level: 9 });
   assert.ok(bomb.length < 64 * 1024, `${bomb.length} bytes: one chunk`);
   const reader = new ExportScanner(
-    { maxConversationBytes: 1024 * 1024, maxExpandedBytes: 2 ** 32, maxAttachmentBytes: 2 ** 32 },
+    {
+      maxConversationBytes: 1024 * 1024,
+      maxExpandedBytes: 2 ** 32,
+      maxAttachmentBytes: 2 ** 32,
+      maxExportRecords: 2 ** 32,
+    },
     EXPORT_FORMATS,
+    () => {},
   );
   let turns = 0;
   let reading = true;
@@ -183,9 +199,59 @@ describe('MAX_EXPANDED_BYTES', () => {
   });
 });
 
+describe('MAX_EXPORT_RECORDS', () => {
+  test('an upload of more records than the limit is 413 with the limit named, whatever they are; one of the limit imports, what is no conversation skipped', async () => {
+    const t = await setup({ MAX_EXPORT_RECORDS: '100' });
+    const conversation = conversationOfSize('a', 200);
+    const zip = (files: Record<string, Uint8Array>) =>
+      postExport(t, zipSync(files), { contentType: 'application/zip' });
+    const csv = (rows: number) =>
+      strToU8(
+        ['Conversation,Time,Author,Message', ...times('Chat,2026-01-10T08:00:00Z,user,hello', rows)].join('\r\n'),
+      );
+    for (const element of ['0', 'null', '"text"', '[]', '{}']) {
+      await expectRefused(
+        t,
+        () => postExport(t, exportOf(conversation, ...times(element, 100))),
+        413,
+        TOO_MANY_RECORDS,
+      );
+      const fits = await json(
+        await postExport(t, exportOf(conversation, ...times(element, 99)), { query: `userRef=${element}` }),
+      );
+      assert.deepEqual([fits.created, fits.skipped], [1, 99], element);
+    }
+    await expectRefused(t, () => postExport(t, csv(101), { contentType: 'text/csv' }), 413, TOO_MANY_RECORDS);
+    // A zip's files count too, read or not.
+    await expectRefused(
+      t,
+      () => zip({ 'conversations.json': exportOf(conversation, ...times('0', 98)), 'chat.html': strToU8('<html>') }),
+      413,
+      TOO_MANY_RECORDS,
+    );
+    const zipped = await json(
+      await zip({
+        'conversations.json': exportOf(conversation, ...times('0', 96)),
+        'library_files.json': strToU8('[0]'),
+      }),
+    );
+    // Two files and 98 elements; what is not a conversation in a file that lists files is no skipped conversation.
+    assert.deepEqual([zipped.created, zipped.skipped], [1, 96]);
+  });
+
+  test('the zip of the issue, a million zeros in a few kilobytes with or without a conversation first, is 413 at the default limit', async () => {
+    const t = await setup();
+    assert.equal(t.deps.config.maxExportRecords, 1_000_000);
+    for (const bomb of [millionZeros(), millionZeros(`${conversationOfSize('a', 200)},`)]) {
+      assert.ok(bomb.length < 3000, `${bomb.length} bytes`);
+      await expectRefused(t, () => postExport(t, bomb, { contentType: 'application/zip' }), 413, TOO_MANY_RECORDS);
+    }
+  });
+});
+
 describe('the connect page answers the limits as the API does', () => {
-  test('an archive over either limit shows why, with status 413, and imports nothing', async () => {
-    const t = await setup({ MAX_CONVERSATION_BYTES: '1000', MAX_EXPANDED_BYTES: '3000' });
+  test('an archive over any limit shows why, with status 413, and imports nothing', async () => {
+    const t = await setup({ MAX_CONVERSATION_BYTES: '1000', MAX_EXPANDED_BYTES: '3000', MAX_EXPORT_RECORDS: '500' });
     const url = new URL(
       await signLink(
         {
@@ -211,6 +277,10 @@ describe('the connect page answers the limits as the API does', () => {
         zipSync({
           'conversations.json': exportOf(...Array.from({ length: 5 }, (_, i) => conversationOfSize(`c${i}`, 900))),
         }),
+        'This file is too large to import here',
+      ],
+      [
+        zipSync({ 'conversations.json': exportOf(conversationOfSize('a', 200), ...times('0', 1000)) }),
         'This file is too large to import here',
       ],
     ];

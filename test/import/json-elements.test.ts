@@ -5,19 +5,29 @@ import { EXPORT_FORMATS } from '../../src/import/formats/registry.ts';
 import { BYTES_PER_VALUE, parseElement } from '../../src/import/scanning/json-elements.ts';
 import { FIXTURE_NAMES, fixtureBytes, providerOfFixture } from '../helpers.ts';
 
-/** Every record of a document pushed in chunks of `size` bytes, parsed. */
+/** Every record of a document pushed in chunks of `size` bytes, parsed; elements in a row not objects as their count. */
 async function readAll(bytes: Uint8Array, size = 7, maxConversationBytes = 2 ** 26): Promise<unknown[]> {
-  const reader = new ExportScanner(
-    { maxConversationBytes, maxExpandedBytes: 2 ** 32, maxAttachmentBytes: 2 ** 32 },
-    EXPORT_FORMATS,
-  );
   const records: SourcedRecord[] = [];
-  for (let i = 0; i < bytes.length; i += size) records.push(...(await reader.push(bytes.subarray(i, i + size))));
-  records.push(...(await reader.end()));
-  const decoder = new TextDecoder();
-  return records.map((record) =>
-    'bytes' in record ? parseElement(decoder.decode(record.bytes)) : 'value' in record ? record.value : undefined,
+  const reader = new ExportScanner(
+    { maxConversationBytes, maxExpandedBytes: 2 ** 32, maxAttachmentBytes: 2 ** 32, maxExportRecords: 2 ** 32 },
+    EXPORT_FORMATS,
+    (batch) => void records.push(...batch),
   );
+  for (let i = 0; i < bytes.length; i += size) await reader.push(bytes.subarray(i, i + size));
+  await reader.end();
+  const decoder = new TextDecoder();
+  const read: unknown[] = [];
+  for (const record of records) {
+    const last = read.at(-1);
+    if (!('notObjects' in record))
+      read.push(
+        'bytes' in record ? parseElement(decoder.decode(record.bytes)) : 'value' in record ? record.value : undefined,
+      );
+    else if (last && typeof last === 'object' && 'notObjects' in last)
+      (last as { notObjects: number }).notObjects += record.notObjects;
+    else read.push({ notObjects: record.notObjects });
+  }
+  return read;
 }
 
 const text = (value: string) => new TextEncoder().encode(value);
@@ -38,19 +48,22 @@ test('every fixture reads back exactly as JSON.parse sees it, whatever the chunk
   }
 });
 
-test('strings with escaped quotes and backslashes across chunk boundaries', async () => {
-  const values = [
-    { a: 'x\\' },
-    { b: '\\"}]' },
-    { c: '\\\\\\"' },
-    'plain "quoted" \\ string',
-    12.5e3,
-    true,
-    null,
-    [1, [2, { d: ']' }]],
-  ];
-  const bytes = text(JSON.stringify(values));
-  for (let size = 1; size <= 9; size++) assert.deepEqual(await readAll(bytes, size), values);
+test('strings with escaped quotes and backslashes across chunk boundaries; elements not objects counted in a row', async () => {
+  const objects = [{ a: 'x\\' }, { b: '\\"}]' }, { c: '\\\\\\"' }];
+  const others = ['plain "quoted" \\ string', 12.5e3, true, null, [1, [2, { d: ']' }]]];
+  const bytes = text(JSON.stringify([...objects, ...others, { e: others }, '"', 0]));
+  for (let size = 1; size <= 9; size++)
+    assert.deepEqual(await readAll(bytes, size), [
+      ...objects,
+      { notObjects: others.length },
+      { e: others },
+      { notObjects: 2 },
+    ]);
+});
+
+test('an element not an object is checked as JSON.parse checks it, though it is never sent on', async () => {
+  for (const element of ['tru', '01', '"\\x"', '[1,]'])
+    await assert.rejects(readAll(text(`[{"a":1},${element}]`)), /^Error: Invalid export file: /, element);
 });
 
 test('whitespace, a byte order mark and an empty array', async () => {
@@ -93,7 +106,7 @@ test('an array under the top-level key "conversations" is read element by elemen
     assert.deepEqual(await readAll(bytes, size), grok.conversations, `chunks of ${size}`);
   }
   assert.deepEqual(await readAll(text('{"conversations" : [ ] }')), []);
-  assert.deepEqual(await readAll(text('{"conversations":["one", 2, null]}')), ['one', 2, null]);
+  assert.deepEqual(await readAll(text('{"conversations":["one", 2, null]}')), [{ notObjects: 3 }]);
 });
 
 test('a top-level object without such an array is one element, "conversations" elsewhere included', async () => {
@@ -165,7 +178,8 @@ test('a record holds at most one value per BYTES_PER_VALUE of the byte bound, co
 
 test('each record has its own count of values, and what is skipped after a container counts for none', async () => {
   const maxConversationBytes = 10 * BYTES_PER_VALUE;
-  const ten = `[${Array(11).fill(0).join(',')}]`;
+  // A colon, `[` and eight commas.
+  const ten = `{"v":[${Array(9).fill(0).join(',')}]}`;
   const many = `[${Array(1000).fill('{}').join(',')}]`;
   for (const size of [1, 5, 64]) {
     assert.equal((await readAll(text(`[${Array(50).fill(ten).join(',')}]`), size, maxConversationBytes)).length, 50);

@@ -286,7 +286,7 @@ describe('the import reader', () => {
       worker,
       {},
       {
-        limits: { maxConversationBytes: 100, maxExpandedBytes: 100, maxAttachmentBytes: 100 },
+        limits: { maxConversationBytes: 100, maxExpandedBytes: 100, maxAttachmentBytes: 100, maxExportRecords: 100 },
         known: [],
         knownBlobs: [],
       },

@@ -1,10 +1,11 @@
 import { Unzip, UnzipInflate, UnzipPassThrough, type UnzipDecoder, type UnzipDecoderConstructor } from 'fflate';
 import { ParleyError } from '../../errors.ts';
 import { concatBytes } from '../../bytes.ts';
+import { OPEN_BRACE } from '../../json-bytes.ts';
 import type { ExportFormat } from '../formats/format.ts';
 import { CsvRecords } from './csv-records.ts';
 import { invalidExport, misexportedExport, unrecognizedExport } from '../import-errors.ts';
-import { JsonElementSplitter } from './json-elements.ts';
+import { JsonElementSplitter, parseElement } from './json-elements.ts';
 
 /** A local file header starts a zip; an end-of-directory record alone is an empty zip. */
 const isZip = (head: Uint8Array) =>
@@ -37,7 +38,26 @@ export interface ReadLimits {
   maxExpandedBytes: number;
   /** The largest file of attachment bytes. */
   maxAttachmentBytes: number;
+  /** The most records (JSON elements, CSV rows) and files of zips one upload may hold. */
+  maxExportRecords: number;
 }
+
+/**
+ * The most records handed on at once. A record costs far more than its bytes
+ * once it is hashed, decoded and sent to the reader, and the smallest take
+ * three bytes (`{},`): a megabyte inflated makes hundreds of thousands. So
+ * records go on in batches of this many, each once the one before was taken
+ * (see ExportScanner); real conversations, kilobytes each at the least, seldom
+ * fill one.
+ */
+export const MAX_BATCH_RECORDS = 2048;
+
+/**
+ * A document's bytes go to its JSON or CSV reader in pieces of at most this
+ * many, with full batches handed on between two, so that what one piece
+ * completes — at most a few tens of thousands of records — is all that waits.
+ */
+const PIECE_BYTES = 64 * 1024;
 
 /**
  * A zip member's name and uncompressed size, as `blobKey` writes them: a
@@ -46,14 +66,17 @@ export interface ReadLimits {
 export const blobKey = (member: string, size: number) => `${size}:${member}`;
 
 /**
- * A record as the provider wrote it: a JSON element's bytes, still to be parsed,
- * or a CSV row; or the next bytes of a blob (`final` on its last), or a
- * blob not read because the connection holds it (`known`, its size); and the
- * file it came from ('' for an upload that is the file itself).
+ * A record as the provider wrote it: a JSON object's bytes, still to be parsed,
+ * or a CSV row; or how many JSON elements in a row were not objects (no format
+ * reads one: each is checked and counted, never sent on); or the next bytes of
+ * a blob (`final` on its last), or a blob not read because the
+ * connection holds it (`known`, its size); and the file it came from ('' for an
+ * upload that is the file itself).
  */
 export type SourcedRecord = { source: string } & (
   | { bytes: Uint8Array }
   | { value: Record<string, string> }
+  | { notObjects: number }
   | { blob: Uint8Array; final: boolean }
   | { known: number }
 );
@@ -70,65 +93,111 @@ interface RecordSink {
   csv(value: Record<string, string>): void;
   blob(bytes: Uint8Array, final: boolean): void;
   known(size: number): void;
+  /** Hands on every full batch of the records made so far, each once it is taken. */
+  handOut(): Promise<void>;
 }
+
+/** Where a zip's readers put what they find. */
+interface ZipOutput {
+  sinkFor(source: string): RecordSink;
+  /** One more file of a zip, counted as a record is (MAX_EXPORT_RECORDS). */
+  countFile(): void;
+  /** As a sink's: between two pieces a zip inflates. */
+  handOut: RecordSink['handOut'];
+}
+
+/** Where an ExportScanner hands its records on: a batch is taken once the promise settles. */
+export type RecordsTaker = (records: SourcedRecord[]) => Promise<void> | void;
 
 /**
  * Reads an export — the provider's zip, or the file in it that holds the
- * conversations (JSON or CSV) — pushed as byte chunks, and returns its records
- * (raw, as the provider wrote them) as they complete. Nothing is held beyond the
- * record being read. `formats` say which files of a zip are read.
+ * conversations (JSON or CSV) — pushed as byte chunks, and hands its records
+ * (raw, as the provider wrote them) to `take` as they complete, at most
+ * MAX_BATCH_RECORDS at once, waiting for each batch to be taken before it reads
+ * on. Nothing is held beyond the record being read and one batch. `formats`
+ * say which files of a zip are read.
  */
 export class ExportScanner {
   private ready: SourcedRecord[] = [];
   private input: RecordSource | undefined;
   private head: Uint8Array = new Uint8Array(0);
+  /** Records and files of zips found so far: what MAX_EXPORT_RECORDS bounds. */
+  private records = 0;
+  private readonly decoder = new TextDecoder();
 
   /** `knownBlobs`: the blobs (blobKey) the connection holds, not to read again. */
   constructor(
     private readonly limits: ReadLimits,
     private readonly formats: readonly ExportFormat[],
+    private readonly take: RecordsTaker,
     private readonly knownBlobs: ReadonlySet<string> = new Set(),
   ) {}
 
-  /** The records the chunk completed. */
-  async push(chunk: Uint8Array): Promise<SourcedRecord[]> {
+  /** Reads the chunk; the records it completed have been taken when this settles. */
+  async push(chunk: Uint8Array): Promise<void> {
     if (!this.input) {
       // Four bytes tell a zip from a document; a first chunk may be shorter.
       this.head = concatBytes([this.head, chunk]);
-      if (this.head.length < 4) return [];
+      if (this.head.length < 4) return;
       this.input = this.open(this.head);
       chunk = this.head;
     }
     await this.input.push(chunk);
-    return this.take();
+    await this.handOut(true);
   }
 
-  /** The last records; a document or archive cut short is refused. */
-  async end(): Promise<SourcedRecord[]> {
+  /** Reads to the end, the last records taken; a document or archive cut short is refused. */
+  async end(): Promise<void> {
     if (!this.input) {
       this.input = this.open(this.head);
       await this.input.push(this.head);
     }
     await this.input.end();
-    return this.take();
+    await this.handOut(true);
   }
 
   private open(start: Uint8Array): RecordSource {
+    const handOut = () => this.handOut(false);
     const sinkFor = (source: string): RecordSink => ({
-      json: (bytes) => void this.ready.push({ source, bytes }),
-      csv: (value) => void this.ready.push({ source, value }),
+      json: (bytes) => this.element(source, bytes),
+      csv: (value) => {
+        this.count();
+        this.ready.push({ source, value });
+      },
       blob: (blob, final) => void this.ready.push({ source, blob, final }),
       known: (size) => void this.ready.push({ source, known: size }),
+      handOut,
     });
     return isZip(start)
-      ? new ZipRecords(sinkFor, this.limits, this.formats, this.knownBlobs)
+      ? new ZipRecords({ sinkFor, handOut, countFile: () => this.count() }, this.limits, this.formats, this.knownBlobs)
       : new DocumentRecords(sinkFor(''), this.limits);
   }
 
-  private take(): SourcedRecord[] {
-    const records = this.ready;
-    this.ready = [];
-    return records;
+  /**
+   * A JSON element: an object is a record. Anything else (a number, a string,
+   * an array…) no format reads: it is checked, as JSON.parse would check it in
+   * the reader, and counted with the others in a row, never hashed or sent on.
+   */
+  private element(source: string, bytes: Uint8Array): void {
+    this.count();
+    if (bytes[0] === OPEN_BRACE) {
+      this.ready.push({ source, bytes });
+      return;
+    }
+    parseElement(this.decoder.decode(bytes));
+    const last = this.ready.at(-1);
+    if (last && 'notObjects' in last && last.source === source) last.notObjects++;
+    else this.ready.push({ source, notObjects: 1 });
+  }
+
+  private count(): void {
+    if (++this.records > this.limits.maxExportRecords) throw new ParleyError('tooManyRecords');
+  }
+
+  /** Hands on the full batches of ready records, each once the one before is taken; `all`: the rest too. */
+  private async handOut(all: boolean): Promise<void> {
+    while (this.ready.length >= MAX_BATCH_RECORDS || (all && this.ready.length > 0))
+      await this.take(this.ready.splice(0, MAX_BATCH_RECORDS));
   }
 }
 
@@ -154,7 +223,7 @@ class DocumentRecords implements RecordSource {
   ) {}
 
   async push(chunk: Uint8Array): Promise<void> {
-    if (this.reader) return this.reader.push(chunk);
+    if (this.reader) return this.read(this.reader, chunk);
     this.head.push(chunk);
     this.headBytes += chunk.length;
     const start = concatBytes(this.head);
@@ -162,16 +231,24 @@ class DocumentRecords implements RecordSource {
     if (kind === undefined) return;
     this.reader = this.open(kind);
     this.head = [];
-    await this.reader.push(start);
+    await this.read(this.reader, start);
   }
 
   async end(): Promise<void> {
     if (!this.reader) {
       const start = concatBytes(this.head);
       this.reader = this.open(documentKind(start, true)!);
-      await this.reader.push(start);
+      await this.read(this.reader, start);
     }
     await this.reader.end();
+  }
+
+  /** Reads `bytes` PIECE_BYTES at a time, handing records on between two pieces. */
+  private async read(reader: RecordSource, bytes: Uint8Array): Promise<void> {
+    for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
+      await reader.push(bytes.subarray(at, at + PIECE_BYTES));
+      await this.sink.handOut();
+    }
   }
 
   private open(kind: 'json' | 'csv'): RecordSource {
@@ -234,18 +311,26 @@ class BlobRecords implements RecordSource {
 }
 
 /**
- * A decoder of fflate's that lets the members named in `skipped` pass unread:
- * fflate keeps the bytes of a member never started for as long as the zip is
- * read, so a member not read is started with nothing inflated.
+ * fflate's decoder of a compression method (`Decoder`; none for a method fflate
+ * cannot read) that lets a member started while `discarding()` pass unread:
+ * fflate keeps every byte of a member never started for as long as the zip is
+ * read, so a member not read is started and its bytes dropped as they come,
+ * whatever its method. A member to read whose method has no decoder cannot
+ * start.
  */
-function skipping(Decoder: UnzipDecoderConstructor, skipped: Set<string>): UnzipDecoderConstructor {
+function decoderOf(
+  compression: number,
+  Decoder: UnzipDecoderConstructor | undefined,
+  discarding: () => boolean,
+): UnzipDecoderConstructor {
   return class implements UnzipDecoder {
-    static readonly compression = Decoder.compression;
+    static readonly compression = compression;
     ondata: UnzipDecoder['ondata'] = () => {};
     private readonly inner: UnzipDecoder | undefined;
 
     constructor(name: string, size?: number, originalSize?: number) {
-      if (skipped.delete(name)) return;
+      if (discarding()) return;
+      if (!Decoder) throw new Error(`no decoder for compression method ${compression}`);
       this.inner = new Decoder(name, size, originalSize);
       this.inner.ondata = (error, data, final) => this.ondata(error, data, final);
     }
@@ -284,12 +369,13 @@ class ZipRecords implements RecordSource {
   private tail: Uint8Array[] = [];
   private tailBytes = 0;
 
-  /** Members started to be skipped unread (see `skipping`). */
-  private readonly skipped = new Set<string>();
+  /** Whether the member being started is to pass unread (see decoderOf), and the methods with a decoder registered. */
+  private discarding = false;
+  private readonly methods = new Set<number>();
 
   /** `outer`: the export's zip, when this one is a zip inside it, at `prefix` (its name and `/`). */
   constructor(
-    sinkFor: (source: string) => RecordSink,
+    private readonly output: ZipOutput,
     limits: ReadLimits,
     formats: readonly ExportFormat[],
     knownBlobs: ReadonlySet<string>,
@@ -297,16 +383,22 @@ class ZipRecords implements RecordSource {
     prefix = '',
   ) {
     const root = outer ?? this;
-    this.unzip.register(skipping(UnzipInflate, this.skipped));
-    this.unzip.register(skipping(UnzipPassThrough, this.skipped));
-    const skip = (file: { name: string; compression: number; start(): void; ondata: unknown }) => {
-      // A method fflate cannot read is never started: its bytes are kept, as fflate would.
-      if (file.compression !== 0 && file.compression !== 8) return;
-      this.skipped.add(file.name);
+    const { sinkFor } = output;
+    this.register(UnzipInflate.compression, UnzipInflate);
+    this.register(UnzipPassThrough.compression, UnzipPassThrough);
+    const skip = (file: { compression: number; start(): void; ondata: unknown }) => {
+      if (!this.methods.has(file.compression)) this.register(file.compression, undefined);
       file.ondata = () => {};
-      file.start();
+      this.discarding = true;
+      try {
+        file.start();
+      } finally {
+        this.discarding = false;
+      }
     };
     this.unzip.onfile = (file) => {
+      output.countFile();
+      forgetEarlierMembers(this.unzip);
       const nested = outer === undefined && NESTED_ZIP.test(file.name);
       const read =
         nested ||
@@ -333,7 +425,7 @@ class ZipRecords implements RecordSource {
         }
       }
       const reader = nested
-        ? new ZipRecords(sinkFor, limits, formats, knownBlobs, this, `${source}/`)
+        ? new ZipRecords(output, limits, formats, knownBlobs, this, `${source}/`)
         : blob
           ? new BlobRecords(sink, limits.maxAttachmentBytes)
           : new DocumentRecords(sink, limits);
@@ -354,6 +446,11 @@ class ZipRecords implements RecordSource {
         throw invalidExport(`${file.name} uses a compression method Parley cannot read`);
       }
     };
+  }
+
+  private register(compression: number, Decoder: UnzipDecoderConstructor | undefined): void {
+    this.unzip.register(decoderOf(compression, Decoder, () => this.discarding));
+    this.methods.add(compression);
   }
 
   async push(chunk: Uint8Array): Promise<void> {
@@ -402,6 +499,7 @@ class ZipRecords implements RecordSource {
         await reader.end();
         this.open--;
       }
+      await this.output.handOut();
     }
   }
 
@@ -428,6 +526,17 @@ class ZipRecords implements RecordSource {
     }
     return false;
   }
+}
+
+/**
+ * fflate's Unzip puts a list at the front of another (`k`, its own field) for
+ * every member it meets, and only ever reads the first two: moving the rest
+ * along made reading a zip quadratic in its members, a zip of tiny members
+ * minutes long. The older ones are dropped as each member is met.
+ */
+function forgetEarlierMembers(unzip: Unzip): void {
+  const lists = (unzip as unknown as { k?: unknown[] }).k;
+  if (lists && lists.length > 2) lists.length = 2;
 }
 
 const damaged = (error: unknown) =>

@@ -106,6 +106,10 @@ export interface RecordGroup {
   hash: string;
 }
 
+/** Whether a file lists names or a library (see readFileNames, readLibrary): none of its records is a conversation. */
+const isSideFile = (source: string) =>
+  EXPORT_FORMATS.some((format) => format.fileNames?.zipMember.test(source) || format.library?.zipMember.test(source));
+
 /** A record read before the provider was known. */
 interface HeldRecord {
   place: Place;
@@ -162,6 +166,14 @@ export class ConversationReader {
   private readRecord(record: WireRecord): void {
     if ('blob' in record || 'known' in record) {
       this.items.push(blobItem(record));
+      return;
+    }
+    if ('notObjects' in record) {
+      // Read and unreadable, as an object no format reads is; a side file's elements count for nothing.
+      if (!isSideFile(record.source)) {
+        this.recordsRead += record.notObjects;
+        this.unreadable += record.notObjects;
+      }
       return;
     }
     if (

@@ -57,6 +57,9 @@ export interface WorkerLike {
 export function serveImport(port: ReaderPort, hash?: SourceHash): void {
   let reader: ConversationReader | undefined;
   let upload: RecordBatcher | undefined;
+  /** What the upload's batches read so far made, for the answer to the bytes they came in. */
+  const made: ImportItem[] = [];
+  const takeMade = () => made.splice(0);
   let failed = false;
   const answer = (read: ImportItem[], last = false) => {
     const { items, buffers } = movableItems(read);
@@ -68,14 +71,17 @@ export function serveImport(port: ReaderPort, hash?: SourceHash): void {
       switch (message.type) {
         case 'start':
           reader = new ConversationReader(message.options);
-          if (message.upload) upload = new RecordBatcher(message.upload, hash);
+          if (message.upload)
+            upload = new RecordBatcher(message.upload, (batch) => void made.push(...reader!.read(batch)), hash);
           return;
         case 'batch':
           return answer(reader!.read(message.batch));
         case 'bytes':
-          return answer(reader!.read(await upload!.push(message.bytes)));
+          await upload!.push(message.bytes);
+          return answer(takeMade());
         case 'end':
-          return answer([...(upload ? reader!.read(await upload.end()) : []), ...reader!.end()], true);
+          await upload?.end();
+          return answer([...takeMade(), ...reader!.end()], true);
         case 'group':
           return port.postMessage({ type: 'normalized', item: await reader!.normalizeGroup(message.group) });
       }

@@ -3,12 +3,12 @@ import { ExportScanner, type ReadLimits, type SourcedRecord } from '../scanning/
 import { EXPORT_FORMATS, type KnownSource } from '../formats/registry.ts';
 
 /**
- * One record as it goes to the reader: a JSON element (its text, and the hash of
+ * One record as it goes to the reader: a JSON object (its text, and the hash of
  * its bytes), a CSV row, or a conversation whose bytes are those already stored
- * (not sent at all). `seq` is its place in the upload. Or the next bytes of a
- * zip member holding a file (a blob), or one whose blob the connection already
- * holds: these the thread that found them writes (see importExport), and never
- * go to the reader.
+ * (not sent at all). `seq` is its place in the upload. Or how many elements in
+ * a row were not objects. Or the next bytes of a blob, or a blob the
+ * connection already holds: these the thread that found them writes (see
+ * importExport), and never go to the reader.
  */
 export type WireRecord =
   | ({ seq: number; source: string } & (
@@ -16,6 +16,7 @@ export type WireRecord =
       | { row: Record<string, string> }
       | { unchanged: KnownSource }
     ))
+  | { source: string; notObjects: number }
   | BlobRecord;
 
 export type BlobRecord = { source: string } & ({ blob: Uint8Array; final: boolean } | { known: number });
@@ -50,7 +51,7 @@ class BatchHasher {
       records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined)),
     );
     const wire = records.map((record, i): WireRecord => {
-      if ('blob' in record || 'known' in record) return record;
+      if ('blob' in record || 'known' in record || 'notObjects' in record) return record;
       const place = { seq: this.seq++, source: record.source };
       if (!('bytes' in record)) return { ...place, row: record.value };
       const hash = hashes[i]!;
@@ -71,24 +72,36 @@ export interface UploadOptions {
   knownBlobs: string[];
 }
 
-/** An upload's bytes in, batches of its records out: an ExportScanner's records, made into batches. */
+/**
+ * An upload's bytes in, batches of its records out: an ExportScanner's batches
+ * (at most MAX_BATCH_RECORDS records each), hashed, to `take`, each once the one
+ * before was taken.
+ */
 export class RecordBatcher {
   private readonly records: ExportScanner;
-  private readonly batches: BatchHasher;
 
-  constructor({ limits, known, knownBlobs }: UploadOptions, hash?: SourceHash) {
-    this.records = new ExportScanner(limits, EXPORT_FORMATS, new Set(knownBlobs));
-    this.batches = new BatchHasher(known, hash);
+  constructor(
+    { limits, known, knownBlobs }: UploadOptions,
+    take: (batch: RecordBatch) => Promise<void> | void,
+    hash?: SourceHash,
+  ) {
+    const batches = new BatchHasher(known, hash);
+    this.records = new ExportScanner(
+      limits,
+      EXPORT_FORMATS,
+      async (records) => take(await batches.batch(records)),
+      new Set(knownBlobs),
+    );
   }
 
-  /** The records the chunk completed. */
-  async push(chunk: Uint8Array): Promise<RecordBatch> {
-    return this.batches.batch(await this.records.push(chunk));
+  /** Reads the chunk; the batches it completed have been taken when this settles. */
+  push(chunk: Uint8Array): Promise<void> {
+    return this.records.push(chunk);
   }
 
-  /** The last records; an upload cut short is refused. */
-  async end(): Promise<RecordBatch> {
-    return this.batches.batch(await this.records.end());
+  /** Reads to the end, the last batch taken; an upload cut short is refused. */
+  end(): Promise<void> {
+    return this.records.end();
   }
 }
 
