@@ -9,7 +9,7 @@ import { currentlyRead, formatFor } from './formats/registry.ts';
 import { commitImport, type ImportResult, type ImportTarget } from './import-commit.ts';
 import { localImportWorker } from './worker/import-worker.ts';
 import { WorkerChannel } from './worker/worker-channel.ts';
-import { RecordBatcher, type RecordBatch, type UploadOptions } from './worker/record-batcher.ts';
+import { isBlobRecord, RecordBatcher, type RecordBatch, type UploadOptions } from './worker/record-batcher.ts';
 import { blobItem } from './worker/conversation-reader.ts';
 import { StagedImport } from './staging/staged-import.ts';
 import { blobKey } from './scanning/export-scanner.ts';
@@ -98,8 +98,8 @@ async function importUnderWay(
   try {
     // Blobs found here are written from here: nothing in them is for the reader.
     const write = async ({ records }: RecordBatch) => {
-      const forReader = records.filter((record) => !('blob' in record || 'known' in record));
-      for (const record of records) if ('blob' in record || 'known' in record) await staged.blobs.add(blobItem(record));
+      const forReader = records.filter((record) => !isBlobRecord(record));
+      for (const record of records) if (isBlobRecord(record)) await staged.blobs.add(blobItem(record));
       // A batch of blobs alone stays here.
       if (forReader.length > 0) await channel.write({ records: forReader });
     };

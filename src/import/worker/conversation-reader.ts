@@ -14,7 +14,7 @@ import { jsonText } from '../formats/nesting.ts';
 import { EXPORT_FORMATS, formatFor } from '../formats/registry.ts';
 import { unrecognizedExport } from '../import-errors.ts';
 import { parseElement } from '../scanning/json-elements.ts';
-import type { BlobRecord, RecordBatch, WireRecord } from './record-batcher.ts';
+import { isBlobRecord, type BlobRecord, type RecordBatch, type WireRecord } from './record-batcher.ts';
 
 /**
  * Records seen before any is recognised are held, parsed; a file of only such
@@ -164,7 +164,7 @@ export class ConversationReader {
   }
 
   private readRecord(record: WireRecord): void {
-    if ('blob' in record || 'known' in record) {
+    if (isBlobRecord(record)) {
       this.items.push(blobItem(record));
       return;
     }

@@ -21,6 +21,10 @@ export type WireRecord =
 
 export type BlobRecord = { source: string } & ({ blob: Uint8Array; final: boolean } | { known: number });
 
+/** Whether a record is a blob's (its next bytes, or one the connection holds): the thread that found it writes it. */
+export const isBlobRecord = (record: WireRecord | SourcedRecord): record is BlobRecord =>
+  'blob' in record || 'known' in record;
+
 /** The records one chunk of the upload completed. */
 export interface RecordBatch {
   records: WireRecord[];
@@ -51,7 +55,7 @@ class BatchHasher {
       records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined)),
     );
     const wire = records.map((record, i): WireRecord => {
-      if ('blob' in record || 'known' in record || 'notObjects' in record) return record;
+      if (isBlobRecord(record) || 'notObjects' in record) return record;
       const place = { seq: this.seq++, source: record.source };
       if (!('bytes' in record)) return { ...place, row: record.value };
       const hash = hashes[i]!;
