@@ -55,9 +55,9 @@ export const MAX_BATCH_RECORDS = 2048;
 /**
  * A document's bytes go to its JSON or CSV reader in pieces of at most this
  * many, with full batches handed on between two, so that what one piece
- * completes — at most a few tens of thousands of records — is all that waits.
+ * completes — at most a few thousand records — is all that waits.
  */
-const PIECE_BYTES = 64 * 1024;
+const PIECE_BYTES = 16 * 1024;
 
 /**
  * A zip member's name and uncompressed size, as `blobKey` writes them: a
@@ -121,8 +121,9 @@ export class ExportScanner {
   private ready: SourcedRecord[] = [];
   private input: RecordSource | undefined;
   private head: Uint8Array = new Uint8Array(0);
-  /** Records and files of zips found so far: what MAX_EXPORT_RECORDS bounds. */
+  /** Records and files of zips found so far: what MAX_EXPORT_RECORDS bounds; and so far at the event loop's last turn. */
   private records = 0;
+  private recordsAtTurn = 0;
   private readonly decoder = new TextDecoder();
 
   /** `knownBlobs`: the blobs (blobKey) the connection holds, not to read again. */
@@ -196,8 +197,22 @@ export class ExportScanner {
 
   /** Hands on the full batches of ready records, each once the one before is taken; `all`: the rest too. */
   private async handOut(all: boolean): Promise<void> {
-    while (this.ready.length >= MAX_BATCH_RECORDS || (all && this.ready.length > 0))
+    while (this.ready.length >= MAX_BATCH_RECORDS || (all && this.ready.length > 0)) {
       await this.take(this.ready.splice(0, MAX_BATCH_RECORDS));
+      await this.turnIfDue();
+    }
+    await this.turnIfDue();
+  }
+
+  /**
+   * Records cost far more than the bytes that write them (`0,` or `{},`): as
+   * ZipRecords lets the event loop turn after each megabyte inflated, this lets
+   * it turn after each batch's worth of records found, taken or merely counted.
+   */
+  private async turnIfDue(): Promise<void> {
+    if (this.records - this.recordsAtTurn < MAX_BATCH_RECORDS) return;
+    this.recordsAtTurn = this.records;
+    await ioTurn();
   }
 }
 
