@@ -1,8 +1,8 @@
 /**
  * What `npm test` runs after type-checking: starts a PostgreSQL server from npm
- * (test/postgres-server.ts), runs every test file on SQLite, then the API,
- * attachments, import, pages and webhook suites again on PostgreSQL (the same files, with
- * PARLEY_TEST_DATABASE_URL set), then stops the server. Both runs always happen;
+ * (test/postgres-server.ts), runs every test file on SQLite and, side by side,
+ * the API, attachments, import, pages and webhook suites again on PostgreSQL (the
+ * same files, with PARLEY_TEST_DATABASE_URL set), then stops the server. Both runs always happen;
  * the exit code is the worse of the two. Without PostgreSQL from npm (a lean
  * install) the PostgreSQL runs are skipped with one line saying why — unless
  * PARLEY_REQUIRE_POSTGRES=1 (CI sets it), which makes that a failure. First it
@@ -34,12 +34,19 @@ function testFiles(dir: string): string[] {
     .sort();
 }
 
-function runTests(files: string[], env: Record<string, string>): Promise<number> {
+/**
+ * Runs `files` in a test runner of their own. `output`: where its report goes
+ * (this process's own by default); a run beside another is collected, so the
+ * two reports do not interleave.
+ */
+function runTests(files: string[], env: Record<string, string>, output?: Buffer[]): Promise<number> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
     cwd: ROOT,
-    stdio: 'inherit',
+    stdio: output ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...process.env, ...env },
   });
+  if (output)
+    for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => output.push(chunk));
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
 
@@ -64,16 +71,22 @@ if (typeof postgres === 'string') {
   let exitCode = 1;
   try {
     const serverEnv = { PARLEY_TEST_POSTGRES_URL: postgres.url };
-    const onSqlite = await runTests(files, serverEnv);
     const onBoth = files.filter((file) => ON_BOTH.test(file));
-    console.log(`\n# The same ${onBoth.length} suites again, on PostgreSQL\n`);
-    const onPostgres =
+    // The two runs go side by side: most tests wait on a server, a browser or
+    // a disk more than on a core, and the PostgreSQL run has its own database.
+    const postgresReport: Buffer[] = [];
+    const onPostgresRun =
       onBoth.length === 0
-        ? 0
-        : await runTests(onBoth, {
-            ...serverEnv,
-            PARLEY_TEST_DATABASE_URL: await postgres.createDatabase('parley_tests'),
-          });
+        ? Promise.resolve(0)
+        : postgres
+            .createDatabase('parley_tests')
+            .then((url) => runTests(onBoth, { ...serverEnv, PARLEY_TEST_DATABASE_URL: url }, postgresReport));
+    const onSqlite = await runTests(files, serverEnv);
+    const onPostgres = await onPostgresRun;
+    if (onBoth.length > 0) {
+      console.log(`\n# The same ${onBoth.length} suites, run on PostgreSQL at the same time\n`);
+      process.stdout.write(Buffer.concat(postgresReport));
+    }
     exitCode = Math.max(onSqlite, onPostgres);
   } finally {
     await postgres.stop();
