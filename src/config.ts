@@ -45,7 +45,7 @@ const defaults = {
   IMPORT_QUEUE_TIMEOUT_MS: '5000',
   AWS_REGION: 'us-east-1',
   MAX_STORED_BYTES_PER_APP: '0',
-  MAX_EXPORT_RECORDS: '1000000',
+  MAX_EXPORT_RECORDS: '250000',
 };
 
 /** V8's longest string: a conversation's JSON must fit in one to be parsed. */

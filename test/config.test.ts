@@ -18,7 +18,7 @@ describe('parseConfig', () => {
       maxConversationBytes: 67108864,
       maxExpandedBytes: 4 * 1073741824,
       maxAttachmentBytes: 512 * 1024 * 1024,
-      maxExportRecords: 1000000,
+      maxExportRecords: 250000,
       databaseUrl: undefined,
       webhookAllowPrivate: true,
       headersTimeoutMs: 10000,
