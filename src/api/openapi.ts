@@ -178,6 +178,13 @@ const fileAnswers = (headers: string[]) => {
   };
 };
 
+/** A resumable upload's bytes, as the tus protocol sends them. */
+const uploadBytes = (required: boolean) => ({
+  required,
+  content: { 'application/offset+octet-stream': { schema: { contentMediaType: 'application/octet-stream' } } },
+});
+const UPLOAD_ID = { id: v.pipe(v.string(), v.description('The upload’s id, the last part of its `Location`.')) };
+
 const AUTHENTICATION_ERRORS: ErrorCode[] = ['missingAuthorization', 'invalidApiKey'];
 
 function operation({ query, path, requestBody, answer, errors, authenticated, ...described }: Operation) {
@@ -417,12 +424,7 @@ export function openApiDocument(version: string) {
           summary: 'Create a resumable upload (tus 1.0.0)',
           description:
             'tus 1.0.0 with the creation, creation-with-upload, termination and expiration extensions: `Tus-Resumable: 1.0.0` and `Upload-Length` are required; `Upload-Metadata` may carry `filename` and `userRef` (an upload naming a user is imported only for them, and their purge removes it). A body of type `application/offset+octet-stream` is the first bytes, and the answer then carries `Upload-Offset`. `POST /api/ingest-export?upload=<id>` imports the upload once complete.',
-          requestBody: {
-            required: false,
-            content: {
-              'application/offset+octet-stream': { schema: { contentMediaType: 'application/octet-stream' } },
-            },
-          },
+          requestBody: uploadBytes(false),
           answer: {
             status: 201,
             description: 'Created: `Location` is the upload’s URL.',
@@ -447,13 +449,8 @@ export function openApiDocument(version: string) {
           summary: 'Send bytes of a resumable upload from `Upload-Offset`',
           description:
             'HEAD answers `Upload-Offset` (the bytes kept), `Upload-Length`, `Upload-Metadata` and `Upload-Expires`. A body cut off part-way keeps what arrived: ask HEAD, and go on from there.',
-          path: { id: v.pipe(v.string(), v.description('The upload’s id, the last part of its `Location`.')) },
-          requestBody: {
-            required: true,
-            content: {
-              'application/offset+octet-stream': { schema: { contentMediaType: 'application/octet-stream' } },
-            },
-          },
+          path: UPLOAD_ID,
+          requestBody: uploadBytes(true),
           answer: {
             status: 204,
             description: 'The bytes are kept.',
@@ -473,7 +470,7 @@ export function openApiDocument(version: string) {
         delete: operation({
           operationId: 'deleteUpload',
           summary: 'Cancel a resumable upload, its bytes with it',
-          path: { id: v.pipe(v.string(), v.description('The upload’s id, the last part of its `Location`.')) },
+          path: UPLOAD_ID,
           answer: { status: 204, description: 'Deleted.', headers: ['Tus-Resumable'] },
           errors: ['unsupportedTusVersion', 'uploadNotFound'],
           authenticated: { rateLimited: false },

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { startBackgroundWork } from '../../src/background.ts';
-import { claudeConversations, fixtureBytes, json, postExport, setup, type TestContext } from '../helpers.ts';
+import { claudeConversations, fixtureBytes, json, postExport, rowsIn, setup, type TestContext } from '../helpers.ts';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const OCTETS = { ...TUS, 'Content-Type': 'application/offset+octet-stream' };
@@ -60,20 +60,11 @@ function stallAfter(bytes: Uint8Array): ReadableStream<Uint8Array> {
 
 /** Rows left of uploads and of the bytes that could hold them. */
 async function leftovers(t: TestContext) {
-  const count = async (table: 'uploads' | 'upload_parts' | 'attachment_blobs' | 'attachment_chunks') =>
-    Number(
-      (
-        await t.deps.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
   return {
-    uploads: await count('uploads'),
-    parts: await count('upload_parts'),
-    blobs: await count('attachment_blobs'),
-    chunks: await count('attachment_chunks'),
+    uploads: await rowsIn(t.deps.db, 'uploads'),
+    parts: await rowsIn(t.deps.db, 'upload_parts'),
+    blobs: await rowsIn(t.deps.db, 'attachment_blobs'),
+    chunks: await rowsIn(t.deps.db, 'attachment_chunks'),
   };
 }
 
