@@ -60,7 +60,10 @@ export function uploadRoutes(deps: Deps, requireCaller: CallerMiddleware) {
    * after UPLOAD_IDLE_TIMEOUT_MS without a byte (408), keeping what arrived.
    */
   const append = (c: Context<AppEnv>, upload: UploadRow, offset: number) => {
-    const body = new LimitedBody(c.req.raw.body, Math.max(0, upload.length - offset), deps.config.uploadIdleTimeoutMs);
+    const lacking = Math.max(0, upload.length - offset);
+    // Known too long before a byte is read: refused at once, as every upload is.
+    if (Number(c.req.header('Content-Length')) > lacking) throw new ParleyError('exportTooLarge');
+    const body = new LimitedBody(c.req.raw.body, lacking, deps.config.uploadIdleTimeoutMs);
     c.set('upload', body);
     return appendToUpload(deps, upload, offset, body);
   };

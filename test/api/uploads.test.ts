@@ -102,8 +102,23 @@ describe('resumable uploads (tus 1.0.0)', () => {
     assert.equal((await patch(t, path, 5, strToU8('world'))).headers.get('Upload-Offset'), '10');
     assert.equal(await offsetOf(t, path), 10);
     const tooMany = await patch(t, path, 10, strToU8('!'));
-    assert.equal(tooMany.status, 413);
+    assert.deepEqual([tooMany.status, await json(tooMany)], [413, { error: 'Export file too large' }]);
     assert.equal(await offsetOf(t, path), 10);
+  });
+
+  test('a PATCH declaring more than the upload lacks is 413 before a byte is read', async () => {
+    const t = await setup({ UPLOAD_IDLE_TIMEOUT_MS: '50' });
+    const path = await create(t, 10);
+    // Five bytes, then nothing: read, they would be kept and the answer a 408.
+    const declared = await t.request(path, {
+      method: 'PATCH',
+      headers: { ...OCTETS, 'Upload-Offset': '0', 'Content-Length': '1000' },
+      body: stallAfter(strToU8('hello')),
+      duplex: 'half',
+    } as RequestInit);
+    assert.deepEqual([declared.status, await json(declared)], [413, { error: 'Export file too large' }]);
+    assert.equal(declared.headers.get('Connection'), 'close');
+    assert.equal(await offsetOf(t, path), 0);
   });
 
   test('creation-with-upload: the POST body is the first bytes', async () => {
