@@ -67,6 +67,7 @@ export function uploadRoutes(deps: Deps, requireCaller: CallerMiddleware) {
     c.set('upload', body);
     return appendToUpload(deps, upload, offset, body);
   };
+  /** Whether the request sends bytes: a body of the protocol's type, or 415 for one of another. */
   const withBytes = (c: Context<AppEnv>) => {
     const type = c.req.header('Content-Type');
     if (type === undefined) return false;

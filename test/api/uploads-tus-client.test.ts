@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { serve } from '@hono/node-server';
 import * as tus from 'tus-js-client';
 import { claudeConversations, json, setup, type TestContext } from '../helpers.ts';
@@ -29,15 +28,31 @@ interface Served {
   url: string;
   /** Each PATCH as it came: its Upload-Offset, and the answer's status once the server has handled it. */
   patches: Array<{ offset: number; status: Promise<number> }>;
+  /** Settles once the first PATCH has passed CUT_AT bytes to the app: its body then waits for `release`. */
+  cutPoint: Promise<void>;
+  release(): void;
   close(): Promise<void>;
 }
 
+/** Where the first PATCH is held until the client has dropped it. */
+const CUT_AT = 1024 * 1024;
+
 /**
- * The app over HTTP. The first PATCH's body is read slowly, as from a slow
- * network, so that the client is still sending when it is cut.
+ * The app over HTTP. The first PATCH's body stops reaching the app after
+ * CUT_AT bytes, until `release`: the client is still sending when it drops the
+ * request, whatever the sockets buffer.
  */
 async function served(t: TestContext): Promise<Served> {
   const patches: Served['patches'] = [];
+  let reachedCut!: () => void;
+  const cutPoint = new Promise<void>((resolve) => {
+    reachedCut = resolve;
+  });
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let passed = 0;
   const server = serve({
     port: 0,
     hostname: '127.0.0.1',
@@ -48,7 +63,11 @@ async function served(t: TestContext): Promise<Served> {
         ? request.body!.pipeThrough(
             new TransformStream<Uint8Array, Uint8Array>({
               async transform(chunk, controller) {
-                await sleep(5);
+                if (passed >= CUT_AT) {
+                  reachedCut();
+                  await released;
+                }
+                passed += chunk.length;
                 controller.enqueue(chunk);
               },
             }),
@@ -73,6 +92,8 @@ async function served(t: TestContext): Promise<Served> {
   return {
     url: `http://127.0.0.1:${port}`,
     patches,
+    cutPoint,
+    release,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -99,15 +120,12 @@ for (const store of ['database', 's3'] as const) {
           retryDelays: null,
           storeFingerprintForResuming: false,
         };
-        // The first attempt: stopped once half the file has left the client.
-        const first = new tus.Upload(file, {
-          ...options,
-          onProgress: (sent) => {
-            if (sent >= file.length / 2) void first.abort();
-          },
-        });
+        // The first attempt: dropped while its PATCH is under way.
+        const first = new tus.Upload(file, options);
         first.start();
-        while (http.patches.length === 0) await sleep(10);
+        await http.cutPoint;
+        await first.abort();
+        http.release();
         await http.patches[0]!.status;
         assert.ok(first.url, 'the upload was created');
 
@@ -121,7 +139,7 @@ for (const store of ['database', 's3'] as const) {
           }).start();
         });
         const resumedAt = http.patches[1]!.offset;
-        assert.ok(resumedAt > 0 && resumedAt < file.length, `resumed at ${resumedAt} of ${file.length}`);
+        assert.ok(resumedAt >= CUT_AT && resumedAt < file.length, `resumed at ${resumedAt} of ${file.length}`);
         assert.equal(http.patches.length, 2);
 
         const id = first.url.split('/').pop();
