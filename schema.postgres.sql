@@ -324,3 +324,31 @@ ALTER TABLE connections ADD COLUMN stored_bytes BIGINT NOT NULL DEFAULT 0;
 UPDATE connections SET stored_bytes =
   (SELECT coalesce(sum(octet_length(payload)), 0) FROM conversations WHERE connection_id = connections.id)
   + (SELECT coalesce(sum(size), 0) FROM attachment_blobs WHERE connection_id = connections.id);
+
+-- version 9
+-- Resumable uploads and their parts: as schema.sql's version 15, which says why.
+CREATE TABLE uploads (
+  id TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  user_ref TEXT,
+  metadata TEXT NOT NULL,
+  length BIGINT NOT NULL,
+  received BIGINT NOT NULL DEFAULT 0,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX uploads_by_user ON uploads (app_id, user_ref);
+CREATE INDEX uploads_by_expiry ON uploads (expires_at);
+CREATE TABLE upload_parts (
+  blob_id TEXT PRIMARY KEY,
+  upload_id TEXT NOT NULL REFERENCES uploads (id) ON DELETE CASCADE,
+  start_byte BIGINT NOT NULL,
+  size BIGINT
+);
+CREATE INDEX upload_parts_by_upload ON upload_parts (upload_id, start_byte);
+CREATE FUNCTION parley_upload_part_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM attachment_blobs WHERE id = old.blob_id;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER upload_parts_delete_blob AFTER DELETE ON upload_parts
+  FOR EACH ROW EXECUTE FUNCTION parley_upload_part_deleted();

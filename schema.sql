@@ -409,3 +409,38 @@ ALTER TABLE connections ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
 UPDATE connections SET stored_bytes =
   (SELECT coalesce(sum(octet_length(payload)), 0) FROM conversations WHERE connection_id = connections.id)
   + (SELECT coalesce(sum(size), 0) FROM attachment_blobs WHERE connection_id = connections.id);
+
+-- version 15
+-- Resumable uploads (tus): a file sent in parts, each PATCH one part, that an
+-- import reads once it is whole. A part's bytes are a blob of the attachments'
+-- store (the database or S3), so that they outlive the process that took them
+-- and another instance continues the upload. `received` is what the server
+-- acknowledged: a part counts only once the transaction that adds its size
+-- to it commits, and only where it starts at `received` (two requests racing
+-- for the same bytes: the second is refused). `size` is NULL while its PATCH
+-- runs; a part left so by a process that died goes with its upload.
+CREATE TABLE uploads (
+  id TEXT PRIMARY KEY,
+  app_id TEXT NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+  -- From Upload-Metadata: a purge of this user removes the upload.
+  user_ref TEXT,
+  -- Upload-Metadata as the client sent it, which HEAD answers.
+  metadata TEXT NOT NULL,
+  length INTEGER NOT NULL,
+  received INTEGER NOT NULL DEFAULT 0,
+  -- Unix ms: UPLOAD_EXPIRY_HOURS after its last byte; maintenance removes it then.
+  expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX uploads_by_user ON uploads (app_id, user_ref);
+CREATE INDEX uploads_by_expiry ON uploads (expires_at);
+CREATE TABLE upload_parts (
+  blob_id TEXT PRIMARY KEY,
+  upload_id TEXT NOT NULL REFERENCES uploads (id) ON DELETE CASCADE,
+  start_byte INTEGER NOT NULL,
+  size INTEGER
+) STRICT;
+CREATE INDEX upload_parts_by_upload ON upload_parts (upload_id, start_byte);
+-- A part's bytes go with it (and so its object in S3, through the blob's trigger).
+CREATE TRIGGER upload_parts_delete_blob AFTER DELETE ON upload_parts BEGIN
+  DELETE FROM attachment_blobs WHERE id = old.blob_id;
+END;

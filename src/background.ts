@@ -7,6 +7,7 @@ import { discardAbandonedStaging } from './db/import-staging.ts';
 import { discardAbandonedImports } from './db/imports.ts';
 import { takeLease } from './db/leases.ts';
 import { deleteExpiredPageState } from './db/page-sessions.ts';
+import { deleteExpiredUploads } from './db/uploads.ts';
 import { isoTime, type Deps } from './deps.ts';
 import { SESSION_IDLE_MS } from './links/page-sessions.ts';
 import { runEvery } from './periodic.ts';
@@ -33,6 +34,8 @@ async function runMaintenance(deps: Deps, holder: string, periodMs: number): Pro
   await discardAbandonedImports(deps.db, now - ABANDONED_STAGING_MS);
   // What they wrote is people's text, in the database file.
   if (await discardAbandonedImportConnections(deps.db, now - ABANDONED_STAGING_MS)) deps.erased?.();
+  // Resumable uploads not continued for UPLOAD_EXPIRY_HOURS, with their bytes.
+  await deleteExpiredUploads(deps.db, now);
   await markStaleConnections(deps);
 }
 

@@ -46,6 +46,8 @@ const defaults = {
   AWS_REGION: 'us-east-1',
   MAX_STORED_BYTES_PER_APP: '0',
   MAX_EXPORT_RECORDS: '250000',
+  MAX_OPEN_UPLOAD_BYTES: String(16 * 1024 ** 3),
+  UPLOAD_EXPIRY_HOURS: '24',
 };
 
 /** V8's longest string: a conversation's JSON must fit in one to be parsed. */
@@ -96,6 +98,8 @@ const EnvSchema = v.object({
   MAX_STORED_BYTES_PER_USER: v.optional(integer(0, Number.MAX_SAFE_INTEGER)),
   MAX_STORED_BYTES_PER_APP: integer(0, Number.MAX_SAFE_INTEGER),
   MAX_EXPORT_RECORDS: integer(1, 1_000_000_000),
+  MAX_OPEN_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER),
+  UPLOAD_EXPIRY_HOURS: integer(1, 8760),
 });
 
 /** Every environment variable Parley reads. */
@@ -155,6 +159,10 @@ export interface Config {
   maxStoredBytesPerUser: number;
   /** The same for all the users of one app together. */
   maxStoredBytesPerApp: number;
+  /** The most one app's unfinished resumable uploads may declare together, in bytes. */
+  maxOpenUploadBytes: number;
+  /** A resumable upload is removed this long after its last byte. */
+  uploadExpiryHours: number;
 }
 
 export class ConfigError extends Error {}
@@ -227,5 +235,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     },
     maxStoredBytesPerUser: e.MAX_STORED_BYTES_PER_USER ?? 4 * maxExpandedBytes,
     maxStoredBytesPerApp: e.MAX_STORED_BYTES_PER_APP,
+    maxOpenUploadBytes: e.MAX_OPEN_UPLOAD_BYTES,
+    uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
   };
 }

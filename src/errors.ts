@@ -116,6 +116,17 @@ export const ERRORS = {
   importPurged: [410, 'Import refused: data of this user was purged while the file was uploading'],
   userStorageFull: [413, 'Import would exceed the storage limit: MAX_STORED_BYTES_PER_USER', { upload: 'tooLarge' }],
   appStorageFull: [413, 'Import would exceed the storage limit: MAX_STORED_BYTES_PER_APP', { upload: 'tooLarge' }],
+  // Resumable uploads (tus 1.0.0, /api/uploads) and importing one.
+  uploadNotFound: [404, 'Upload not found'],
+  uploadNotComplete: [409, 'Upload not complete'],
+  tooManyOpenUploads: [413, 'Too many open uploads'],
+  uploadOffsetMismatch: [409, 'Upload-Offset does not match the bytes received'],
+  invalidUploadLength: [400, 'Invalid Upload-Length header'],
+  invalidUploadOffset: [400, 'Invalid Upload-Offset header'],
+  invalidUploadMetadata: [400, 'Invalid Upload-Metadata header'],
+  unsupportedTusVersion: [412, 'Unsupported Tus-Resumable version: use 1.0.0'],
+  // Until an import reads several files (decisions §17, several files in one import).
+  severalUploads: [400, 'Invalid upload parameter: one upload per import'],
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

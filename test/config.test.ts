@@ -30,6 +30,8 @@ describe('parseConfig', () => {
       attachmentsS3: undefined,
       maxStoredBytesPerUser: 16 * 1073741824,
       maxStoredBytesPerApp: 0,
+      maxOpenUploadBytes: 16 * 1073741824,
+      uploadExpiryHours: 24,
     });
   });
 
@@ -92,6 +94,8 @@ describe('parseConfig', () => {
         AWS_ENDPOINT_URL: 'https://minio.internal:9000/',
         MAX_STORED_BYTES_PER_USER: '7000000',
         MAX_STORED_BYTES_PER_APP: '9000000',
+        MAX_OPEN_UPLOAD_BYTES: '8000000',
+        UPLOAD_EXPIRY_HOURS: '48',
       }),
       {
         port: 3000,
@@ -128,6 +132,8 @@ describe('parseConfig', () => {
         },
         maxStoredBytesPerUser: 7000000,
         maxStoredBytesPerApp: 9000000,
+        maxOpenUploadBytes: 8000000,
+        uploadExpiryHours: 48,
       },
     );
   });

@@ -12,7 +12,7 @@ import { parseConfig, type Config } from '../src/config.ts';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { betterSqlite3, openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
-import type { AttachmentKind, ConnectionStatus, Db } from '../src/db/database.ts';
+import type { AttachmentKind, ConnectionStatus, Database, Db } from '../src/db/database.ts';
 import { dialectOf } from '../src/db/dialects/dialect.ts';
 import { openPostgres, postgres } from '../src/db/dialects/postgres.ts';
 import { openCounters } from '../src/db/rate-buckets.ts';
@@ -383,6 +383,17 @@ export function heldUpload(
   } as RequestInit);
   return { response, askedForMore, release: () => release() };
 }
+
+/** How many rows `table` holds. */
+export const rowsIn = async (db: Db, table: keyof Database & string): Promise<number> =>
+  Number(
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** Row counts of every table an import writes, to prove a failed one wrote nothing. */
 export async function rowCounts(deps: Deps) {

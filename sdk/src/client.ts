@@ -29,6 +29,15 @@ export interface IngestExportOptions {
    * `application/zip` for bytes that start as a zip, else `application/json`.
    */
   contentType?: 'application/json' | 'application/zip' | 'text/csv';
+  /**
+   * A file of at least this many bytes (a Blob or a Uint8Array: a stream's size is
+   * not known) goes as a resumable upload (`/api/uploads`, tus 1.0.0) in parts of
+   * `partBytes`, then is imported by its id: a dropped connection or a server
+   * restart re-sends at most one part. 64 MiB when left out; `Infinity`: never.
+   */
+  resumableFrom?: number;
+  /** Bytes per part of a resumable upload; 50 MiB when left out. */
+  partBytes?: number;
 }
 
 /** What narrows a listing of conversations. */
@@ -82,6 +91,16 @@ function contentTypeOf({ file, contentType }: IngestExportOptions): string {
   if (file instanceof Uint8Array && file[0] === 0x50 && file[1] === 0x4b) return 'application/zip';
   return 'application/json';
 }
+
+const RESUMABLE_FROM = 64 * 1024 * 1024;
+const PART_BYTES = 50 * 1024 * 1024;
+/** Failed attempts in a row (a network error, a 5xx) after which a resumable upload gives up with the last one's error. */
+const PART_ATTEMPTS = 5;
+const TUS = { 'Tus-Resumable': '1.0.0' };
+
+/** A tus Upload-Metadata value: the UTF-8 bytes of `text` in base64. */
+const base64 = (text: string) =>
+  btoa(Array.from(new TextEncoder().encode(text), (byte) => String.fromCharCode(byte)).join(''));
 
 const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
@@ -147,9 +166,20 @@ export class ParleyClient {
     }
   }
 
-  /** Imports an export for a user; the file is streamed, never read whole by the client. */
-  ingestExport(options: IngestExportOptions): Promise<IngestResult> {
+  /**
+   * Imports an export for a user; the file is streamed, never read whole by the
+   * client. A large one goes as a resumable upload first (see `resumableFrom`).
+   */
+  async ingestExport(options: IngestExportOptions): Promise<IngestResult> {
     const { userRef, file, provider, connectionId } = options;
+    const size = file instanceof Blob ? file.size : file instanceof Uint8Array ? file.length : undefined;
+    if (size !== undefined && size >= (options.resumableFrom ?? RESUMABLE_FROM)) {
+      const upload = await this.uploadResumably(file as Blob | Uint8Array, size, {
+        userRef,
+        partBytes: options.partBytes ?? PART_BYTES,
+      });
+      return this.request('POST', '/api/ingest-export', { userRef, provider, connectionId, upload });
+    }
     return this.request(
       'POST',
       '/api/ingest-export',
@@ -182,6 +212,65 @@ export class ParleyClient {
       etag: response.headers.get('ETag') ?? '',
       ...(response.status === 206 && served ? { range: { start: Number(served[1]), end: Number(served[2]) + 1 } } : {}),
     };
+  }
+
+  /**
+   * Sends `file` as a resumable upload, part by part; its id. After a failed
+   * part (the connection dropped, a 5xx, another offset) it asks the server
+   * how many bytes it kept and goes on from there.
+   */
+  private async uploadResumably(
+    file: Blob | Uint8Array,
+    size: number,
+    { userRef, partBytes }: { userRef: string; partBytes: number },
+  ): Promise<string> {
+    const created = await this.send(
+      'POST',
+      '/api/uploads',
+      {},
+      {
+        headers: { ...TUS, 'Upload-Length': String(size), 'Upload-Metadata': `userRef ${base64(userRef)}` },
+      },
+    );
+    if (created.status !== 201) throw await errorOf(created);
+    const id = created.headers.get('Location')!.split('/').pop()!;
+    const path = `/api/uploads/${id}`;
+    let offset = 0;
+    let lastFailure: unknown;
+    for (let failures = 0; offset < size; ) {
+      try {
+        const response =
+          failures === 0
+            ? await this.send(
+                'PATCH',
+                path,
+                {},
+                {
+                  body: file.slice(offset, Math.min(size, offset + partBytes)),
+                  headers: {
+                    ...TUS,
+                    'Content-Type': 'application/offset+octet-stream',
+                    'Upload-Offset': String(offset),
+                  },
+                },
+              )
+            : await this.send('HEAD', path, {}, { headers: TUS });
+        if (response.ok) {
+          offset = Number(response.headers.get('Upload-Offset'));
+          failures = 0;
+          continue;
+        }
+        // A refusal stands; a server error or an offset the server does not have is asked about.
+        if (response.status < 500 && response.status !== 409) throw await errorOf(response);
+        lastFailure = await errorOf(response);
+      } catch (error) {
+        if (error instanceof ParleyError) throw error;
+        lastFailure = error;
+      }
+      if (++failures >= PART_ATTEMPTS) throw lastFailure;
+      await sleep(2 ** failures / 4);
+    }
+    return id;
   }
 
   /** Deletes a user (their connections and conversations) or one connection, for good. */
@@ -218,7 +307,7 @@ export class ParleyClient {
   }
 
   private send(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH' | 'HEAD',
     path: string,
     query: Record<string, string | number | undefined>,
     { body, headers }: { body?: BodyInit | Uint8Array | undefined; headers: Record<string, string> },

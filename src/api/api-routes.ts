@@ -7,6 +7,7 @@ import { ingestRoutes } from './ingest-routes.ts';
 import { listingRoutes } from './listing-routes.ts';
 import { requireCaller } from './middleware.ts';
 import { purgeRoutes } from './purge-routes.ts';
+import { uploadRoutes } from './upload-routes.ts';
 
 /** Everything under /api, sharing one authenticator; no answer of it may be cached, but an attachment's bytes as they say. */
 export function apiRoutes(deps: Deps, imports: ImportSlots) {
@@ -20,5 +21,6 @@ export function apiRoutes(deps: Deps, imports: ImportSlots) {
   api.route('/', purgeRoutes(deps, caller));
   api.route('/', ingestRoutes(deps, caller, imports));
   api.route('/', attachmentRoutes(deps, caller));
+  api.route('/', uploadRoutes(deps, caller));
   return api;
 }

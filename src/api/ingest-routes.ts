@@ -4,7 +4,8 @@ import { importExport } from '../import/import-export.ts';
 import type { ImportSlots } from '../import/import-slots.ts';
 import { openExportUpload } from '../http/export-upload.ts';
 import type { AppEnv } from '../app-env.ts';
-import { parseInput } from '../errors.ts';
+import { parseInput, ParleyError } from '../errors.ts';
+import { importUpload } from '../uploads/resumable-uploads.ts';
 import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
 import { IngestFields } from './schemas.ts';
 
@@ -12,10 +13,18 @@ import { IngestFields } from './schemas.ts';
 const presentFields = (fields: Record<string, string>) =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ''));
 
-/** POST /api/ingest-export: a JSON, zip or multipart upload of a provider's export. */
+/** POST /api/ingest-export: a JSON, zip or multipart upload of a provider's export, or a resumable upload's. */
 export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware, imports: ImportSlots) {
   const routes = new Hono<AppEnv>();
   routes.post('/ingest-export', requireCaller, async (c) => {
+    const uploadIds = c.req.queries('upload');
+    if (uploadIds) {
+      // An upload made before (/api/uploads) instead of a body: its fields are the query's.
+      if (uploadIds.length > 1) throw new ParleyError('severalUploads');
+      const fields = presentFields(Object.fromEntries(new URL(c.req.url).searchParams));
+      const target = { appId: c.get('caller').appId, ...parseInput(IngestFields, fields) };
+      return c.json(await imports.run(() => importUpload(deps, target, uploadIds[0]!)));
+    }
     // Refused part-way through the upload (413 while streaming, bad JSON early in a large
     // file), the error's answer closes the connection: see closeIfBodyUnread.
     const upload = await openExportUpload(c, deps.config, { withUserRef: true });

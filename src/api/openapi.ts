@@ -75,6 +75,29 @@ const HEADERS = {
     required: true,
     schema: { type: 'string', pattern: '^bytes (\\d+-\\d+|\\*)/\\d+$' },
   },
+  'Tus-Resumable': {
+    description: 'The tus protocol version of the answer.',
+    required: true,
+    schema: { const: '1.0.0' },
+  },
+  'Tus-Version': { description: 'The tus versions spoken.', required: true, schema: { const: '1.0.0' } },
+  'Tus-Extension': {
+    description: 'The tus extensions spoken.',
+    required: true,
+    schema: { const: 'creation,creation-with-upload,termination,expiration' },
+  },
+  'Tus-Max-Size': integerHeader('The largest upload, in bytes: MAX_EXPORT_BYTES.'),
+  Location: {
+    description: 'The upload’s URL, relative to the server: `/api/uploads/{id}`.',
+    required: true,
+    schema: { type: 'string', pattern: '^/api/uploads/[0-9a-f-]+$' },
+  },
+  'Upload-Offset': integerHeader('The bytes the upload has received, which the server keeps.'),
+  'Upload-Expires': {
+    description: 'When the upload is removed unless a byte comes first (UPLOAD_EXPIRY_HOURS after the last).',
+    required: true,
+    schema: { type: 'string' },
+  },
   Deprecation: {
     description:
       'Present when the Bearer value was the app secret rather than an API key (RFC 9745): create an API key.',
@@ -110,11 +133,21 @@ interface Operation {
   /** The path's parameters (`{id}`). */
   path?: v.ObjectEntries;
   requestBody?: JsonObject;
-  /** A JSON answer's schema, or `file`: the bytes of a stored file, whole or a range of them. */
-  answer: v.GenericSchema | 'file';
+  /**
+   * A JSON answer's schema, `file`: the bytes of a stored file, whole or a range of
+   * them, or an answer without a body (the tus protocol's).
+   */
+  answer: v.GenericSchema | 'file' | BodilessAnswer;
   errors: ErrorCode[];
   /** Without: no credential, and no rate limit. */
   authenticated?: { rateLimited: boolean };
+}
+
+interface BodilessAnswer {
+  status: 201 | 204;
+  description: string;
+  /** Required headers; Upload-Offset is there only where the request sent bytes. */
+  headers: string[];
 }
 
 function parameters(where: 'query' | 'path', { entries, optional = [] }: NonNullable<Operation['query']>) {
@@ -144,6 +177,13 @@ const fileAnswers = (headers: string[]) => {
     },
   };
 };
+
+/** A resumable upload's bytes, as the tus protocol sends them. */
+const uploadBytes = (required: boolean) => ({
+  required,
+  content: { 'application/offset+octet-stream': { schema: { contentMediaType: 'application/octet-stream' } } },
+});
+const UPLOAD_ID = { id: v.pipe(v.string(), v.description('The upload’s id, the last part of its `Location`.')) };
 
 const AUTHENTICATION_ERRORS: ErrorCode[] = ['missingAuthorization', 'invalidApiKey'];
 
@@ -181,13 +221,22 @@ function operation({ query, path, requestBody, answer, errors, authenticated, ..
     responses: {
       ...(answer === 'file'
         ? fileAnswers(successHeaders)
-        : {
-            200: {
-              description: 'Success.',
-              headers: Object.fromEntries(successHeaders.map((name) => [name, headerRef(name)])),
-              content: json(jsonSchema(answer)),
-            },
-          }),
+        : 'status' in answer
+          ? {
+              [answer.status]: {
+                description: answer.description,
+                headers: Object.fromEntries(
+                  [...answer.headers, ...successHeaders].map((name) => [name, headerRef(name)]),
+                ),
+              },
+            }
+          : {
+              200: {
+                description: 'Success.',
+                headers: Object.fromEntries(successHeaders.map((name) => [name, headerRef(name)])),
+                content: json(jsonSchema(answer)),
+              },
+            }),
       ...Object.fromEntries(
         [...byStatus]
           .sort(([a], [b]) => a - b)
@@ -305,9 +354,22 @@ export function openApiDocument(version: string) {
           summary: 'Import a provider’s export for a user',
           description:
             'The body is the export as the provider gives it (the zip, or its conversations file), or a form with the fields beside the file (those before it are checked before it is read). `userRef` is required, in the query string or as a form field. All or nothing: a file that cannot be read writes nothing. Conversations already imported with the same content are counted as unchanged.',
-          query: { entries: schemas.IngestFields.entries, optional: ['userRef'] },
+          query: {
+            entries: {
+              ...schemas.IngestFields.entries,
+              upload: v.optional(
+                v.pipe(
+                  v.string(),
+                  v.description(
+                    'A complete resumable upload’s id (`/api/uploads`), instead of a body: it is imported, then removed. One per import.',
+                  ),
+                ),
+              ),
+            },
+            optional: ['userRef'],
+          },
           requestBody: {
-            required: true,
+            required: false,
             content: {
               'application/json': { schema: { description: 'The export’s conversations file.' } },
               'application/zip': { schema: { contentMediaType: 'application/zip' } },
@@ -338,7 +400,79 @@ export function openApiDocument(version: string) {
             'bodyTooLarge',
             'requestTimeout',
             'importsBusy',
+            'uploadNotFound',
+            'uploadNotComplete',
+            'severalUploads',
           ],
+          authenticated: { rateLimited: false },
+        }),
+      },
+      '/api/uploads': {
+        options: operation({
+          operationId: 'uploadOptions',
+          summary: 'The tus protocol spoken (resumable uploads)',
+          description: 'No credential.',
+          answer: {
+            status: 204,
+            description: 'The version, extensions and largest upload.',
+            headers: ['Tus-Resumable', 'Tus-Version', 'Tus-Extension', 'Tus-Max-Size'],
+          },
+          errors: [],
+        }),
+        post: operation({
+          operationId: 'createUpload',
+          summary: 'Create a resumable upload (tus 1.0.0)',
+          description:
+            'tus 1.0.0 with the creation, creation-with-upload, termination and expiration extensions: `Tus-Resumable: 1.0.0` and `Upload-Length` are required; `Upload-Metadata` may carry `filename` and `userRef` (an upload naming a user is imported only for them, and their purge removes it). A body of type `application/offset+octet-stream` is the first bytes, and the answer then carries `Upload-Offset`. `POST /api/ingest-export?upload=<id>` imports the upload once complete.',
+          requestBody: uploadBytes(false),
+          answer: {
+            status: 201,
+            description: 'Created: `Location` is the upload’s URL.',
+            headers: ['Tus-Resumable', 'Location', 'Upload-Expires'],
+          },
+          errors: [
+            'unsupportedTusVersion',
+            'invalidUploadLength',
+            'invalidUploadMetadata',
+            'invalidUserRef',
+            'exportTooLarge',
+            'tooManyOpenUploads',
+            'unsupportedContentType',
+            'requestTimeout',
+          ],
+          authenticated: { rateLimited: false },
+        }),
+      },
+      '/api/uploads/{id}': {
+        patch: operation({
+          operationId: 'continueUpload',
+          summary: 'Send bytes of a resumable upload from `Upload-Offset`',
+          description:
+            'HEAD answers `Upload-Offset` (the bytes kept), `Upload-Length`, `Upload-Metadata` and `Upload-Expires`. A body cut off part-way keeps what arrived: ask HEAD, and go on from there.',
+          path: UPLOAD_ID,
+          requestBody: uploadBytes(true),
+          answer: {
+            status: 204,
+            description: 'The bytes are kept.',
+            headers: ['Tus-Resumable', 'Upload-Offset', 'Upload-Expires'],
+          },
+          errors: [
+            'unsupportedTusVersion',
+            'invalidUploadOffset',
+            'unsupportedContentType',
+            'uploadNotFound',
+            'uploadOffsetMismatch',
+            'exportTooLarge',
+            'requestTimeout',
+          ],
+          authenticated: { rateLimited: false },
+        }),
+        delete: operation({
+          operationId: 'deleteUpload',
+          summary: 'Cancel a resumable upload, its bytes with it',
+          path: UPLOAD_ID,
+          answer: { status: 204, description: 'Deleted.', headers: ['Tus-Resumable'] },
+          errors: ['unsupportedTusVersion', 'uploadNotFound'],
           authenticated: { rateLimited: false },
         }),
       },

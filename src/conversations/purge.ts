@@ -2,6 +2,7 @@ import * as connections from '../db/connections.ts';
 import { deleteConversationsOfConnection } from '../db/conversations.ts';
 import { refuseImportsFor } from '../db/imports.ts';
 import { deletePageSessionsOfUser } from '../db/page-sessions.ts';
+import { deleteUploadsOfUser } from '../db/uploads.ts';
 import { deleteApp } from '../db/apps.ts';
 import type { Db } from '../db/database.ts';
 import { deleteRateBucketsOfApp } from '../db/rate-buckets.ts';
@@ -18,7 +19,7 @@ export interface PurgeCounts {
   conversations: number;
 }
 
-/** Deletes a user, their connections and conversations (with their attachments), and their page sessions but `keptSession`; refuses their imports under way. */
+/** Deletes a user, their connections and conversations (with their attachments), their page sessions but `keptSession` and the resumable uploads naming them; refuses their imports under way. */
 async function eraseUser(db: Db, appId: string, userRef: string, keptSession?: string): Promise<PurgeCounts> {
   const user = await userOfApp({ db }, appId, userRef);
   // First, as an import's commit takes it first (see imports.ts).
@@ -29,6 +30,7 @@ async function eraseUser(db: Db, appId: string, userRef: string, keptSession?: s
     await deleteConversationsOfConnection(db, connectionId);
   await users.deleteUser(db, user.id);
   await deletePageSessionsOfUser(db, appId, userRef, keptSession);
+  await deleteUploadsOfUser(db, appId, userRef);
   await refuseImportsFor(db, appId, userRef);
   return counts;
 }

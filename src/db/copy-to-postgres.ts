@@ -26,6 +26,9 @@ const TABLES: ReadonlyArray<{ table: keyof Database & string; key: string[]; bat
   // A chunk holds up to a megabyte: a few at a time.
   { table: 'attachment_chunks', key: ['blob_id', 'seq'], batchRows: 4 },
   { table: 'attachments', key: ['id'] },
+  // Open resumable uploads: their parts' bytes are blobs (above), and a client goes on with them on the target.
+  { table: 'uploads', key: ['id'] },
+  { table: 'upload_parts', key: ['blob_id'] },
   // Objects still to delete from S3: the target's server deletes them.
   { table: 'attachment_deletions', key: ['blob_id'] },
 ];

@@ -191,6 +191,8 @@ export interface Database {
   attachment_chunks: AttachmentChunksTable;
   attachments: AttachmentsTable;
   attachment_deletions: AttachmentDeletionsTable;
+  uploads: UploadsTable;
+  upload_parts: UploadPartsTable;
 }
 
 /** See schema.sql, version 12. */
@@ -254,3 +256,23 @@ export type Db = Kysely<Database>;
 
 /** An operator's command the database cannot carry out, with what to do instead. */
 export class OperationRefused extends Error {}
+
+/** See schema.sql, version 15. */
+export interface UploadsTable {
+  id: string;
+  app_id: string;
+  user_ref: string | null;
+  metadata: string;
+  length: number;
+  received: ColumnType<number, number | undefined, number>;
+  /** Unix ms. */
+  expires_at: number;
+}
+
+export interface UploadPartsTable {
+  blob_id: string;
+  upload_id: string;
+  start_byte: number;
+  /** Null while its PATCH runs. */
+  size: number | null;
+}

@@ -80,6 +80,8 @@ describe('GET /openapi.json', () => {
       '/api/conversations',
       '/api/ingest-export',
       '/api/purge',
+      '/api/uploads',
+      '/api/uploads/{id}',
       '/healthz',
       '/openapi.json',
     ]);

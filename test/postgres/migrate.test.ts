@@ -107,6 +107,16 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
 
   test('copies everything, verified by counts; the API then answers the same bytes from PostgreSQL', async () => {
     const { t, path, blobIds, blobs } = await sqliteWithData('full');
+    // An open resumable upload, half sent: a client goes on with it on PostgreSQL.
+    const tus = { 'Tus-Resumable': '1.0.0' };
+    const upload = (
+      await t.request('/api/uploads', { method: 'POST', headers: { ...tus, 'Upload-Length': '10' } })
+    ).headers.get('Location')!;
+    await t.request(upload, {
+      method: 'PATCH',
+      headers: { ...tus, 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': '0' },
+      body: 'hello',
+    });
     const url = await createDatabase(testPostgresUrl()!, `migrate_full_${Date.now()}`);
     const { code, out } = await cli({ DATABASE_PATH: path }, 'migrate-to-postgres', '--url', url);
     assert.equal(code, 0, JSON.stringify(out));
@@ -121,10 +131,12 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
       used_links: 2,
       page_sessions: 0,
       webhook_deliveries: 6,
-      // The three above, and the paste the Claude export holds.
-      attachment_blobs: 3 + 1,
-      attachment_chunks: 3 + 2 + 1 + 1,
+      // The three above, the paste the Claude export holds, and the upload's part.
+      attachment_blobs: 3 + 1 + 1,
+      attachment_chunks: 3 + 2 + 1 + 1 + 1,
       attachments: 4 + 1,
+      uploads: 1,
+      upload_parts: 1,
       attachment_deletions: 1,
     });
     assert.deepEqual(out.copied, out.counts);
@@ -144,6 +156,8 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
         await everything(async (path) => onPostgres.request(path, { headers }), ['alice', 'bob']),
         expected,
       );
+      const resumed = await onPostgres.request(upload, { method: 'HEAD', headers: { ...headers, ...tus } });
+      assert.equal(resumed.headers.get('Upload-Offset'), '5');
       // New deliveries are numbered after the copied ones.
       const [next] = (
         await sql<{ seq: number }>`SELECT nextval(pg_get_serial_sequence('webhook_deliveries', 'seq')) AS seq`.execute(

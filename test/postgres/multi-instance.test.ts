@@ -3,7 +3,8 @@
  * nothing may assume one process. Rate buckets are exact across instances, a
  * link is used once wherever it is opened, page sessions are shared, racing
  * imports make one connection and no duplicate, every webhook delivery goes out
- * once from one instance in event order, and maintenance runs once.
+ * once from one instance in event order, maintenance runs once, and a resumable
+ * upload goes on from any instance.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -185,6 +186,40 @@ describe('three instances on one PostgreSQL database', {
       .where('connection_id', '=', bodies[0].connectionId)
       .execute();
     assert.equal(rows.length, 5);
+  });
+
+  test('an upload begun on one instance is continued on a second and imported on a third: its state and bytes are in the database', async () => {
+    const tus = { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${tenant.apiKey}` };
+    const octets = { ...tus, 'Content-Type': 'application/offset+octet-stream' };
+    const file = fixtureBytes('claude-conversations.json');
+    const half = Math.floor(file.length / 2);
+    const created = await fetch(`${base(0)}/api/uploads`, {
+      method: 'POST',
+      headers: { ...tus, 'Upload-Length': String(file.length) },
+    });
+    assert.equal(created.status, 201);
+    const location = created.headers.get('Location')!;
+    const first = await fetch(`${base(0)}${location}`, {
+      method: 'PATCH',
+      headers: { ...octets, 'Upload-Offset': '0' },
+      body: file.slice(0, half),
+    });
+    assert.equal(first.headers.get('Upload-Offset'), String(half));
+    const state = await fetch(`${base(1)}${location}`, { method: 'HEAD', headers: tus });
+    assert.equal(state.headers.get('Upload-Offset'), String(half));
+    const rest = await fetch(`${base(1)}${location}`, {
+      method: 'PATCH',
+      headers: { ...octets, 'Upload-Offset': String(half) },
+      body: file.slice(half),
+    });
+    assert.equal(rest.headers.get('Upload-Offset'), String(file.length));
+    const imported = await fetch(`${base(2)}/api/ingest-export?userRef=uploader&upload=${location.split('/').pop()}`, {
+      method: 'POST',
+      headers: tus,
+    });
+    const answer = await imported.json();
+    assert.equal(imported.status, 200, JSON.stringify(answer));
+    assert.equal(answer.created, 5);
   });
 
   test('an import on one instance is refused when a purge on another ran while it uploaded: the check is in the database', async () => {

@@ -136,4 +136,59 @@ describe('ParleyClient against the server', () => {
       message: 'Attachment not found',
     });
   });
+
+  test('ingestExport sends a large file as a resumable upload in parts; a dropped part resumes from the bytes the server kept', async () => {
+    const t = await setup();
+    const file = claudeExport(
+      Array.from({ length: 40 }, (_, i) => ({ id: `c${i}`, title: `Chat ${i}`, text: `message ${i} `.repeat(200) })),
+    );
+    const partBytes = Math.ceil(file.length / 4);
+    const patches: number[] = [];
+    let dropped = false;
+    const parley = new ParleyClient({
+      baseUrl: 'http://parley.test',
+      apiKey: t.tenant.apiKey,
+      fetch: async (url, init) => {
+        if (init.method !== 'PATCH') return t.app.request(url.href, init) as Promise<Response>;
+        const offset = Number(new Headers(init.headers).get('Upload-Offset'));
+        patches.push(offset);
+        if (dropped || offset === 0) return t.app.request(url.href, init) as Promise<Response>;
+        // The second part: half of it reaches the server, then the connection drops.
+        dropped = true;
+        const part = new Uint8Array(await (init.body as Blob).arrayBuffer());
+        let sent = false;
+        const cut = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent) controller.error(new TypeError('terminated'));
+            else controller.enqueue(part.subarray(0, part.length / 2));
+            sent = true;
+          },
+        });
+        await t.app.request(url.href, { ...init, body: cut, duplex: 'half' } as RequestInit);
+        throw new TypeError('fetch failed');
+      },
+    });
+    const answer = await parley.ingestExport({ userRef: 'u1', file: new Blob([file]), resumableFrom: 1, partBytes });
+    assert.deepEqual([answer.created, answer.conversationCount], [40, 40]);
+    // The dropped part's first half was kept: the next PATCH starts there, not at the part's start.
+    assert.deepEqual(patches.slice(0, 3), [0, partBytes, partBytes + Math.floor(partBytes / 2)]);
+    const left = await t.deps.db.selectFrom('uploads').selectAll().execute();
+    assert.deepEqual(left, []);
+  });
+
+  test('ingestExport sends a file under resumableFrom in one request', async () => {
+    const t = await setup();
+    const methods: string[] = [];
+    const parley = new ParleyClient({
+      baseUrl: 'http://parley.test',
+      apiKey: t.tenant.apiKey,
+      fetch: (url, init) => {
+        methods.push(`${init.method} ${url.pathname}`);
+        return t.app.request(url.href, init) as Promise<Response>;
+      },
+    });
+    const file = claudeExport([{ id: 'a', title: 'Small', text: 'hello' }]);
+    assert.equal((await parley.ingestExport({ userRef: 'u1', file })).created, 1);
+    assert.deepEqual(methods, ['POST /api/ingest-export']);
+  });
 });

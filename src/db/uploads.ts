@@ -1,0 +1,127 @@
+import type { AttachmentStoreName, Db, UploadsTable } from './database.ts';
+import { insertStagedBlob } from './attachment-staging.ts';
+import { writeTransaction } from './transaction.ts';
+
+export type UploadRow = Omit<UploadsTable, 'received'> & { received: number };
+
+/** PostgreSQL's BIGINT columns come back as strings. */
+const numeric = (row: UploadRow): UploadRow => ({
+  ...row,
+  length: Number(row.length),
+  received: Number(row.received),
+  expires_at: Number(row.expires_at),
+});
+
+/**
+ * Creates the upload if the app's open uploads, with it, declare at most
+ * `maxOpenBytes`; false (and nothing written) if not.
+ */
+export function insertUpload(db: Db, upload: Omit<UploadRow, 'received'>, maxOpenBytes: number): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
+    const open = await trx
+      .selectFrom('uploads')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('length'), eb.lit(0)).as('bytes'))
+      .where('app_id', '=', upload.app_id)
+      .executeTakeFirstOrThrow();
+    if (Number(open.bytes) + upload.length > maxOpenBytes) return false;
+    await trx.insertInto('uploads').values(upload).execute();
+    return true;
+  });
+}
+
+/** The app's upload `id`, unless it has expired. */
+export async function uploadOfApp(db: Db, appId: string, id: string, now: number): Promise<UploadRow | undefined> {
+  const row = await db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('id', '=', id)
+    .where('app_id', '=', appId)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row && numeric(row);
+}
+
+/** A part about to be written from `startByte`: its blob's row (in `store`), then the part's. */
+export async function beginPart(
+  db: Db,
+  part: { blobId: string; uploadId: string; startByte: number; store: AttachmentStoreName; now: number },
+): Promise<void> {
+  await writeTransaction(db, async (trx) => {
+    // No import's and no connection's: the part's row holds it (see schema.sql, version 15).
+    await insertStagedBlob(trx, {
+      id: part.blobId,
+      import_id: null,
+      store: part.store,
+      source: '',
+      created_at: part.now,
+    });
+    await trx
+      .insertInto('upload_parts')
+      .values({ blob_id: part.blobId, upload_id: part.uploadId, start_byte: part.startByte, size: null })
+      .execute();
+  });
+}
+
+/**
+ * The part's `size` bytes are durable: they count, and the upload's expiry moves,
+ * if the upload has received exactly up to where the part starts. Else (another
+ * request took these bytes first, or the upload is gone) the part is removed.
+ * The upload's bytes received after it, or undefined when the part was refused.
+ */
+export function commitPart(
+  db: Db,
+  part: { blobId: string; uploadId: string; startByte: number; size: number; expiresAt: number },
+): Promise<number | undefined> {
+  return writeTransaction(db, async (trx) => {
+    const moved = await trx
+      .updateTable('uploads')
+      .set((eb) => ({ received: eb('received', '+', part.size), expires_at: part.expiresAt }))
+      .where('id', '=', part.uploadId)
+      .where('received', '=', part.startByte)
+      .returning('received')
+      .executeTakeFirst();
+    if (!moved) {
+      await trx.deleteFrom('upload_parts').where('blob_id', '=', part.blobId).execute();
+      return undefined;
+    }
+    await trx.updateTable('upload_parts').set({ size: part.size }).where('blob_id', '=', part.blobId).execute();
+    return Number(moved.received);
+  });
+}
+
+/** Removes a part whose bytes could not be kept. */
+export async function deletePart(db: Db, blobId: string): Promise<void> {
+  await db.deleteFrom('upload_parts').where('blob_id', '=', blobId).execute();
+}
+
+/** The upload's acknowledged parts in order, with the store each blob is in. */
+export async function partsOf(
+  db: Db,
+  uploadId: string,
+): Promise<Array<{ blob_id: string; store: AttachmentStoreName; size: number }>> {
+  const rows = await db
+    .selectFrom('upload_parts')
+    .innerJoin('attachment_blobs', 'attachment_blobs.id', 'upload_parts.blob_id')
+    .select(['upload_parts.blob_id', 'attachment_blobs.store', 'upload_parts.size'])
+    .where('upload_parts.upload_id', '=', uploadId)
+    .where('upload_parts.size', 'is not', null)
+    .orderBy('upload_parts.start_byte')
+    .execute();
+  return rows.map((row) => ({ ...row, size: Number(row.size) }));
+}
+
+/** Removes an upload with its parts and their bytes (the parts' trigger deletes their blobs). */
+export async function deleteUpload(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('uploads').where('id', '=', id).execute();
+}
+
+/** Removes the uploads that name this user. */
+export async function deleteUploadsOfUser(db: Db, appId: string, userRef: string): Promise<void> {
+  await db.deleteFrom('uploads').where('app_id', '=', appId).where('user_ref', '=', userRef).execute();
+}
+
+/** Removes the uploads whose expiry has passed; how many. */
+export async function deleteExpiredUploads(db: Db, now: number): Promise<number> {
+  const result = await db.deleteFrom('uploads').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,150 @@
+import * as uploads from '../db/uploads.ts';
+import type { UploadRow } from '../db/uploads.ts';
+import type { Deps } from '../deps.ts';
+import { ParleyError } from '../errors.ts';
+import type { ImportResult, ImportTarget } from '../import/import-commit.ts';
+import { importExport } from '../import/import-export.ts';
+import { isValidUserRef } from '../users/user-ref.ts';
+
+export type { UploadRow };
+
+type UploadDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'attachments'>;
+type ImportDeps = Parameters<typeof importExport>[0];
+
+const HOUR_MS = 3_600_000;
+
+/** When an upload whose last byte came now expires. */
+export const expiryFrom = (deps: Pick<Deps, 'config'>, now: number) => now + deps.config.uploadExpiryHours * HOUR_MS;
+
+/**
+ * The pairs of a tus Upload-Metadata header: `key base64value`, comma-separated,
+ * a key alone for an empty value. 400 for one that does not decode as UTF-8.
+ */
+export function parseUploadMetadata(header: string): Record<string, string> {
+  const pairs: Record<string, string> = {};
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  for (const pair of header.split(',')) {
+    const [key, value = '', extra] = pair.trim().split(' ');
+    if (!key || extra !== undefined) throw new ParleyError('invalidUploadMetadata');
+    try {
+      pairs[key] = utf8.decode(Uint8Array.from(atob(value), (char) => char.charCodeAt(0)));
+    } catch {
+      throw new ParleyError('invalidUploadMetadata');
+    }
+  }
+  return pairs;
+}
+
+/**
+ * Creates an upload of `length` bytes for the app: 413 over MAX_EXPORT_BYTES (no
+ * export larger is imported) or when the app's open uploads would then declare
+ * more than MAX_OPEN_UPLOAD_BYTES. A `userRef` in the metadata ties it to that
+ * user (their purge removes it; only their import reads it).
+ */
+export async function createUpload(
+  deps: UploadDeps,
+  appId: string,
+  { length, metadata }: { length: number; metadata: string },
+): Promise<UploadRow> {
+  const userRef = metadata === '' ? undefined : parseUploadMetadata(metadata).userRef;
+  if (userRef !== undefined && !isValidUserRef(userRef)) throw new ParleyError('invalidUserRef');
+  if (length > deps.config.maxExportBytes) throw new ParleyError('exportTooLarge');
+  const upload = {
+    // A random UUID: 122 random bits, so an id cannot be guessed.
+    id: deps.random.uuid(),
+    app_id: appId,
+    user_ref: userRef ?? null,
+    metadata,
+    length,
+    expires_at: expiryFrom(deps, deps.clock.now()),
+  };
+  if (!(await uploads.insertUpload(deps.db, upload, deps.config.maxOpenUploadBytes)))
+    throw new ParleyError('tooManyOpenUploads');
+  return { ...upload, received: 0 };
+}
+
+/** The app's upload, or 404 as for one that does not exist (another app's, one expired). */
+export async function uploadOfApp(deps: Pick<Deps, 'db' | 'clock'>, appId: string, id: string): Promise<UploadRow> {
+  const upload = await uploads.uploadOfApp(deps.db, appId, id, deps.clock.now());
+  if (!upload) throw new ParleyError('uploadNotFound');
+  return upload;
+}
+
+/**
+ * Appends `body` to the upload from `offset`, which must be what it has
+ * received (409 otherwise); what it has received after them, and its new expiry. The bytes go into
+ * a part of their own in the attachments' store; a body cut off part-way (the
+ * client gone, a stall, too many bytes) keeps what arrived before its error is
+ * thrown, so that the client resumes from there.
+ */
+export async function appendToUpload(
+  deps: UploadDeps,
+  upload: UploadRow,
+  offset: number,
+  body: AsyncIterable<Uint8Array>,
+): Promise<Pick<UploadRow, 'received' | 'expires_at'>> {
+  if (offset !== upload.received) throw new ParleyError('uploadOffsetMismatch');
+  const part = { blobId: deps.random.uuid(), uploadId: upload.id, startByte: offset };
+  let writer: ReturnType<UploadDeps['attachments']['create']> | undefined;
+  let size = 0;
+  let cutOff: unknown;
+  try {
+    for await (const chunk of body) {
+      if (chunk.length === 0) continue;
+      if (!writer) {
+        await uploads.beginPart(deps.db, { ...part, store: deps.attachments.name, now: deps.clock.now() });
+        writer = deps.attachments.create(part.blobId);
+      }
+      await writer.write(chunk);
+      size += chunk.length;
+    }
+  } catch (error) {
+    cutOff = error;
+  }
+  if (!writer) {
+    if (cutOff) throw cutOff;
+    return upload;
+  }
+  try {
+    await writer.close();
+  } catch (error) {
+    await writer.abort().catch(() => undefined);
+    await uploads.deletePart(deps.db, part.blobId);
+    throw error;
+  }
+  const expiresAt = expiryFrom(deps, deps.clock.now());
+  const received = await uploads.commitPart(deps.db, { ...part, size, expiresAt });
+  if (cutOff) throw cutOff;
+  // Another request took these bytes first while this one's arrived.
+  if (received === undefined) throw new ParleyError('uploadOffsetMismatch');
+  return { received, expires_at: expiresAt };
+}
+
+/** The upload's bytes in order, read from the parts' stores as they are asked for. */
+export async function* uploadBytes(
+  deps: Pick<Deps, 'db' | 'attachments'>,
+  uploadId: string,
+): AsyncIterable<Uint8Array> {
+  for (const part of await uploads.partsOf(deps.db, uploadId))
+    yield* deps.attachments.forBlob(part.store).read(part.blob_id);
+}
+
+/**
+ * Imports the app's complete upload `id` for the target's user, as an export sent
+ * in one request would be, then removes it and its bytes: 404 for an unknown
+ * upload, another app's, or one that names another user; 409 while bytes are
+ * missing. A failed import leaves the upload, to be imported again.
+ */
+export async function importUpload(deps: ImportDeps, target: ImportTarget, id: string): Promise<ImportResult> {
+  const upload = await uploadOfApp(deps, target.appId, id);
+  if (upload.user_ref !== null && upload.user_ref !== target.userRef) throw new ParleyError('uploadNotFound');
+  if (upload.received < upload.length) throw new ParleyError('uploadNotComplete');
+  const result = await importExport(deps, target, uploadBytes(deps, upload.id), async () => target);
+  await deleteUpload(deps, upload.id);
+  return result;
+}
+
+/** Removes the upload and its bytes (termination, or once imported). */
+export async function deleteUpload(deps: Pick<Deps, 'db'>, id: string): Promise<void> {
+  await uploads.deleteUpload(deps.db, id);
+}
