@@ -195,9 +195,20 @@ export class ConversationReader {
       this.unreadable++;
       return;
     }
+    const unfolded = unfoldedRecords(value);
+    if (unfolded === undefined) this.readValue(value, place, 'text' in record ? record.text.length : 0);
+    else {
+      // Records read out of one: the hash of its bytes is none of theirs.
+      this.recordsRead += unfolded.length - 1;
+      for (const part of unfolded) this.readValue(part, { ...place, hash: null }, 0);
+    }
+  }
+
+  /** A record parsed, `chars` the length of its text (held while no format is known). */
+  private readValue(value: Json, place: Place, chars: number): void {
     const recognised = EXPORT_FORMATS.find((candidate) => candidate.recognizes(value));
     if (!this.format && !recognised) {
-      this.heldChars += 'text' in record ? record.text.length : 0;
+      this.heldChars += chars;
       if (this.held.push({ place, value }) > MAX_UNRECOGNISED_HELD || this.heldChars > MAX_UNRECOGNISED_HELD_CHARS)
         throw unrecognizedExport();
       return;
@@ -292,6 +303,15 @@ export class ConversationReader {
     this.items = [];
     return items;
   }
+}
+
+/** The records a record holds, where a format reads it as several (see ExportFormat.unfold). */
+function unfoldedRecords(value: Json): Json[] | undefined {
+  for (const format of EXPORT_FORMATS) {
+    const records = format.unfold?.(value);
+    if (records !== undefined) return records;
+  }
+  return undefined;
 }
 
 /** The conversation a group of records makes, as it is staged. */
