@@ -159,6 +159,19 @@ export const de: Messages = {
       'Lade die .zip-Datei herunter.',
       'Lade diese .zip-Datei unverändert hier hoch. Die darin enthaltene conversations.json geht auch.',
     ],
+    mistral: [
+      'Öffne Le Chat (chat.mistral.ai) und melde dich an.',
+      'Öffne die Einstellungen, suche den Export deiner Daten und wähle Exportieren.',
+      'Lade die .zip-Datei herunter (sie heißt chat-export-…).',
+      'Lade diese .zip-Datei unverändert hier hoch: Sie enthält auch deine angehängten Dateien. Eine einzelne chat-….json daraus geht auch.',
+    ],
+    meta: [
+      'Öffne die Kontenübersicht (accountscenter.meta.com oder die Einstellungen in Facebook, Instagram oder WhatsApp).',
+      'Gehe zu Deine Informationen und Berechtigungen → Deine Informationen herunterladen.',
+      'Wähle Meta AI, dann HTML oder JSON als Format, und erstelle die Datei.',
+      'Wenn Meta meldet, dass sie bereit ist, lade die .zip-Datei herunter.',
+      'Lade diese .zip-Datei unverändert hier hoch. Die darin enthaltene your_ai_conversations.html oder .json geht auch.',
+    ],
   },
   waitingForExport: ({ app }) =>
     `Wartest du noch auf den Export? Du kannst diese Seite schließen: Wenn die Datei bereit ist, starte den Import erneut in ${app}.`,

@@ -157,6 +157,19 @@ export const es: Messages = {
       'Descarga el archivo .zip.',
       zipHere,
     ],
+    mistral: [
+      'Abre Le Chat (chat.mistral.ai) e inicia sesión.',
+      'Abre Configuración, busca la exportación de tus datos y elige Exportar.',
+      'Descarga el archivo .zip (se llama chat-export-…).',
+      'Sube ese .zip aquí tal cual: incluye los archivos que adjuntaste. También sirve un archivo chat-….json de dentro.',
+    ],
+    meta: [
+      'Abre el Centro de cuentas (accountscenter.meta.com, o Configuración en Facebook, Instagram o WhatsApp).',
+      'Ve a Tu información y permisos → Descargar tu información.',
+      'Elige Meta AI, luego HTML o JSON como formato, y crea el archivo.',
+      'Cuando Meta avise de que está listo, descarga el archivo .zip.',
+      'Sube ese .zip aquí tal cual. También sirve el archivo your_ai_conversations.html o .json que contiene.',
+    ],
   },
   waitingForExport: ({ app }) =>
     `¿Esperando la exportación? Puedes cerrar esta página: cuando el archivo esté listo, vuelve a iniciar la importación desde ${app}.`,

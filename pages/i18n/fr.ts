@@ -159,6 +159,19 @@ export const fr: Messages = {
       'Téléchargez le fichier .zip.',
       zipHere,
     ],
+    mistral: [
+      'Ouvrez Le Chat (chat.mistral.ai) et connectez-vous.',
+      'Ouvrez les Paramètres, trouvez l’export de vos données et choisissez Exporter.',
+      'Téléchargez le fichier .zip (nommé chat-export-…).',
+      'Importez ce .zip ici tel quel : il contient aussi les fichiers que vous avez joints. Un seul fichier chat-….json qu’il contient convient aussi.',
+    ],
+    meta: [
+      'Ouvrez l’Espace Comptes (accountscenter.meta.com, ou les Paramètres de Facebook, Instagram ou WhatsApp).',
+      'Allez dans Vos informations et autorisations → Télécharger vos informations.',
+      'Choisissez Meta AI, puis le format HTML ou JSON, et créez le fichier.',
+      'Quand Meta vous prévient qu’il est prêt, téléchargez le fichier .zip.',
+      'Importez ce .zip ici tel quel. Le fichier your_ai_conversations.html ou .json qu’il contient convient aussi.',
+    ],
   },
   waitingForExport: ({ app }) =>
     `Vous attendez l’export ? Vous pouvez fermer cette page : quand le fichier est prêt, relancez l’import depuis ${app}.`,

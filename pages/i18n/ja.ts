@@ -159,6 +159,19 @@ export const ja: Messages = {
       '.zip ファイルをダウンロードします。',
       zipHere,
     ],
+    mistral: [
+      'Le Chat（chat.mistral.ai）を開いてサインインします。',
+      '設定を開き、データのエクスポートを見つけて「エクスポート」を選びます。',
+      '.zip ファイル（chat-export-… という名前）をダウンロードします。',
+      'その .zip をそのままここにアップロードしてください。添付したファイルも含まれます。中の chat-….json 1 つでもかまいません。',
+    ],
+    meta: [
+      'アカウントセンター（accountscenter.meta.com、または Facebook・Instagram・WhatsApp の設定）を開きます。',
+      '「あなたの情報とアクセス許可」→「個人データをダウンロード」に進みます。',
+      'Meta AI を選び、形式に HTML か JSON を選んでファイルを作成します。',
+      'Meta から準備ができたと知らせが来たら、.zip ファイルをダウンロードします。',
+      'その .zip をそのままここにアップロードしてください。中の your_ai_conversations.html または .json でもかまいません。',
+    ],
   },
   waitingForExport: ({ app }) =>
     `エクスポートを待っていますか？このページは閉じてかまいません。ファイルの準備ができたら、${app} からもう一度インポートを始めてください。`,
