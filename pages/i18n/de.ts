@@ -119,6 +119,17 @@ export const de: Messages = {
   chooseTitle: 'Dienst wählen',
   chooseHeading: 'Wo sind deine Unterhaltungen?',
   chooseAnother: 'Anderen Dienst wählen',
+  notListed: 'Mein Assistent ist nicht dabei',
+  notListedTitle: 'Dein Assistent ist nicht dabei',
+  parleyReads: 'Parley liest die Exporte dieser Assistenten:',
+  notListedAsk: ({ app }) =>
+    `Sag ${app}, welchen Assistenten du nutzt, damit er ergänzt werden kann. Auf dieser Seite wird keine Datei übernommen.`,
+  otherProviderFound: {
+    title: ({ found }) => `Das ist ein ${found}-Export`,
+    advice: ({ provider, found }) =>
+      `Du hast ${provider} gewählt, aber diese Datei ist ein Export von ${found}. Als ${found} importieren?`,
+  },
+  importAs: ({ provider }) => `Als ${provider} importieren`,
 
   importFrom: ({ provider }) => `Import aus ${provider}`,
   getExport: '1. Export anfordern',

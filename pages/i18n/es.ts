@@ -117,6 +117,17 @@ export const es: Messages = {
   chooseTitle: 'Elige un servicio',
   chooseHeading: '¿Dónde están tus conversaciones?',
   chooseAnother: 'Elegir otro servicio',
+  notListed: 'Mi asistente no está en la lista',
+  notListedTitle: 'Tu asistente no está en la lista',
+  parleyReads: 'Parley lee las exportaciones de estos asistentes:',
+  notListedAsk: ({ app }) =>
+    `Dile a ${app} qué asistente usas, para que pueda pedir que se añada. En esta página no se sube ningún archivo.`,
+  otherProviderFound: {
+    title: ({ found }) => `Esta es una exportación de ${found}`,
+    advice: ({ provider, found }) =>
+      `Elegiste ${provider}, pero este archivo es una exportación de ${found}. ¿Importarlo como ${found}?`,
+  },
+  importAs: ({ provider }) => `Importar como ${provider}`,
 
   importFrom: ({ provider }) => `Importar de ${provider}`,
   getExport: '1. Consigue tu exportación',

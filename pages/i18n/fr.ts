@@ -119,6 +119,17 @@ export const fr: Messages = {
   chooseTitle: 'Choisir un service',
   chooseHeading: 'Où sont vos conversations ?',
   chooseAnother: 'Choisir un autre service',
+  notListed: 'Mon assistant n’est pas dans la liste',
+  notListedTitle: 'Votre assistant n’est pas dans la liste',
+  parleyReads: 'Parley lit les exports de ces assistants :',
+  notListedAsk: ({ app }) =>
+    `Dites à ${app} quel assistant vous utilisez, pour qu’il puisse demander son ajout. Aucun fichier n’est envoyé depuis cette page.`,
+  otherProviderFound: {
+    title: ({ found }) => `C’est un export ${found}`,
+    advice: ({ provider, found }) =>
+      `Vous avez choisi ${provider}, mais ce fichier est un export de ${found}. L’importer comme ${found} ?`,
+  },
+  importAs: ({ provider }) => `Importer comme ${provider}`,
 
   importFrom: ({ provider }) => `Importer depuis ${provider}`,
   getExport: '1. Obtenez votre export',

@@ -119,6 +119,17 @@ export const ja: Messages = {
   chooseTitle: 'サービスを選択',
   chooseHeading: '会話はどこにありますか？',
   chooseAnother: '別のサービスを選ぶ',
+  notListed: '使っているアシスタントがありません',
+  notListedTitle: 'お使いのアシスタントは一覧にありません',
+  parleyReads: 'Parley が読み込めるのは、次のアシスタントのエクスポートです：',
+  notListedAsk: ({ app }) =>
+    `お使いのアシスタントを ${app} に伝えてください。追加を依頼できます。このページではファイルは受け取りません。`,
+  otherProviderFound: {
+    title: ({ found }) => `これは ${found} のエクスポートです`,
+    advice: ({ provider, found }) =>
+      `${provider} を選びましたが、このファイルは ${found} のエクスポートです。${found} としてインポートしますか？`,
+  },
+  importAs: ({ provider }) => `${provider} としてインポート`,
 
   importFrom: ({ provider }) => `${provider} からインポート`,
   getExport: '1. エクスポートを入手する',

@@ -115,6 +115,15 @@ export const zhCN: Messages = {
   chooseTitle: '选择服务',
   chooseHeading: '你的对话在哪里？',
   chooseAnother: '选择其他服务',
+  notListed: '我的助手不在列表中',
+  notListedTitle: '你的助手不在列表中',
+  parleyReads: 'Parley 可以读取以下助手的导出文件：',
+  notListedAsk: ({ app }) => `请告诉 ${app} 你使用的是哪个助手，以便它申请添加支持。此页面不会接收任何文件。`,
+  otherProviderFound: {
+    title: ({ found }) => `这是 ${found} 的导出文件`,
+    advice: ({ provider, found }) => `你选择了 ${provider}，但此文件是 ${found} 的导出文件。要作为 ${found} 导入吗？`,
+  },
+  importAs: ({ provider }) => `作为 ${provider} 导入`,
 
   importFrom: ({ provider }) => `从 ${provider} 导入`,
   getExport: '1. 获取导出文件',

@@ -290,8 +290,9 @@ export class ConversationReader {
   /** The export's provider is known: checked against the caller's, and the records held so far are read. */
   private settle(chosen: ExportFormat): void {
     if (this.format) return;
+    // The provider found goes with the refusal (not in the API's message): the connect page offers it.
     if (this.options.expectedProvider !== undefined && chosen.provider !== this.options.expectedProvider)
-      throw new ParleyError('invalidProvider');
+      throw new ParleyError('invalidProvider', { detail: chosen.provider });
     this.format = chosen;
     this.items.push({ kind: 'format', provider: chosen.provider });
     for (const { value, place } of this.held) this.itemOf(value, place);
