@@ -1,7 +1,7 @@
 import { type HTMLElement, type Node, NodeType, parse } from 'node-html-parser';
 import { invalidExport } from '../import-errors.ts';
 import { asArray, asString, isObject, titleOfText, type Json, type Message, type RecordFormat } from './format.ts';
-import { checkHtmlNesting } from './nesting.ts';
+import { checkHtmlNesting, MAX_NESTING_DEPTH, TOO_DEEP } from './nesting.ts';
 
 /** The name Meta gives each conversation: `Conversation with Meta AI_<MM-DD-YYYY>_<epoch seconds>.txt`. */
 const LABEL = /^Conversation with Meta AI_\d{2}-\d{2}-\d{4}_(\d+)\.txt$/;
@@ -32,15 +32,17 @@ export const metaExport: RecordFormat = {
     if (!Array.isArray(raw.label_values)) return undefined;
     const found: Json[] = [];
     const labels: string[] = [];
-    const walk = (entries: unknown[]) => {
+    const walk = (entries: unknown[], depth: number) => {
+      // Walked by recursion: a tree nested deeper than any export is refused before the stack ends.
+      if (depth > MAX_NESTING_DEPTH) throw invalidExport(TOO_DEEP);
       for (const entry of entries.filter(isObject)) {
         const label = asString(entry.label);
         if (label !== undefined && LABEL.test(label) && typeof entry.value === 'string') found.push(entry);
         else if (label !== undefined && labels.length < 3) labels.push(label);
-        walk(asArray(entry.dict));
+        walk(asArray(entry.dict), depth + 1);
       }
     };
-    walk(raw.label_values);
+    walk(raw.label_values, 0);
     if (found.length === 0)
       throw invalidExport(
         `a Meta download with no Meta AI conversation in it (entries labelled ${labels.map((label) => `“${label}”`).join(', ') || 'nothing'})`,
