@@ -1,5 +1,5 @@
 /**
- * DeepSeek, Grok, Gemini and Copilot exports through the API, normalised as the
+ * DeepSeek, Grok, Gemini, Copilot, Le Chat and Meta AI exports through the API, normalised as the
  * README's "Importing exports" describes. Every expected conversation below was
  * worked out by hand from those rules and the fixtures (test/fixtures/README.md
  * says what each shows), never read back from the importer.
