@@ -70,7 +70,50 @@ export function ChooseProviderPage({ appName }: { appName: string }) {
               </a>
             </li>
           ))}
+          <li>
+            <a class="choice" href="/connect/not-listed">
+              <strong>{t.notListed}</strong>
+            </a>
+          </li>
         </ul>
+      </section>
+    </Layout>
+  );
+}
+
+/** The assistants Parley reads, by name. */
+function ReadProviders() {
+  const t = useMessages();
+  return (
+    <>
+      <p>{t.parleyReads}</p>
+      <ul class="read-providers">
+        {PROVIDER_GUIDES.map((guide) => (
+          <li key={guide.id}>{guide.name}</li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** For a person whose assistant is not offered: what Parley reads, and whom to tell. No file is taken. */
+export function NotListedPage({ appName }: { appName: string }) {
+  const t = useMessages();
+  return (
+    <Layout title={t.notListedTitle} appName={appName} returnInPage>
+      <p class="back">
+        <a href="/connect">← {t.chooseAnother}</a>
+      </p>
+      <section class="card" aria-labelledby="not-listed-title">
+        <h1 id="not-listed-title">{t.notListedTitle}</h1>
+        <ReadProviders />
+        <p>{t.notListedAsk({ app: appName })}</p>
+        <p class="actions">
+          <a class="button secondary" href="/connect">
+            {t.chooseAnother}
+          </a>
+          <ReturnLink status="cancelled" />
+        </p>
       </section>
     </Layout>
   );
@@ -160,18 +203,32 @@ export function ImportResultPage({ appName, outcome }: { appName: string; outcom
   const t = useMessages();
   const name = providerName(outcome.provider);
   if (!outcome.ok) {
-    const problem = t.importProblems[outcome.problem ?? 'failed'];
-    const names = { provider: name, app: appName, files: t.or(providerGuide(outcome.provider)?.extensions ?? []) };
+    const found = outcome.found && providerName(outcome.found);
+    const names = {
+      provider: name,
+      found: found ?? '',
+      app: appName,
+      files: t.or(providerGuide(outcome.provider)?.extensions ?? []),
+    };
+    const problem = found ? t.otherProviderFound : t.importProblems[outcome.problem ?? 'failed'];
     return (
       <Layout title={t.importFailedTitle} appName={appName} returnInPage>
         <section class="card error" aria-labelledby="result-title">
           <p class="status">{t.importFailedHeading}</p>
           <h1 id="result-title">{said(problem.title, names)}</h1>
           <p>{said(problem.advice, names)}</p>
+          {outcome.problem === 'notAnExport' && <ReadProviders />}
           <p class="actions">
-            <a class="button" href={`/connect/${outcome.provider}`}>
-              {t.tryAgain}
-            </a>
+            {/* The upload script sends the same file again from here; without it, the file is picked again. */}
+            {found ? (
+              <a class="button" href={`/connect/${outcome.found}`} data-import-as={outcome.found}>
+                {t.importAs({ provider: found })}
+              </a>
+            ) : (
+              <a class="button" href={`/connect/${outcome.provider}`}>
+                {t.tryAgain}
+              </a>
+            )}
             <a class="button secondary" href="/connect">
               {t.chooseAnother}
             </a>

@@ -13,7 +13,7 @@ export interface ProviderGuide {
   files: string;
 }
 
-export type ProviderId = 'openai' | 'anthropic' | 'google' | 'microsoft' | 'xai' | 'deepseek';
+export type ProviderId = 'openai' | 'anthropic' | 'google' | 'microsoft' | 'xai' | 'deepseek' | 'mistral' | 'meta';
 
 const files = (...extensions: string[]) => ({
   extensions,
@@ -94,6 +94,32 @@ export const PROVIDER_GUIDES: readonly ProviderGuide[] = [
       'Upload that .zip here as it is. The conversations.json file inside it works too.',
     ],
     ...ZIP_OR_JSON,
+  },
+  {
+    id: 'mistral',
+    name: 'Le Chat',
+    site: 'chat.mistral.ai',
+    steps: [
+      'Open Le Chat (chat.mistral.ai) and sign in.',
+      'Open Settings, find the export of your data, and choose Export.',
+      'Download the .zip file (named chat-export-…).',
+      'Upload that .zip here as it is: it keeps the files you attached. One chat-….json file inside it works too.',
+    ],
+    ...ZIP_OR_JSON,
+  },
+  {
+    id: 'meta',
+    name: 'Meta AI',
+    site: 'meta.ai',
+    steps: [
+      'Open Accounts Center (accountscenter.meta.com, or Settings in Facebook, Instagram or WhatsApp).',
+      'Go to Your information and permissions → Download your information.',
+      'Choose Meta AI, then HTML or JSON as the format, and create the file.',
+      'When Meta says it is ready, download the .zip file.',
+      'Upload that .zip here as it is. Its your_ai_conversations.html or .json works too.',
+    ],
+    accept: '.zip,.html,.json,application/zip,text/html,application/json',
+    ...files('.zip', '.html', '.json'),
   },
 ];
 

@@ -118,6 +118,7 @@ describe("the README's content types", () => {
     'application/zip': [EXPORT, zipSync({ 'conversations.json': fixtureBytes(EXPORT) })],
     'application/x-zip-compressed': [EXPORT, zipSync({ 'conversations.json': fixtureBytes(EXPORT) })],
     'text/csv': ['copilot-activity-history.csv', fixtureBytes('copilot-activity-history.csv')],
+    'text/html': ['meta-your_ai_conversations.html', fixtureBytes('meta-your_ai_conversations.html')],
     // Sent with the Content-Type a browser gives a form: the type and the form's boundary.
     'multipart/form-data': [EXPORT, form({}, { bytes: fixtureBytes(EXPORT), type: 'application/json' })],
   };

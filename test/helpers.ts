@@ -244,13 +244,16 @@ export const FIXTURE_NAMES = readdirSync(FIXTURES_DIR)
   .filter((name) => name.endsWith('.json'))
   .sort();
 
-/** Every export at the top of test/fixtures/: the JSON ones and Copilot's CSV. */
+/** Every export at the top of test/fixtures/: the JSON ones, Copilot's CSV and Meta AI's HTML. */
 export const EXPORT_FIXTURE_NAMES = readdirSync(FIXTURES_DIR)
-  .filter((name) => /\.(json|csv)$/.test(name))
+  .filter((name) => /\.(json|csv|html)$/.test(name))
   .sort();
 
+const FIXTURE_TYPES: Readonly<Record<string, string>> = { csv: 'text/csv', html: 'text/html' };
+
 /** The Content-Type a fixture is uploaded with. */
-export const fixtureContentType = (name: string) => (name.endsWith('.csv') ? 'text/csv' : 'application/json');
+export const fixtureContentType = (name: string) =>
+  FIXTURE_TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/json';
 
 /**
  * The provider an export file is from, by its name's prefix (before the first `-`):
@@ -264,6 +267,8 @@ export const PROVIDER_BY_PREFIX: Readonly<Record<string, string>> = {
   grok: 'xai',
   gemini: 'google',
   copilot: 'microsoft',
+  mistral: 'mistral',
+  meta: 'meta',
 };
 
 export function providerOfFixture(name: string): string {
@@ -274,7 +279,7 @@ export function providerOfFixture(name: string): string {
 }
 
 /**
- * Conversations in the fixtures whose entries or rows are grouped into conversations,
+ * Conversations in the fixtures whose entries or rows are grouped into conversations (or, Meta AI’s, labelled within one page),
  * counted by hand from the files (see test/fixtures/README.md).
  */
 const GROUPED_CONVERSATIONS: Readonly<Record<string, number>> = {
@@ -286,6 +291,9 @@ const GROUPED_CONVERSATIONS: Readonly<Record<string, number>> = {
   'gemini-details-activity.json': 3,
   // "Best lighting hours for photography" over four weeks and "Regex, quickly" are one each; the nameless rows two, 1 h 43 min apart.
   'copilot-activity-history.csv': 4,
+  // Meta AI's page and JSON: one conversation per `.txt` label.
+  'meta-your_ai_conversations.html': 2,
+  'meta-your_ai_conversations.json': 2,
 };
 
 /** How many conversations a top-level fixture holds: created + updated + unchanged + skipped when it is imported. */

@@ -4,7 +4,9 @@
  * (bytes, percent, then "Importing…"), scrolled into view. Without it the form
  * posts as usual; with it, the same post goes through XMLHttpRequest (fetch
  * cannot report upload progress) and the browser then opens the result page the
- * server redirected to.
+ * server redirected to — unless the file turned out to be another service's
+ * export: then the page offers to send the same file as that service's, so the
+ * person does not pick it again.
  */
 const form = document.querySelector<HTMLFormElement>('form.upload');
 if (form && 'XMLHttpRequest' in window && 'FormData' in window) enhance(form);
@@ -59,6 +61,28 @@ function enhance(form: HTMLFormElement): void {
     send(new FormData(form));
   });
 
+  /** A refusal's page as one sentence: its heading, then its advice. */
+  const sayRefusal = (page: Document) => {
+    const heading = page.querySelector('h1');
+    const advice = heading?.parentNode?.querySelector('h1 + p');
+    return (heading ? `${heading.textContent}. ` : `${say('refused')} `) + (advice ? advice.textContent : '');
+  };
+
+  /** The refusal said, and a button that sends `data` again to the service the file is from. */
+  const offerAnother = (page: Document, offer: HTMLAnchorElement, data: FormData) => {
+    fail(sayRefusal(page));
+    const again = document.createElement('button');
+    again.type = 'button';
+    again.className = 'button';
+    again.textContent = offer.textContent;
+    again.addEventListener('click', () => {
+      form.setAttribute('action', offer.getAttribute('href')!);
+      error.hidden = true;
+      send(data);
+    });
+    error.append(' ', again);
+  };
+
   // Many imports under way: the server says 503 and when to try again, and the
   // page does so by itself, sending the file again.
   function send(data: FormData): void {
@@ -87,15 +111,17 @@ function enhance(form: HTMLFormElement): void {
         setTimeout(() => send(data), seconds * 1000);
         return;
       }
-      if (!redirected && request.status >= 400) {
+      if (request.status >= 400) {
         const page = new DOMParser().parseFromString(request.responseText, 'text/html');
-        const heading = page.querySelector('h1');
-        const advice = heading?.parentNode?.querySelector('h1 + p');
-        return fail((heading ? `${heading.textContent}. ` : `${say('refused')} `) + (advice ? advice.textContent : ''));
+        if (!redirected) return fail(sayRefusal(page));
+        // A file of another service than the one chosen: one click sends the same file as that one's.
+        const offer = page.querySelector<HTMLAnchorElement>('a[data-import-as]');
+        if (offer) return offerAnother(page, offer, data);
       }
       window.location.assign(request.responseURL || form.action);
     });
     request.addEventListener('error', () => fail(say('interrupted')));
+    error.replaceChildren();
     button.disabled = true;
     bar.value = 0;
     text.textContent = say('starting');

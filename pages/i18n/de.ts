@@ -128,6 +128,17 @@ export const de: Messages = {
   chooseTitle: 'Dienst wählen',
   chooseHeading: 'Wo sind deine Unterhaltungen?',
   chooseAnother: 'Anderen Dienst wählen',
+  notListed: 'Mein Assistent ist nicht dabei',
+  notListedTitle: 'Dein Assistent ist nicht dabei',
+  parleyReads: 'Parley liest die Exporte dieser Assistenten:',
+  notListedAsk: ({ app }) =>
+    `Sag ${app}, welchen Assistenten du nutzt, damit er ergänzt werden kann. Auf dieser Seite wird keine Datei übernommen.`,
+  otherProviderFound: {
+    title: ({ found }) => `Das ist ein ${found}-Export`,
+    advice: ({ provider, found }) =>
+      `Du hast ${provider} gewählt, aber diese Datei ist ein Export von ${found}. Als ${found} importieren?`,
+  },
+  importAs: ({ provider }) => `Als ${provider} importieren`,
 
   importFrom: ({ provider }) => `Import aus ${provider}`,
   getExport: '1. Export anfordern',
@@ -167,6 +178,19 @@ export const de: Messages = {
       'Gehe zu Einstellungen → Datenverwaltung → Exportieren und exportiere deinen gesamten Verlauf.',
       'Lade die .zip-Datei herunter.',
       'Lade diese .zip-Datei unverändert hier hoch. Die darin enthaltene conversations.json geht auch.',
+    ],
+    mistral: [
+      'Öffne Le Chat (chat.mistral.ai) und melde dich an.',
+      'Öffne die Einstellungen, suche den Export deiner Daten und wähle Exportieren.',
+      'Lade die .zip-Datei herunter (sie heißt chat-export-…).',
+      'Lade diese .zip-Datei unverändert hier hoch: Sie enthält auch deine angehängten Dateien. Eine einzelne chat-….json daraus geht auch.',
+    ],
+    meta: [
+      'Öffne die Kontenübersicht (accountscenter.meta.com oder die Einstellungen in Facebook, Instagram oder WhatsApp).',
+      'Gehe zu Deine Informationen und Berechtigungen → Deine Informationen herunterladen.',
+      'Wähle Meta AI, dann HTML oder JSON als Format, und erstelle die Datei.',
+      'Wenn Meta meldet, dass sie bereit ist, lade die .zip-Datei herunter.',
+      'Lade diese .zip-Datei unverändert hier hoch. Die darin enthaltene your_ai_conversations.html oder .json geht auch.',
     ],
   },
   waitingForExport: ({ app }) =>

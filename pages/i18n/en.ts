@@ -76,6 +76,18 @@ export const en = {
   chooseTitle: 'Choose a service',
   chooseHeading: 'Where are your conversations?',
   chooseAnother: 'Choose another service',
+  notListed: 'My assistant is not listed',
+  notListedTitle: 'Your assistant is not listed',
+  parleyReads: 'Parley reads the exports of these assistants:',
+  notListedAsk: ({ app }: App) =>
+    `Tell ${app} which assistant you use, so that it can ask for it to be added. No file is taken on this page.`,
+  /** A file of another service than the one chosen, which Parley recognised. */
+  otherProviderFound: {
+    title: ({ found }: { found: string }) => `This is a ${found} export`,
+    advice: ({ provider, found }: Provider & { found: string }) =>
+      `You chose ${provider}, but this file is an export from ${found}. Import it as ${found}?`,
+  },
+  importAs: ({ provider }: Provider) => `Import it as ${provider}`,
 
   importFrom: ({ provider }: Provider) => `Import from ${provider}`,
   getExport: '1. Get your export',

@@ -126,6 +126,17 @@ export const es: Messages = {
   chooseTitle: 'Elige un servicio',
   chooseHeading: '¿Dónde están tus conversaciones?',
   chooseAnother: 'Elegir otro servicio',
+  notListed: 'Mi asistente no está en la lista',
+  notListedTitle: 'Tu asistente no está en la lista',
+  parleyReads: 'Parley lee las exportaciones de estos asistentes:',
+  notListedAsk: ({ app }) =>
+    `Dile a ${app} qué asistente usas, para que pueda pedir que se añada. En esta página no se sube ningún archivo.`,
+  otherProviderFound: {
+    title: ({ found }) => `Esta es una exportación de ${found}`,
+    advice: ({ provider, found }) =>
+      `Elegiste ${provider}, pero este archivo es una exportación de ${found}. ¿Importarlo como ${found}?`,
+  },
+  importAs: ({ provider }) => `Importar como ${provider}`,
 
   importFrom: ({ provider }) => `Importar de ${provider}`,
   getExport: '1. Consigue tu exportación',
@@ -165,6 +176,19 @@ export const es: Messages = {
       'Ve a Configuración → Gestión de datos → Exportar y exporta todo tu historial.',
       'Descarga el archivo .zip.',
       zipHere,
+    ],
+    mistral: [
+      'Abre Le Chat (chat.mistral.ai) e inicia sesión.',
+      'Abre Configuración, busca la exportación de tus datos y elige Exportar.',
+      'Descarga el archivo .zip (se llama chat-export-…).',
+      'Sube ese .zip aquí tal cual: incluye los archivos que adjuntaste. También sirve un archivo chat-….json de dentro.',
+    ],
+    meta: [
+      'Abre el Centro de cuentas (accountscenter.meta.com, o Configuración en Facebook, Instagram o WhatsApp).',
+      'Ve a Tu información y permisos → Descargar tu información.',
+      'Elige Meta AI, luego HTML o JSON como formato, y crea el archivo.',
+      'Cuando Meta avise de que está listo, descarga el archivo .zip.',
+      'Sube ese .zip aquí tal cual. También sirve el archivo your_ai_conversations.html o .json que contiene.',
     ],
   },
   waitingForExport: ({ app }) =>

@@ -128,6 +128,17 @@ export const fr: Messages = {
   chooseTitle: 'Choisir un service',
   chooseHeading: 'Où sont vos conversations ?',
   chooseAnother: 'Choisir un autre service',
+  notListed: 'Mon assistant n’est pas dans la liste',
+  notListedTitle: 'Votre assistant n’est pas dans la liste',
+  parleyReads: 'Parley lit les exports de ces assistants :',
+  notListedAsk: ({ app }) =>
+    `Dites à ${app} quel assistant vous utilisez, pour qu’il puisse demander son ajout. Aucun fichier n’est envoyé depuis cette page.`,
+  otherProviderFound: {
+    title: ({ found }) => `C’est un export ${found}`,
+    advice: ({ provider, found }) =>
+      `Vous avez choisi ${provider}, mais ce fichier est un export de ${found}. L’importer comme ${found} ?`,
+  },
+  importAs: ({ provider }) => `Importer comme ${provider}`,
 
   importFrom: ({ provider }) => `Importer depuis ${provider}`,
   getExport: '1. Obtenez votre export',
@@ -167,6 +178,19 @@ export const fr: Messages = {
       'Allez dans Paramètres → Gestion des données → Exporter, et exportez tout votre historique.',
       'Téléchargez le fichier .zip.',
       zipHere,
+    ],
+    mistral: [
+      'Ouvrez Le Chat (chat.mistral.ai) et connectez-vous.',
+      'Ouvrez les Paramètres, trouvez l’export de vos données et choisissez Exporter.',
+      'Téléchargez le fichier .zip (nommé chat-export-…).',
+      'Importez ce .zip ici tel quel : il contient aussi les fichiers que vous avez joints. Un seul fichier chat-….json qu’il contient convient aussi.',
+    ],
+    meta: [
+      'Ouvrez l’Espace Comptes (accountscenter.meta.com, ou les Paramètres de Facebook, Instagram ou WhatsApp).',
+      'Allez dans Vos informations et autorisations → Télécharger vos informations.',
+      'Choisissez Meta AI, puis le format HTML ou JSON, et créez le fichier.',
+      'Quand Meta vous prévient qu’il est prêt, téléchargez le fichier .zip.',
+      'Importez ce .zip ici tel quel. Le fichier your_ai_conversations.html ou .json qu’il contient convient aussi.',
     ],
   },
   waitingForExport: ({ app }) =>

@@ -128,6 +128,17 @@ export const ja: Messages = {
   chooseTitle: 'サービスを選択',
   chooseHeading: '会話はどこにありますか？',
   chooseAnother: '別のサービスを選ぶ',
+  notListed: '使っているアシスタントがありません',
+  notListedTitle: 'お使いのアシスタントは一覧にありません',
+  parleyReads: 'Parley が読み込めるのは、次のアシスタントのエクスポートです：',
+  notListedAsk: ({ app }) =>
+    `お使いのアシスタントを ${app} に伝えてください。追加を依頼できます。このページではファイルは受け取りません。`,
+  otherProviderFound: {
+    title: ({ found }) => `これは ${found} のエクスポートです`,
+    advice: ({ provider, found }) =>
+      `${provider} を選びましたが、このファイルは ${found} のエクスポートです。${found} としてインポートしますか？`,
+  },
+  importAs: ({ provider }) => `${provider} としてインポート`,
 
   importFrom: ({ provider }) => `${provider} からインポート`,
   getExport: '1. エクスポートを入手する',
@@ -167,6 +178,19 @@ export const ja: Messages = {
       '設定 → データ管理 → エクスポート に進み、すべての履歴をエクスポートします。',
       '.zip ファイルをダウンロードします。',
       zipHere,
+    ],
+    mistral: [
+      'Le Chat（chat.mistral.ai）を開いてサインインします。',
+      '設定を開き、データのエクスポートを見つけて「エクスポート」を選びます。',
+      '.zip ファイル（chat-export-… という名前）をダウンロードします。',
+      'その .zip をそのままここにアップロードしてください。添付したファイルも含まれます。中の chat-….json 1 つでもかまいません。',
+    ],
+    meta: [
+      'アカウントセンター（accountscenter.meta.com、または Facebook・Instagram・WhatsApp の設定）を開きます。',
+      '「あなたの情報とアクセス許可」→「個人データをダウンロード」に進みます。',
+      'Meta AI を選び、形式に HTML か JSON を選んでファイルを作成します。',
+      'Meta から準備ができたと知らせが来たら、.zip ファイルをダウンロードします。',
+      'その .zip をそのままここにアップロードしてください。中の your_ai_conversations.html または .json でもかまいません。',
     ],
   },
   waitingForExport: ({ app }) =>

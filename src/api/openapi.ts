@@ -375,6 +375,7 @@ export function openApiDocument(version: string) {
               'application/zip': { schema: { contentMediaType: 'application/zip' } },
               'application/x-zip-compressed': { schema: { contentMediaType: 'application/zip' } },
               'text/csv': { schema: { contentMediaType: 'text/csv' } },
+              'text/html': { schema: { contentMediaType: 'text/html' } },
               'multipart/form-data': { schema: jsonSchema(schemas.IngestForm) },
             },
           },

@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
-import { ImportResultPage, UploadPage } from '../../pages/connect-pages.tsx';
+import { PROVIDERS, type Provider } from 'parley-sdk';
+import { ImportResultPage, NotListedPage, UploadPage } from '../../pages/connect-pages.tsx';
 import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
@@ -20,6 +21,12 @@ function uploadProvider(c: Context<AppEnv, '/connect/:provider'>) {
   return provider;
 }
 
+/** The provider a file of another than the one chosen turned out to be from (the refusal's detail). */
+function foundProvider(error: ParleyError): { found?: Provider } {
+  const found = PROVIDERS.find((provider) => provider === error.detail);
+  return error.code === 'invalidProvider' && found ? { found } : {};
+}
+
 /** A provider's upload page, the upload, and the page of its result. */
 export function connectUpload(deps: Deps, imports: ImportSlots) {
   const routes = new Hono<AppEnv>();
@@ -35,6 +42,9 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
       outcome.ok ? 200 : (outcome.status as 400),
     );
   });
+
+  // What to do when one's assistant is not among them: no file is taken here.
+  routes.get('/connect/not-listed', session, (c) => renderPage(c, <NotListedPage appName={c.var.session.appName} />));
 
   routes.get('/connect/:provider', session, (c) => {
     const { appName, csrfToken } = c.var.session;
@@ -67,7 +77,7 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
       closeIfBodyUnread(c);
       // The page says what to do next; the precise reason is for the log (and the API's answer).
       deps.log.info('page import refused', { appId: current.appId, provider, error: error.message });
-      outcome = { provider, ok: false, status: errorStatus(error), problem };
+      outcome = { provider, ok: false, status: errorStatus(error), problem, ...foundProvider(error) };
     }
     await rememberResult(deps, current, outcome);
     return c.redirect('/connect/result', 303);

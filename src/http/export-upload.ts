@@ -6,7 +6,7 @@ import { requireUserRef } from '../users/user-ref.ts';
 import { readMultipartUpload } from './multipart.ts';
 import { readWithin } from './request-body.ts';
 
-type UploadKind = 'json' | 'zip' | 'csv' | 'multipart';
+type UploadKind = 'json' | 'zip' | 'csv' | 'html' | 'multipart';
 
 /** What a file is, is read from its content; the type only has to be one an export can come as. */
 const KINDS: Record<string, UploadKind> = {
@@ -15,6 +15,7 @@ const KINDS: Record<string, UploadKind> = {
   'application/x-zip-compressed': 'zip',
   'text/csv': 'csv',
   'multipart/form-data': 'multipart',
+  'text/html': 'html',
 };
 
 /** The upload's kind from its Content-Type, or 415. */

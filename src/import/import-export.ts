@@ -123,7 +123,7 @@ async function importUnderWay(
     const whole = await completed();
     // A provider named only after the file could not be held against it while it was read.
     if (whole.provider !== undefined && whole.provider !== staged.format!.provider)
-      throw new ParleyError('invalidProvider');
+      throw new ParleyError('invalidProvider', { detail: staged.format!.provider });
     const result = await commitImport(deps, whole, staged.format!, staged);
     if (result.replaced > 0) deps.erased?.();
     const { replaced, ...answer } = result;

@@ -1,3 +1,4 @@
+import { PROVIDERS } from 'parley-sdk';
 import { base64Url, timingSafeEqual } from 'parley-sdk/encoding';
 import * as v from 'valibot';
 import { sha256Hex } from '../crypto.ts';
@@ -28,6 +29,8 @@ const ImportOutcome = v.variant('ok', [
     /** The refusal's HTTP status, which the result page is answered with. */
     status: v.number(),
     problem: v.picklist(IMPORT_PROBLEMS),
+    /** The provider the file turned out to be from, when it is another than the one chosen. */
+    found: v.optional(v.picklist(PROVIDERS)),
   }),
 ]);
 export type ImportOutcome = v.InferOutput<typeof ImportOutcome>;

@@ -40,8 +40,8 @@ describe('POST /api/ingest-export', () => {
     const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
     assert.deepEqual(Object.fromEntries(connections.map((c: any) => [c.provider, c.conversationCount])), totals);
     // Every conversation id is distinct across the fixtures; those without one are skipped
-    // (one DeepSeek, one Grok).
-    assert.deepEqual(totals, { openai: 11, anthropic: 15, microsoft: 4, deepseek: 3, google: 6, xai: 2 });
+    // (one DeepSeek, one Grok). Meta AI's page and JSON share one conversation.
+    assert.deepEqual(totals, { openai: 11, anthropic: 15, microsoft: 4, deepseek: 3, google: 6, xai: 2, meta: 3 });
   });
 
   test('the exact response, and the stored conversation as the API lists it', async () => {

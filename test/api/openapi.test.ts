@@ -130,6 +130,7 @@ describe('GET /openapi.json', () => {
       'application/zip',
       'application/x-zip-compressed',
       'text/csv',
+      'text/html',
       'multipart/form-data',
     ]);
     assert.equal(ingest.responses['429'], undefined, 'imports are not rate limited');

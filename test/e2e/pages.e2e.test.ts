@@ -306,7 +306,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
     }
   });
 
-  test('connect: import a ChatGPT export, the same file again, then a Claude file by mistake', async () => {
+  test('connect: import a ChatGPT export, the same file again, then a Claude file by mistake, imported as Claude in one click', async () => {
     const { url } = await cli(
       server!,
       'link',
@@ -368,31 +368,29 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.equal(await heading(page), 'Nothing new in this ChatGPT export');
         await shoot(page, 'connect-result-nothing-new');
 
-        // A Claude export on the ChatGPT page.
+        // A Claude export on the ChatGPT page: named, and imported as Claude in one click, the same file sent again.
         await page.getByRole('link', { name: 'Upload another file' }).click();
         await page.waitForURL(`${base()}/connect/openai`);
-        assert.equal(await uploadExport(page, CLAUDE_EXPORT), 400);
-        assert.equal(await page.locator('.card.error .status').innerText(), 'The import did not work');
-        assert.equal(await heading(page), 'This is not a ChatGPT export');
-        assert.ok(
-          await page
-            .getByText(
-              'It looks like an export from another service. Choose the service the file came from, or upload the export you downloaded from ChatGPT.',
-            )
-            .isVisible(),
-        );
-        assert.ok(await page.getByRole('link', { name: 'Try again' }).isVisible());
-        assert.ok(await page.getByRole('link', { name: 'Choose another service' }).isVisible());
+        await page.getByLabel('Export file (.zip or .json)').setInputFiles(CLAUDE_EXPORT);
+        await page.getByRole('button', { name: 'Upload and import' }).click();
+        const offer = page.locator('[data-upload-error]');
+        await offer.waitFor({ state: 'visible' });
         assert.equal(
-          await page.getByRole('link', { name: 'Return to Acme Notes' }).getAttribute('href'),
-          `${RETURN_URL}?parley_status=error`,
+          await offer.innerText(),
+          'This is a Claude export. You chose ChatGPT, but this file is an export from Claude. Import it as Claude? Import it as Claude',
         );
+        assert.equal(page.url(), `${base()}/connect/openai`);
+        assert.deepEqual(await accessibilityViolations(page), [], 'axe on the offer beside the form');
         await shoot(page, 'connect-result-error');
+        const resent = page.waitForRequest((request) => request.method() === 'POST');
+        await offer.getByRole('button', { name: 'Import it as Claude' }).click();
+        assert.equal((await resent).url(), `${base()}/connect/anthropic`);
+        await page.waitForURL(`${base()}/connect/result`);
+        assert.equal(await heading(page), 'Your Claude conversations are in');
 
         // The session cookie is gone when the person uploads: the script shows the
         // refusal beside the form instead of a blank reload.
-        await page.getByRole('link', { name: 'Try again' }).click();
-        await page.waitForURL(`${base()}/connect/openai`);
+        await page.goto(`${base()}/connect/openai`);
         await page.context().clearCookies();
         await page.getByLabel('Export file (.zip or .json)').setInputFiles(CHATGPT_EXPORT);
         await page.getByRole('button', { name: 'Upload and import' }).click();
@@ -410,12 +408,12 @@ describeInBrowser('the hosted pages in Chromium', () => {
       { expectedStatuses: [400, 401] },
     );
 
-    // What the customer's backend sees: one ChatGPT connection, two conversations, the failed upload changed nothing.
+    // What the customer's backend sees: the ChatGPT connection with its two conversations, and the Claude file's own.
     const { body } = await api('/api/conversations?userRef=connect-user');
-    assert.deepEqual(
-      body.connections.map((c: any) => [c.provider, c.status, c.conversationCount]),
-      [['openai', 'active', 2]],
-    );
+    assert.deepEqual(body.connections.map((c: any) => [c.provider, c.status, c.conversationCount]).sort(), [
+      ['anthropic', 'active', 5],
+      ['openai', 'active', 2],
+    ]);
   });
 
   test('connect: a large upload shows its bytes and percent, then “Importing…”, in view on a phone', async () => {

@@ -18,7 +18,15 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { zipSync } from 'fflate';
 import { listConversationsPage } from '../../src/db/conversations.ts';
 import { formatFor } from '../../src/import/formats/registry.ts';
-import { fixtureBytes, json, postExport, setup, zipFolderFiles, type TestContext } from '../helpers.ts';
+import {
+  fixtureBytes,
+  fixtureContentType,
+  json,
+  postExport,
+  setup,
+  zipFolderFiles,
+  type TestContext,
+} from '../helpers.ts';
 
 type Json = Record<string, any>;
 
@@ -327,6 +335,55 @@ function copilotVisible(text: string): Visible {
   };
 }
 
+/**
+ * Le Chat: one chat file, its messages: each content, each chunk's text
+ * (reasoning included), a tool call's name and argument values, file names,
+ * a canvas's title and content.
+ */
+function mistralVisible(text: string): Visible {
+  const strings: string[] = [];
+  for (const message of jsonRecords(text).filter(isObject)) {
+    strings.push(...str(message.content));
+    for (const chunk of asArray(message.contentChunks).filter(isObject)) {
+      strings.push(...str(chunk.text), ...str(chunk.name));
+      if (typeof chunk.publicArguments === 'string')
+        strings.push(...Object.values(JSON.parse(chunk.publicArguments)).flatMap(str));
+    }
+    for (const file of asArray(message.files).filter(isObject)) strings.push(...str(file.name));
+    for (const canvas of asArray(message.canvas).filter(isObject))
+      strings.push(...str(canvas.title), ...str(canvas.content));
+  }
+  return { strings, counted: 0 };
+}
+
+/**
+ * Meta AI: each conversation's text (a `.txt`-labelled value of the JSON's label
+ * tree, or a table cell of the HTML page), its heading and the `You:`/`Meta AI:`
+ * prefixes left out.
+ */
+function metaVisible(text: string): Visible {
+  const conversations: string[] = [];
+  if (text.trimStart().startsWith('<')) {
+    for (const [, cell] of text.matchAll(/<td[^>]*>(Conversation with Meta AI[^_][\s\S]*?)<\/td>/g))
+      conversations.push(htmlText(cell!.replace(/<br\s*\/?>/g, '\n')).join(''));
+  } else {
+    const walk = (entries: unknown[]): void => {
+      for (const entry of entries.filter(isObject)) {
+        if (/\.txt$/.test(entry.label ?? '')) conversations.push(...str(entry.value));
+        walk(asArray(entry.dict));
+      }
+    };
+    walk(asArray(JSON.parse(text).label_values));
+  }
+  const strings = conversations.flatMap((conversation) =>
+    conversation
+      .split('\n')
+      .filter((line) => line.trim() !== 'Conversation with Meta AI')
+      .map((line) => line.replace(/^(You|Meta AI):/, '')),
+  );
+  return { strings, counted: 0 };
+}
+
 const VISIBLE: Readonly<Record<string, (text: string) => Visible>> = {
   openai: chatgptVisible,
   anthropic: claudeVisible,
@@ -334,6 +391,8 @@ const VISIBLE: Readonly<Record<string, (text: string) => Visible>> = {
   xai: grokVisible,
   google: geminiVisible,
   microsoft: copilotVisible,
+  mistral: mistralVisible,
+  meta: metaVisible,
 };
 
 // ---------------------------------------------------------------------------
@@ -392,7 +451,7 @@ function storedText(conversations: Json[]): string {
 /** The upload for a fixture: a file as it is, a folder as the zip the provider ships. */
 function upload(name: string, isFolder: boolean): { bytes: Uint8Array; contentType: string } {
   if (isFolder) return { bytes: zipSync(zipFolderFiles(name)), contentType: 'application/zip' };
-  return { bytes: fixtureBytes(name), contentType: name.endsWith('.csv') ? 'text/csv' : 'application/json' };
+  return { bytes: fixtureBytes(name), contentType: fixtureContentType(name) };
 }
 
 /** The files of a fixture that hold the provider's conversations, by name, as text. */

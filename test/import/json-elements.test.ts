@@ -83,7 +83,12 @@ test('broken documents are refused with the reason', async () => {
     ['[1 2]', 'Invalid export file: expected "," or "]" between conversations'],
     ['[]x', 'Invalid export file: unexpected data after the end of the JSON document'],
     ['{"a":1}{"b":2}', 'Invalid export file: unexpected data after the end of the JSON document'],
-    ['<html>', 'Invalid export file: the file is not JSON'],
+    // A tag starts an HTML page: only Meta AI's conversations page is read.
+    [
+      '<html>',
+      'Invalid export file: the file is an HTML page with no conversation Parley reads (of HTML, Parley reads Meta AI’s your_ai_conversations.html)',
+    ],
+    ['hello', 'Invalid export file: the file is not JSON'],
     ['"just a string"', 'Unrecognized export format'],
     ['42', 'Unrecognized export format'],
   ];

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { strToU8 } from 'fflate';
 import { checkHtmlNesting, jsonText, MAX_NESTING_DEPTH } from '../../src/import/formats/nesting.ts';
 import { expectRefused, fixtureJson, json, postExport, setup } from '../helpers.ts';
 
@@ -76,6 +77,22 @@ describe('deep nesting', () => {
     const flat = `<p>${'line<br>'.repeat(1000)}<img src="a.png"><hr/></p>`;
     const file = gemini((entries) => (entries[0].safeHtmlItem[0].html = 'DEEP'), JSON.stringify(flat));
     assert.equal((await postExport(t, file)).status, 200);
+  });
+
+  test('Le Chat: a message nested 20,000 deep is 400 (messages are staged as JSON to be grouped); Meta AI: a label tree or a page nested 20,000 deep is 400', async () => {
+    const t = await setup();
+    const [message] = fixtureJson('mistral-zip/chat-a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d.json');
+    const deepDict = `${'{"label":"x","dict":['.repeat(20_000)}${']}'.repeat(20_000)}`;
+    const deepPage = `<table><tr><td>${'<div>'.repeat(20_000)}x${'</div>'.repeat(20_000)}</td></tr></table>`;
+    for (const [bytes, contentType] of [
+      [
+        strToU8(`[${JSON.stringify({ ...message, extra: 'DEEP' }).replace('"DEEP"', nestedText(20_000))}]`),
+        'application/json',
+      ],
+      [strToU8(`{"label_values":[${deepDict}]}`), 'application/json'],
+      [strToU8(deepPage), 'text/html'],
+    ] as const)
+      await expectRefused(t, () => postExport(t, bytes, { contentType }), 400, TOO_DEEP);
   });
 
   const ignored: Array<[string, (parsed: any) => void]> = [

@@ -1,5 +1,5 @@
 /**
- * DeepSeek, Grok, Gemini and Copilot exports through the API, normalised as the
+ * DeepSeek, Grok, Gemini, Copilot, Le Chat and Meta AI exports through the API, normalised as the
  * README's "Importing exports" describes. Every expected conversation below was
  * worked out by hand from those rules and the fixtures (test/fixtures/README.md
  * says what each shows), never read back from the importer.
@@ -924,5 +924,244 @@ describe('every new provider under the import rules (streaming, all or nothing, 
         'Invalid provider parameter',
       );
     }
+  });
+});
+
+/** An attachment as the API shows it, without its id. */
+const withoutIds = (conversation: any) => ({
+  ...conversation,
+  payload: {
+    ...conversation.payload,
+    messages: conversation.payload.messages.map((one: any) =>
+      one.attachments ? { ...one, attachments: one.attachments.map(({ id: _, ...rest }: any) => rest) } : one,
+    ),
+  },
+});
+
+describe('Mistral Le Chat (mistral)', () => {
+  const LYON = 'chat-5d1e8a40-7c2b-4f6e-9a13-2b8c4e7f0a91';
+  const IRA = 'chat-a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d';
+  const zip = () => zipSync(zipFolderFiles('mistral-zip'));
+
+  test('the zip imports as mistral, one conversation per chat file, the upload kept as an attachment; a re-import is all unchanged', async () => {
+    const t = await setup();
+    const first = await imports(t, zip(), ZIP_TYPE, 'mistral', { created: 2, skipped: 0, conversationCount: 2 });
+    assert.equal(first.attachmentCount, 2);
+    await reimportChangesNothing(t, zip(), ZIP_TYPE, first);
+  });
+
+  test('the exact conversation: sorted by createdAt, reasoning chunks as reasoning, the tool call a message before the answer, the answer once, placeholders, canvas, files', async () => {
+    const t = await setup();
+    const { connectionId } = await imports(t, zip(), ZIP_TYPE, 'mistral', {
+      created: 2,
+      skipped: 0,
+      conversationCount: 2,
+    });
+    const lyon = (await conversationsOf(t, connectionId)).find(
+      (one) => one.external_id === '5d1e8a40-7c2b-4f6e-9a13-2b8c4e7f0a91',
+    );
+    const plan =
+      'Here is a plan for two days in Lyon:\n\n**Day 1** — Les Halles Paul Bocuse in the morning, then the lanes of Vieux Lyon.\n**Day 2** — the Croix-Rousse market and its traboules, then dinner in a bouchon.';
+    assert.deepEqual(withoutIds(shown(lyon)), {
+      external_id: '5d1e8a40-7c2b-4f6e-9a13-2b8c4e7f0a91',
+      // No title in the export: the first question's first line.
+      title: 'Plan a two-day trip to Lyon in October.',
+      update_time: '2026-08-26T20:47:03.500Z',
+      payload: {
+        title: 'Plan a two-day trip to Lyon in October.',
+        messages: [
+          {
+            ...message(
+              'user',
+              'Plan a two-day trip to Lyon in October.\nI like food markets and old streets.\n\n[image: lyon-map.png]\n\n[file: budget.pdf]',
+              '2026-08-26T20:45:30.594Z',
+            ),
+            attachments: [
+              { name: 'lyon-map.png', contentType: 'image/png', size: 75, kind: 'image', stored: true },
+              // Named by the message, its bytes not in the zip.
+              { name: 'budget.pdf', contentType: 'application/pdf', size: null, kind: 'file', stored: false },
+            ],
+          },
+          message(
+            'tool',
+            'Tool call: web_search\nquery: Lyon food markets opening days October 2026',
+            '2026-08-26T20:45:31.006Z',
+          ),
+          // The answer is in `content` and in its last text chunk: once. The reference adds nothing.
+          message('assistant', `${plan}\n\n[custom_element: map_widget]`, '2026-08-26T20:45:31.006Z', {
+            reasoning:
+              'The person wants two days in Lyon with markets and old streets; I should check market days in October.',
+          }),
+          message('user', 'Make it a one-page itinerary I can print.', '2026-08-26T20:47:02.120Z'),
+          message(
+            'assistant',
+            'I put the itinerary in a canvas, ready to print.\n\n[image]\n\n**Lyon in two days**\n\n# Lyon in two days\n\n---\n\n## Day 1\n- 9:00 Les Halles Paul Bocuse\n- 14:00 Vieux Lyon and the cathedral\n\n---\n\n## Day 2\n- 8:30 Croix-Rousse market\n- 19:30 Dinner in a bouchon',
+            '2026-08-26T20:47:03.500Z',
+            { reasoning: 'A short answer; the itinerary itself goes in a canvas.' },
+          ),
+        ],
+      },
+    });
+  });
+
+  test('one chat file alone imports; a long first question is cut on a word boundary; turns without chunks are their content', async () => {
+    const t = await setup();
+    const file = zipFolderFiles('mistral-zip')[`${IRA}.json`]!;
+    const first = await imports(t, file, JSON_TYPE, 'mistral', { created: 1, skipped: 0, conversationCount: 1 });
+    const [ira] = await conversationsOf(t, first.connectionId);
+    assert.equal(ira.title, 'Can you explain the difference between a Roth IRA and a traditional IRA for…');
+    assert.ok(ira.title.length <= 80);
+    assert.deepEqual(
+      ira.payload.messages.map(({ role, content }: any) => [role, content.split('\n')[0]]),
+      [
+        [
+          'user',
+          'Can you explain the difference between a Roth IRA and a traditional IRA for someone who just started working?',
+        ],
+        ['assistant', 'Both are retirement accounts; the difference is when you pay tax.'],
+        ['user', 'Which one suits a low income today?'],
+        ['assistant', 'With a low tax rate today, a Roth IRA is usually the better fit.'],
+      ],
+    );
+    await reimportChangesNothing(t, file, JSON_TYPE, first);
+  });
+
+  test('a provider parameter that disagrees is refused; a truncated file or zip writes nothing', async () => {
+    const t = await setup();
+    const file = zipFolderFiles('mistral-zip')[`${LYON}.json`]!;
+    await expectRefused(
+      t,
+      () => postExport(t, file, { query: 'userRef=u1&provider=openai' }),
+      400,
+      'Invalid provider parameter',
+    );
+    await expectRefused(t, () => postExport(t, truncated(file)), 400, /^Invalid export file: /);
+    await expectRefused(
+      t,
+      () => postExport(t, truncated(zip()), { contentType: ZIP_TYPE }),
+      400,
+      /^Invalid export file: /,
+    );
+    assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
+  });
+});
+
+describe('Meta AI (meta)', () => {
+  const HTML_TYPE = 'text/html';
+  const html = fixtureBytes('meta-your_ai_conversations.html');
+  const file = fixtureBytes('meta-your_ai_conversations.json');
+  const soup = {
+    external_id: 'meta-1776479869',
+    title: 'What can I cook with leeks, potatoes and a bit of cream?',
+    // The label's epoch seconds: every message's time (the export has no other).
+    update_time: '2026-04-18T02:37:49.000Z',
+    payload: {
+      title: 'What can I cook with leeks, potatoes and a bit of cream?',
+      messages: [
+        message('user', 'What can I cook with leeks, potatoes and a bit of cream?', '2026-04-18T02:37:49.000Z'),
+        message(
+          'assistant',
+          'A leek and potato soup is the classic:\n1. Soften the leeks in butter.\n2. Add the potatoes and stock, and simmer for 20 minutes.\n3. Blend, then stir in the cream.',
+          '2026-04-18T02:37:49.000Z',
+        ),
+        message('user', 'Can I freeze it?', '2026-04-18T02:37:49.000Z'),
+        // "You:" inside a line starts no turn.
+        message(
+          'assistant',
+          'Yes: freeze it before the cream goes in, and stir the cream in when you reheat it.\nWrite on the lid what it is. You: future you will thank you.',
+          '2026-04-18T02:37:49.000Z',
+        ),
+      ],
+    },
+  };
+
+  test('the HTML page imports as meta, read with an HTML parser (entities decoded, <br> as lines); a re-import is all unchanged', async () => {
+    const t = await setup();
+    const first = await imports(t, html, HTML_TYPE, 'meta', { created: 2, skipped: 0, conversationCount: 2 });
+    const conversations = (await conversationsOf(t, first.connectionId)).map(shown);
+    assert.deepEqual(
+      conversations.find((one) => one.external_id === 'meta-1776479869'),
+      soup,
+    );
+    const sky = conversations.find((one) => one.external_id === 'meta-1777752000')!;
+    assert.equal(sky.title, 'My daughter asks why the sky is blue but sunsets are red & orange — how do I…');
+    assert.match(sky.payload.messages[1].content, /reds and oranges \(<600 nm and up>\) are what is left\.$/);
+    await reimportChangesNothing(t, html, HTML_TYPE, first);
+  });
+
+  test('the JSON download: the same conversation from its label tree; other entries are no conversations', async () => {
+    const t = await setup();
+    const first = await imports(t, file, JSON_TYPE, 'meta', { created: 2, skipped: 0, conversationCount: 2 });
+    const conversations = (await conversationsOf(t, first.connectionId)).map(shown);
+    assert.deepEqual(
+      conversations.find((one) => one.external_id === 'meta-1776479869'),
+      soup,
+    );
+    await reimportChangesNothing(t, file, JSON_TYPE, first);
+    // The HTML of the same conversations: the one in both is unchanged.
+    await imports(t, html, HTML_TYPE, 'meta', { created: 1, unchanged: 1, skipped: 0, conversationCount: 3 });
+  });
+
+  test('the zip as Meta ships it (meta_ai_profile/your_ai_conversations.html beside other pages)', async () => {
+    const t = await setup();
+    const zip = zipSync(zipFolderFiles('meta-zip'));
+    const first = await imports(t, zip, ZIP_TYPE, 'meta', { created: 2, skipped: 0, conversationCount: 2 });
+    await reimportChangesNothing(t, zip, ZIP_TYPE, first);
+  });
+
+  test('any other shape is refused with what was found, nothing written', async () => {
+    const t = await setup();
+    const refusals: Array<[Uint8Array, string, string | RegExp]> = [
+      // A Meta download without the conversations file.
+      [
+        zipSync({ 'meta_ai_profile/your_meta_ai_profile.html': strToU8('<html><body>Profile</body></html>') }),
+        ZIP_TYPE,
+        /^Invalid export file: this Meta download holds no your_ai_conversations file/,
+      ],
+      // A label tree with no conversation in it.
+      [
+        strToU8(JSON.stringify({ label_values: [{ label: 'Name', value: 'Alex' }] })),
+        JSON_TYPE,
+        'Invalid export file: a Meta download with no Meta AI conversation in it (entries labelled “Name”)',
+      ],
+      // A conversation whose text is not in turns.
+      [
+        strToU8(
+          JSON.stringify({
+            label_values: [
+              {
+                label: 'Conversation with Meta AI_04-17-2026_1776479869.txt',
+                value: 'Conversation with Meta AI\n\nUser said: hello\nMeta AI: hi',
+              },
+            ],
+          }),
+        ),
+        JSON_TYPE,
+        'Invalid export file: a Meta AI conversation (“Conversation with Meta AI_04-17-2026_1776479869.txt”) holds text before its first “You:” or “Meta AI:” line',
+      ],
+      // A conversation cell without its name.
+      [
+        strToU8('<table><tr><td>Conversation with Meta AI<br>You: hi</td></tr></table>'),
+        HTML_TYPE,
+        'Invalid export file: a “Conversation with Meta AI” cell with no conversation name before it',
+      ],
+      // Another HTML page.
+      [
+        strToU8('<!DOCTYPE html><html><body><p>Hello</p></body></html>'),
+        HTML_TYPE,
+        'Invalid export file: the file is an HTML page with no conversation Parley reads (of HTML, Parley reads Meta AI’s your_ai_conversations.html)',
+      ],
+      [truncated(html), HTML_TYPE, /^Invalid export file: /],
+      [truncated(file), JSON_TYPE, /^Invalid export file: /],
+    ];
+    for (const [bytes, contentType, error] of refusals)
+      await expectRefused(t, () => postExport(t, bytes, { contentType }), 400, error);
+    await expectRefused(
+      t,
+      () => postExport(t, html, { contentType: HTML_TYPE, query: 'userRef=u1&provider=openai' }),
+      400,
+      'Invalid provider parameter',
+    );
+    assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
   });
 });

@@ -24,22 +24,7 @@ const chatgptZip = zipSync({ 'conversations.json': CHATGPT });
 
 /** A connect session in `locale` (a link's locale claim) on the upload page of `provider`, ready to upload. */
 async function uploader(t: TestContext, provider: string, locale?: string) {
-  const url = new URL(
-    await signLink(
-      {
-        appId: t.tenant.appId,
-        userRef: 'u1',
-        scopes: ['conversations:read'],
-        purpose: 'connect',
-        baseUrl: t.deps.config.publicUrl,
-        ...(locale && { locale }),
-      },
-      t.tenant.appSecret,
-      t.clock.now(),
-    ),
-  );
-  const browser = new PageClient(t);
-  assert.equal((await browser.post('/start', { token: url.searchParams.get('token')! })).status, 303);
+  const browser = await localeSession(t, locale);
   const csrf = hiddenField(await (await browser.get(`/connect/${provider}`)).text(), 'csrf');
   return async (file: Uint8Array, name = 'export.json') => {
     const form = new FormData();
@@ -90,11 +75,12 @@ describe('a failed import: one page per kind, in the person’s language, saying
       provider: 'openai',
       file: () => fixtureBytes('claude-conversations.json'),
       status: 400,
+      // The service the file is from, recognised: named, with the import as that one offered (see "no dead ends").
       en: [
-        'This is not a ChatGPT export',
-        /It looks like an export from another service\. Choose the service the file came from/,
+        'This is a Claude export',
+        /You chose ChatGPT, but this file is an export from Claude\. Import it as Claude\?/,
       ],
-      de: ['Das ist kein ChatGPT-Export', /Die Datei sieht nach dem Export eines anderen Dienstes aus\./],
+      de: ['Das ist ein Claude-Export', /Du hast ChatGPT gewählt, aber diese Datei ist ein Export von Claude\./],
       reason: /Invalid provider parameter/,
     },
     {
@@ -272,3 +258,97 @@ describe('session and link messages say what happened', () => {
     }
   });
 });
+
+describe('no dead ends on the connect page', () => {
+  const names = ['ChatGPT', 'Claude', 'Gemini', 'Microsoft Copilot', 'Grok', 'DeepSeek', 'Le Chat', 'Meta AI'];
+
+  test('the chooser ends with “My assistant is not listed”: a page of what Parley reads, taking no file, with a way back', async () => {
+    const t = await setup();
+    for (const [locale, choice, heading, ask] of [
+      ['en', 'My assistant is not listed', 'Your assistant is not listed', /Tell Test app which assistant you use/],
+      [
+        'de',
+        'Mein Assistent ist nicht dabei',
+        'Dein Assistent ist nicht dabei',
+        /Sag Test app, welchen Assistenten du nutzt/,
+      ],
+    ] as const) {
+      const browser = await localeSession(t, locale);
+      const chooser = await (await browser.get('/connect')).text();
+      const choices = [...chooser.matchAll(/<a class="choice" href="([^"]+)"><strong>([^<]+)<\/strong>/g)];
+      assert.deepEqual(choices.at(-1)!.slice(1), ['/connect/not-listed', choice]);
+      const response = await browser.get('/connect/not-listed');
+      assert.equal(response.status, 200);
+      const html = await response.text();
+      assert.deepEqual(headings(html), [heading]);
+      assert.deepEqual(
+        [...html.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1]),
+        names,
+      );
+      assert.match(mainText(html), ask);
+      assert.doesNotMatch(html, /<form|type="file"/);
+      assert.match(html, /<a href="\/connect">/);
+    }
+  });
+
+  test('a file of another assistant names it, and one click (in the same session) imports it as that one', async () => {
+    const t = await setup();
+    const browser = await localeSession(t, 'en');
+    const csrf = hiddenField(await (await browser.get('/connect/openai')).text(), 'csrf');
+    const post = async (provider: string) => {
+      const form = new FormData();
+      form.set('csrf', csrf);
+      form.set('file', new Blob([fixtureBytes('claude-conversations.json') as BlobPart]), 'conversations.json');
+      assert.equal((await browser.request(`/connect/${provider}`, { method: 'POST', body: form })).status, 303);
+      return browser.get('/connect/result');
+    };
+    const refused = await post('openai');
+    assert.equal(refused.status, 400);
+    const html = await refused.text();
+    assert.deepEqual(headings(html), ['This is a Claude export']);
+    // The upload script sends the same file to this address; without it, the link opens Claude's upload page.
+    assert.match(
+      html,
+      /<a class="button" href="\/connect\/anthropic" data-import-as="anthropic">Import it as Claude<\/a>/,
+    );
+    assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
+    const imported = await post('anthropic');
+    assert.equal(imported.status, 200);
+    assert.deepEqual(headings(await imported.text()), ['Your Claude conversations are in']);
+  });
+
+  test('a file Parley cannot read at all says which assistants it reads', async () => {
+    const t = await setup();
+    for (const file of [PNG, strToU8('{"hello": "world"}')]) {
+      const result = await (await uploader(t, 'mistral'))(file);
+      assert.equal(result.status, 400);
+      assert.deepEqual(headings(result.html), ['This file is not a conversations export']);
+      assert.match(mainText(result.html), /Parley reads the exports of these assistants:/);
+      assert.deepEqual(
+        [...result.html.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1]),
+        names,
+      );
+    }
+  });
+});
+
+/** A connect session in `locale` (a link's locale claim), opened through a signed link. */
+async function localeSession(t: TestContext, locale?: string) {
+  const url = new URL(
+    await signLink(
+      {
+        appId: t.tenant.appId,
+        userRef: 'u1',
+        scopes: ['conversations:read'],
+        purpose: 'connect',
+        baseUrl: t.deps.config.publicUrl,
+        ...(locale && { locale }),
+      },
+      t.tenant.appSecret,
+      t.clock.now(),
+    ),
+  );
+  const browser = new PageClient(t);
+  assert.equal((await browser.post('/start', { token: url.searchParams.get('token')! })).status, 303);
+  return browser;
+}

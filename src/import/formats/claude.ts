@@ -8,13 +8,13 @@ import {
   msFrom,
   sourceLine,
   titleFrom,
+  toolCallText,
   type AttachmentRef,
   type Json,
   type Message,
   type RecordFormat,
   type Role,
 } from './format.ts';
-import { jsonText } from './nesting.ts';
 
 const SENDER_ROLES: Record<string, Role> = { human: 'user', user: 'user', assistant: 'assistant', system: 'system' };
 
@@ -164,7 +164,7 @@ class MessageWriter {
         if (shown !== undefined) text.push(`\n${shown}\n`);
         else {
           flush();
-          this.push({ role: 'tool', content: toolCallText(block), timestamp });
+          this.push({ role: 'tool', content: toolCallText(asString(block.name) ?? 'tool', block.input), timestamp });
         }
       } else if (type === 'tool_result') {
         flush();
@@ -305,20 +305,6 @@ function fenced(name: string, code: string, language: string): string {
 function diff(name: string, input: Json): string {
   const lines = (value: unknown, sign: string) => (asString(value) ?? '').split('\n').map((line) => `${sign}${line}`);
   return fenced(name, [...lines(input.old_str, '-'), ...lines(input.new_str, '+')].join('\n'), 'diff');
-}
-
-/** `Tool call: <name>` and its input as a person reads it: strings as they are, anything else as indented JSON. */
-function toolCallText(block: Json): string {
-  const lines = [`Tool call: ${asString(block.name) ?? 'tool'}`];
-  const input = block.input;
-  if (typeof input === 'string') lines.push(input);
-  else if (isObject(input)) {
-    for (const [key, value] of Object.entries(input)) {
-      if (typeof value === 'string') lines.push(value.includes('\n') ? `${key}:\n${value}` : `${key}: ${value}`);
-      else lines.push(`${key}: ${jsonText(value, true)}`);
-    }
-  } else if (input !== undefined && input !== null) lines.push(jsonText(input, true));
-  return lines.join('\n');
 }
 
 /** A tool result's items: text as it is, search results as links, files and other items by name. */

@@ -1,3 +1,4 @@
+import { jsonText } from './nesting.ts';
 import type { AttachmentKind, Message as ApiMessage, Provider, Role } from 'parley-sdk';
 
 // What every provider's export is normalised to: the API's own types, as the SDK
@@ -67,6 +68,18 @@ interface FormatBase {
   /** A file in the zip that means the export was made wrongly, when nothing else is readable. */
   misexported?: { zipMember: RegExp; reason: string };
   recognizes(record: Json): boolean;
+  /**
+   * A record that holds several (Meta AI's JSON: one object whose tree of
+   * labels holds every conversation): the records in it, each read as one;
+   * undefined for any other record. Refuses (`Invalid export file`) such a
+   * record holding none.
+   */
+  unfold?(record: Json): Json[] | undefined;
+  /**
+   * An HTML page of the export (Meta AI's `your_ai_conversations.html`): the
+   * records it holds, none when it is no page of this provider's.
+   */
+  htmlRecords?(html: string): Array<Record<string, string>>;
   /**
    * A file of the zip that names the files the conversations refer to (ChatGPT's
    * `conversation_asset_file_names.json`): read whole into FileNames for the
@@ -169,6 +182,36 @@ export function storablePayload(payload: NormalizedConversation['payload']): Nor
       ...(reasoning === undefined ? {} : { reasoning: storableText(reasoning) }),
     })),
   };
+}
+
+/** The longest title made from a message (the `…` counted). */
+const MAX_MADE_TITLE = 80;
+
+/**
+ * A title made from a message (the first question, where the export names no
+ * title): its first line, and if that is longer than 80 characters, cut on a
+ * word boundary to end in `…` within 80.
+ */
+export function titleOfText(text: string): string | null {
+  const line = text.trim().split('\n', 1)[0]!.trim();
+  if (line === '') return null;
+  if (line.length <= MAX_MADE_TITLE) return line;
+  const kept = line.slice(0, MAX_MADE_TITLE - 1);
+  const space = kept.search(/\s\S*$/);
+  return `${(space > 0 ? kept.slice(0, space) : kept).trimEnd()}…`;
+}
+
+/** `Tool call: <name>` and its input as a person reads it: strings as they are, anything else as indented JSON. */
+export function toolCallText(name: string, input: unknown): string {
+  const lines = [`Tool call: ${name}`];
+  if (typeof input === 'string') lines.push(input);
+  else if (isObject(input)) {
+    for (const [key, value] of Object.entries(input)) {
+      if (typeof value === 'string') lines.push(value.includes('\n') ? `${key}:\n${value}` : `${key}: ${value}`);
+      else lines.push(`${key}: ${jsonText(value, true)}`);
+    }
+  } else if (input !== undefined && input !== null) lines.push(jsonText(input, true));
+  return lines.join('\n');
 }
 
 export type Json = Record<string, unknown>;

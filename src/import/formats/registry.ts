@@ -5,6 +5,8 @@ import { copilotExport } from './copilot.ts';
 import { deepseekExport } from './deepseek.ts';
 import { geminiExport } from './gemini.ts';
 import { grokExport } from './grok.ts';
+import { metaExport } from './meta.ts';
+import { mistralExport } from './mistral.ts';
 
 /** Every export Parley reads; each recognises only its own records. */
 export const EXPORT_FORMATS: readonly ExportFormat[] = [
@@ -14,6 +16,8 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
   grokExport,
   geminiExport,
   copilotExport,
+  mistralExport,
+  metaExport,
 ];
 
 export const formatFor = (provider: string): ExportFormat | undefined =>

@@ -4,7 +4,13 @@ import { concatBytes } from '../../bytes.ts';
 import { OPEN_BRACE } from '../../json-bytes.ts';
 import type { ExportFormat } from '../formats/format.ts';
 import { CsvRecords } from './csv-records.ts';
-import { invalidExport, misexportedExport, unrecognizedExport } from '../import-errors.ts';
+import {
+  fileNotAnExport,
+  HTML_NOT_AN_EXPORT,
+  invalidExport,
+  misexportedExport,
+  unrecognizedExport,
+} from '../import-errors.ts';
 import { JsonElementSplitter, parseElement } from './json-elements.ts';
 
 /** A local file header starts a zip; an end-of-directory record alone is an empty zip. */
@@ -87,10 +93,11 @@ interface RecordSource {
   end(): void | Promise<void>;
 }
 
-/** Where a document's JSON elements and CSV rows go, and a blob's bytes. */
+/** Where a document's JSON elements and rows go, and a blob's bytes. */
 interface RecordSink {
   json(bytes: Uint8Array): void;
-  csv(value: Record<string, string>): void;
+  /** A record that is already text by name: a CSV row, or one an HTML page holds. */
+  row(value: Record<string, string>): void;
   blob(bytes: Uint8Array, final: boolean): void;
   known(size: number): void;
   /** Hands on every full batch of the records made so far, each once it is taken. */
@@ -161,7 +168,7 @@ export class ExportScanner {
     const handOut = () => this.handOut(false);
     const sinkFor = (source: string): RecordSink => ({
       json: (bytes) => this.element(source, bytes),
-      csv: (value) => {
+      row: (value) => {
         this.count();
         this.ready.push({ source, value });
       },
@@ -171,7 +178,7 @@ export class ExportScanner {
     });
     return isZip(start)
       ? new ZipRecords({ sinkFor, handOut, countFile: () => this.count() }, this.limits, this.formats, this.knownBlobs)
-      : new DocumentRecords(sinkFor(''), this.limits);
+      : new DocumentRecords(sinkFor(''), this.limits, this.formats);
   }
 
   /**
@@ -218,14 +225,15 @@ export class ExportScanner {
 
 const isBlank = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
+const LESS_THAN = 0x3c;
 /** Enough of a document to see its header line, if it is a CSV file. */
 const SNIFF_BYTES = 64 * 1024;
 
 /**
- * One file: JSON (an array of records, an object holding them, or one record)
- * or a CSV file, told apart by content. Anything starting like JSON is JSON; a
- * first line with commas is a CSV header; everything else is read as JSON and
- * refused as such.
+ * One file: JSON (an array of records, an object holding them, or one record),
+ * a CSV file or an HTML page, told apart by content. Anything starting like
+ * JSON is JSON; a tag is HTML; a first line with commas is a CSV header;
+ * everything else is read as JSON and refused as such.
  */
 class DocumentRecords implements RecordSource {
   private reader: RecordSource | undefined;
@@ -235,6 +243,7 @@ class DocumentRecords implements RecordSource {
   constructor(
     private readonly sink: RecordSink,
     private readonly limits: ReadLimits,
+    private readonly formats: readonly ExportFormat[],
   ) {}
 
   async push(chunk: Uint8Array): Promise<void> {
@@ -266,20 +275,59 @@ class DocumentRecords implements RecordSource {
     }
   }
 
-  private open(kind: 'json' | 'csv'): RecordSource {
+  private open(kind: DocumentKind): RecordSource {
     const max = this.limits.maxConversationBytes;
-    return kind === 'csv' ? new CsvRecords(this.sink.csv, max) : new JsonElementSplitter(this.sink.json, max);
+    if (kind === 'html') return new HtmlRecords(this.sink, max, this.formats);
+    return kind === 'csv' ? new CsvRecords(this.sink.row, max) : new JsonElementSplitter(this.sink.json, max);
   }
 }
 
-/** JSON or CSV, from a document's first bytes; undefined while they cannot tell yet. */
-function documentKind(start: Uint8Array, complete: boolean): 'json' | 'csv' | undefined {
+type DocumentKind = 'json' | 'csv' | 'html';
+
+/**
+ * An HTML page: held whole (it is read as one, like a conversation's JSON,
+ * within MAX_CONVERSATION_BYTES) and parsed at its end by the formats that read
+ * HTML, into their records. A page none of them reads is no export.
+ */
+class HtmlRecords implements RecordSource {
+  private chunks: Uint8Array[] = [];
+  private bytes = 0;
+
+  constructor(
+    private readonly sink: RecordSink,
+    private readonly maxBytes: number,
+    private readonly formats: readonly ExportFormat[],
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) throw new ParleyError('conversationTooLarge');
+    // A chunk may be a view of a buffer read on: copied.
+    this.chunks.push(chunk.slice());
+  }
+
+  end(): void {
+    const html = new TextDecoder().decode(concatBytes(this.chunks));
+    this.chunks = [];
+    for (const format of this.formats) {
+      const records = format.htmlRecords?.(html) ?? [];
+      if (records.length === 0) continue;
+      for (const record of records) this.sink.row(record);
+      return;
+    }
+    throw fileNotAnExport(HTML_NOT_AN_EXPORT);
+  }
+}
+
+/** JSON, CSV or HTML, from a document's first bytes; undefined while they cannot tell yet. */
+function documentKind(start: Uint8Array, complete: boolean): DocumentKind | undefined {
   let i = BYTE_ORDER_MARK.every((byte, j) => start[j] === byte) ? 3 : 0;
   while (i < start.length && isBlank(start[i]!)) i++;
   if (i === start.length) return complete ? 'json' : undefined;
   const first = start[i]!;
   // [ { " - 0-9 t f n: JSON, readable or not.
   if ([0x5b, 0x7b, 0x22, 0x2d, 0x74, 0x66, 0x6e].includes(first) || (first >= 0x30 && first <= 0x39)) return 'json';
+  if (first === LESS_THAN) return 'html';
   const lineEnd = start.indexOf(0x0a, i);
   if (lineEnd === -1 && !complete) return undefined;
   return start.subarray(i, lineEnd === -1 ? start.length : lineEnd).includes(0x2c) ? 'csv' : 'json';
@@ -443,7 +491,7 @@ class ZipRecords implements RecordSource {
         ? new ZipRecords(output, limits, formats, knownBlobs, this, `${source}/`)
         : blob
           ? new BlobRecords(sink, limits.maxAttachmentBytes)
-          : new DocumentRecords(sink, limits);
+          : new DocumentRecords(sink, limits, formats);
       if (!nested && !blob) root.filesRead++;
       this.open++;
       file.ondata = (error, data, final) => {

@@ -195,9 +195,20 @@ export class ConversationReader {
       this.unreadable++;
       return;
     }
+    const unfolded = unfoldedRecords(value);
+    if (unfolded === undefined) this.readValue(value, place, 'text' in record ? record.text.length : 0);
+    else {
+      // Records read out of one: the hash of its bytes is none of theirs.
+      this.recordsRead += unfolded.length - 1;
+      for (const part of unfolded) this.readValue(part, { ...place, hash: null }, 0);
+    }
+  }
+
+  /** A record parsed, `chars` the length of its text (held while no format is known). */
+  private readValue(value: Json, place: Place, chars: number): void {
     const recognised = EXPORT_FORMATS.find((candidate) => candidate.recognizes(value));
     if (!this.format && !recognised) {
-      this.heldChars += 'text' in record ? record.text.length : 0;
+      this.heldChars += chars;
       if (this.held.push({ place, value }) > MAX_UNRECOGNISED_HELD || this.heldChars > MAX_UNRECOGNISED_HELD_CHARS)
         throw unrecognizedExport();
       return;
@@ -279,8 +290,9 @@ export class ConversationReader {
   /** The export's provider is known: checked against the caller's, and the records held so far are read. */
   private settle(chosen: ExportFormat): void {
     if (this.format) return;
+    // The provider found goes with the refusal (not in the API's message): the connect page offers it.
     if (this.options.expectedProvider !== undefined && chosen.provider !== this.options.expectedProvider)
-      throw new ParleyError('invalidProvider');
+      throw new ParleyError('invalidProvider', { detail: chosen.provider });
     this.format = chosen;
     this.items.push({ kind: 'format', provider: chosen.provider });
     for (const { value, place } of this.held) this.itemOf(value, place);
@@ -292,6 +304,15 @@ export class ConversationReader {
     this.items = [];
     return items;
   }
+}
+
+/** The records a record holds, where a format reads it as several (see ExportFormat.unfold). */
+function unfoldedRecords(value: Json): Json[] | undefined {
+  for (const format of EXPORT_FORMATS) {
+    const records = format.unfold?.(value);
+    if (records !== undefined) return records;
+  }
+  return undefined;
 }
 
 /** The conversation a group of records makes, as it is staged. */
