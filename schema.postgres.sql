@@ -324,3 +324,37 @@ ALTER TABLE connections ADD COLUMN stored_bytes BIGINT NOT NULL DEFAULT 0;
 UPDATE connections SET stored_bytes =
   (SELECT coalesce(sum(octet_length(payload)), 0) FROM conversations WHERE connection_id = connections.id)
   + (SELECT coalesce(sum(size), 0) FROM attachment_blobs WHERE connection_id = connections.id);
+
+-- version 9
+-- Memories and projects, and projects' knowledge files as attachments: as
+-- schema.sql's version 15, which says why.
+CREATE TABLE projects (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  external_id TEXT NOT NULL,
+  name TEXT,
+  description TEXT,
+  instructions TEXT,
+  created_at TEXT,
+  updated_at TEXT,
+  changed_at TEXT NOT NULL,
+  UNIQUE (connection_id, external_id)
+);
+CREATE INDEX projects_by_connection ON projects (connection_id, updated_at DESC NULLS LAST, id);
+CREATE TABLE memories (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  external_id TEXT NOT NULL,
+  scope TEXT NOT NULL CHECK (scope IN ('account', 'project')),
+  project_external_id TEXT,
+  title TEXT,
+  content TEXT NOT NULL,
+  updated_at TEXT,
+  changed_at TEXT NOT NULL,
+  UNIQUE (connection_id, external_id)
+);
+CREATE INDEX memories_by_connection ON memories (connection_id, updated_at DESC NULLS LAST, id);
+ALTER TABLE attachments ALTER COLUMN conversation_id DROP NOT NULL;
+ALTER TABLE attachments ADD COLUMN project_id TEXT REFERENCES projects (id) ON DELETE CASCADE;
+ALTER TABLE attachments ADD CONSTRAINT attachments_of_one CHECK ((conversation_id IS NULL) <> (project_id IS NULL));
+CREATE UNIQUE INDEX attachments_of_projects ON attachments (project_id, ref);

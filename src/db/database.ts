@@ -191,6 +191,36 @@ export interface Database {
   attachment_chunks: AttachmentChunksTable;
   attachments: AttachmentsTable;
   attachment_deletions: AttachmentDeletionsTable;
+  memories: MemoriesTable;
+  projects: ProjectsTable;
+}
+
+export type MemoryScope = 'account' | 'project';
+
+/** See schema.sql, version 15. Times ISO 8601 UTC; `changed_at` is Parley's clock, the others the export's. */
+export interface MemoriesTable {
+  id: string;
+  connection_id: string;
+  external_id: string;
+  scope: MemoryScope;
+  /** A project memory's project, by the export's id: linked to whichever project of the connection has it. */
+  project_external_id: string | null;
+  title: string | null;
+  content: string;
+  updated_at: string | null;
+  changed_at: string;
+}
+
+export interface ProjectsTable {
+  id: string;
+  connection_id: string;
+  external_id: string;
+  name: string | null;
+  description: string | null;
+  instructions: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+  changed_at: string;
 }
 
 /** See schema.sql, version 12. */
@@ -223,7 +253,9 @@ export interface AttachmentChunksTable {
 export interface AttachmentsTable {
   id: string;
   connection_id: string;
-  conversation_id: string;
+  /** The conversation whose message showed it, or (a knowledge file) the project it belongs to: one of the two. */
+  conversation_id: string | null;
+  project_id?: string | null;
   message_index: number;
   /** Its place among the conversation's attachments, in the export's order. */
   position: number;

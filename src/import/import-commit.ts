@@ -1,6 +1,8 @@
 import type { IngestResult } from 'parley-sdk';
 import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
+import * as memories from '../db/memories.ts';
+import * as projects from '../db/projects.ts';
 import type { Db } from '../db/database.ts';
 import { adoptImportConnection } from '../db/import-connection.ts';
 import { isImportRefused } from '../db/imports.ts';
@@ -14,7 +16,7 @@ import { messagesOf } from '../conversations/payload.ts';
 import { ParleyError } from '../errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import type { ExportFormat, Message } from './formats/format.ts';
-import { linkAttachments } from './staging/attachment-links.ts';
+import { linkAttachments, type ProjectKnowledge } from './staging/attachment-links.ts';
 import { checkStorageBounds } from './storage-bounds.ts';
 import type { StagedImport } from './staging/staged-import.ts';
 
@@ -60,6 +62,12 @@ interface ImportConnection {
 /** How the import's conversations went, in the order the answer lists them. */
 type ConversationCounts = Pick<ImportResult, 'created' | 'updated' | 'unchanged' | 'skipped'>;
 
+/** What the connection holds after the import, as the events that change it say. */
+type ConnectionCounts = Pick<ImportResult, 'conversationCount' | 'memoryCount' | 'projectCount'>;
+
+/** How the import's memories, or its projects, went. */
+type BesideCounts = ImportResult['memories'];
+
 /**
  * The import's final transaction: what the import staged (or wrote into a
  * connection of its own) becomes the user's, in these steps and this order —
@@ -82,16 +90,27 @@ export function commitImport(
     const merged = await mergeConversations(commit, connection);
     const replaced = await replaceFormerConversations(db, connection.id, format.formerIds);
     const conversationCount = await connections.refreshConversationCount(db, connection.id);
+    const mergedProjects = await mergeProjects(commit, connection);
+    const mergedMemories = await mergeMemories(commit, connection);
     const attachmentCount = await linkAttachments(db, deps, {
       importId: staged.importId,
       format,
       staged: staged.blobs,
       connectionId: connection.id,
       now,
+      knowledge: mergedProjects.knowledge,
     });
     await keepWithinStorageBounds(commit, connection, userId);
-    await announceReplaced(commit, connection, replaced, conversationCount);
-    const counts = { ...merged, conversationCount, attachmentCount };
+    const besideCounts = await connections.besideCounts(db, connection.id);
+    await announceReplaced(commit, connection, replaced, { conversationCount, ...besideCounts });
+    const counts = {
+      ...merged,
+      conversationCount,
+      attachmentCount,
+      memories: mergedMemories,
+      projects: mergedProjects.counts,
+      ...besideCounts,
+    };
     await markSynced(commit, connection, counts);
     return {
       ok: true as const,
@@ -218,6 +237,82 @@ async function mergeConversations(
   };
 }
 
+/**
+ * The projects read become the connection's: one with a new external id is
+ * created, one whose fields changed updated (the export's times as it says).
+ * Their knowledge files are linked with the attachments (linkAttachments).
+ */
+async function mergeProjects(
+  { db, deps, staged, now }: Commit,
+  connection: ImportConnection,
+): Promise<{ counts: BesideCounts; knowledge: ProjectKnowledge[] }> {
+  const counts = { created: 0, updated: 0, unchanged: 0 };
+  if (staged.projects.size === 0) return { counts, knowledge: [] };
+  const stored = new Map((await projects.projectsOfConnection(db, connection.id)).map((row) => [row.external_id, row]));
+  const knowledge: ProjectKnowledge[] = [];
+  for (const project of staged.projects.values()) {
+    const fields = {
+      name: project.name,
+      description: project.description,
+      instructions: project.instructions,
+      created_at: project.createdAt,
+      updated_at: project.updatedAt,
+    };
+    const row = stored.get(project.externalId);
+    const id = row?.id ?? deps.random.uuid();
+    if (!row) {
+      await projects.insertProject(db, {
+        id,
+        connection_id: connection.id,
+        external_id: project.externalId,
+        ...fields,
+        changed_at: now,
+      });
+      counts.created++;
+    } else if (changed(row, fields)) {
+      await projects.updateProject(db, id, { ...fields, changed_at: now });
+      counts.updated++;
+    } else counts.unchanged++;
+    knowledge.push({ projectId: id, externalId: project.externalId, files: project.knowledge });
+  }
+  return { counts, knowledge };
+}
+
+/** The memories read become the connection's: a newer export's text of the same external id updates it. */
+async function mergeMemories({ db, deps, staged, now }: Commit, connection: ImportConnection): Promise<BesideCounts> {
+  const counts = { created: 0, updated: 0, unchanged: 0 };
+  if (staged.memories.size === 0) return counts;
+  const stored = new Map((await memories.memoriesOfConnection(db, connection.id)).map((row) => [row.external_id, row]));
+  for (const memory of staged.memories.values()) {
+    const fields = {
+      scope: memory.scope,
+      project_external_id: memory.projectExternalId,
+      title: memory.title,
+      content: memory.content,
+      updated_at: memory.updatedAt,
+    };
+    const row = stored.get(memory.externalId);
+    if (!row) {
+      await memories.insertMemory(db, {
+        id: deps.random.uuid(),
+        connection_id: connection.id,
+        external_id: memory.externalId,
+        ...fields,
+        changed_at: now,
+      });
+      counts.created++;
+    } else if (changed(row, fields)) {
+      await memories.updateMemory(db, row.id, { ...fields, changed_at: now });
+      counts.updated++;
+    } else counts.unchanged++;
+  }
+  return counts;
+}
+
+/** Whether a stored row differs from what was read in any of its fields. */
+const changed = <Fields extends object>(row: Fields, fields: Fields) =>
+  Object.entries(fields).some(([key, value]) => row[key as keyof Fields] !== value);
+
 /** A message as two readers of one export both write it. */
 const messageKey = ({ timestamp, content }: Message) => `${timestamp}\n${content}`;
 
@@ -254,7 +349,7 @@ async function announceReplaced(
   { db, deps, target }: Commit,
   connection: ImportConnection,
   replaced: Array<{ id: string; externalId: string }>,
-  conversationCount: number,
+  counts: ConnectionCounts,
 ): Promise<void> {
   for (const { id, externalId } of replaced) {
     await recordEvent(db, deps, target.appId, 'conversation.deleted', {
@@ -262,7 +357,7 @@ async function announceReplaced(
       connectionId: connection.id,
       conversationId: id,
       externalId,
-      conversationCount,
+      ...counts,
     });
   }
 }
@@ -271,7 +366,7 @@ async function announceReplaced(
 async function markSynced(
   { db, deps, target, format, now }: Commit,
   connection: ImportConnection,
-  counts: ConversationCounts & Pick<ImportResult, 'conversationCount' | 'attachmentCount'>,
+  counts: Omit<ImportResult, 'ok' | 'userRef' | 'connectionId' | 'provider'>,
 ): Promise<void> {
   await connections.updateConnection(db, connection.id, { status: 'active', last_sync_at: now });
   await recordEvent(db, deps, target.appId, 'connection.synced', {
