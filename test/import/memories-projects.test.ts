@@ -57,14 +57,7 @@ describe('Claude memories and projects', () => {
     const body = await imported(t, zipOf('claude-2025-zip'));
     assert.deepEqual(
       [body.provider, body.created, body.memories, body.projects, body.memoryCount, body.projectCount],
-      [
-        'anthropic',
-        5,
-        { created: 1, updated: 0, unchanged: 0 },
-        { created: 1, updated: 0, unchanged: 0 },
-        1,
-        1,
-      ],
+      ['anthropic', 5, { created: 1, updated: 0, unchanged: 0 }, { created: 1, updated: 0, unchanged: 0 }, 1, 1],
     );
     const memories = await memoriesOf(t, body.connectionId);
     assert.deepEqual(memories.memories.map(memory), [
@@ -84,7 +77,8 @@ describe('Claude memories and projects', () => {
         externalId: '3f0b6c1e-58a2-4d97-9b1e-6a2f4c8d1e57',
         name: 'Order service rewrite',
         description: 'Notes for moving orders to event sourcing',
-        instructions: 'Answer as a senior Go reviewer. Prefer standard library solutions.\nAlways mention failure modes.',
+        instructions:
+          'Answer as a senior Go reviewer. Prefer standard library solutions.\nAlways mention failure modes.',
         createdAt: '2025-03-02T09:14:22.118Z',
         updatedAt: '2025-04-18T17:40:03.552Z',
         knowledge: [
@@ -212,12 +206,13 @@ describe('Claude memories and projects', () => {
 
   test('a memories-only or projects-only file uploaded alone goes into the user’s Claude connection; a later project links the memories of it', async () => {
     const t = await setup();
-    const conversations = await imported(t, zipOf('claude-2026-06-zip', (path) => path === 'conversations.json'));
-    const memories = await imported(
+    const conversations = await imported(
       t,
-      zipFolderFiles('claude-2026-06-zip')['memories.json']!,
-      { contentType: 'application/json' },
+      zipOf('claude-2026-06-zip', (path) => path === 'conversations.json'),
     );
+    const memories = await imported(t, zipFolderFiles('claude-2026-06-zip')['memories.json']!, {
+      contentType: 'application/json',
+    });
     assert.equal(memories.connectionId, conversations.connectionId);
     assert.deepEqual([memories.created, memories.unchanged, memories.memories.created], [0, 0, 3]);
     const before = (await memoriesOf(t, conversations.connectionId)).memories;
@@ -226,11 +221,10 @@ describe('Claude memories and projects', () => {
     const projectFile = zipFolderFiles('claude-2026-06-zip')[`projects/${JIWON_PROJECT}.json`]!;
     const projects = await imported(t, projectFile, { contentType: 'application/json' });
     assert.equal(projects.connectionId, conversations.connectionId);
-    assert.deepEqual([projects.projects, projects.memoryCount, projects.projectCount], [
-      { created: 1, updated: 0, unchanged: 0 },
-      3,
-      1,
-    ]);
+    assert.deepEqual(
+      [projects.projects, projects.memoryCount, projects.projectCount],
+      [{ created: 1, updated: 0, unchanged: 0 }, 3, 1],
+    );
     const [stored] = (await projectsOf(t, conversations.connectionId)).projects;
     const linked = (await memoriesOf(t, conversations.connectionId)).memories.find(
       (m: any) => m.externalId === `claude-project-memory-${JIWON_PROJECT}`,
@@ -271,11 +265,7 @@ describe('Claude memories and projects', () => {
     );
     assert.deepEqual(
       [changed.memories, changed.projects, changed.memoryCount],
-      [
-        { created: 0, updated: 1, unchanged: 2 },
-        { created: 0, updated: 1, unchanged: 0 },
-        3,
-      ],
+      [{ created: 0, updated: 1, unchanged: 2 }, { created: 0, updated: 1, unchanged: 0 }, 3],
     );
     const after = (await memoriesOf(t, first.connectionId)).memories;
     const account = after.find((m: any) => m.scope === 'account');
