@@ -7,7 +7,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { zipSync } from 'fflate';
 import { onboardApp } from '../../src/apps/apps.ts';
+import { strFromU8, unzipSync } from 'fflate';
+import { disconnect } from '../../src/conversations/manage.ts';
 import { json, postExport, setup, zipFolderFiles, type TestContext } from '../helpers.ts';
+import { openSession } from '../pages/page-client.ts';
 
 const ZIP = { contentType: 'application/zip' };
 const zipOf = (folder: string, keep: (path: string) => boolean = () => true) =>
@@ -281,5 +284,51 @@ describe('Claude memories and projects', () => {
     );
     assert.equal(await (await t.request(`/api/attachments/${projectAfter.knowledge[0].id}`)).text(), '# 용어집\r\n');
     assert.equal((await t.request(`/api/attachments/${projectBefore.knowledge[1].id}`)).status, 404);
+  });
+
+  test('"Download my data" holds the memories and projects as the API lists them and the knowledge files; a disconnect, then a purge, remove them with their bytes', async () => {
+    const t = await setup();
+    const body = await imported(t, zipOf('claude-2026-06-zip'));
+    const memories = (await memoriesOf(t, body.connectionId)).memories;
+    const projects = (await projectsOf(t, body.connectionId)).projects;
+
+    const browser = await openSession(t, 'manage');
+    const download = unzipSync(new Uint8Array(await (await browser.get('/manage/download')).arrayBuffer()));
+    const [jsonName, ...files] = Object.keys(download);
+    const [connection] = JSON.parse(strFromU8(download[jsonName!]!)).connections;
+    assert.deepEqual([connection.memoryCount, connection.projectCount], [3, 1]);
+    assert.deepEqual(connection.memories, memories);
+    assert.deepEqual(connection.projects, projects);
+    const glossary = files.find((name) => name.endsWith('-용어집.md'))!;
+    assert.equal(strFromU8(download[glossary]!), GLOSSARY);
+
+    const storedBlobs = async () =>
+      (
+        await t.deps.db
+          .selectFrom('attachment_blobs')
+          .select('id')
+          .where('connection_id', '=', body.connectionId)
+          .execute()
+      ).length;
+    assert.ok((await storedBlobs()) >= 2);
+    await disconnect(t.deps, { appId: t.tenant.appId, userRef: 'u1' }, body.connectionId);
+    assert.deepEqual(
+      [(await memoriesOf(t, body.connectionId)).total, (await projectsOf(t, body.connectionId)).total],
+      [0, 0],
+    );
+    assert.equal(await storedBlobs(), 0);
+    assert.equal((await t.request(`/api/attachments/${projects[0].knowledge[0].id}`)).status, 404);
+
+    // A purge of the user leaves no row of theirs.
+    const again = await imported(t, zipOf('claude-2026-06-zip'));
+    assert.notEqual(again.connectionId, body.connectionId);
+    const purge = await t.request('/api/purge', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userRef: 'u1' }),
+    });
+    assert.equal(purge.status, 200);
+    for (const table of ['memories', 'projects', 'attachments', 'attachment_blobs'] as const)
+      assert.equal((await t.deps.db.selectFrom(table).select('id').execute()).length, 0, table);
   });
 });
