@@ -354,6 +354,7 @@ CREATE TABLE memories (
   UNIQUE (connection_id, external_id)
 );
 CREATE INDEX memories_by_connection ON memories (connection_id, updated_at DESC NULLS LAST, id);
+ALTER TABLE conversations ADD COLUMN project_id TEXT REFERENCES projects (id) ON DELETE SET NULL;
 ALTER TABLE attachments ALTER COLUMN conversation_id DROP NOT NULL;
 ALTER TABLE attachments ADD COLUMN project_id TEXT REFERENCES projects (id) ON DELETE CASCADE;
 ALTER TABLE attachments ADD CONSTRAINT attachments_of_one CHECK ((conversation_id IS NULL) <> (project_id IS NULL));

@@ -443,6 +443,9 @@ CREATE TABLE memories (
   UNIQUE (connection_id, external_id)
 ) STRICT;
 CREATE INDEX memories_by_connection ON memories (connection_id, updated_at DESC, id);
+-- A conversation of a project (ChatGPT's `g-p-…`): the project's row, named by the
+-- export's id only.
+ALTER TABLE conversations ADD COLUMN project_id TEXT REFERENCES projects (id) ON DELETE SET NULL;
 
 -- A project's knowledge files are attachments of the project, not of a
 -- conversation: served, downloaded and deleted as any attachment is. SQLite

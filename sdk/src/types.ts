@@ -76,6 +76,8 @@ export interface Conversation {
   payload: ConversationPayload | null;
   /** ISO 8601 UTC, the provider's last update. */
   update_time: string | null;
+  /** The project it belongs to (`listProjects`); absent where the export links none (ChatGPT's projects do). */
+  projectId?: string;
 }
 
 /** `GET /api/conversations?connectionId=`: newest update first. */

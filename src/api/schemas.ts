@@ -226,6 +226,12 @@ export const Conversation = v.object({
     }),
   ),
   update_time: v.nullable(timestamp('The provider’s last update.')),
+  projectId: v.optional(
+    v.pipe(
+      v.string(),
+      v.description('The project it belongs to (`GET /api/projects`); absent where the export links none.'),
+    ),
+  ),
 });
 
 export const ConversationPage = v.object({

@@ -74,6 +74,8 @@ export interface ConversationsTable {
   changed_at: string;
   /** The SHA-256 of the conversation's bytes in the export it last came from and the version of the reader that read them (`<hash>.<version>`): unchanged bytes read by the current reader are not read again. */
   source_hash: string | null;
+  /** The project it belongs to (schema.sql, version 15): ChatGPT's projects group conversations. */
+  project_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** On SQLite in the counters database (see rate-buckets.ts). */

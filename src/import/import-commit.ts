@@ -91,6 +91,7 @@ export function commitImport(
     const replaced = await replaceFormerConversations(db, connection.id, format.formerIds);
     const conversationCount = await connections.refreshConversationCount(db, connection.id);
     const mergedProjects = await mergeProjects(commit, connection);
+    await linkConversationsToProjects(commit, connection, mergedProjects.knowledge);
     const mergedMemories = await mergeMemories(commit, connection);
     const attachmentCount = await linkAttachments(db, deps, {
       importId: staged.importId,
@@ -276,6 +277,19 @@ async function mergeProjects(
     knowledge.push({ projectId: id, externalId: project.externalId, files: project.knowledge });
   }
   return { counts, knowledge };
+}
+
+/** Each conversation read that names its project (ChatGPT's) is linked to it. */
+async function linkConversationsToProjects(
+  { db, staged, now }: Commit,
+  connection: ImportConnection,
+  read: ProjectKnowledge[],
+): Promise<void> {
+  if (staged.projectOf.size === 0) return;
+  const idOf = new Map(read.map(({ externalId, projectId }) => [externalId, projectId]));
+  const links = new Map<string, string>();
+  for (const [conversation, project] of staged.projectOf) links.set(conversation, idOf.get(project)!);
+  await conversations.linkProjects(db, connection.id, links, now);
 }
 
 /** The memories read become the connection's: a newer export's text of the same external id updates it. */

@@ -109,7 +109,9 @@ export function conversationsJson(
         `${leadingComma || i ? ',' : ''}{"id":${JSON.stringify(row.id)},"external_id":${JSON.stringify(row.external_id)},"title":${JSON.stringify(row.title)},"payload":`,
       ),
       payload: { json, ends, fields: ends.map((_, index) => ofConversation?.get(index) ?? NO_ATTACHMENTS) },
-      tail: encoder.encode(`,"update_time":${JSON.stringify(row.update_time)}}`),
+      tail: encoder.encode(
+        `,"update_time":${JSON.stringify(row.update_time)}${row.project_id === null ? '' : `,"projectId":${JSON.stringify(row.project_id)}`}}`,
+      ),
     };
   });
   const out = new Uint8Array(

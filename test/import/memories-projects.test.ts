@@ -9,7 +9,7 @@ import { zipSync } from 'fflate';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { strFromU8, unzipSync } from 'fflate';
 import { disconnect } from '../../src/conversations/manage.ts';
-import { json, postExport, setup, zipFolderFiles, type TestContext } from '../helpers.ts';
+import { fixtureBytes, json, postExport, setup, zipFolderFiles, type TestContext } from '../helpers.ts';
 import { openSession } from '../pages/page-client.ts';
 
 const ZIP = { contentType: 'application/zip' };
@@ -330,5 +330,44 @@ describe('Claude memories and projects', () => {
     assert.equal(purge.status, 200);
     for (const table of ['memories', 'projects', 'attachments', 'attachment_blobs'] as const)
       assert.equal((await t.deps.db.selectFrom(table).select('id').execute()).length, 0, table);
+  });
+});
+
+describe('ChatGPT projects', () => {
+  test('conversations of a project (g-p-…) carry its projectId, and the project is listed with no name; a custom GPT’s conversation is an ordinary one', async () => {
+    const t = await setup();
+    const [conversation] = JSON.parse(new TextDecoder().decode(fixtureBytes('chatgpt-branches.json')));
+    const projectId = 'g-p-6790f1e2a3b44c5d8e9f0a1b2c3d4e5f';
+    const exported = [
+      { ...conversation, conversation_id: 'in-project', conversation_template_id: projectId, gizmo_type: 'snorlax' },
+      { ...conversation, conversation_id: 'also-in-project', gizmo_id: projectId, gizmo_type: 'snorlax' },
+      { ...conversation, conversation_id: 'custom-gpt', gizmo_id: 'g-2fkFE8rbu', gizmo_type: 'gpt' },
+    ];
+    const body = await imported(t, new TextEncoder().encode(JSON.stringify(exported)), {
+      contentType: 'application/json',
+    });
+    assert.deepEqual(
+      [body.created, body.projects, body.projectCount],
+      [3, { created: 1, updated: 0, unchanged: 0 }, 1],
+    );
+    const { projects } = await projectsOf(t, body.connectionId);
+    assert.deepEqual(projects.map(project), [
+      {
+        externalId: projectId,
+        name: null,
+        description: null,
+        instructions: null,
+        createdAt: null,
+        updatedAt: null,
+        knowledge: [],
+      },
+    ]);
+    const listed = (await json(await t.request(`/api/conversations?connectionId=${body.connectionId}`))).conversations;
+    assert.deepEqual(Object.fromEntries(listed.map((c: any) => [c.external_id, c.projectId ?? 'none'])), {
+      'in-project': projects[0].id,
+      'also-in-project': projects[0].id,
+      'custom-gpt': 'none',
+    });
+    assert.ok(!('projectId' in listed.find((c: any) => c.external_id === 'custom-gpt')));
   });
 });

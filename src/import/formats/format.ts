@@ -25,6 +25,8 @@ export interface NormalizedConversation {
    * message id only (`library_files.json`).
    */
   messageIds?: Record<string, number>;
+  /** The project it belongs to, by the export's id (ChatGPT's `g-p-…`): listed as a project of its own, with no name. */
+  projectExternalId?: string;
 }
 
 /**

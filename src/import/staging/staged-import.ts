@@ -70,6 +70,8 @@ export class StagedImport {
    */
   readonly memories = new Map<string, NormalizedMemory>();
   readonly projects = new Map<string, Omit<NormalizedProject, 'knowledge'> & { knowledge: KnowledgeRef[] }>();
+  /** The project of each conversation read that names one: conversation's external id → project's. */
+  readonly projectOf = new Map<string, string>();
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'random' | 'config' | 'clock' | 'sourceHash' | 'attachments' | 'blobHash'>,
@@ -172,6 +174,7 @@ export class StagedImport {
   private async addConversation(item: ConversationItem): Promise<void> {
     const { externalId, title, payload, updateTime, source, sourceHash, seq, attachments, messageIds, texts } = item;
     for (const [ref, text] of texts) await this.blobs.text(externalId, ref, text);
+    if (item.projectExternalId !== null) this.projectOf.set(externalId, item.projectExternalId);
     return this.stage(
       {
         external_id: externalId,

@@ -97,6 +97,8 @@ export interface ConversationItem {
   messageIds: string | null;
   /** The text that is the bytes of an attachment, by ref (Claude's extracted content). */
   texts: Array<[ref: string, text: string]>;
+  /** Its project, by the export's id (see NormalizedConversation). */
+  projectExternalId: string | null;
 }
 
 /**
@@ -294,6 +296,22 @@ export class ConversationReader {
     if (normalized) {
       this.made++;
       this.items.push(conversationItem(normalized, place));
+      // A project the export names only by id: one with nothing but that id.
+      if (normalized.projectExternalId !== undefined)
+        this.items.push(
+          storableBeside({
+            kind: 'project',
+            project: {
+              externalId: normalized.projectExternalId,
+              name: null,
+              description: null,
+              instructions: null,
+              createdAt: null,
+              updatedAt: null,
+              knowledge: [],
+            },
+          }),
+        );
     } else this.unreadable++;
   }
 
@@ -352,6 +370,8 @@ export function conversationItem(conversation: NormalizedConversation, { seq, so
     attachments: stagedAttachments(conversation),
     messageIds: conversation.messageIds ? JSON.stringify(conversation.messageIds) : null,
     texts: textsOf(conversation),
+    projectExternalId:
+      conversation.projectExternalId === undefined ? null : storableText(conversation.projectExternalId),
   };
 }
 
