@@ -44,8 +44,10 @@ export const countMemories = (db: Db, connectionId: string, changedAfter?: strin
 export const memoriesOfConnection = (db: Db, connectionId: string) =>
   db.selectFrom('memories').selectAll().where('connection_id', '=', connectionId).execute();
 
-export async function insertMemory(db: Db, row: MemoriesTable): Promise<void> {
+/** Inserts the row; returns its id. */
+export async function insertMemory(db: Db, row: MemoriesTable): Promise<string> {
   await db.insertInto('memories').values(row).execute();
+  return row.id;
 }
 
 export async function updateMemory(

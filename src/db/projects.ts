@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AttachmentsTable, Db, ProjectsTable } from './database.ts';
+import { ATTACHMENT_COLUMNS, attachmentParameters } from './attachment-staging.ts';
 import { fixedSql } from './fixed-sql.ts';
 import { countRows, rowsOf } from './sql-fragments.ts';
 
@@ -34,8 +35,10 @@ export const countProjects = (db: Db, connectionId: string, changedAfter?: strin
 export const projectsOfConnection = (db: Db, connectionId: string) =>
   db.selectFrom('projects').selectAll().where('connection_id', '=', connectionId).execute();
 
-export async function insertProject(db: Db, row: ProjectsTable): Promise<void> {
+/** Inserts the row; returns its id. */
+export async function insertProject(db: Db, row: ProjectsTable): Promise<string> {
   await db.insertInto('projects').values(row).execute();
+  return row.id;
 }
 
 export async function updateProject(
@@ -54,29 +57,16 @@ export async function updateProject(
 export async function replaceKnowledge(
   db: Db,
   projectId: string,
-  rows: Array<Omit<AttachmentsTable, 'conversation_id'>>,
+  rows: Array<Omit<AttachmentsTable, 'conversation_id' | 'message_index'>>,
 ): Promise<void> {
   for (const row of rows)
     await fixedSql(
       db,
-      `INSERT INTO attachments (id, connection_id, conversation_id, project_id, message_index, position, ref, name, content_type, size, kind, blob_id, created_at)
-       VALUES (?, ?, NULL, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO attachments (${ATTACHMENT_COLUMNS}, project_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (project_id, ref) DO UPDATE SET
          position = excluded.position, name = excluded.name, content_type = excluded.content_type,
          size = excluded.size, kind = excluded.kind, blob_id = excluded.blob_id`,
-      [
-        row.id,
-        row.connection_id,
-        projectId,
-        row.position,
-        row.ref,
-        row.name,
-        row.content_type,
-        row.size,
-        row.kind,
-        row.blob_id,
-        row.created_at,
-      ],
+      [...attachmentParameters({ ...row, conversation_id: null, message_index: 0 }), projectId],
     );
   const kept = new Set(rows.map((row) => row.ref));
   const stored = await fixedSql<{ id: string; ref: string }>(

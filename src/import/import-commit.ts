@@ -239,43 +239,45 @@ async function mergeConversations(
 }
 
 /**
- * The projects read become the connection's: one with a new external id is
- * created, one whose fields changed updated (the export's times as it says).
- * Their knowledge files are linked with the attachments (linkAttachments).
+ * The projects read (Claude's, and those ChatGPT names by id) become the
+ * connection's, by external id; their knowledge files are linked with the
+ * attachments (linkAttachments), their conversations after (linkConversationsToProjects).
  */
 async function mergeProjects(
   { db, deps, staged, now }: Commit,
   connection: ImportConnection,
 ): Promise<{ counts: BesideCounts; knowledge: ProjectKnowledge[] }> {
-  const counts = { created: 0, updated: 0, unchanged: 0 };
-  if (staged.projects.size === 0) return { counts, knowledge: [] };
-  const stored = new Map((await projects.projectsOfConnection(db, connection.id)).map((row) => [row.external_id, row]));
-  const knowledge: ProjectKnowledge[] = [];
-  for (const project of staged.projects.values()) {
-    const fields = {
-      name: project.name,
-      description: project.description,
-      instructions: project.instructions,
-      created_at: project.createdAt,
-      updated_at: project.updatedAt,
-    };
-    const row = stored.get(project.externalId);
-    const id = row?.id ?? deps.random.uuid();
-    if (!row) {
-      await projects.insertProject(db, {
-        id,
-        connection_id: connection.id,
-        external_id: project.externalId,
-        ...fields,
-        changed_at: now,
-      });
-      counts.created++;
-    } else if (changed(row, fields)) {
-      await projects.updateProject(db, id, { ...fields, changed_at: now });
-      counts.updated++;
-    } else counts.unchanged++;
-    knowledge.push({ projectId: id, externalId: project.externalId, files: project.knowledge });
-  }
+  const read = [...staged.projects.values()];
+  const stored = read.length === 0 ? [] : await projects.projectsOfConnection(db, connection.id);
+  const { counts, ids } = await mergeByExternalId(
+    stored,
+    read.map((project) => ({
+      externalId: project.externalId,
+      fields: {
+        name: project.name,
+        description: project.description,
+        instructions: project.instructions,
+        created_at: project.createdAt,
+        updated_at: project.updatedAt,
+      },
+    })),
+    {
+      insert: (externalId, fields) =>
+        projects.insertProject(db, {
+          id: deps.random.uuid(),
+          connection_id: connection.id,
+          external_id: externalId,
+          ...fields,
+          changed_at: now,
+        }),
+      update: (id, fields) => projects.updateProject(db, id, { ...fields, changed_at: now }),
+    },
+  );
+  const knowledge = read.map((project) => ({
+    projectId: ids.get(project.externalId)!,
+    externalId: project.externalId,
+    files: project.knowledge,
+  }));
   return { counts, knowledge };
 }
 
@@ -294,38 +296,65 @@ async function linkConversationsToProjects(
 
 /** The memories read become the connection's: a newer export's text of the same external id updates it. */
 async function mergeMemories({ db, deps, staged, now }: Commit, connection: ImportConnection): Promise<BesideCounts> {
-  const counts = { created: 0, updated: 0, unchanged: 0 };
-  if (staged.memories.size === 0) return counts;
-  const stored = new Map((await memories.memoriesOfConnection(db, connection.id)).map((row) => [row.external_id, row]));
-  for (const memory of staged.memories.values()) {
-    const fields = {
-      scope: memory.scope,
-      project_external_id: memory.projectExternalId,
-      title: memory.title,
-      content: memory.content,
-      updated_at: memory.updatedAt,
-    };
-    const row = stored.get(memory.externalId);
-    if (!row) {
-      await memories.insertMemory(db, {
-        id: deps.random.uuid(),
-        connection_id: connection.id,
-        external_id: memory.externalId,
-        ...fields,
-        changed_at: now,
-      });
-      counts.created++;
-    } else if (changed(row, fields)) {
-      await memories.updateMemory(db, row.id, { ...fields, changed_at: now });
-      counts.updated++;
-    } else counts.unchanged++;
-  }
+  const read = [...staged.memories.values()];
+  const stored = read.length === 0 ? [] : await memories.memoriesOfConnection(db, connection.id);
+  const { counts } = await mergeByExternalId(
+    stored,
+    read.map((memory) => ({
+      externalId: memory.externalId,
+      fields: {
+        scope: memory.scope,
+        project_external_id: memory.projectExternalId,
+        title: memory.title,
+        content: memory.content,
+        updated_at: memory.updatedAt,
+      },
+    })),
+    {
+      insert: (externalId, fields) =>
+        memories.insertMemory(db, {
+          id: deps.random.uuid(),
+          connection_id: connection.id,
+          external_id: externalId,
+          ...fields,
+          changed_at: now,
+        }),
+      update: (id, fields) => memories.updateMemory(db, id, { ...fields, changed_at: now }),
+    },
+  );
   return counts;
 }
 
-/** Whether a stored row differs from what was read in any of its fields. */
-const changed = <Fields extends object>(row: Fields, fields: Fields) =>
-  Object.entries(fields).some(([key, value]) => row[key as keyof Fields] !== value);
+/**
+ * Rows read merged into the stored ones by external id: a new one inserted, one
+ * whose fields differ updated, the rest unchanged; counted, and each one's id.
+ */
+async function mergeByExternalId<Fields extends object>(
+  stored: Array<Fields & { id: string; external_id: string }>,
+  read: Array<{ externalId: string; fields: Fields }>,
+  write: {
+    insert(externalId: string, fields: Fields): Promise<string>;
+    update(id: string, fields: Fields): Promise<void>;
+  },
+): Promise<{ counts: BesideCounts; ids: Map<string, string> }> {
+  const byExternalId = new Map(stored.map((row) => [row.external_id, row]));
+  const counts = { created: 0, updated: 0, unchanged: 0 };
+  const ids = new Map<string, string>();
+  for (const { externalId, fields } of read) {
+    const row = byExternalId.get(externalId);
+    if (!row) {
+      ids.set(externalId, await write.insert(externalId, fields));
+      counts.created++;
+      continue;
+    }
+    ids.set(externalId, row.id);
+    if (Object.entries(fields).some(([key, value]) => row[key as keyof Fields] !== value)) {
+      await write.update(row.id, fields);
+      counts.updated++;
+    } else counts.unchanged++;
+  }
+  return { counts, ids };
+}
 
 /** A message as two readers of one export both write it. */
 const messageKey = ({ timestamp, content }: Message) => `${timestamp}\n${content}`;
