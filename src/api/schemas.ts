@@ -331,7 +331,7 @@ export const EVENTS = {
   ),
   'connection.revoked': event(
     'connection.revoked',
-    'The person disconnected: the connection’s conversations are deleted.',
+    'The person disconnected: the connection’s conversations, memories and projects are deleted.',
     { connectionId, conversationsDeleted: count },
   ),
   'connection.purged': event('connection.purged', 'Your backend purged the connection.', {
