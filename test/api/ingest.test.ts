@@ -108,6 +108,8 @@ describe('POST /api/ingest-export', () => {
         capturedAt: new Date(FIXED_NOW).toISOString(),
         lastSyncAt: new Date(FIXED_NOW).toISOString(),
         conversationCount: 1,
+        memoryCount: 0,
+        projectCount: 0,
       },
     ]);
   });
