@@ -352,3 +352,38 @@ BEGIN
 END $$;
 CREATE TRIGGER upload_parts_delete_blob AFTER DELETE ON upload_parts
   FOR EACH ROW EXECUTE FUNCTION parley_upload_part_deleted();
+
+-- version 10
+-- Memories and projects, and projects' knowledge files as attachments: as
+-- schema.sql's version 15, which says why.
+CREATE TABLE projects (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  external_id TEXT NOT NULL,
+  name TEXT,
+  description TEXT,
+  instructions TEXT,
+  created_at TEXT,
+  updated_at TEXT,
+  changed_at TEXT NOT NULL,
+  UNIQUE (connection_id, external_id)
+);
+CREATE INDEX projects_by_connection ON projects (connection_id, updated_at DESC NULLS LAST, id);
+CREATE TABLE memories (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  external_id TEXT NOT NULL,
+  scope TEXT NOT NULL CHECK (scope IN ('account', 'project')),
+  project_external_id TEXT,
+  title TEXT,
+  content TEXT NOT NULL,
+  updated_at TEXT,
+  changed_at TEXT NOT NULL,
+  UNIQUE (connection_id, external_id)
+);
+CREATE INDEX memories_by_connection ON memories (connection_id, updated_at DESC NULLS LAST, id);
+ALTER TABLE conversations ADD COLUMN project_id TEXT REFERENCES projects (id) ON DELETE SET NULL;
+ALTER TABLE attachments ALTER COLUMN conversation_id DROP NOT NULL;
+ALTER TABLE attachments ADD COLUMN project_id TEXT REFERENCES projects (id) ON DELETE CASCADE;
+ALTER TABLE attachments ADD CONSTRAINT attachments_of_one CHECK ((conversation_id IS NULL) <> (project_id IS NULL));
+CREATE UNIQUE INDEX attachments_of_projects ON attachments (project_id, ref);

@@ -444,3 +444,76 @@ CREATE INDEX upload_parts_by_upload ON upload_parts (upload_id, start_byte);
 CREATE TRIGGER upload_parts_delete_blob AFTER DELETE ON upload_parts BEGIN
   DELETE FROM attachment_blobs WHERE id = old.blob_id;
 END;
+
+-- version 16
+-- What the assistant remembers of the person (memories) and the projects they
+-- set up, kept beside the conversations in the same connection (providers.md
+-- §10). `changed_at` is Parley's clock, for the listings' `updatedSince`;
+-- `created_at`/`updated_at` are the export's. A project memory names its
+-- project by the export's id, so that it is linked (`projectId`) whichever
+-- upload brings the project.
+CREATE TABLE projects (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  external_id TEXT NOT NULL,
+  name TEXT,
+  description TEXT,
+  instructions TEXT,
+  created_at TEXT,
+  updated_at TEXT,
+  changed_at TEXT NOT NULL,
+  UNIQUE (connection_id, external_id)
+) STRICT;
+CREATE INDEX projects_by_connection ON projects (connection_id, updated_at DESC, id);
+CREATE TABLE memories (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  external_id TEXT NOT NULL,
+  scope TEXT NOT NULL CHECK (scope IN ('account', 'project')),
+  project_external_id TEXT,
+  title TEXT,
+  content TEXT NOT NULL,
+  updated_at TEXT,
+  changed_at TEXT NOT NULL,
+  UNIQUE (connection_id, external_id)
+) STRICT;
+CREATE INDEX memories_by_connection ON memories (connection_id, updated_at DESC, id);
+-- A conversation of a project (ChatGPT's `g-p-…`): the project's row, named by the
+-- export's id only.
+ALTER TABLE conversations ADD COLUMN project_id TEXT REFERENCES projects (id) ON DELETE SET NULL;
+
+-- A project's knowledge files are attachments of the project, not of a
+-- conversation: served, downloaded and deleted as any attachment is. SQLite
+-- drops no NOT NULL in place: the table is copied (its triggers and indexes
+-- made again).
+CREATE TABLE attachments_of_both (
+  id TEXT PRIMARY KEY,
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  conversation_id TEXT REFERENCES conversations (id) ON DELETE CASCADE,
+  project_id TEXT REFERENCES projects (id) ON DELETE CASCADE,
+  message_index INTEGER NOT NULL,
+  position INTEGER NOT NULL DEFAULT 0,
+  ref TEXT NOT NULL,
+  name TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size INTEGER,
+  kind TEXT NOT NULL CHECK (kind IN ('image', 'file', 'audio', 'document')),
+  blob_id TEXT REFERENCES attachment_blobs (id),
+  created_at TEXT NOT NULL,
+  UNIQUE (conversation_id, ref),
+  CHECK ((conversation_id IS NULL) <> (project_id IS NULL))
+) STRICT;
+INSERT INTO attachments_of_both
+  (id, connection_id, conversation_id, project_id, message_index, position, ref, name, content_type, size, kind, blob_id, created_at)
+  SELECT id, connection_id, conversation_id, NULL, message_index, position, ref, name, content_type, size, kind, blob_id, created_at
+  FROM attachments;
+DROP TABLE attachments;
+ALTER TABLE attachments_of_both RENAME TO attachments;
+CREATE INDEX attachments_by_conversation ON attachments (conversation_id, message_index);
+CREATE INDEX attachments_by_blob ON attachments (blob_id) WHERE blob_id IS NOT NULL;
+CREATE INDEX attachments_by_connection ON attachments (connection_id, id);
+CREATE UNIQUE INDEX attachments_of_projects ON attachments (project_id, ref);
+CREATE TRIGGER attachments_delete_blob AFTER DELETE ON attachments
+  WHEN old.blob_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM attachments WHERE blob_id = old.blob_id) BEGIN
+  DELETE FROM attachment_blobs WHERE id = old.blob_id;
+END;

@@ -1,5 +1,16 @@
 import { ParleyError } from './errors.ts';
-import type { ConnectionList, Conversation, ConversationPage, IngestResult, Provider, PurgeResult } from './types.ts';
+import type {
+  ConnectionList,
+  Conversation,
+  ConversationPage,
+  IngestResult,
+  Memory,
+  MemoryPage,
+  Project,
+  ProjectPage,
+  Provider,
+  PurgeResult,
+} from './types.ts';
 
 /** As much of fetch as the client uses. */
 export type Fetch = (url: URL, init: RequestInit) => Promise<Response>;
@@ -40,14 +51,25 @@ export interface IngestExportOptions {
   partBytes?: number;
 }
 
-/** What narrows a listing of conversations. */
-export interface ConversationsQuery {
+/** What narrows a listing of memories or projects. */
+export interface PagedQuery {
   /** Page size: at most 100, 50 when left out. */
   limit?: number;
-  /** Only conversations Parley stored or changed after this instant, by its clock: a poll passes the time of its last one. */
+  /** Only those Parley stored or changed after this instant, by its clock: a poll passes the time of its last one. */
   updatedSince?: Date | string;
+}
+
+/** What narrows a listing of conversations. */
+export interface ConversationsQuery extends PagedQuery {
   /** Search: only conversations whose title or messages hold these words, best match first. */
   q?: string;
+}
+
+/** A page of any listing: its items, and where it stands. */
+interface Page {
+  total: number;
+  limit: number;
+  offset: number;
 }
 
 /** Bytes [start, end) of a file; without `end`, to its end. */
@@ -157,11 +179,70 @@ export class ParleyClient {
    * offset the last one's `limit` further on), waiting out `Retry-After` when
    * the rate limit answers 429.
    */
-  async *conversations(connectionId: string, query: ConversationsQuery = {}): AsyncGenerator<Conversation> {
+  conversations(connectionId: string, query: ConversationsQuery = {}): AsyncGenerator<Conversation> {
+    return this.everyItem(
+      (offset) => this.listConversations(connectionId, { ...query, offset }),
+      (page) => page.conversations,
+    );
+  }
+
+  /**
+   * One page of what the assistant remembers of the person (Claude's memories),
+   * newest update first; with `updatedSince`, only those Parley stored or
+   * changed after that instant.
+   */
+  listMemories(connectionId: string, { limit, offset, updatedSince }: PagedQuery & { offset?: number } = {}) {
+    return this.request<MemoryPage>('GET', '/api/memories', {
+      connectionId,
+      limit,
+      offset,
+      updatedSince: instant(updatedSince),
+    });
+  }
+
+  /** Every memory of the connection, page by page, as `conversations()` reads conversations. */
+  memories(connectionId: string, query: PagedQuery = {}): AsyncGenerator<Memory> {
+    return this.everyItem(
+      (offset) => this.listMemories(connectionId, { ...query, offset }),
+      (page) => page.memories,
+    );
+  }
+
+  /**
+   * One page of the person's projects (instructions, knowledge files: their
+   * bytes with `attachment(id)`), newest update first.
+   */
+  listProjects(connectionId: string, { limit, offset, updatedSince }: PagedQuery & { offset?: number } = {}) {
+    return this.request<ProjectPage>('GET', '/api/projects', {
+      connectionId,
+      limit,
+      offset,
+      updatedSince: instant(updatedSince),
+    });
+  }
+
+  /** Every project of the connection, page by page, as `conversations()` reads conversations. */
+  projects(connectionId: string, query: PagedQuery = {}): AsyncGenerator<Project> {
+    return this.everyItem(
+      (offset) => this.listProjects(connectionId, { ...query, offset }),
+      (page) => page.projects,
+    );
+  }
+
+  /**
+   * Every item of a listing, page by page (each next page at the offset the
+   * last one's `limit` further on), waiting out `Retry-After` when the rate
+   * limit answers 429.
+   */
+  private async *everyItem<P extends Page, Item>(
+    list: (offset: number) => Promise<P>,
+    itemsOf: (page: P) => Item[],
+  ): AsyncGenerator<Item> {
     for (let offset = 0; ; ) {
-      const page = await this.waitingOutRateLimit(() => this.listConversations(connectionId, { ...query, offset }));
-      yield* page.conversations;
-      if (page.conversations.length === 0 || page.offset + page.conversations.length >= page.total) return;
+      const page = await this.waitingOutRateLimit(() => list(offset));
+      const items = itemsOf(page);
+      yield* items;
+      if (items.length === 0 || page.offset + items.length >= page.total) return;
       offset = page.offset + page.limit;
     }
   }

@@ -5,6 +5,7 @@ export {
   type ConversationsQuery,
   type Fetch,
   type IngestExportOptions,
+  type PagedQuery,
   type ParleyClientOptions,
 } from './client.ts';
 export { ParleyError, WebhookVerificationError } from './errors.ts';

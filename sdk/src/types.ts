@@ -14,6 +14,10 @@ export interface Connection {
   /** ISO 8601: the last import's end; null before any. */
   lastSyncAt: string | null;
   conversationCount: number;
+  /** What the assistant remembers of the person (`GET /api/memories`). */
+  memoryCount: number;
+  /** The projects the person set up (`GET /api/projects`). */
+  projectCount: number;
 }
 
 /** `GET /api/conversations?userRef=`: newest capture first. */
@@ -72,11 +76,62 @@ export interface Conversation {
   payload: ConversationPayload | null;
   /** ISO 8601 UTC, the provider's last update. */
   update_time: string | null;
+  /** The project it belongs to (`listProjects`); absent where the export links none (ChatGPT's projects do). */
+  projectId?: string;
 }
 
 /** `GET /api/conversations?connectionId=`: newest update first. */
 export interface ConversationPage {
   conversations: Conversation[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** What the assistant remembers of the person, as the export wrote it. */
+export interface Memory {
+  id: string;
+  /** The export's id: a newer export of the same memory updates it. */
+  externalId: string;
+  /** `account`: of the person; `project`: of one of their projects. */
+  scope: 'account' | 'project';
+  /** A project memory's project; null until that project is imported. */
+  projectId: string | null;
+  /** The memory file's path, or its project's name; else null. */
+  title: string | null;
+  /** Markdown, exactly as exported. */
+  content: string;
+  /** ISO 8601 UTC, the export's time of it, where it gives one. */
+  updatedAt: string | null;
+}
+
+/** `GET /api/memories?connectionId=`: newest update first. */
+export interface MemoryPage {
+  memories: Memory[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** A project the person set up: its instructions and knowledge files. */
+export interface Project {
+  id: string;
+  externalId: string;
+  /** Null where the export does not name it (ChatGPT). */
+  name: string | null;
+  description: string | null;
+  /** The project's instructions to the assistant. */
+  instructions: string | null;
+  /** Its knowledge files, bytes exactly as exported: `client.attachment(id)`. */
+  knowledge: Attachment[];
+  /** ISO 8601 UTC, the export's times. */
+  createdAt: string | null;
+  updatedAt: string | null;
+}
+
+/** `GET /api/projects?connectionId=`: newest update first. */
+export interface ProjectPage {
+  projects: Project[];
   total: number;
   limit: number;
   offset: number;
@@ -93,8 +148,20 @@ export interface IngestResult {
   unchanged: number;
   skipped: number;
   conversationCount: number;
-  /** The connection's attachments (files and images of its messages) after the import. */
+  /** The connection's attachments (files and images of its messages, projects' knowledge files) after the import. */
   attachmentCount: number;
+  memories: ImportCounts;
+  projects: ImportCounts;
+  /** The connection's memories and projects after the import. */
+  memoryCount: number;
+  projectCount: number;
+}
+
+/** How an import's memories, or its projects, went: new, changed, or as stored. */
+export interface ImportCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
 }
 
 /** `POST /api/purge`: what was deleted. */
@@ -124,6 +191,10 @@ export type ParleyEvent =
         skipped: number;
         conversationCount: number;
         attachmentCount: number;
+        memories: ImportCounts;
+        projects: ImportCounts;
+        memoryCount: number;
+        projectCount: number;
       }
     >
   | EventOf<'connection.needs_reauth', { connectionId: string }>
@@ -132,7 +203,14 @@ export type ParleyEvent =
   | EventOf<'user.purged', { users: number; connections: number; conversations: number }>
   | EventOf<
       'conversation.deleted',
-      { connectionId: string; conversationId: string; externalId: string; conversationCount: number }
+      {
+        connectionId: string;
+        conversationId: string;
+        externalId: string;
+        conversationCount: number;
+        memoryCount: number;
+        projectCount: number;
+      }
     >;
 
 export type EventType = ParleyEvent['type'];

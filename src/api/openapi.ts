@@ -13,6 +13,10 @@ const COMPONENTS = {
   Attachment: schemas.Attachment,
   Conversation: schemas.Conversation,
   ConversationPage: schemas.ConversationPage,
+  Memory: schemas.Memory,
+  MemoryPage: schemas.MemoryPage,
+  Project: schemas.Project,
+  ProjectPage: schemas.ProjectPage,
   IngestResult: schemas.IngestResult,
   PurgeResult: schemas.PurgeResult,
   Health: schemas.Health,
@@ -246,6 +250,23 @@ function operation({ query, path, requestBody, answer, errors, authenticated, ..
   };
 }
 
+/** GET /api/memories or /api/projects: a connection's, paged and limited as its conversations are. */
+const besideListing = (
+  operationId: string,
+  what: string,
+  query: v.ObjectSchema<v.ObjectEntries, ErrorCode>,
+  answer: v.GenericSchema,
+) =>
+  operation({
+    operationId,
+    summary: `List a connection’s ${what}`,
+    description: `A page of ${what}, newest update first; the last page is reached when \`offset\` + the number returned ≥ \`total\`. Counted by the rate limit, with the other listings.`,
+    query: { entries: query.entries },
+    answer,
+    errors: ['missingConnectionId', 'invalidLimit', 'invalidOffset', 'invalidUpdatedSince', 'connectionNotFound'],
+    authenticated: { rateLimited: true },
+  });
+
 const WEBHOOK_HEADERS = [
   ['webhook-id', 'The delivery’s id: the same on every retry, so receivers can drop repeats.'],
   ['webhook-timestamp', 'Unix time (seconds) of this attempt.'],
@@ -336,12 +357,18 @@ export function openApiDocument(version: string) {
           authenticated: { rateLimited: true },
         }),
       },
+      '/api/memories': {
+        get: besideListing('listMemories', 'memories', schemas.MemoriesQuery, schemas.MemoryPage),
+      },
+      '/api/projects': {
+        get: besideListing('listProjects', 'projects', schemas.ProjectsQuery, schemas.ProjectPage),
+      },
       '/api/attachments/{id}': {
         get: operation({
           operationId: 'getAttachment',
           summary: 'An attachment’s bytes',
           description:
-            'The bytes of a file or image a message lists in its `attachments` (one whose `stored` is true), streamed, with its `Content-Type`. HEAD answers the headers alone. One `Range: bytes=` range gets a 206 (`If-Range` with the ETag keeps it to an unchanged file); `If-None-Match` with the ETag a 304. Not counted by the rate limit.',
+            'The bytes of a file or image a message lists in its `attachments` (one whose `stored` is true), or of a project’s knowledge file, streamed, with its `Content-Type`. HEAD answers the headers alone. One `Range: bytes=` range gets a 206 (`If-Range` with the ETag keeps it to an unchanged file); `If-None-Match` with the ETag a 304. Not counted by the rate limit.',
           path: { id: v.pipe(v.string(), v.description('The attachment’s `id`, from a message’s `attachments`.')) },
           answer: 'file',
           errors: ['attachmentNotFound', 'rangeNotSatisfiable'],

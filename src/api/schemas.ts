@@ -104,6 +104,24 @@ export const ConversationsQuery = v.object(
   'missingConnectionId' satisfies ErrorCode,
 );
 
+/** GET /api/memories and GET /api/projects: a connection's, paged as the conversations are. */
+const besideQuery = (what: string) =>
+  v.object(
+    {
+      connectionId: ConversationsQuery.entries.connectionId,
+      limit: ConversationsQuery.entries.limit,
+      offset: wholeNumber(0, 'invalidOffset', `How many ${what} to skip: page by adding the answer’s limit.`, 0),
+      updatedSince: instant(
+        'invalidUpdatedSince',
+        `Only ${what} Parley stored or changed after this instant, by its own clock: as for the conversations. Same order and paging; \`total\` counts only these.`,
+      ),
+    },
+    'missingConnectionId' satisfies ErrorCode,
+  );
+
+export const MemoriesQuery = besideQuery('memories');
+export const ProjectsQuery = besideQuery('projects');
+
 const providerField = v.pipe(
   v.picklist(PROVIDERS, 'invalidProvider'),
   v.description('The provider the file is from; the file must agree. Read from the file when left out.'),
@@ -155,6 +173,8 @@ export const Connection = v.object({
   capturedAt: timestamp('When the connection was first made.'),
   lastSyncAt: v.nullable(timestamp('When the last import ended; null before any.')),
   conversationCount: count,
+  memoryCount: v.pipe(count, v.description('What the assistant remembers of the person: `GET /api/memories`.')),
+  projectCount: v.pipe(count, v.description('The projects the person set up: `GET /api/projects`.')),
 });
 
 export const ConnectionList = v.object({ connections: v.array(Connection), userRef: v.string() });
@@ -206,6 +226,12 @@ export const Conversation = v.object({
     }),
   ),
   update_time: v.nullable(timestamp('The provider’s last update.')),
+  projectId: v.optional(
+    v.pipe(
+      v.string(),
+      v.description('The project it belongs to (`GET /api/projects`); absent where the export links none.'),
+    ),
+  ),
 });
 
 export const ConversationPage = v.object({
@@ -215,6 +241,42 @@ export const ConversationPage = v.object({
   offset: count,
 });
 
+export const Memory = v.object({
+  id: v.string(),
+  externalId: v.pipe(v.string(), v.description('The export’s id of the memory: a newer export of it updates it.')),
+  scope: v.pipe(
+    v.picklist(['account', 'project']),
+    v.description('`account`: what the assistant remembers of the person; `project`: of one project of theirs.'),
+  ),
+  projectId: v.pipe(
+    v.nullable(v.string()),
+    v.description('A project memory’s project (`GET /api/projects`); null until that project is imported.'),
+  ),
+  title: v.pipe(v.nullable(v.string()), v.description('The memory file’s path, or its project’s name; else null.')),
+  content: v.pipe(v.string(), v.description('Markdown, exactly as exported.')),
+  updatedAt: v.nullable(timestamp('The export’s time of the memory, where it gives one.')),
+});
+
+export const MemoryPage = v.object({ memories: v.array(Memory), total: count, limit: count, offset: count });
+
+export const Project = v.object({
+  id: v.string(),
+  externalId: v.pipe(v.string(), v.description('The export’s id of the project.')),
+  name: v.pipe(v.nullable(v.string()), v.description('Null where the export does not name it (ChatGPT).')),
+  description: v.nullable(v.string()),
+  instructions: v.pipe(v.nullable(v.string()), v.description('The project’s instructions to the assistant.')),
+  knowledge: v.pipe(
+    v.array(Attachment),
+    v.description('Its knowledge files, bytes exactly as exported: `GET /api/attachments/{id}`.'),
+  ),
+  createdAt: v.nullable(timestamp('The export’s time.')),
+  updatedAt: v.nullable(timestamp('The export’s time.')),
+});
+
+export const ProjectPage = v.object({ projects: v.array(Project), total: count, limit: count, offset: count });
+
+const besideCounts = v.object({ created: count, updated: count, unchanged: count });
+
 const importCounts = {
   created: count,
   updated: count,
@@ -222,6 +284,10 @@ const importCounts = {
   skipped: count,
   conversationCount: count,
   attachmentCount: count,
+  memories: besideCounts,
+  projects: besideCounts,
+  memoryCount: count,
+  projectCount: count,
 };
 
 export const IngestResult = v.object({
@@ -265,7 +331,7 @@ export const EVENTS = {
   ),
   'connection.revoked': event(
     'connection.revoked',
-    'The person disconnected: the connection’s conversations are deleted.',
+    'The person disconnected: the connection’s conversations, memories and projects are deleted.',
     { connectionId, conversationsDeleted: count },
   ),
   'connection.purged': event('connection.purged', 'Your backend purged the connection.', {
@@ -282,5 +348,7 @@ export const EVENTS = {
     conversationId: v.string(),
     externalId: v.string(),
     conversationCount: count,
+    memoryCount: count,
+    projectCount: count,
   }),
 };

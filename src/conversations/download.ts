@@ -1,7 +1,10 @@
-import type { ConversationsWithAttachments } from '../wire/wire-json.ts';
+import type { Memory, Project } from 'parley-sdk';
+import { memoryJson, projectJson, type ConversationsWithAttachments } from '../wire/wire-json.ts';
 import * as attachments from '../db/attachments.ts';
-import type { ConnectionRow } from '../db/connections.ts';
+import type { ListedConnectionRow } from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
+import * as memories from '../db/memories.ts';
+import * as projects from '../db/projects.ts';
 import type { Db } from '../db/database.ts';
 import type { Deps } from '../deps.ts';
 import { blobBytes } from './attachments.ts';
@@ -13,7 +16,9 @@ export const DOWNLOAD_PAGE_SIZE = 200;
 
 /** One connection in a download, and a way to read its conversations a page at a time. */
 export interface ConnectionDownload {
-  connection: ConnectionRow;
+  connection: ListedConnectionRow;
+  /** Its memories and projects, as the API lists them: a person has a handful. */
+  beside(): Promise<{ memories: Memory[]; projects: Project[] }>;
   conversationPages(): AsyncIterable<ConversationsWithAttachments>;
   /** Its stored attachments, page by page. */
   attachmentPages(): AsyncIterable<attachments.StoredAttachmentRow[]>;
@@ -31,9 +36,28 @@ export async function downloadOf(deps: Pick<Deps, 'db'>, owner: Owner): Promise<
   const connections = await connectionsOf(deps, owner);
   return connections.map((connection) => ({
     connection,
+    beside: () => besideOf(deps.db, connection.id),
     conversationPages: () => conversationPages(deps.db, connection.id),
     attachmentPages: () => attachmentPages(deps.db, connection.id),
   }));
+}
+
+async function besideOf(db: Db, connectionId: string) {
+  const all = async <Row>(page: (offset: number) => Promise<Row[]>) => {
+    const rows: Row[] = [];
+    for (let offset = 0; ; offset += DOWNLOAD_PAGE_SIZE) {
+      const more = await page(offset);
+      rows.push(...more);
+      if (more.length < DOWNLOAD_PAGE_SIZE) return rows;
+    }
+  };
+  const memoryRows = await all((offset) => memories.listMemoriesPage(db, connectionId, DOWNLOAD_PAGE_SIZE, offset));
+  const projectRows = await all((offset) => projects.listProjectsPage(db, connectionId, DOWNLOAD_PAGE_SIZE, offset));
+  const knowledge = await attachments.knowledgeOfProjects(
+    db,
+    projectRows.map((row) => row.id),
+  );
+  return { memories: memoryRows.map(memoryJson), projects: projectRows.map((row) => projectJson(row, knowledge)) };
 }
 
 async function* conversationPages(db: Db, connectionId: string) {

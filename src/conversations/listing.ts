@@ -1,7 +1,9 @@
-import { attachmentsOfConversations } from '../db/attachments.ts';
+import { attachmentsOfConversations, knowledgeOfProjects } from '../db/attachments.ts';
 import * as connections from '../db/connections.ts';
 import * as search from '../db/conversation-search.ts';
 import * as conversations from '../db/conversations.ts';
+import * as memories from '../db/memories.ts';
+import * as projects from '../db/projects.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { connectionOfApp } from './ownership.ts';
@@ -59,4 +61,31 @@ async function conversationsPage(
       ? connection.conversation_count
       : await conversations.countConversationsChangedAfter(db, connection.id, changedAfter);
   return { rows, total };
+}
+
+type BesidePage = Omit<PageQuery, 'q'>;
+
+/** One page of a connection's memories, newest update first; `total` counts what is kept (see listConversations). */
+export async function listMemories(deps: Pick<Deps, 'db'>, appId: string, connectionId: string, page: BesidePage) {
+  const connection = await connectionOfApp(deps, appId, connectionId);
+  const { limit, offset, changedAfter } = page;
+  return {
+    rows: await memories.listMemoriesPage(deps.db, connection.id, limit, offset, changedAfter),
+    total: await memories.countMemories(deps.db, connection.id, changedAfter),
+  };
+}
+
+/** One page of a connection's projects, newest update first, with their knowledge files. */
+export async function listProjects(deps: Pick<Deps, 'db'>, appId: string, connectionId: string, page: BesidePage) {
+  const connection = await connectionOfApp(deps, appId, connectionId);
+  const { limit, offset, changedAfter } = page;
+  const rows = await projects.listProjectsPage(deps.db, connection.id, limit, offset, changedAfter);
+  return {
+    rows,
+    total: await projects.countProjects(deps.db, connection.id, changedAfter),
+    knowledge: await knowledgeOfProjects(
+      deps.db,
+      rows.map((row) => row.id),
+    ),
+  };
 }

@@ -1,5 +1,7 @@
 import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
+import { deleteMemoriesOfConnection } from '../db/memories.ts';
+import { deleteProjectsOfConnection } from '../db/projects.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
@@ -57,6 +59,7 @@ export async function deleteConversation(
       conversationId: row.id,
       externalId: row.external_id,
       conversationCount,
+      ...(await connections.besideCounts(db, row.connection_id)),
     });
     return row;
   });
@@ -64,7 +67,7 @@ export async function deleteConversation(
   return deleted;
 }
 
-/** The user disconnects: the connection stays as `revoked` so the app sees it; its conversations go. */
+/** The user disconnects: the connection stays as `revoked` so the app sees it; its conversations, memories and projects go. */
 export async function disconnect(
   deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>,
   owner: Owner,
@@ -73,6 +76,8 @@ export async function disconnect(
   const revoked = await writeTransaction(deps.db, async (db) => {
     const connection = await unrevokedConnectionOf({ db }, owner, connectionId);
     const deleted = await conversations.deleteConversationsOfConnection(db, connection.id);
+    await deleteMemoriesOfConnection(db, connection.id);
+    await deleteProjectsOfConnection(db, connection.id);
     await connections.refreshConversationCount(db, connection.id);
     await connections.refreshStoredBytes(db, connection.id);
     await connections.updateConnection(db, connection.id, { status: 'revoked' });

@@ -166,6 +166,26 @@ export async function clearAttachmentsOfStagedWithout(db: Db, importId: string, 
   );
 }
 
+/** An attachment's row as the parameters of `INSERT INTO attachments (${ATTACHMENT_COLUMNS})`. */
+export const attachmentParameters = (row: Omit<AttachmentsTable, 'project_id'>) => [
+  row.id,
+  row.connection_id,
+  row.conversation_id,
+  row.message_index,
+  row.position,
+  row.ref,
+  row.name,
+  row.content_type,
+  row.size,
+  row.kind,
+  row.blob_id,
+  row.created_at,
+];
+
+/** The columns attachmentParameters gives, in its order. */
+export const ATTACHMENT_COLUMNS =
+  'id, connection_id, conversation_id, message_index, position, ref, name, content_type, size, kind, blob_id, created_at';
+
 /**
  * Writes the attachments of some conversations: each by (conversation, ref), so
  * one a re-import finds again keeps its id; those of the conversations' refs no
@@ -176,25 +196,12 @@ export async function replaceAttachments(db: Db, conversationIds: string[], rows
     const batch = rows.slice(at, at + ATTACHMENTS_PER_STATEMENT);
     await fixedSql(
       db,
-      `INSERT INTO attachments (id, connection_id, conversation_id, message_index, position, ref, name, content_type, size, kind, blob_id, created_at)
+      `INSERT INTO attachments (${ATTACHMENT_COLUMNS})
        VALUES ${'(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), '.repeat(batch.length).slice(0, -2)}
        ON CONFLICT (conversation_id, ref) DO UPDATE SET
          message_index = excluded.message_index, position = excluded.position, name = excluded.name, content_type = excluded.content_type,
          size = excluded.size, kind = excluded.kind, blob_id = excluded.blob_id`,
-      batch.flatMap((row) => [
-        row.id,
-        row.connection_id,
-        row.conversation_id,
-        row.message_index,
-        row.position,
-        row.ref,
-        row.name,
-        row.content_type,
-        row.size,
-        row.kind,
-        row.blob_id,
-        row.created_at,
-      ]),
+      batch.flatMap(attachmentParameters),
     );
   }
   const kept = new Set(rows.map((row) => `${row.conversation_id}\n${row.ref}`));

@@ -42,6 +42,20 @@ export async function attachmentsOfConversations(
   );
 }
 
+/** A project's knowledge file as its project lists it. */
+export type KnowledgeListRow = Omit<AttachmentListRow, 'conversation_id' | 'message_index'> & { project_id: string };
+
+/** The knowledge files of these projects (a page of the listing), in the export's order, in one query. */
+export async function knowledgeOfProjects(db: Db, projectIds: readonly string[]): Promise<KnowledgeListRow[]> {
+  if (projectIds.length === 0) return [];
+  return fixedSql<KnowledgeListRow>(
+    db,
+    `SELECT ${LIST_COLUMNS}, a.project_id FROM attachments a LEFT JOIN attachment_blobs b ON b.id = a.blob_id
+     WHERE a.project_id IN (${projectIds.map(() => '?').join(', ')}) ORDER BY a.project_id, a.position, a.id`,
+    projectIds,
+  );
+}
+
 /** One attachment with what serving its bytes needs: its blob (absent when not stored) and where the bytes are. */
 export interface AttachmentRow extends AttachmentListRow {
   connection_id: string;

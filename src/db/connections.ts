@@ -2,6 +2,8 @@ import { countConversations } from './conversations.ts';
 import type { ConnectionStatus, ConnectionsTable, Db } from './database.ts';
 import { dialectOf } from './dialects/dialect.ts';
 import { fixedSql } from './fixed-sql.ts';
+import { countMemories } from './memories.ts';
+import { countProjects } from './projects.ts';
 
 const CONNECTION_COLUMNS = [
   'connections.id',
@@ -17,6 +19,13 @@ export type ConnectionRow = Pick<
   'id' | 'provider' | 'status' | 'captured_at' | 'last_sync_at' | 'conversation_count'
 >;
 
+/** A connection as listed: with how many memories and projects it holds (PostgreSQL answers counts as text). */
+export type ListedConnectionRow = ConnectionRow & { memory_count: number | string; project_count: number | string };
+
+/** The counts of a listed connection `c`, from their tables' indexes. */
+const BESIDE_COUNTS = `(SELECT count(*) FROM memories m WHERE m.connection_id = c.id) AS memory_count,
+  (SELECT count(*) FROM projects p WHERE p.connection_id = c.id) AS project_count`;
+
 /**
  * A user's connections, newest capture first, in one query with the user
  * lookup; `null` when the app has no user with that ref.
@@ -25,17 +34,17 @@ export async function listConnectionsOfUserRef(
   db: Db,
   appId: string,
   userRef: string,
-): Promise<ConnectionRow[] | null> {
-  const rows = await fixedSql<Omit<ConnectionRow, 'id'> & { id: string | null }>(
+): Promise<ListedConnectionRow[] | null> {
+  const rows = await fixedSql<Omit<ListedConnectionRow, 'id'> & { id: string | null }>(
     db,
-    `SELECT c.id, c.provider, c.status, c.captured_at, c.last_sync_at, c.conversation_count
+    `SELECT c.id, c.provider, c.status, c.captured_at, c.last_sync_at, c.conversation_count, ${BESIDE_COUNTS}
      FROM users u LEFT JOIN connections c ON c.user_id = u.id
      WHERE u.app_id = ? AND u.user_ref = ?
      ORDER BY c.captured_at DESC, c.id`,
     [appId, userRef],
   );
   if (rows.length === 0) return null;
-  return rows.filter((row): row is ConnectionRow => row.id !== null);
+  return rows.filter((row): row is ListedConnectionRow => row.id !== null);
 }
 
 /** A connection as seen from one app: another app's connection is not found, nor an import's own (see import-connection.ts). */
@@ -96,6 +105,14 @@ export async function refreshConversationCount(db: Db, connectionId: string): Pr
   const count = await countConversations(db, connectionId);
   await db.updateTable('connections').set({ conversation_count: count }).where('id', '=', connectionId).execute();
   return count;
+}
+
+/** How many memories and projects the connection holds. */
+export async function besideCounts(
+  db: Db,
+  connectionId: string,
+): Promise<{ memoryCount: number; projectCount: number }> {
+  return { memoryCount: await countMemories(db, connectionId), projectCount: await countProjects(db, connectionId) };
 }
 
 /**

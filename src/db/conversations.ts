@@ -18,11 +18,14 @@ const listingPage = (limit: number, offset: number) => sql`ORDER BY ${listingOrd
 
 /** A conversation's columns as the API answers it, the payload as bytes. */
 export const bytesColumns = (db: Db) =>
-  sql.raw(`c.id, c.external_id, c.title, ${dialectOf(db).payloadBytes('c.payload')} AS payload, c.update_time`);
+  sql.raw(
+    `c.id, c.external_id, c.title, ${dialectOf(db).payloadBytes('c.payload')} AS payload, c.update_time, c.project_id`,
+  );
 
 /** A conversation as the API and the manage page's download answer it, its payload as stored bytes. */
 export type ConversationBytesRow = Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'update_time'> & {
   payload: Uint8Array | null;
+  project_id: string | null;
 };
 
 /**
@@ -156,6 +159,26 @@ export const findConversationOfUser = (db: Db, appId: string, userRef: string, c
     .where('users.app_id', '=', appId)
     .where('users.user_ref', '=', userRef)
     .executeTakeFirst();
+
+/**
+ * Links the connection's conversations (by external id) to their projects (by
+ * Parley's id); one whose link changes counts as changed at `now`.
+ */
+export async function linkProjects(
+  db: Db,
+  connectionId: string,
+  links: ReadonlyMap<string, string>,
+  now: string,
+): Promise<void> {
+  for (const [externalId, projectId] of links)
+    await db
+      .updateTable('conversations')
+      .set({ project_id: projectId, changed_at: now })
+      .where('connection_id', '=', connectionId)
+      .where('external_id', '=', externalId)
+      .where((eb) => eb.or([eb('project_id', 'is', null), eb('project_id', '<>', projectId)]))
+      .execute();
+}
 
 export async function deleteConversationRow(db: Db, conversationId: string): Promise<void> {
   await db.deleteFrom('conversations').where('id', '=', conversationId).execute();

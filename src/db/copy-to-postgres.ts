@@ -18,6 +18,8 @@ const TABLES: ReadonlyArray<{ table: keyof Database & string; key: string[]; bat
   { table: 'users', key: ['id'] },
   { table: 'connections', key: ['id'] },
   { table: 'conversations', key: ['id'] },
+  { table: 'projects', key: ['id'] },
+  { table: 'memories', key: ['id'] },
   { table: 'used_links', key: ['app_id', 'jti'] },
   { table: 'page_sessions', key: ['token_hash'] },
   { table: 'webhook_deliveries', key: ['seq'] },

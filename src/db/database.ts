@@ -74,6 +74,8 @@ export interface ConversationsTable {
   changed_at: string;
   /** The SHA-256 of the conversation's bytes in the export it last came from and the version of the reader that read them (`<hash>.<version>`): unchanged bytes read by the current reader are not read again. */
   source_hash: string | null;
+  /** The project it belongs to (schema.sql, version 16): ChatGPT's projects group conversations. */
+  project_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** On SQLite in the counters database (see rate-buckets.ts). */
@@ -193,6 +195,36 @@ export interface Database {
   attachment_deletions: AttachmentDeletionsTable;
   uploads: UploadsTable;
   upload_parts: UploadPartsTable;
+  memories: MemoriesTable;
+  projects: ProjectsTable;
+}
+
+export type MemoryScope = 'account' | 'project';
+
+/** See schema.sql, version 16. Times ISO 8601 UTC; `changed_at` is Parley's clock, the others the export's. */
+export interface MemoriesTable {
+  id: string;
+  connection_id: string;
+  external_id: string;
+  scope: MemoryScope;
+  /** A project memory's project, by the export's id: linked to whichever project of the connection has it. */
+  project_external_id: string | null;
+  title: string | null;
+  content: string;
+  updated_at: string | null;
+  changed_at: string;
+}
+
+export interface ProjectsTable {
+  id: string;
+  connection_id: string;
+  external_id: string;
+  name: string | null;
+  description: string | null;
+  instructions: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+  changed_at: string;
 }
 
 /** See schema.sql, version 12. */
@@ -225,7 +257,9 @@ export interface AttachmentChunksTable {
 export interface AttachmentsTable {
   id: string;
   connection_id: string;
-  conversation_id: string;
+  /** The conversation whose message showed it, or (a knowledge file) the project it belongs to: one of the two. */
+  conversation_id: string | null;
+  project_id?: string | null;
   message_index: number;
   /** Its place among the conversation's attachments, in the export's order. */
   position: number;

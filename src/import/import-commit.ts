@@ -1,6 +1,8 @@
 import type { IngestResult } from 'parley-sdk';
 import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
+import * as memories from '../db/memories.ts';
+import * as projects from '../db/projects.ts';
 import type { Db } from '../db/database.ts';
 import { adoptImportConnection } from '../db/import-connection.ts';
 import { isImportRefused } from '../db/imports.ts';
@@ -14,7 +16,7 @@ import { messagesOf } from '../conversations/payload.ts';
 import { ParleyError } from '../errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import type { ExportFormat, Message } from './formats/format.ts';
-import { linkAttachments } from './staging/attachment-links.ts';
+import { linkAttachments, type ProjectKnowledge } from './staging/attachment-links.ts';
 import { checkStorageBounds } from './storage-bounds.ts';
 import type { StagedImport } from './staging/staged-import.ts';
 
@@ -60,6 +62,12 @@ interface ImportConnection {
 /** How the import's conversations went, in the order the answer lists them. */
 type ConversationCounts = Pick<ImportResult, 'created' | 'updated' | 'unchanged' | 'skipped'>;
 
+/** What the connection holds after the import, as the events that change it say. */
+type ConnectionCounts = Pick<ImportResult, 'conversationCount' | 'memoryCount' | 'projectCount'>;
+
+/** How the import's memories, or its projects, went. */
+type BesideCounts = ImportResult['memories'];
+
 /**
  * The import's final transaction: what the import staged (or wrote into a
  * connection of its own) becomes the user's, in these steps and this order —
@@ -82,16 +90,28 @@ export function commitImport(
     const merged = await mergeConversations(commit, connection);
     const replaced = await replaceFormerConversations(db, connection.id, format.formerIds);
     const conversationCount = await connections.refreshConversationCount(db, connection.id);
+    const mergedProjects = await mergeProjects(commit, connection);
+    await linkConversationsToProjects(commit, connection, mergedProjects.knowledge);
+    const mergedMemories = await mergeMemories(commit, connection);
     const attachmentCount = await linkAttachments(db, deps, {
       importId: staged.importId,
       format,
       staged: staged.blobs,
       connectionId: connection.id,
       now,
+      knowledge: mergedProjects.knowledge,
     });
     await keepWithinStorageBounds(commit, connection, userId);
-    await announceReplaced(commit, connection, replaced, conversationCount);
-    const counts = { ...merged, conversationCount, attachmentCount };
+    const besideCounts = await connections.besideCounts(db, connection.id);
+    await announceReplaced(commit, connection, replaced, { conversationCount, ...besideCounts });
+    const counts = {
+      ...merged,
+      conversationCount,
+      attachmentCount,
+      memories: mergedMemories,
+      projects: mergedProjects.counts,
+      ...besideCounts,
+    };
     await markSynced(commit, connection, counts);
     return {
       ok: true as const,
@@ -218,6 +238,124 @@ async function mergeConversations(
   };
 }
 
+/**
+ * The projects read (Claude's, and those ChatGPT names by id) become the
+ * connection's, by external id; their knowledge files are linked with the
+ * attachments (linkAttachments), their conversations after (linkConversationsToProjects).
+ */
+async function mergeProjects(
+  { db, deps, staged, now }: Commit,
+  connection: ImportConnection,
+): Promise<{ counts: BesideCounts; knowledge: ProjectKnowledge[] }> {
+  const read = [...staged.projects.values()];
+  const stored = read.length === 0 ? [] : await projects.projectsOfConnection(db, connection.id);
+  const { counts, ids } = await mergeByExternalId(
+    stored,
+    read.map((project) => ({
+      externalId: project.externalId,
+      fields: {
+        name: project.name,
+        description: project.description,
+        instructions: project.instructions,
+        created_at: project.createdAt,
+        updated_at: project.updatedAt,
+      },
+    })),
+    {
+      insert: (externalId, fields) =>
+        projects.insertProject(db, {
+          id: deps.random.uuid(),
+          connection_id: connection.id,
+          external_id: externalId,
+          ...fields,
+          changed_at: now,
+        }),
+      update: (id, fields) => projects.updateProject(db, id, { ...fields, changed_at: now }),
+    },
+  );
+  const knowledge = read.map((project) => ({
+    projectId: ids.get(project.externalId)!,
+    externalId: project.externalId,
+    files: project.knowledge,
+  }));
+  return { counts, knowledge };
+}
+
+/** Each conversation read that names its project (ChatGPT's) is linked to it. */
+async function linkConversationsToProjects(
+  { db, staged, now }: Commit,
+  connection: ImportConnection,
+  read: ProjectKnowledge[],
+): Promise<void> {
+  if (staged.projectOf.size === 0) return;
+  const idOf = new Map(read.map(({ externalId, projectId }) => [externalId, projectId]));
+  const links = new Map<string, string>();
+  for (const [conversation, project] of staged.projectOf) links.set(conversation, idOf.get(project)!);
+  await conversations.linkProjects(db, connection.id, links, now);
+}
+
+/** The memories read become the connection's: a newer export's text of the same external id updates it. */
+async function mergeMemories({ db, deps, staged, now }: Commit, connection: ImportConnection): Promise<BesideCounts> {
+  const read = [...staged.memories.values()];
+  const stored = read.length === 0 ? [] : await memories.memoriesOfConnection(db, connection.id);
+  const { counts } = await mergeByExternalId(
+    stored,
+    read.map((memory) => ({
+      externalId: memory.externalId,
+      fields: {
+        scope: memory.scope,
+        project_external_id: memory.projectExternalId,
+        title: memory.title,
+        content: memory.content,
+        updated_at: memory.updatedAt,
+      },
+    })),
+    {
+      insert: (externalId, fields) =>
+        memories.insertMemory(db, {
+          id: deps.random.uuid(),
+          connection_id: connection.id,
+          external_id: externalId,
+          ...fields,
+          changed_at: now,
+        }),
+      update: (id, fields) => memories.updateMemory(db, id, { ...fields, changed_at: now }),
+    },
+  );
+  return counts;
+}
+
+/**
+ * Rows read merged into the stored ones by external id: a new one inserted, one
+ * whose fields differ updated, the rest unchanged; counted, and each one's id.
+ */
+async function mergeByExternalId<Fields extends object>(
+  stored: Array<Fields & { id: string; external_id: string }>,
+  read: Array<{ externalId: string; fields: Fields }>,
+  write: {
+    insert(externalId: string, fields: Fields): Promise<string>;
+    update(id: string, fields: Fields): Promise<void>;
+  },
+): Promise<{ counts: BesideCounts; ids: Map<string, string> }> {
+  const byExternalId = new Map(stored.map((row) => [row.external_id, row]));
+  const counts = { created: 0, updated: 0, unchanged: 0 };
+  const ids = new Map<string, string>();
+  for (const { externalId, fields } of read) {
+    const row = byExternalId.get(externalId);
+    if (!row) {
+      ids.set(externalId, await write.insert(externalId, fields));
+      counts.created++;
+      continue;
+    }
+    ids.set(externalId, row.id);
+    if (Object.entries(fields).some(([key, value]) => row[key as keyof Fields] !== value)) {
+      await write.update(row.id, fields);
+      counts.updated++;
+    } else counts.unchanged++;
+  }
+  return { counts, ids };
+}
+
 /** A message as two readers of one export both write it. */
 const messageKey = ({ timestamp, content }: Message) => `${timestamp}\n${content}`;
 
@@ -254,7 +392,7 @@ async function announceReplaced(
   { db, deps, target }: Commit,
   connection: ImportConnection,
   replaced: Array<{ id: string; externalId: string }>,
-  conversationCount: number,
+  counts: ConnectionCounts,
 ): Promise<void> {
   for (const { id, externalId } of replaced) {
     await recordEvent(db, deps, target.appId, 'conversation.deleted', {
@@ -262,7 +400,7 @@ async function announceReplaced(
       connectionId: connection.id,
       conversationId: id,
       externalId,
-      conversationCount,
+      ...counts,
     });
   }
 }
@@ -271,7 +409,7 @@ async function announceReplaced(
 async function markSynced(
   { db, deps, target, format, now }: Commit,
   connection: ImportConnection,
-  counts: ConversationCounts & Pick<ImportResult, 'conversationCount' | 'attachmentCount'>,
+  counts: Omit<ImportResult, 'ok' | 'userRef' | 'connectionId' | 'provider'>,
 ): Promise<void> {
   await connections.updateConnection(db, connection.id, { status: 'active', last_sync_at: now });
   await recordEvent(db, deps, target.appId, 'connection.synced', {

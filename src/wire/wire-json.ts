@@ -1,8 +1,10 @@
-import type { Attachment } from 'parley-sdk';
+import type { Attachment, Memory, Project } from 'parley-sdk';
 import { attachmentContentType } from '../attachments/content-type.ts';
-import type { AttachmentListRow } from '../db/attachments.ts';
-import type { ConnectionRow } from '../db/connections.ts';
+import type { AttachmentListRow, KnowledgeListRow } from '../db/attachments.ts';
+import type { ListedConnectionRow } from '../db/connections.ts';
 import type { ConversationBytesRow } from '../db/conversations.ts';
+import type { MemoryRow } from '../db/memories.ts';
+import type { ProjectRow } from '../db/projects.ts';
 import { messageEnds, writeWithFields, writtenLength } from './message-fields.ts';
 
 const encoder = new TextEncoder();
@@ -10,17 +12,44 @@ const NULL_JSON = encoder.encode('null');
 const NO_ATTACHMENTS = encoder.encode('"attachments":[]');
 
 /** A connection as the API answers it; the manage page's download writes the same. */
-export const connectionJson = (row: ConnectionRow) => ({
+export const connectionJson = (row: ListedConnectionRow) => ({
   id: row.id,
   provider: row.provider,
   status: row.status,
   capturedAt: row.captured_at,
   lastSyncAt: row.last_sync_at,
   conversationCount: row.conversation_count,
+  memoryCount: Number(row.memory_count),
+  projectCount: Number(row.project_count),
 });
 
-/** An attachment as a message lists it. */
-export const attachmentJson = (row: AttachmentListRow): Attachment => ({
+/** A memory as the API answers it. */
+export const memoryJson = (row: MemoryRow): Memory => ({
+  id: row.id,
+  externalId: row.external_id,
+  scope: row.scope,
+  projectId: row.project_id,
+  title: row.title,
+  content: row.content,
+  updatedAt: row.updated_at,
+});
+
+/** A project as the API answers it, with its knowledge files (those of the page's projects). */
+export function projectJson(row: ProjectRow, knowledge: readonly KnowledgeListRow[]): Project {
+  return {
+    id: row.id,
+    externalId: row.external_id,
+    name: row.name,
+    description: row.description,
+    instructions: row.instructions,
+    knowledge: knowledge.filter((file) => file.project_id === row.id).map(attachmentJson),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** An attachment as a message (or a project) lists it. */
+export const attachmentJson = (row: Omit<AttachmentListRow, 'conversation_id' | 'message_index'>): Attachment => ({
   id: row.id,
   name: row.name,
   contentType: attachmentContentType(row.content_type),
@@ -80,7 +109,9 @@ export function conversationsJson(
         `${leadingComma || i ? ',' : ''}{"id":${JSON.stringify(row.id)},"external_id":${JSON.stringify(row.external_id)},"title":${JSON.stringify(row.title)},"payload":`,
       ),
       payload: { json, ends, fields: ends.map((_, index) => ofConversation?.get(index) ?? NO_ATTACHMENTS) },
-      tail: encoder.encode(`,"update_time":${JSON.stringify(row.update_time)}}`),
+      tail: encoder.encode(
+        `,"update_time":${JSON.stringify(row.update_time)}${row.project_id === null ? '' : `,"projectId":${JSON.stringify(row.project_id)}`}}`,
+      ),
     };
   });
   const out = new Uint8Array(

@@ -59,6 +59,10 @@ describe('POST /api/ingest-export', () => {
       'skipped',
       'conversationCount',
       'attachmentCount',
+      'memories',
+      'projects',
+      'memoryCount',
+      'projectCount',
     ]);
     assert.deepEqual(
       { ...body, connectionId: 'x' },
@@ -73,6 +77,10 @@ describe('POST /api/ingest-export', () => {
         skipped: 0,
         conversationCount: 1,
         attachmentCount: 0,
+        memories: { created: 0, updated: 0, unchanged: 0 },
+        projects: { created: 0, updated: 0, unchanged: 0 },
+        memoryCount: 0,
+        projectCount: 0,
       },
     );
     const [conversation] = await conversationsOf(t, body.connectionId);
@@ -100,6 +108,8 @@ describe('POST /api/ingest-export', () => {
         capturedAt: new Date(FIXED_NOW).toISOString(),
         lastSyncAt: new Date(FIXED_NOW).toISOString(),
         conversationCount: 1,
+        memoryCount: 0,
+        projectCount: 0,
       },
     ]);
   });

@@ -233,6 +233,8 @@ describe('response shapes', () => {
           capturedAt: isoTime(FIXED_NOW - 3_600_000),
           lastSyncAt: isoTime(FIXED_NOW),
           conversationCount: 2,
+          memoryCount: 0,
+          projectCount: 0,
         },
         {
           id: empty.connectionId,
@@ -241,6 +243,8 @@ describe('response shapes', () => {
           capturedAt: isoTime(FIXED_NOW - 7_200_000),
           lastSyncAt: null,
           conversationCount: 0,
+          memoryCount: 0,
+          projectCount: 0,
         },
       ],
       userRef,

@@ -15,6 +15,8 @@ type Event<T extends sdk.EventType> = Extract<sdk.ParleyEvent, { type: T }>;
 interface Answers {
   ConnectionList: sdk.ConnectionList;
   ConversationPage: sdk.ConversationPage;
+  MemoryPage: sdk.MemoryPage;
+  ProjectPage: sdk.ProjectPage;
   IngestResult: sdk.IngestResult;
   PurgeResult: sdk.PurgeResult;
 }
@@ -23,6 +25,8 @@ const sameTypes: { [Name in keyof Answers]: Same<v.InferOutput<(typeof schemas)[
 } = {
   ConnectionList: true,
   ConversationPage: true,
+  MemoryPage: true,
+  ProjectPage: true,
   IngestResult: true,
   PurgeResult: true,
   'connection.created': true,
@@ -79,6 +83,8 @@ describe('GET /openapi.json', () => {
       '/api/connections',
       '/api/conversations',
       '/api/ingest-export',
+      '/api/memories',
+      '/api/projects',
       '/api/purge',
       '/api/uploads',
       '/api/uploads/{id}',

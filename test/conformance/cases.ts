@@ -546,6 +546,10 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
             conversationCount: 5,
             // claude-conversations.json's paste (explain.txt).
             attachmentCount: 1,
+            memories: { created: 0, updated: 0, unchanged: 0 },
+            projects: { created: 0, updated: 0, unchanged: 0 },
+            memoryCount: 0,
+            projectCount: 0,
           },
         );
         const { connections } = expectJson(await api('/api/conversations?userRef=smoke-user', apiKey), 200);
@@ -645,6 +649,10 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
           conversationCount: 5,
           // claude-conversations.json's paste (explain.txt).
           attachmentCount: 1,
+          memories: { created: 0, updated: 0, unchanged: 0 },
+          projects: { created: 0, updated: 0, unchanged: 0 },
+          memoryCount: 0,
+          projectCount: 0,
         },
       );
     });
@@ -895,6 +903,8 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
           'capturedAt',
           'lastSyncAt',
           'conversationCount',
+          'memoryCount',
+          'projectCount',
         ]);
         assert.match(connection.capturedAt, iso);
         assert.match(connection.lastSyncAt, iso);

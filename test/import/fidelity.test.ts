@@ -384,6 +384,40 @@ function metaVisible(text: string): Visible {
   return { strings, counted: 0 };
 }
 
+/**
+ * Claude's memories and projects: every memory's Markdown (the account's, each
+ * project's, each memory file's), each project's name, description,
+ * instructions and knowledge files' text. The starter project, the same example
+ * in every account, is not the person's and not kept.
+ */
+function claudeBesideVisible(text: string): Visible {
+  const parsed: unknown = JSON.parse(text);
+  const records = (Array.isArray(parsed) ? parsed : [parsed]).filter(isObject);
+  const strings = records.flatMap((record): string[] => {
+    if ('prompt_template' in record || 'is_starter_project' in record) {
+      if (record.is_starter_project === true) return [];
+      return [
+        ...str(record.name),
+        ...str(record.description),
+        ...str(record.prompt_template),
+        ...asArray(record.docs).flatMap((doc) => (isObject(doc) ? [...str(doc.filename), ...str(doc.content)] : [])),
+      ];
+    }
+    return [
+      ...str(record.conversations_memory),
+      ...Object.values(isObject(record.project_memories) ? record.project_memories : {}).flatMap(str),
+      // A memory file with no text is no memory.
+      ...asArray(record.memory_files).flatMap((file) =>
+        isObject(file) && str(file.content).length > 0 ? [...str(file.path), ...str(file.content)] : [],
+      ),
+    ];
+  });
+  return { strings, counted: 0 };
+}
+
+/** The providers whose exports hold records beside the conversations, and what the person saw of them. */
+const BESIDE_VISIBLE: Readonly<Record<string, (text: string) => Visible>> = { anthropic: claudeBesideVisible };
+
 const VISIBLE: Readonly<Record<string, (text: string) => Visible>> = {
   openai: chatgptVisible,
   anthropic: claudeVisible,
@@ -434,17 +468,31 @@ async function storedConversations(t: TestContext, connectionId: string): Promis
   return rows.map((row) => ({ title: row.title, payload: JSON.parse(new TextDecoder().decode(row.payload!)) }));
 }
 
+/** The connection's memories and projects as the API lists them, with each knowledge file's text as served. */
+async function storedBeside(t: TestContext, connectionId: string): Promise<string[]> {
+  const { memories } = await json(await t.request(`/api/memories?connectionId=${connectionId}&limit=100`));
+  const { projects } = await json(await t.request(`/api/projects?connectionId=${connectionId}&limit=100`));
+  const texts: string[] = memories.flatMap((memory: Json) => [memory.title ?? '', memory.content]);
+  for (const project of projects) {
+    texts.push(project.name ?? '', project.description ?? '', project.instructions ?? '');
+    for (const file of project.knowledge)
+      texts.push(file.name, await (await t.request(`/api/attachments/${file.id}`)).text());
+  }
+  return texts;
+}
+
 /**
  * Everything Parley stored that a person reads, as one text. Gemini's answers
  * are HTML turned into Markdown, which escapes characters such as `*`, `_`, `.`
  * after a number and `-` at a line's start with a backslash: escapes are removed,
  * so that the answer's text is compared, not its Markdown.
  */
-function storedText(conversations: Json[]): string {
+function storedText(conversations: Json[], beside: string[]): string {
   const texts = conversations.flatMap((conversation) => [
     conversation.title ?? '',
     ...conversation.payload.messages.flatMap((message: Json) => [message.content, message.reasoning ?? '']),
   ]);
+  texts.push(...beside);
   return collapse(texts.join('\n').replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1'));
 }
 
@@ -454,14 +502,26 @@ function upload(name: string, isFolder: boolean): { bytes: Uint8Array; contentTy
   return { bytes: fixtureBytes(name), contentType: fixtureContentType(name) };
 }
 
-/** The files of a fixture that hold the provider's conversations, by name, as text. */
-function sourceFiles(name: string, isFolder: boolean, provider: string): Array<[string, string]> {
+/**
+ * The files of a fixture that hold what the person saw, by name, as text, each
+ * with what the walker reads of it: the provider's conversations, or the
+ * records it keeps beside them (memories, projects).
+ */
+function sourceFiles(
+  name: string,
+  isFolder: boolean,
+  provider: string,
+): Array<[string, string, ((text: string) => Visible) | undefined]> {
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  if (!isFolder) return [[name, decode(fixtureBytes(name))]];
-  const members = formatFor(provider)!.zipMembers;
-  return Object.entries(zipFolderFiles(name))
-    .filter(([path]) => members.test(path))
-    .map(([path, bytes]) => [`${name}/${path}`, decode(bytes)]);
+  if (!isFolder) return [[name, decode(fixtureBytes(name)), VISIBLE[provider]]];
+  const format = formatFor(provider)!;
+  return Object.entries(zipFolderFiles(name)).flatMap(
+    ([path, bytes]): Array<[string, string, ((text: string) => Visible) | undefined]> => {
+      if (format.zipMembers.test(path)) return [[`${name}/${path}`, decode(bytes), VISIBLE[provider]]];
+      if (format.beside?.zipMember.test(path)) return [[`${name}/${path}`, decode(bytes), BESIDE_VISIBLE[provider]]];
+      return [];
+    },
+  );
 }
 
 const fixtures = readdirSync(FIXTURES, { withFileTypes: true }).filter((entry) => !NOT_EXPORTS.has(entry.name));
@@ -487,13 +547,17 @@ for (const entry of fixtures) {
     const visibleOf = VISIBLE[body.provider];
     assert.ok(visibleOf, `${entry.name}: no visible strings are defined for ${body.provider}`);
     const files = sourceFiles(entry.name, isFolder, body.provider);
-    assert.ok(files.length > 0, `${entry.name}: none of its files is a ${body.provider} conversations file`);
+    assert.ok(files.length > 0, `${entry.name}: none of its files is a ${body.provider} export file`);
 
-    const stored = storedText(await storedConversations(t, body.connectionId));
+    const stored = storedText(
+      await storedConversations(t, body.connectionId),
+      await storedBeside(t, body.connectionId),
+    );
     let counted = 0;
     let checked = 0;
-    for (const [file, text] of files) {
-      const visible = visibleOf(text);
+    for (const [file, text, visibleIn] of files) {
+      assert.ok(visibleIn, `${file}: no visible strings are defined for what it holds`);
+      const visible = visibleIn(text);
       counted += visible.counted;
       for (const line of visible.strings.flatMap(lines)) {
         checked++;

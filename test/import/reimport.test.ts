@@ -461,6 +461,8 @@ describe('conversations an older reader stored under other ids', () => {
           conversationId: thread.id,
           externalId: formerThread,
           conversationCount: stored.length + 1,
+          memoryCount: 0,
+          projectCount: 0,
         },
       ],
     );

@@ -95,7 +95,7 @@ describe('storage bounds', () => {
     const owner = { appId: t.tenant.appId, userRef: 'u1' };
     await deleteAttachment(t.deps, owner, withFile.id);
     assert.equal(await storedBytes(t, connectionId), full - Number(withFile.size));
-    await deleteConversation(t.deps, owner, withFile.conversation_id);
+    await deleteConversation(t.deps, owner, withFile.conversation_id!);
     assert.equal(await storedBytes(t, connectionId), await countedBytes(t, connectionId));
     assert.ok((await storedBytes(t, connectionId)) < full - Number(withFile.size));
     await disconnect(t.deps, owner, connectionId);

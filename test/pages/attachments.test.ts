@@ -377,7 +377,7 @@ describe('download my data: the zip', () => {
       .where('id', '=', files.photo.id)
       .executeTakeFirstOrThrow();
     const sneaky = await seedAttachment(t.deps, {
-      conversationId,
+      conversationId: conversationId!,
       name: '../../.bashrc',
       contentType: 'text/plain',
       bytes: encoder.encode('echo hi'),

@@ -548,9 +548,10 @@ describe('download my data', () => {
     // The connections as the API lists them, in its order, each with every one of its conversations as the API pages them.
     const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
     assert.deepEqual(
-      file.connections.map(({ conversations, ...connection }: any) => connection),
+      file.connections.map(({ conversations, memories, projects, ...connection }: any) => connection),
       connections,
     );
+    assert.ok(file.connections.every((c: any) => c.memories.length === 0 && c.projects.length === 0));
     assert.deepEqual(
       connections.map((c: any) => [c.provider, c.status, c.conversationCount]),
       [

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
+import { zipSync } from 'fflate';
 import { sql } from 'kysely';
 import { createApp } from '../../src/app.ts';
 import { CHUNK_BYTES, databaseStore } from '../../src/attachments/database-store.ts';
@@ -22,7 +23,7 @@ import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { insertUsedLink } from '../../src/db/page-sessions.ts';
 import { inheritedEnv, ROOT } from '../conformance/server.ts';
-import { fixtureBytes, json, postExport, setup } from '../helpers.ts';
+import { fixtureBytes, json, postExport, setup, zipFolderFiles } from '../helpers.ts';
 import { createDatabase, NO_TEST_POSTGRES, testPostgresUrl } from '../postgres-server.ts';
 import { attach, conversationIds, readAll, storeBlob, testBytes } from '../attachments/blobs.ts';
 
@@ -49,7 +50,8 @@ async function everything(request: (path: string) => Promise<Response>, userRefs
     const connections = await request(`/api/conversations?userRef=${userRef}`);
     texts.push(await connections.clone().text());
     for (const { id } of (await json(connections)).connections)
-      texts.push(await (await request(`/api/conversations?connectionId=${id}&limit=100`)).text());
+      for (const listing of ['conversations', 'memories', 'projects'])
+        texts.push(await (await request(`/api/${listing}?connectionId=${id}&limit=100`)).text());
   }
   return texts;
 }
@@ -61,13 +63,23 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
   /**
    * A SQLite file with two users' imports and a webhook outbox, and alice's
    * attachments: two blobs of several chunks, one of them shown twice, a staged
-   * blob, and an S3 object queued for deletion.
+   * blob, and an S3 object queued for deletion; with `memoriesAndProjects`,
+   * her memories and a project with its knowledge files.
    */
-  async function sqliteWithData(name: string) {
+  async function sqliteWithData(name: string, { memoriesAndProjects = false } = {}) {
     const path = join(dir, `${name}.db`);
     const t = await setup({ RATE_LIMIT_PER_MINUTE: '1000' }, { databasePath: path });
     await setWebhookEndpoint(t.deps, t.tenant.appId, 'https://hooks.example.com/parley');
     await postExport(t, fixtureBytes('claude-conversations.json'), { query: 'userRef=alice' });
+    // Alice's memories and a project of hers with two knowledge files, uploaded apart.
+    if (memoriesAndProjects) {
+      const june = zipFolderFiles('claude-2026-06-zip');
+      await postExport(
+        t,
+        zipSync(Object.fromEntries(Object.entries(june).filter(([name]) => !/conversations|users/.test(name)))),
+        { query: 'userRef=alice', contentType: 'application/zip' },
+      );
+    }
     await postExport(t, fixtureBytes('copilot-activity-history.csv'), {
       query: 'userRef=bob',
       contentType: 'text/csv',
@@ -106,7 +118,7 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
   }
 
   test('copies everything, verified by counts; the API then answers the same bytes from PostgreSQL', async () => {
-    const { t, path, blobIds, blobs } = await sqliteWithData('full');
+    const { t, path, blobIds, blobs } = await sqliteWithData('full', { memoriesAndProjects: true });
     // An open resumable upload, half sent: a client goes on with it on PostgreSQL.
     const tus = { 'Tus-Resumable': '1.0.0' };
     const upload = (
@@ -128,13 +140,15 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
       users: 2,
       connections: 3,
       conversations: 10,
+      projects: 1,
+      memories: 3,
       used_links: 2,
       page_sessions: 0,
-      webhook_deliveries: 6,
-      // The three above, the paste the Claude export holds, and the upload's part.
-      attachment_blobs: 3 + 1 + 1,
-      attachment_chunks: 3 + 2 + 1 + 1 + 1,
-      attachments: 4 + 1,
+      webhook_deliveries: 7,
+      // The three above, the paste the Claude export holds, the project's two knowledge files and the upload's part.
+      attachment_blobs: 3 + 1 + 2 + 1,
+      attachment_chunks: 3 + 2 + 1 + 1 + 2 + 1,
+      attachments: 4 + 1 + 2,
       uploads: 1,
       upload_parts: 1,
       attachment_deletions: 1,
@@ -164,7 +178,7 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
           db,
         )
       ).rows;
-      assert.equal(next!.seq, 7);
+      assert.equal(next!.seq, 8);
       // The bytes, chunk by chunk, and the rows that show them.
       const store = databaseStore(db);
       for (const name of ['photo', 'paste'] as const)

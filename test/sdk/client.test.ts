@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ParleyClient } from 'parley-sdk';
-import { postExport, seedAttachment, setup, type TestContext } from '../helpers.ts';
+import { zipSync } from 'fflate';
+import { postExport, seedAttachment, setup, zipFolderFiles, type TestContext } from '../helpers.ts';
 
 function claudeExport(conversations: Array<{ id: string; title: string; text: string }>) {
   return new TextEncoder().encode(
@@ -76,6 +77,38 @@ describe('ParleyClient against the server', () => {
     for await (const conversation of parley.conversations(connectionId, { q: 'tomato', limit: 1 }))
       all.push(conversation.title);
     assert.deepEqual(all.sort(), ['Soup', 'Taxes', 'Tomato garden']);
+  });
+
+  test('listMemories and listProjects page as listConversations does; memories() and projects() read every one; a knowledge file’s bytes by attachment()', async () => {
+    const t = await setup();
+    const upload = await postExport(t, zipSync(zipFolderFiles('claude-2026-06-zip')), {
+      contentType: 'application/zip',
+    });
+    const { connectionId } = await upload.json();
+    const parley = client(t);
+    const page = await parley.listMemories(connectionId, { limit: 2, offset: 1 });
+    assert.deepEqual([page.memories.length, page.total, page.limit, page.offset], [2, 3, 2, 1]);
+    const memories = [];
+    for await (const memory of parley.memories(connectionId, { limit: 1 })) memories.push(memory.externalId);
+    assert.equal(new Set(memories).size, 3);
+    const projects = [];
+    for await (const project of parley.projects(connectionId, { limit: 1 })) projects.push(project);
+    assert.deepEqual(
+      projects.map((project) => project.name),
+      ['메뉴 앱 온보딩'],
+    );
+    const file = await parley.attachment(projects[0]!.knowledge[0]!.id);
+    assert.equal(file.name, '용어집.md');
+    assert.equal(
+      await new Response(file.stream).text(),
+      '# 용어집\r\n\r\n- 장바구니\u200b: cart\r\n- 주문\u200b하기: place order\r\n',
+    );
+    // Nothing changed since: updatedSince keeps none.
+    t.clock.advance(60_000);
+    const since = new Date(t.clock.now() - 1);
+    assert.deepEqual((await parley.listProjects(connectionId, { updatedSince: since })).total, 0);
+    assert.deepEqual((await parley.listMemories(connectionId, { updatedSince: since })).memories, []);
+    await assert.rejects(parley.listMemories('nope'), { status: 404, message: 'Connection not found' });
   });
 
   test('listConnections passes userRef through; the server’s refusals arrive as ParleyError', async () => {

@@ -212,6 +212,10 @@ describe('events', () => {
       conversationCount: 5,
       // The pasted explain.txt, listed in `files` too: one attachment.
       attachmentCount: 1,
+      memories: { created: 0, updated: 0, unchanged: 0 },
+      projects: { created: 0, updated: 0, unchanged: 0 },
+      memoryCount: 0,
+      projectCount: 0,
     });
     assert.deepEqual({ ...events[2]!.data }, { ...events[1]!.data, created: 0, unchanged: 5 });
     assert.deepEqual(events[5]!.data, {
@@ -220,6 +224,8 @@ describe('events', () => {
       conversationId: conversation.id,
       externalId: conversation.external_id,
       conversationCount: 4,
+      memoryCount: 0,
+      projectCount: 0,
     });
     assert.deepEqual(events[6]!.data, { userRef: 'u1', connectionId: imported.connectionId, conversationsDeleted: 4 });
     assert.deepEqual(events[7]!.data, { userRef: 'u1', connectionId: openai.id });

@@ -50,8 +50,8 @@ function blobFileId(member: string): string | undefined {
 export const chatgptExport: RecordFormat = {
   kind: 'record',
   provider: 'openai',
-  // 2: images named from conversation_asset_file_names.json. 3: attachments.
-  readerVersion: 3,
+  // 2: images named from conversation_asset_file_names.json. 3: attachments. 4: projects.
+  readerVersion: 4,
   zipMembers: CONVERSATIONS_FILE,
   // `{"<file id>.dat": "<name the person uploaded>"}`, beside the conversations in 2026 zips.
   fileNames: {
@@ -101,6 +101,7 @@ export const chatgptExport: RecordFormat = {
     };
     const branch = displayedBranch(mapping, asString(raw.current_node));
     const { messages, starts } = branchMessages(branch, conversation);
+    const project = projectOf(raw);
     return {
       externalId,
       title,
@@ -108,9 +109,20 @@ export const chatgptExport: RecordFormat = {
       payload: { title: title ?? '', messages },
       ...(conversation.attachments.length > 0 && { attachments: conversation.attachments }),
       ...(options?.messageIds && { messageIds: answersOfNodes(mapping, branch, starts, messages) }),
+      ...(project !== undefined && { projectExternalId: project }),
     };
   },
 };
+
+/**
+ * The ChatGPT project a conversation belongs to: its `conversation_template_id`
+ * (or `gizmo_id`) when it is a project's (`g-p-…`); a custom GPT's (`g-…`) is none.
+ */
+function projectOf(raw: Json): string | undefined {
+  for (const id of [raw.conversation_template_id, raw.gizmo_id])
+    if (typeof id === 'string' && id.startsWith('g-p-')) return id;
+  return undefined;
+}
 
 /** What a message's reading needs from the rest of its conversation. */
 interface ConversationContext {

@@ -15,6 +15,7 @@ import {
   type RecordFormat,
   type Role,
 } from './format.ts';
+import { claudeBeside } from './claude-beside.ts';
 
 const SENDER_ROLES: Record<string, Role> = { human: 'user', user: 'user', assistant: 'assistant', system: 'system' };
 
@@ -45,6 +46,7 @@ export const claudeExport: RecordFormat = {
   // 2: attachments.
   readerVersion: 2,
   zipMembers: CONVERSATIONS_FILE,
+  beside: claudeBeside,
   recognizes: (raw) => 'chat_messages' in raw,
   normalize(raw) {
     const externalId = externalIdFrom(raw.uuid, raw.id);

@@ -26,6 +26,8 @@ export interface NormalizedConversation {
    * message id only (`library_files.json`).
    */
   messageIds?: Record<string, number>;
+  /** The project it belongs to, by the export's id (ChatGPT's `g-p-…`): listed as a project of its own, with no name. */
+  projectExternalId?: string;
 }
 
 /**
@@ -105,12 +107,56 @@ interface FormatBase {
      */
     linksConversationsOf: RegExp;
   };
+  /** The records kept beside the conversations (Claude's memories and projects), and where a zip holds them. */
+  beside?: BesideReader;
   /**
    * The ids an older reader gave conversations the current one names otherwise
    * (and may cut differently). Such a stored conversation is replaced: removed
    * once the connection's other conversations hold every message of it.
    */
   formerIds?: RegExp;
+}
+
+/**
+ * What the assistant remembers of the person, as the export writes it
+ * (providers.md §10.1): `content` the export's Markdown as it is.
+ */
+export interface NormalizedMemory {
+  externalId: string;
+  scope: 'account' | 'project';
+  /** A project memory's project, by the export's id. */
+  projectExternalId: string | null;
+  title: string | null;
+  content: string;
+  /** ISO 8601, UTC. */
+  updatedAt: string | null;
+}
+
+/** A project the person set up: its instructions, and its knowledge files' text exactly as exported. */
+export interface NormalizedProject {
+  externalId: string;
+  name: string | null;
+  description: string | null;
+  instructions: string | null;
+  /** ISO 8601, UTC. */
+  createdAt: string | null;
+  updatedAt: string | null;
+  /** `ref`: unique within the project, the same on every import of it. */
+  knowledge: Array<{ ref: string; name: string; text: string }>;
+}
+
+/** A record beside the conversations, as read: what it holds (none for a record that is deliberately not kept). */
+export type BesideRecord =
+  | { kind: 'memory'; memory: NormalizedMemory }
+  | { kind: 'project'; project: NormalizedProject };
+
+/** How a format reads the records it keeps beside the conversations. */
+export interface BesideReader {
+  /** The files of a zip that hold them (at any depth). */
+  zipMember: RegExp;
+  recognizes(record: Json): boolean;
+  /** Null when the record cannot be read (no id): it is counted as skipped. */
+  read(record: Json): BesideRecord[] | null;
 }
 
 /** A file of the person's library and the message that made it (a generated image, mostly). */

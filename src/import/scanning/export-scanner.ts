@@ -468,6 +468,7 @@ class ZipRecords implements RecordSource {
         formats.some(
           (format) =>
             format.zipMembers.test(file.name) ||
+            format.beside?.zipMember.test(file.name) ||
             format.fileNames?.zipMember.test(file.name) ||
             format.library?.zipMember.test(file.name),
         );

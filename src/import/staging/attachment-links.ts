@@ -6,10 +6,19 @@ import type { Deps } from '../../deps.ts';
 import { ParleyError } from '../../errors.ts';
 import type { ExportFormat, LibraryFile } from '../formats/format.ts';
 import type { StagedRef } from '../worker/conversation-reader.ts';
-import { textKey, type StagedBlobs } from './staged-blobs.ts';
+import { replaceKnowledge } from '../../db/projects.ts';
+import { knowledgeKey, TEXT_CONTENT_TYPE, textKey, type StagedBlobs } from './staged-blobs.ts';
+import type { KnowledgeRef } from './staged-import.ts';
 
 /** Staged conversations read back at a time to link their attachments. */
 const LINK_PAGE = 200;
+
+/** A project the import read, by Parley's id, and its knowledge files. */
+export interface ProjectKnowledge {
+  projectId: string;
+  externalId: string;
+  files: KnowledgeRef[];
+}
 
 /** A blob as linking sees it: the connection's, after adoption. */
 type Blob = blobs.BlobFacts;
@@ -31,12 +40,15 @@ export async function linkAttachments(
     staged,
     connectionId,
     now,
+    knowledge,
   }: {
     importId: string;
     format: ExportFormat;
     staged: StagedBlobs;
     connectionId: string;
     now: string;
+    /** The projects the import read: their knowledge files become attachments of theirs. */
+    knowledge: ProjectKnowledge[];
   },
 ): Promise<number> {
   const bySource = new Map<string, Blob>();
@@ -102,6 +114,25 @@ export async function linkAttachments(
     );
     if (page.length < LINK_PAGE) break;
     after = page.at(-1)!.external_id;
+  }
+  for (const { projectId, externalId, files } of knowledge) {
+    const refs = files.map(
+      ({ ref, name }): StagedRef => ({
+        messageIndex: 0,
+        ref,
+        name,
+        // Named by its extension (`.md` is Markdown); its bytes are text whatever it is called.
+        contentType: contentTypeOfName(name) ?? TEXT_CONTENT_TYPE,
+        size: null,
+        kind: 'document',
+        fromText: true,
+      }),
+    );
+    await replaceKnowledge(
+      db,
+      projectId,
+      linker.rows('', knowledgeKey(externalId), refs).map(({ conversation_id, ...row }) => row),
+    );
   }
   await blobs.deleteUnreferencedBlobs(db, connectionId);
   return blobs.countAttachments(db, connectionId);

@@ -143,3 +143,6 @@ export class StagedBlobs {
 
 /** A text attachment's key: its conversation's external id and its ref. */
 export const textKey = (conversation: string, ref: string) => `${conversation}\n${ref}`;
+
+/** The conversation key a project's knowledge files are written under (textKey), apart from any conversation's id. */
+export const knowledgeKey = (project: string) => `project:${project}`;

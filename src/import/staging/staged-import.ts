@@ -4,11 +4,17 @@ import { openImportConnection, writeOwnConversations, type OwnConversation } fro
 import * as staging from '../../db/import-staging.ts';
 import { isoTime, type Deps } from '../../deps.ts';
 import { ParleyError } from '../../errors.ts';
-import { GROUPING_GAP_MS, type ExportFormat, type GroupedFormat } from '../formats/format.ts';
+import {
+  GROUPING_GAP_MS,
+  type ExportFormat,
+  type GroupedFormat,
+  type NormalizedMemory,
+  type NormalizedProject,
+} from '../formats/format.ts';
 import { formatFor, storedSourceHash, type KnownSource } from '../formats/registry.ts';
 import type { ConversationItem, ImportItem, RecordGroup } from '../worker/conversation-reader.ts';
 import { webCryptoSourceHash } from '../worker/record-batcher.ts';
-import { StagedBlobs } from './staged-blobs.ts';
+import { knowledgeKey, StagedBlobs } from './staged-blobs.ts';
 
 /**
  * Staged rows are written in batches of about this many bytes or rows. Small
@@ -19,6 +25,12 @@ const BATCH_BYTES = 1024 * 1024;
 const BATCH_ROWS = 100;
 /** Grouped records are read back this many at a time. */
 const RECORDS_PAGE = 500;
+
+/** A project's knowledge file as staged: its bytes are a text blob (StagedBlobs.byText, by knowledgeKey). */
+export interface KnowledgeRef {
+  ref: string;
+  name: string;
+}
 
 /** Makes the conversation of a group of records. */
 export type Normalize = (format: GroupedFormat, group: RecordGroup) => Promise<ConversationItem>;
@@ -51,6 +63,15 @@ export class StagedImport {
   private readonly known: Map<string, KnownSource>;
   /** The attachment bytes written so far, and what the zip says of its files. */
   readonly blobs: StagedBlobs;
+  /**
+   * The memories and projects read, by external id (a later copy wins), held
+   * until the commit writes them: a person has a handful, and a project's
+   * knowledge files are written as blobs as they come, not held.
+   */
+  readonly memories = new Map<string, NormalizedMemory>();
+  readonly projects = new Map<string, Omit<NormalizedProject, 'knowledge'> & { knowledge: KnowledgeRef[] }>();
+  /** The project of each conversation read that names one: conversation's external id → project's. */
+  readonly projectOf = new Map<string, string>();
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'random' | 'config' | 'clock' | 'sourceHash' | 'attachments' | 'blobHash'>,
@@ -96,6 +117,18 @@ export class StagedImport {
       case 'library':
         this.blobs.library.push(item.file);
         return;
+      case 'memory':
+        this.memories.set(item.memory.externalId, item.memory);
+        return;
+      case 'project': {
+        const { knowledge, ...project } = item.project;
+        for (const file of knowledge) await this.blobs.text(knowledgeKey(project.externalId), file.ref, file.text);
+        this.projects.set(project.externalId, {
+          ...project,
+          knowledge: knowledge.map(({ ref, name }) => ({ ref, name })),
+        });
+        return;
+      }
       case 'unchanged':
         // Its bytes are those of the stored conversation: a marker, so that it is
         // counted (and outranks an earlier copy in the file) but never written.
@@ -141,6 +174,7 @@ export class StagedImport {
   private async addConversation(item: ConversationItem): Promise<void> {
     const { externalId, title, payload, updateTime, source, sourceHash, seq, attachments, messageIds, texts } = item;
     for (const [ref, text] of texts) await this.blobs.text(externalId, ref, text);
+    if (item.projectExternalId !== null) this.projectOf.set(externalId, item.projectExternalId);
     return this.stage(
       {
         external_id: externalId,

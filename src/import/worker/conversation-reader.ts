@@ -8,6 +8,7 @@ import {
   type Json,
   type AttachmentRef,
   type LibraryFile,
+  type BesideRecord,
   type NormalizedConversation,
 } from '../formats/format.ts';
 import { jsonText } from '../formats/nesting.ts';
@@ -43,6 +44,8 @@ export type ImportItem =
   | { kind: 'record'; seq: number; key: string; time: number; record: string }
   | { kind: 'unreadable'; count: number }
   | BlobItem
+  /** A memory or a project (its knowledge files' text with it). */
+  | BesideRecord
   /** Names the zip gives its files (by file id), and a file of its library. */
   | { kind: 'fileNames'; names: Array<[fileId: string, name: string]> }
   | { kind: 'library'; file: LibraryFile };
@@ -94,6 +97,8 @@ export interface ConversationItem {
   messageIds: string | null;
   /** The text that is the bytes of an attachment, by ref (Claude's extracted content). */
   texts: Array<[ref: string, text: string]>;
+  /** Its project, by the export's id (see NormalizedConversation). */
+  projectExternalId: string | null;
 }
 
 /**
@@ -206,6 +211,7 @@ export class ConversationReader {
 
   /** A record parsed, `chars` the length of its text (held while no format is known). */
   private readValue(value: Json, place: Place, chars: number): void {
+    if (this.readBeside(value)) return;
     const recognised = EXPORT_FORMATS.find((candidate) => candidate.recognizes(value));
     if (!this.format && !recognised) {
       this.heldChars += chars;
@@ -220,6 +226,28 @@ export class ConversationReader {
       return;
     }
     this.itemOf(value, place);
+  }
+
+  /**
+   * Whether the record is one a format keeps beside its conversations (a
+   * memory, a project): it makes the export that format's as a conversation
+   * would, so a file of memories alone is an export too.
+   */
+  private readBeside(value: Json): boolean {
+    const format = EXPORT_FORMATS.find((candidate) => candidate.beside?.recognizes(value));
+    if (!format) return false;
+    if (!this.format) this.settle(format);
+    else if (format !== this.format) {
+      this.unreadable++;
+      return true;
+    }
+    const read = format.beside!.read(value);
+    if (read === null) this.unreadable++;
+    else {
+      this.made++;
+      this.items.push(...read.map(storableBeside));
+    }
+    return true;
   }
 
   /** Whether the record is a format's list of file names (no conversation), read into fileNames. */
@@ -279,6 +307,22 @@ export class ConversationReader {
     if (normalized) {
       this.made++;
       this.items.push(conversationItem(normalized, place));
+      // A project the export names only by id: one with nothing but that id.
+      if (normalized.projectExternalId !== undefined)
+        this.items.push(
+          storableBeside({
+            kind: 'project',
+            project: {
+              externalId: normalized.projectExternalId,
+              name: null,
+              description: null,
+              instructions: null,
+              createdAt: null,
+              updatedAt: null,
+              knowledge: [],
+            },
+          }),
+        );
     } else this.unreadable++;
   }
 
@@ -347,6 +391,42 @@ export function conversationItem(conversation: NormalizedConversation, { seq, so
     attachments: stagedAttachments(conversation),
     messageIds: conversation.messageIds ? JSON.stringify(conversation.messageIds) : null,
     texts: textsOf(conversation),
+    projectExternalId:
+      conversation.projectExternalId === undefined ? null : storableText(conversation.projectExternalId),
+  };
+}
+
+/** A memory or project with every text of it storable. */
+function storableBeside(record: BesideRecord): BesideRecord {
+  if (record.kind === 'memory') {
+    const { memory } = record;
+    return {
+      kind: 'memory',
+      memory: {
+        ...memory,
+        externalId: storableText(memory.externalId),
+        projectExternalId: memory.projectExternalId === null ? null : storableText(memory.projectExternalId),
+        title: memory.title === null ? null : storableText(memory.title),
+        content: storableText(memory.content),
+      },
+    };
+  }
+  const { project } = record;
+  const text = (value: string | null) => (value === null ? null : storableText(value));
+  return {
+    kind: 'project',
+    project: {
+      ...project,
+      externalId: storableText(project.externalId),
+      name: text(project.name),
+      description: text(project.description),
+      instructions: text(project.instructions),
+      knowledge: project.knowledge.map((file) => ({
+        ref: storableText(file.ref),
+        name: storableText(file.name),
+        text: storableText(file.text),
+      })),
+    },
   };
 }
 

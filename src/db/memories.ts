@@ -1,0 +1,65 @@
+import { sql } from 'kysely';
+import type { Db, MemoriesTable } from './database.ts';
+import { countRows, rowsOf } from './sql-fragments.ts';
+
+/** A memory as the API answers it: its project by Parley's id, and a project memory titled by its project's name. */
+export interface MemoryRow {
+  id: string;
+  external_id: string;
+  scope: MemoriesTable['scope'];
+  project_id: string | null;
+  title: string | null;
+  content: string;
+  updated_at: string | null;
+}
+
+/** A connection's memories, or with `changedAfter` those stored or changed after it (ISO 8601). */
+const ofConnection = (connectionId: string, changedAfter: string | undefined) =>
+  changedAfter === undefined
+    ? sql`m.connection_id = ${connectionId}`
+    : sql`m.connection_id = ${connectionId} AND m.changed_at > ${changedAfter}`;
+
+/** A page of a connection's memories, newest update first (those without one last), then id. */
+export function listMemoriesPage(
+  db: Db,
+  connectionId: string,
+  limit: number,
+  offset: number,
+  changedAfter?: string,
+): Promise<MemoryRow[]> {
+  // The project is linked by the export's id, whichever import brought it.
+  return rowsOf<MemoryRow>(
+    db,
+    sql`SELECT m.id, m.external_id, m.scope, p.id AS project_id, COALESCE(m.title, p.name) AS title, m.content, m.updated_at
+      FROM memories m LEFT JOIN projects p ON p.connection_id = m.connection_id AND p.external_id = m.project_external_id
+      WHERE ${ofConnection(connectionId, changedAfter)}
+      ORDER BY m.updated_at DESC NULLS LAST, m.id LIMIT ${limit} OFFSET ${offset}`,
+  );
+}
+
+export const countMemories = (db: Db, connectionId: string, changedAfter?: string) =>
+  countRows(db, sql`memories m WHERE ${ofConnection(connectionId, changedAfter)}`);
+
+/** Every memory of a connection as stored: an import compares what it read with them. */
+export const memoriesOfConnection = (db: Db, connectionId: string) =>
+  db.selectFrom('memories').selectAll().where('connection_id', '=', connectionId).execute();
+
+/** Inserts the row; returns its id. */
+export async function insertMemory(db: Db, row: MemoriesTable): Promise<string> {
+  await db.insertInto('memories').values(row).execute();
+  return row.id;
+}
+
+export async function updateMemory(
+  db: Db,
+  id: string,
+  changes: Pick<MemoriesTable, 'scope' | 'project_external_id' | 'title' | 'content' | 'updated_at' | 'changed_at'>,
+): Promise<void> {
+  await db.updateTable('memories').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes a connection's memories (a disconnect); returns how many. */
+export async function deleteMemoriesOfConnection(db: Db, connectionId: string): Promise<number> {
+  const result = await db.deleteFrom('memories').where('connection_id', '=', connectionId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
