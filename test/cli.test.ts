@@ -15,6 +15,7 @@ import { cryptoRandom, systemClock, type Deps } from '../src/deps.ts';
 import { createLogger } from '../src/log.ts';
 import { inheritedEnv } from './conformance/server.ts';
 import { fixtureBytes, openTestCounters, seedConnection } from './helpers.ts';
+import { startReceiver } from './webhooks/receiver.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PUBLIC_URL = 'https://parley.example.com';
@@ -355,6 +356,25 @@ describe('app delete', () => {
     });
     const gone = await cli(['key', 'list', '--app', appId]);
     assert.deepEqual(JSON.parse(gone.stderr), { error: 'App not found' });
+  });
+});
+
+describe('webhook test', () => {
+  test("prints the verifying receiver's status, or ok false with exit code 1", async () => {
+    const receiver = await startReceiver([200, 500]);
+    try {
+      const { appId } = await ok(['app', 'create', '--name', 'Hooked']);
+      const { secret } = await ok(['webhook', 'set', '--app', appId, '--url', receiver.url]);
+      receiver.verifyWith(secret);
+      const sent = await ok(['webhook', 'test', '--app', appId]);
+      assert.deepEqual(sent, { ok: true, url: receiver.url, id: sent.id, status: 200, durationMs: sent.durationMs });
+      assert.equal(JSON.parse(receiver.received[0]!.body).type, 'webhook.test');
+      const refused = await cli(['webhook', 'test', '--app', appId]);
+      assert.deepEqual([refused.code, refused.stderr], [1, '']);
+      assert.equal(JSON.parse(refused.stdout).status, 500);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -133,6 +133,8 @@ export type ParleyEvent =
   | EventOf<
       'conversation.deleted',
       { connectionId: string; conversationId: string; externalId: string; conversationCount: number }
-    >;
+    >
+  /** Sent only by `parley webhook test`, to check an endpoint receives and verifies: it changes nothing. */
+  | { type: 'webhook.test'; timestamp: string; data: { appId: string } };
 
 export type EventType = ParleyEvent['type'];

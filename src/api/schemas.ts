@@ -283,4 +283,14 @@ export const EVENTS = {
     externalId: v.string(),
     conversationCount: count,
   }),
+  'webhook.test': v.pipe(
+    v.object({
+      type: v.literal('webhook.test'),
+      timestamp: timestamp('When it was sent.'),
+      data: v.object({ appId: v.string() }),
+    }),
+    v.description(
+      'Sent only by `parley webhook test`, to check that the endpoint receives and verifies; it changes nothing.',
+    ),
+  ),
 };

@@ -15,7 +15,12 @@ import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { PostgresUrl } from '../urls.ts';
 import { requireUserRef } from '../users/user-ref.ts';
-import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../webhooks/endpoints.ts';
+import {
+  listWebhookDeliveries,
+  retryWebhookDelivery,
+  sendTestWebhook,
+  setWebhookEndpoint,
+} from '../webhooks/endpoints.ts';
 
 export class UsageError extends Error {}
 
@@ -149,6 +154,11 @@ export const commands: Record<string, Command> = {
     does: 'Sends a failed delivery again.',
     run: (deps, flags) => retryWebhookDelivery(deps, required(flags, 'app'), required(flags, 'delivery')),
   },
+  'webhook test': {
+    flags: '--app ID',
+    does: `Sends one signed webhook.test event to the app's endpoint now (not retried, not listed); prints the receiver's status and how long it took, or what failed (then "ok":false, exit code 1).`,
+    run: (deps, flags) => sendTestWebhook(deps, required(flags, 'app')),
+  },
   link: {
     flags:
       '--app ID --user REF --purpose connect|manage [--expires SECONDS] [--locale de|fr|es|ja|zh-CN|…] [--return-url URL]',
@@ -245,8 +255,8 @@ export function usage(name?: string): string | undefined {
     'Usage: parley [command] [flags]',
     '',
     'Without a command Parley serves. The other commands work on the database the server uses',
-    '(DATABASE_URL, or DATABASE_PATH: safe while it runs) and print one JSON object on stdout,',
-    'or {"error"} on stderr with exit code 1.',
+    '(DATABASE_URL, or DATABASE_PATH: safe while it runs) and print one JSON object on stdout',
+    '(exit code 1 when it says "ok":false), or {"error"} on stderr with exit code 1.',
     '',
     ...lines,
     '  help [command]',

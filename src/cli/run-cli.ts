@@ -59,7 +59,8 @@ export async function runCli(argv: string[], runtime: CliRuntime): Promise<numbe
       },
     );
     process.stdout.write(`${JSON.stringify(result)}\n`);
-    return 0;
+    // A result that says it failed (`webhook test` whose receiver refused) fails the command too, for scripts.
+    return 'ok' in result && result.ok === false ? 1 : 0;
   } catch (error) {
     const known =
       error instanceof UsageError ||
