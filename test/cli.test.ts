@@ -15,6 +15,7 @@ import { cryptoRandom, systemClock, type Deps } from '../src/deps.ts';
 import { createLogger } from '../src/log.ts';
 import { inheritedEnv } from './conformance/server.ts';
 import { fixtureBytes, openTestCounters, seedConnection } from './helpers.ts';
+import { jpegOf, pngOf, webpOf } from './image-bytes.ts';
 import { startReceiver } from './webhooks/receiver.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -496,8 +497,9 @@ describe('the command error table, in-process', () => {
   /** The files a command may read: logos, good and bad. */
   const FILES: Record<string, Uint8Array> = {
     'logo.png': fixtureBytes('logo.png'),
-    'logo.jpg': Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, ...Buffer.from('JFIF')]),
-    'logo.webp': Uint8Array.from([...Buffer.from('RIFF'), 0x1a, 0, 0, 0, ...Buffer.from('WEBPVP8 ')]),
+    'logo.jpg': jpegOf(120, 40),
+    'logo.webp': webpOf.lossy(40, 120),
+    'tall.png': pngOf(390, 1700),
     'logo.svg': Buffer.from(
       '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
     ),
@@ -628,6 +630,11 @@ describe('the command error table, in-process', () => {
       error: 'Invalid logo: use a PNG, JPEG or WebP image: SVG is not accepted; export the logo as PNG',
     },
     { args: [...UPDATE, '--logo', 'logo.png.txt'], error: 'Invalid logo: use a PNG, JPEG or WebP image' },
+    {
+      args: [...UPDATE, '--logo', 'tall.png'],
+      error:
+        'Invalid logo: use a PNG, JPEG or WebP image: 390×1700 is taller than 4:1; crop it to at most 4 times as tall as wide',
+    },
     { args: [...UPDATE, '--logo', 'huge.png'], error: 'Logo too large: at most 256 KiB' },
     { args: [...UPDATE, '--logo', 'missing.png'], error: 'No file at missing.png' },
     {
