@@ -358,6 +358,17 @@ describe('app delete', () => {
     const gone = await cli(['key', 'list', '--app', appId]);
     assert.deepEqual(JSON.parse(gone.stderr), { error: 'App not found' });
   });
+
+  test('only app delete opens the -counters database beside SQLite: no other command creates it', async () => {
+    const path = join(dir, 'counted', 'parley.db');
+    await openBetterSqlite3(path).destroy();
+    const { appId } = await ok(['app', 'create', '--name', 'Counted'], { DATABASE_PATH: path });
+    await ok(['app', 'list'], { DATABASE_PATH: path });
+    await ok(['key', 'list', '--app', appId], { DATABASE_PATH: path });
+    assert.equal(existsSync(`${path}-counters`), false);
+    await ok(['app', 'delete', '--app', appId, '--yes'], { DATABASE_PATH: path });
+    assert.equal(existsSync(`${path}-counters`), true);
+  });
 });
 
 describe('webhook test', () => {
@@ -485,6 +496,7 @@ describe('the command error table, in-process', () => {
         readFile: (path) => FILES[path]!,
         openSqlite: unused,
         openPostgres: unused,
+        counters: async () => undefined,
       });
       return 'no error';
     } catch (error) {

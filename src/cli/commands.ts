@@ -53,7 +53,7 @@ function settings(flags: Flags, name: string): string[] | undefined {
   return (values as string[]).filter((one) => one !== '');
 }
 
-type CommandDeps = Pick<Deps, 'db' | 'counters' | 'clock' | 'random' | 'config' | 'resolveHost'>;
+type CommandDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'resolveHost'>;
 
 /** What commands reach beyond the database they run on: files, and the databases a copy goes between. */
 export interface CommandIo {
@@ -62,6 +62,12 @@ export interface CommandIo {
   readFile(path: string): Uint8Array;
   openSqlite(path: string): Promise<Db>;
   openPostgres(url: string): Promise<Db>;
+  /**
+   * SQLite's request counts beside the database (rate-buckets.ts), opened, and
+   * created if missing, only by the command that changes them (`app delete`);
+   * undefined where they live in the database itself.
+   */
+  counters(): Promise<Db | undefined>;
 }
 
 /** An operator command: its flags and what it does (for help), and what it runs to make the one JSON object it prints. */
@@ -107,13 +113,13 @@ export const commands: Record<string, Command> = {
   'app delete': {
     flags: '--app ID --yes',
     does: 'Deletes the app and everything of it: its users, connections, conversations and attachments, keys, settings and webhook deliveries. Prints what it deleted; cannot be undone.',
-    run: async (deps, flags) => {
+    run: async (deps, flags, io) => {
       const appId = required(flags, 'app');
       if (flags.yes !== true)
         throw new UsageError(
           `This deletes app ${appId} with all its users, connections, conversations, attachments, keys, settings and webhook deliveries, for good: add --yes to do it`,
         );
-      return { ok: true, deleted: await purgeApp(deps, appId) };
+      return { ok: true, deleted: await purgeApp({ ...deps, counters: await io.counters() }, appId) };
     },
   },
   'key create': {
