@@ -15,6 +15,8 @@ import { cryptoRandom, systemClock, type Deps } from '../src/deps.ts';
 import { createLogger } from '../src/log.ts';
 import { inheritedEnv } from './conformance/server.ts';
 import { fixtureBytes, openTestCounters, seedConnection } from './helpers.ts';
+import { jpegOf, pngOf, webpOf } from './image-bytes.ts';
+import { startReceiver } from './webhooks/receiver.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PUBLIC_URL = 'https://parley.example.com';
@@ -356,6 +358,36 @@ describe('app delete', () => {
     const gone = await cli(['key', 'list', '--app', appId]);
     assert.deepEqual(JSON.parse(gone.stderr), { error: 'App not found' });
   });
+
+  test('only app delete opens the -counters database beside SQLite: no other command creates it', async () => {
+    const path = join(dir, 'counted', 'parley.db');
+    await openBetterSqlite3(path).destroy();
+    const { appId } = await ok(['app', 'create', '--name', 'Counted'], { DATABASE_PATH: path });
+    await ok(['app', 'list'], { DATABASE_PATH: path });
+    await ok(['key', 'list', '--app', appId], { DATABASE_PATH: path });
+    assert.equal(existsSync(`${path}-counters`), false);
+    await ok(['app', 'delete', '--app', appId, '--yes'], { DATABASE_PATH: path });
+    assert.equal(existsSync(`${path}-counters`), true);
+  });
+});
+
+describe('webhook test', () => {
+  test("prints the verifying receiver's status, or ok false with exit code 1", async () => {
+    const receiver = await startReceiver([200, 500]);
+    try {
+      const { appId } = await ok(['app', 'create', '--name', 'Hooked']);
+      const { secret } = await ok(['webhook', 'set', '--app', appId, '--url', receiver.url]);
+      receiver.verifyWith(secret);
+      const sent = await ok(['webhook', 'test', '--app', appId]);
+      assert.deepEqual(sent, { ok: true, url: receiver.url, id: sent.id, status: 200, durationMs: sent.durationMs });
+      assert.equal(JSON.parse(receiver.received[0]!.body).type, 'webhook.test');
+      const refused = await cli(['webhook', 'test', '--app', appId]);
+      assert.deepEqual([refused.code, refused.stderr], [1, '']);
+      assert.equal(JSON.parse(refused.stdout).status, 500);
+    } finally {
+      await receiver.close();
+    }
+  });
 });
 
 describe('help: usage on stdout, exit 0, nothing on stderr', { concurrency: true }, () => {
@@ -464,6 +496,7 @@ describe('the command error table, in-process', () => {
         readFile: (path) => FILES[path]!,
         openSqlite: unused,
         openPostgres: unused,
+        counters: async () => undefined,
       });
       return 'no error';
     } catch (error) {
@@ -476,8 +509,9 @@ describe('the command error table, in-process', () => {
   /** The files a command may read: logos, good and bad. */
   const FILES: Record<string, Uint8Array> = {
     'logo.png': fixtureBytes('logo.png'),
-    'logo.jpg': Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, ...Buffer.from('JFIF')]),
-    'logo.webp': Uint8Array.from([...Buffer.from('RIFF'), 0x1a, 0, 0, 0, ...Buffer.from('WEBPVP8 ')]),
+    'logo.jpg': jpegOf(120, 40),
+    'logo.webp': webpOf.lossy(40, 120),
+    'tall.png': pngOf(390, 1700),
     'logo.svg': Buffer.from(
       '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
     ),
@@ -608,6 +642,11 @@ describe('the command error table, in-process', () => {
       error: 'Invalid logo: use a PNG, JPEG or WebP image: SVG is not accepted; export the logo as PNG',
     },
     { args: [...UPDATE, '--logo', 'logo.png.txt'], error: 'Invalid logo: use a PNG, JPEG or WebP image' },
+    {
+      args: [...UPDATE, '--logo', 'tall.png'],
+      error:
+        'Invalid logo: use a PNG, JPEG or WebP image: 390×1700 is taller than 4:1; crop it to at most 4 times as tall as wide',
+    },
     { args: [...UPDATE, '--logo', 'huge.png'], error: 'Logo too large: at most 256 KiB' },
     { args: [...UPDATE, '--logo', 'missing.png'], error: 'No file at missing.png' },
     {

@@ -211,6 +211,8 @@ export type ParleyEvent =
         memoryCount: number;
         projectCount: number;
       }
-    >;
+    >
+  /** Sent only by `parley webhook test`, to check an endpoint receives and verifies: it changes nothing. */
+  | { type: 'webhook.test'; timestamp: string; data: { appId: string } };
 
 export type EventType = ParleyEvent['type'];

@@ -351,4 +351,14 @@ export const EVENTS = {
     memoryCount: count,
     projectCount: count,
   }),
+  'webhook.test': v.pipe(
+    v.object({
+      type: v.literal('webhook.test'),
+      timestamp: timestamp('When it was sent.'),
+      data: v.object({ appId: v.string() }),
+    }),
+    v.description(
+      'Sent only by `parley webhook test`, to check that the endpoint receives and verifies; it changes nothing.',
+    ),
+  ),
 };

@@ -4,11 +4,14 @@ import type { AppLogosTable, AppsTable } from '../db/database.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { requireApp } from './apps.ts';
+import { imageSize, type ImageType } from './image-size.ts';
 
 // What the hosted pages show of an app (its brand) and where they may send the
 // person back to (its return origins), as `app update` sets them.
 
 export const MAX_LOGO_BYTES = 256 * 1024;
+/** A logo may be at most this many times as wide as tall, or as tall as wide: longer ones shrink to a smudge in the header. */
+const MAX_LOGO_ASPECT = 4;
 const MAX_DISPLAY_NAME_LENGTH = 100;
 /** WCAG 2 AA for normal text: the accent colour carries white button labels and links on white. */
 const MIN_CONTRAST_ON_WHITE = 4.5;
@@ -86,7 +89,7 @@ const ascii = (text: string) => [...text].map((char) => char.charCodeAt(0));
  * and a sanitiser's whole rule set on the server, while a PNG of the same logo
  * is a few kilobytes.
  */
-function logoType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | 'image/webp' {
+function logoType(bytes: Uint8Array): ImageType {
   if (startsWith(bytes, [0x89, ...ascii('PNG\r\n\x1a\n')])) return 'image/png';
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'image/webp';
@@ -94,6 +97,25 @@ function logoType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | 'image/webp' 
   if (/<svg[\s>]/i.test(head))
     throw new ParleyError('invalidLogo', { detail: 'SVG is not accepted; export the logo as PNG' });
   throw new ParleyError('invalidLogo');
+}
+
+/** Checks a logo's shape by the size its header gives: refused when it cannot be read, or is longer than MAX_LOGO_ASPECT either way. */
+function checkLogoShape(bytes: Uint8Array, type: ImageType): void {
+  const size = imageSize(bytes, type);
+  if (!size)
+    throw new ParleyError('invalidLogo', {
+      detail: 'its width and height cannot be read (a damaged file?); export it again',
+    });
+  const { width, height } = size;
+  const shape = `${width}×${height}`;
+  if (height > width * MAX_LOGO_ASPECT)
+    throw new ParleyError('invalidLogo', {
+      detail: `${shape} is taller than ${MAX_LOGO_ASPECT}:1; crop it to at most ${MAX_LOGO_ASPECT} times as tall as wide`,
+    });
+  if (width > height * MAX_LOGO_ASPECT)
+    throw new ParleyError('invalidLogo', {
+      detail: `${shape} is wider than ${MAX_LOGO_ASPECT}:1; crop it to at most ${MAX_LOGO_ASPECT} times as wide as tall`,
+    });
 }
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -139,9 +161,11 @@ export async function updateAppPageSettings(deps: Pick<Deps, 'db' | 'clock'>, ap
   else if (changes.logo !== undefined) {
     if (changes.logo.byteLength > MAX_LOGO_BYTES) throw new ParleyError('logoTooLarge');
     const bytes = changes.logo;
+    const contentType = logoType(bytes);
+    checkLogoShape(bytes, contentType);
     logo = {
       app_id: appId,
-      content_type: logoType(bytes),
+      content_type: contentType,
       bytes,
       sha256: hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>))),
       updated_at: isoTime(deps.clock.now()),

@@ -15,7 +15,12 @@ import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { PostgresUrl } from '../urls.ts';
 import { requireUserRef } from '../users/user-ref.ts';
-import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../webhooks/endpoints.ts';
+import {
+  listWebhookDeliveries,
+  retryWebhookDelivery,
+  sendTestWebhook,
+  setWebhookEndpoint,
+} from '../webhooks/endpoints.ts';
 
 export class UsageError extends Error {}
 
@@ -48,7 +53,7 @@ function settings(flags: Flags, name: string): string[] | undefined {
   return (values as string[]).filter((one) => one !== '');
 }
 
-type CommandDeps = Pick<Deps, 'db' | 'counters' | 'clock' | 'random' | 'config' | 'resolveHost'>;
+type CommandDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'resolveHost'>;
 
 /** What commands reach beyond the database they run on: files, and the databases a copy goes between. */
 export interface CommandIo {
@@ -57,6 +62,12 @@ export interface CommandIo {
   readFile(path: string): Uint8Array;
   openSqlite(path: string): Promise<Db>;
   openPostgres(url: string): Promise<Db>;
+  /**
+   * SQLite's request counts beside the database (rate-buckets.ts), opened, and
+   * created if missing, only by the command that changes them (`app delete`);
+   * undefined where they live in the database itself.
+   */
+  counters(): Promise<Db | undefined>;
 }
 
 /** An operator command: its flags and what it does (for help), and what it runs to make the one JSON object it prints. */
@@ -102,13 +113,13 @@ export const commands: Record<string, Command> = {
   'app delete': {
     flags: '--app ID --yes',
     does: 'Deletes the app and everything of it: its users, connections, conversations and attachments, keys, settings and webhook deliveries. Prints what it deleted; cannot be undone.',
-    run: async (deps, flags) => {
+    run: async (deps, flags, io) => {
       const appId = required(flags, 'app');
       if (flags.yes !== true)
         throw new UsageError(
           `This deletes app ${appId} with all its users, connections, conversations, attachments, keys, settings and webhook deliveries, for good: add --yes to do it`,
         );
-      return { ok: true, deleted: await purgeApp(deps, appId) };
+      return { ok: true, deleted: await purgeApp({ ...deps, counters: await io.counters() }, appId) };
     },
   },
   'key create': {
@@ -148,6 +159,11 @@ export const commands: Record<string, Command> = {
     flags: '--app ID --delivery DELIVERYID',
     does: 'Sends a failed delivery again.',
     run: (deps, flags) => retryWebhookDelivery(deps, required(flags, 'app'), required(flags, 'delivery')),
+  },
+  'webhook test': {
+    flags: '--app ID',
+    does: `Sends one signed webhook.test event to the app's endpoint now (not retried, not listed); prints the receiver's status and how long it took, or what failed (then "ok":false, exit code 1).`,
+    run: (deps, flags) => sendTestWebhook(deps, required(flags, 'app')),
   },
   link: {
     flags:
@@ -245,8 +261,8 @@ export function usage(name?: string): string | undefined {
     'Usage: parley [command] [flags]',
     '',
     'Without a command Parley serves. The other commands work on the database the server uses',
-    '(DATABASE_URL, or DATABASE_PATH: safe while it runs) and print one JSON object on stdout,',
-    'or {"error"} on stderr with exit code 1.',
+    '(DATABASE_URL, or DATABASE_PATH: safe while it runs) and print one JSON object on stdout',
+    '(exit code 1 when it says "ok":false), or {"error"} on stderr with exit code 1.',
     '',
     ...lines,
     '  help [command]',

@@ -45,10 +45,8 @@ export async function runCli(argv: string[], runtime: CliRuntime): Promise<numbe
         `No Parley database at ${resolve(config.databasePath)}: set DATABASE_PATH to the server's file (it creates it when it first starts), or DATABASE_URL to its PostgreSQL`,
       );
     db = await openDatabase(config, runtime);
-    // SQLite keeps the request counts beside the database (rate-buckets.ts); deleting an app deletes its own.
-    if (!config.databaseUrl) counters = await openCounters(runtime.sqlite, config.databasePath);
     const result = await commands[invocation.command]!.run(
-      { db, counters, config, clock: systemClock, random: cryptoRandom, resolveHost: runtime.resolveHost },
+      { db, config, clock: systemClock, random: cryptoRandom, resolveHost: runtime.resolveHost },
       invocation.flags,
       {
         fileSize: (path) => statSync(path).size,
@@ -56,10 +54,16 @@ export async function runCli(argv: string[], runtime: CliRuntime): Promise<numbe
         readFile: (path) => readFileSync(path),
         openSqlite: (path) => openDatabase({ databaseUrl: undefined, databasePath: path }, runtime),
         openPostgres: (url) => openDatabase({ databaseUrl: url, databasePath: config.databasePath }, runtime),
+        // Opened only when asked: the other commands leave no -counters file behind.
+        counters: async () => {
+          if (!config.databaseUrl) counters ??= await openCounters(runtime.sqlite, config.databasePath);
+          return counters;
+        },
       },
     );
     process.stdout.write(`${JSON.stringify(result)}\n`);
-    return 0;
+    // A result that says it failed (`webhook test` whose receiver refused) fails the command too, for scripts.
+    return 'ok' in result && result.ok === false ? 1 : 0;
   } catch (error) {
     const known =
       error instanceof UsageError ||

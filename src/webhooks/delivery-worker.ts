@@ -1,9 +1,8 @@
-import { webhookSignature } from 'parley-sdk/webhooks';
 import { releaseLease, takeLease } from '../db/leases.ts';
 import * as deliveries from '../db/webhook-deliveries.ts';
 import type { Deps } from '../deps.ts';
 import { runEvery, type Periodic } from '../periodic.ts';
-import { hasCredentials, refusedTarget, withoutCredentials } from './target.ts';
+import { sendFailure, sendWebhook, type Send } from './send-webhook.ts';
 
 export interface DeliveryWorker {
   /** Starts every due delivery chain now and waits for them all. */
@@ -15,7 +14,7 @@ export interface DeliveryWorker {
 }
 
 export interface DeliveryWorkerOptions {
-  fetch?: typeof fetch;
+  fetch?: Send;
   pollMs?: number;
 }
 
@@ -47,30 +46,9 @@ export function createDeliveryWorker(
     let lastStatus: number | null = null;
     let lastError: string | null = null;
     try {
-      if (!delivery.url || !delivery.secret) throw new Error('the app has no webhook endpoint');
-      // Set before these were refused, or resolving elsewhere now: not sent.
-      const url = new URL(delivery.url);
-      if (hasCredentials(url))
-        throw new Error('the webhook URL holds a user name or password: set it again without them');
-      const refused = await refusedTarget(deps, url);
-      if (refused) throw new Error(`refused: ${refused}`);
-      const timestamp = Math.floor(deps.clock.now() / 1000);
-      const response = await send(delivery.url, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'User-Agent': 'Parley-Webhooks',
-          'webhook-id': delivery.id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': await webhookSignature(delivery.secret, delivery.id, timestamp, delivery.body),
-        },
-        body: delivery.body,
-        redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping.signal]),
-      });
-      await response.body?.cancel();
-      lastStatus = response.status;
-      if (response.ok) {
+      const answer = await sendWebhook(deps, send, delivery, stopping.signal);
+      lastStatus = answer.status;
+      if (answer.ok) {
         await deliveries.recordAttempt(deps.db, delivery.seq, {
           status: 'delivered',
           attempts,
@@ -81,18 +59,14 @@ export function createDeliveryWorker(
         deps.log.info('webhook delivered', { delivery: delivery.id, type: delivery.event_type, attempts });
         return;
       }
-      lastError = `HTTP ${response.status}`;
+      lastError = `HTTP ${lastStatus}`;
     } catch (error) {
       if (stopping.signal.aborted) {
         // Shutting down mid-attempt: it goes out again after the restart, uncounted.
         await deliveries.releaseDelivery(deps.db, delivery.seq, deps.clock.now());
         return;
       }
-      // Shown by `webhook list` and logged: never with a URL's password, whatever the error quotes.
-      lastError =
-        error instanceof Error && error.name === 'TimeoutError'
-          ? `no answer within ${timeoutMs} ms`
-          : withoutCredentials(String(error instanceof Error ? error.message : error));
+      lastError = sendFailure(error, timeoutMs);
     }
     // 410 Gone: the receiver asks us to stop. Otherwise retry on the schedule.
     const delaySeconds = lastStatus === 410 ? undefined : schedule[attempts - 1];

@@ -8,6 +8,8 @@ import * as deliveries from '../db/webhook-deliveries.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { HttpUrl } from '../urls.ts';
+import { eventMessage } from './events.ts';
+import { sendFailure, sendWebhook, type Send } from './send-webhook.ts';
 import { checkWebhookTarget } from './target.ts';
 
 const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed'];
@@ -55,4 +57,37 @@ export async function retryWebhookDelivery(deps: Pick<Deps, 'db' | 'clock'>, app
   if (!(await deliveries.requeueDelivery(deps.db, appId, deliveryId, deps.clock.now())))
     throw new ParleyError('deliveryNotFound');
   return { ok: true as const };
+}
+
+/**
+ * Sends one signed `webhook.test` event to the app's endpoint now, as a
+ * delivery's attempt is sent but outside the outbox (never retried, never
+ * listed): whether the receiver took it (a 2xx), its status or what stopped
+ * the send, and how long that took.
+ */
+export async function sendTestWebhook(
+  deps: Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'resolveHost'>,
+  appId: string,
+  send: Send = (url, init) => fetch(url, init),
+) {
+  const app = await requireApp(deps, appId);
+  const message = {
+    ...eventMessage(deps, 'webhook.test', { appId }),
+    url: app.webhook_url,
+    secret: app.webhook_secret,
+  };
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const { status, ok } = await sendWebhook(deps, send, message, new AbortController().signal);
+    return { ok, url: app.webhook_url, id: message.id, status, durationMs: elapsed() };
+  } catch (error) {
+    return {
+      ok: false,
+      url: app.webhook_url,
+      id: message.id,
+      error: sendFailure(error, deps.config.webhookTimeoutMs),
+      durationMs: elapsed(),
+    };
+  }
 }

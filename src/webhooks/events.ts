@@ -25,12 +25,25 @@ export async function recordEvent<T extends EventType>(
   const app = await apps.findApp(db, appId);
   if (!app?.webhook_url) return;
   const now = deps.clock.now();
+  const { id, body } = eventMessage(deps, type, data);
   await insertDelivery(db, {
-    id: `msg_${randomBase62(deps.random.bytes, 24)}`,
+    id,
     app_id: appId,
     event_type: type,
-    body: JSON.stringify({ type, timestamp: isoTime(now), data }),
+    body,
     next_attempt_at: now,
     created_at: isoTime(now),
   });
+}
+
+/** An event as sent: a new message id (`webhook-id`) and its JSON body, timestamped now. */
+export function eventMessage<T extends EventType>(
+  deps: Pick<Deps, 'clock' | 'random'>,
+  type: T,
+  data: EventData<T>,
+): { id: string; body: string } {
+  return {
+    id: `msg_${randomBase62(deps.random.bytes, 24)}`,
+    body: JSON.stringify({ type, timestamp: isoTime(deps.clock.now()), data }),
+  };
 }

@@ -36,6 +36,7 @@ const sameTypes: { [Name in keyof Answers]: Same<v.InferOutput<(typeof schemas)[
   'connection.purged': true,
   'user.purged': true,
   'conversation.deleted': true,
+  'webhook.test': true,
 };
 
 const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({

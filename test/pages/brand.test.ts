@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import { signLink } from 'parley-sdk';
 import { updateAppPageSettings } from '../../src/apps/page-settings.ts';
 import { fixtureBytes, setup, type TestContext } from '../helpers.ts';
+import { jpegOf, pngOf, webpOf } from '../image-bytes.ts';
 import { openSession, PageClient } from './page-client.ts';
 
 async function startPage(t: TestContext) {
@@ -137,5 +138,71 @@ describe('the app’s brand', () => {
     assert.match(wrong, /<h1 id="error-title">Wrong link purpose<\/h1>/);
     assert.equal(header(wrong), '<span class="brand">Acme Notes</span>');
     assert.match(wrong, /0b5fff\.css/);
+  });
+});
+
+describe('the logo’s shape: at most 4:1 either way, read from the image’s header', () => {
+  const INVALID = 'Invalid logo: use a PNG, JPEG or WebP image';
+  const images: Record<string, (width: number, height: number) => Uint8Array> = {
+    PNG: pngOf,
+    'JPEG (baseline)': (width, height) => jpegOf(width, height),
+    'JPEG (progressive)': (width, height) => jpegOf(width, height, 0xc2),
+    'WebP (lossy)': webpOf.lossy,
+    'WebP (lossless)': webpOf.lossless,
+    'WebP (extended)': webpOf.extended,
+  };
+  for (const [format, image] of Object.entries(images)) {
+    test(`${format}: 4:1 and 1:4 are taken, 390×1700 and 1700×390 refused with the size and the rule`, async () => {
+      const t = await setup();
+      for (const [width, height] of [
+        [400, 100],
+        [100, 400],
+        [96, 96],
+      ] as const) {
+        const settings = await updateAppPageSettings(t.deps, t.tenant.appId, { logo: image(width, height) });
+        assert.equal(settings.logo?.bytes, image(width, height).byteLength, `${width}×${height}`);
+      }
+      await assert.rejects(updateAppPageSettings(t.deps, t.tenant.appId, { logo: image(390, 1700) }), {
+        message: `${INVALID}: 390×1700 is taller than 4:1; crop it to at most 4 times as tall as wide`,
+      });
+      await assert.rejects(updateAppPageSettings(t.deps, t.tenant.appId, { logo: image(1700, 390) }), {
+        message: `${INVALID}: 1700×390 is wider than 4:1; crop it to at most 4 times as wide as tall`,
+      });
+      await assert.rejects(updateAppPageSettings(t.deps, t.tenant.appId, { logo: image(401, 100) }), {
+        message: `${INVALID}: 401×100 is wider than 4:1; crop it to at most 4 times as wide as tall`,
+      });
+      // The refused ones changed nothing: the last logo taken stays.
+      const kept = await updateAppPageSettings(t.deps, t.tenant.appId, {});
+      assert.equal(kept.logo?.bytes, image(96, 96).byteLength);
+    });
+  }
+
+  test('an image whose size cannot be read is refused', async () => {
+    const t = await setup();
+    const png = pngOf(100, 100);
+    const jpeg = jpegOf(100, 100);
+    const unreadable = {
+      'a PNG cut after its signature': png.subarray(0, 12),
+      'a PNG of width 0': pngOf(0, 100),
+      // The image data begins before any frame header gave the size.
+      'a JPEG without a frame header': Uint8Array.from([0xff, 0xd8, 0xff, 0xda, 0, 8, 1, 1, 0, 0, 63, 0, 0xff, 0xd9]),
+      'a JPEG cut inside its frame header': jpeg.subarray(0, jpeg.indexOf(0xc0) + 4),
+      'a WebP whose VP8 lacks its start code': Uint8Array.from(webpOf.lossy(100, 100)).fill(0, 23, 26),
+      'a WebP of an unknown first chunk': Uint8Array.from([
+        ...Buffer.from('RIFF'),
+        30,
+        0,
+        0,
+        0,
+        ...Buffer.from('WEBPALPH'),
+        ...new Array(22).fill(1),
+      ]),
+    };
+    for (const [name, logo] of Object.entries(unreadable))
+      await assert.rejects(
+        updateAppPageSettings(t.deps, t.tenant.appId, { logo }),
+        { message: `${INVALID}: its width and height cannot be read (a damaged file?); export it again` },
+        name,
+      );
   });
 });

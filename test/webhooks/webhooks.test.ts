@@ -12,7 +12,12 @@ import { markStaleConnections } from '../../src/conversations/staleness.ts';
 import { cryptoRandom, type Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/log.ts';
 import { createDeliveryWorker } from '../../src/webhooks/delivery-worker.ts';
-import { listWebhookDeliveries, retryWebhookDelivery, setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
+import {
+  listWebhookDeliveries,
+  retryWebhookDelivery,
+  sendTestWebhook,
+  setWebhookEndpoint,
+} from '../../src/webhooks/endpoints.ts';
 import { fixedClock, fixtureBytes, json, openTestDatabase, postExport, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, PageClient } from '../pages/page-client.ts';
 import { startReceiver } from './receiver.ts';
@@ -424,5 +429,44 @@ describe('delivery', () => {
     const created = (await deliveries(t)).at(-1)!;
     assert.deepEqual([created.status, created.attempts], ['pending', 0]);
     assert.ok(Date.parse(created.nextAttemptAt!) <= t.clock.now());
+  });
+});
+
+describe('webhook test', () => {
+  test('sends one webhook.test event the SDK verifies, answers the status and time, queues nothing', async () => {
+    const { t, receiver, secret } = await withReceiver();
+    receiver.verifyWith(secret);
+    const result = await sendTestWebhook(t.deps, t.tenant.appId);
+    assert.deepEqual(result, {
+      ok: true,
+      url: receiver.url,
+      id: receiver.received[0]!.headers['webhook-id'],
+      status: 200,
+      durationMs: result.durationMs,
+    });
+    assert.ok(Number.isInteger(result.durationMs) && result.durationMs >= 0);
+    assert.deepEqual(
+      receiver.received.map(({ body }) => JSON.parse(body)),
+      [{ type: 'webhook.test', timestamp: new Date(t.clock.now()).toISOString(), data: { appId: t.tenant.appId } }],
+    );
+    assert.deepEqual(await deliveries(t), []);
+  });
+
+  test("a receiver's refusal, a wrong secret, no answer and no endpoint: ok false, with the status or the reason", async () => {
+    const { t, receiver } = await withReceiver({ WEBHOOK_TIMEOUT_MS: '300' }, [503, 'hang']);
+    const withoutTime = async () => {
+      const { durationMs, id, ...rest } = await sendTestWebhook(t.deps, t.tenant.appId);
+      assert.match(id, /^msg_[A-Za-z0-9]{24}$/);
+      return rest;
+    };
+    assert.deepEqual(await withoutTime(), { ok: false, url: receiver.url, status: 503 });
+    assert.deepEqual(await withoutTime(), { ok: false, url: receiver.url, error: 'no answer within 300 ms' });
+    // Signed with the secret the app has, which is not the one the receiver was given.
+    receiver.verifyWith('whsec_c29tZSBvdGhlciBzZWNyZXQgb2YgMzIgYnl0ZXMgISE=');
+    assert.deepEqual(await withoutTime(), { ok: false, url: receiver.url, status: 401 });
+    const other = await setup();
+    const { durationMs, id, ...none } = await sendTestWebhook(other.deps, other.tenant.appId);
+    assert.deepEqual(none, { ok: false, url: null, error: 'the app has no webhook endpoint' });
+    await assert.rejects(sendTestWebhook(t.deps, 'app_nope'), { message: 'App not found' });
   });
 });
