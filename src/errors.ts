@@ -49,6 +49,7 @@ export const ERRORS = {
   invalidOffset: [400, 'Invalid offset parameter'],
   invalidUpdatedSince: [400, 'Invalid updatedSince parameter'],
   invalidQ: [400, 'Invalid q parameter'],
+  invalidFields: [400, 'Invalid fields parameter'],
   invalidJsonBody: [400, 'Invalid JSON body'],
   purgeTarget: [400, 'Provide exactly one of userRef or connectionId'],
   unrecognizedExport: [400, 'Unrecognized export format', { upload: 'notAnExport' }],

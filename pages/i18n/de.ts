@@ -23,6 +23,7 @@ export const de: Messages = {
     invalidOffset: 'Ungültiger Parameter offset',
     invalidUpdatedSince: 'Ungültiger Parameter updatedSince',
     invalidQ: 'Ungültiger Parameter q',
+    invalidFields: 'Ungültiger Parameter fields',
     invalidJsonBody: 'Ungültiger JSON-Inhalt',
     purgeTarget: 'Gib genau eines an: userRef oder connectionId',
     unrecognizedExport: 'Unbekanntes Exportformat',

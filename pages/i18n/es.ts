@@ -23,6 +23,7 @@ export const es: Messages = {
     invalidOffset: 'Parámetro offset no válido',
     invalidUpdatedSince: 'Parámetro updatedSince no válido',
     invalidQ: 'Parámetro q no válido',
+    invalidFields: 'Parámetro fields no válido',
     invalidJsonBody: 'Cuerpo JSON no válido',
     purgeTarget: 'Indica solo uno: userRef o connectionId',
     unrecognizedExport: 'Formato de exportación no reconocido',

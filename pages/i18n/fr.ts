@@ -24,6 +24,7 @@ export const fr: Messages = {
     invalidOffset: 'Paramètre offset non valide',
     invalidUpdatedSince: 'Paramètre updatedSince non valide',
     invalidQ: 'Paramètre q non valide',
+    invalidFields: 'Paramètre fields non valide',
     invalidJsonBody: 'Corps JSON non valide',
     purgeTarget: 'Indiquez soit userRef, soit connectionId',
     unrecognizedExport: 'Format d’export non reconnu',

@@ -23,6 +23,7 @@ export const ja: Messages = {
     invalidOffset: 'offset パラメーターが無効です',
     invalidUpdatedSince: 'updatedSince パラメーターが無効です',
     invalidQ: 'q パラメーターが無効です',
+    invalidFields: 'fields パラメーターが無効です',
     invalidJsonBody: 'JSON 本文が無効です',
     purgeTarget: 'userRef と connectionId のどちらか一方を指定してください',
     unrecognizedExport: 'エクスポート形式を認識できません',

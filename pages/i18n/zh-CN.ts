@@ -23,6 +23,7 @@ export const zhCN: Messages = {
     invalidOffset: 'offset 参数无效',
     invalidUpdatedSince: 'updatedSince 参数无效',
     invalidQ: 'q 参数无效',
+    invalidFields: 'fields 参数无效',
     invalidJsonBody: 'JSON 正文无效',
     purgeTarget: '请只提供 userRef 或 connectionId 其中之一',
     unrecognizedExport: '无法识别的导出格式',

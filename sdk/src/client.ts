@@ -1,5 +1,13 @@
 import { ParleyError } from './errors.ts';
-import type { ConnectionList, Conversation, ConversationPage, IngestResult, Provider, PurgeResult } from './types.ts';
+import type {
+  ConnectionList,
+  Conversation,
+  ConversationPage,
+  ConversationSummaryPage,
+  IngestResult,
+  Provider,
+  PurgeResult,
+} from './types.ts';
 
 /** As much of fetch as the client uses. */
 export type Fetch = (url: URL, init: RequestInit) => Promise<Response>;
@@ -131,6 +139,26 @@ export class ParleyClient {
       updatedSince: instant(updatedSince),
       q,
     });
+  }
+
+  /** listConversations without the payloads: each conversation's id, title, times and `message_count`. */
+  listConversationSummaries(
+    connectionId: string,
+    { limit, offset, updatedSince, q }: ConversationsQuery & { offset?: number } = {},
+  ): Promise<ConversationSummaryPage> {
+    return this.request('GET', '/api/conversations', {
+      connectionId,
+      limit,
+      offset,
+      updatedSince: instant(updatedSince),
+      q,
+      fields: 'summary',
+    });
+  }
+
+  /** One conversation by its id, with its messages; counted by the rate limit like a listing. */
+  getConversation(id: string): Promise<Conversation> {
+    return this.request('GET', `/api/conversations/${encodeURIComponent(id)}`, {});
   }
 
   /**

@@ -82,6 +82,17 @@ export interface ConversationPage {
   offset: number;
 }
 
+/** A conversation without its payload (`fields: 'summary'`): for paging through thousands of titles. */
+export interface ConversationSummary extends Omit<Conversation, 'payload'> {
+  /** How many messages its payload holds. */
+  message_count: number;
+}
+
+/** `GET /api/conversations?connectionId=&fields=summary`. */
+export interface ConversationSummaryPage extends Omit<ConversationPage, 'conversations'> {
+  conversations: ConversationSummary[];
+}
+
 /** `POST /api/ingest-export`. */
 export interface IngestResult {
   ok: true;

@@ -1,10 +1,16 @@
 import { Hono, type Context } from 'hono';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, listConnections, listConversations } from '../conversations/listing.ts';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  conversationOfApp,
+  listConnections,
+  listConversations,
+} from '../conversations/listing.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError, parseInput } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { concatBytes } from '../bytes.ts';
-import { connectionJson, conversationsJson } from '../wire/wire-json.ts';
+import { connectionJson, conversationSummaryJson, conversationsJson } from '../wire/wire-json.ts';
 import { methodNotAllowed, rateLimit, type CallerMiddleware } from './middleware.ts';
 import { ConnectionsQuery, ConversationsQuery } from './schemas.ts';
 
@@ -23,14 +29,16 @@ async function conversationsResponse(deps: Deps, c: Context<AppEnv>) {
     offset = 0,
     updatedSince,
     q,
+    fields = 'full',
   } = parseInput(ConversationsQuery, c.req.query());
   const limit = Math.min(asked, MAX_PAGE_SIZE);
-  const { rows, total, attachments } = await listConversations(deps, c.get('caller').appId, connectionId, {
-    limit,
-    offset,
-    changedAfter: updatedSince,
-    q,
-  });
+  const page = { limit, offset, changedAfter: updatedSince, q };
+  const appId = c.get('caller').appId;
+  if (fields === 'summary') {
+    const { rows, total } = await listConversations(deps, appId, connectionId, page, 'summary');
+    return c.json({ conversations: rows.map(conversationSummaryJson), total, limit, offset });
+  }
+  const { rows, total, attachments } = await listConversations(deps, appId, connectionId, page, 'full');
   const parts = [
     encoder.encode('{"conversations":['),
     conversationsJson({ rows, attachments }),
@@ -53,6 +61,13 @@ export function listingRoutes(deps: Deps, requireCaller: CallerMiddleware) {
     throw new ParleyError(paging || connectionId !== undefined ? 'missingConnectionId' : 'missingUserRef');
   });
   routes.get('/connections', ...limited, (c) => connectionsResponse(deps, c));
+  routes.get('/conversations/:id', ...limited, async (c) => {
+    const conversation = await conversationOfApp(deps, { appId: c.get('caller').appId }, c.req.param('id'));
+    return c.body(conversationsJson(conversation) as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': 'application/json',
+    });
+  });
+  routes.all('/conversations/:id', methodNotAllowed(['GET']));
   routes.all('/conversations', methodNotAllowed(['GET']));
   routes.all('/connections', methodNotAllowed(['GET']));
   return routes;

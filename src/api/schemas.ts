@@ -100,9 +100,22 @@ export const ConversationsQuery = v.object(
         ),
       ),
     ),
+    fields: v.optional(
+      v.pipe(
+        v.picklist(['full', 'summary'], 'invalidFields'),
+        v.metadata({ default: 'full' }),
+        v.description(
+          '`summary`: each conversation without its `payload`, with its `message_count` instead: for paging through thousands of titles.',
+        ),
+      ),
+    ),
   },
   'missingConnectionId' satisfies ErrorCode,
 );
+
+export const ConversationPath = {
+  id: v.pipe(v.string(), v.description('The conversation’s `id`, as the listing gives it.')),
+};
 
 const providerField = v.pipe(
   v.picklist(PROVIDERS, 'invalidProvider'),
@@ -213,6 +226,16 @@ export const ConversationPage = v.object({
   total: count,
   limit: count,
   offset: count,
+});
+
+export const ConversationSummary = v.object({
+  ...v.omit(Conversation, ['payload']).entries,
+  message_count: v.pipe(count, v.description('How many messages `payload` holds.')),
+});
+
+export const ConversationSummaryPage = v.object({
+  ...ConversationPage.entries,
+  conversations: v.array(ConversationSummary),
 });
 
 const importCounts = {

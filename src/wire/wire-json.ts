@@ -1,8 +1,8 @@
-import type { Attachment } from 'parley-sdk';
+import type { Attachment, ConversationSummary } from 'parley-sdk';
 import { attachmentContentType } from '../attachments/content-type.ts';
 import type { AttachmentListRow } from '../db/attachments.ts';
 import type { ConnectionRow } from '../db/connections.ts';
-import type { ConversationBytesRow } from '../db/conversations.ts';
+import type { ConversationBytesRow, ConversationSummaryRow } from '../db/conversations.ts';
 import { messageEnds, writeWithFields, writtenLength } from './message-fields.ts';
 
 const encoder = new TextEncoder();
@@ -17,6 +17,15 @@ export const connectionJson = (row: ConnectionRow) => ({
   capturedAt: row.captured_at,
   lastSyncAt: row.last_sync_at,
   conversationCount: row.conversation_count,
+});
+
+/** A conversation without its payload (`fields=summary`), as the API answers it. */
+export const conversationSummaryJson = (row: ConversationSummaryRow): ConversationSummary => ({
+  id: row.id,
+  external_id: row.external_id,
+  title: row.title,
+  update_time: row.update_time,
+  message_count: row.message_count,
 });
 
 /** An attachment as a message lists it. */

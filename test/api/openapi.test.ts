@@ -15,6 +15,7 @@ type Event<T extends sdk.EventType> = Extract<sdk.ParleyEvent, { type: T }>;
 interface Answers {
   ConnectionList: sdk.ConnectionList;
   ConversationPage: sdk.ConversationPage;
+  ConversationSummaryPage: sdk.ConversationSummaryPage;
   IngestResult: sdk.IngestResult;
   PurgeResult: sdk.PurgeResult;
 }
@@ -23,6 +24,7 @@ const sameTypes: { [Name in keyof Answers]: Same<v.InferOutput<(typeof schemas)[
 } = {
   ConnectionList: true,
   ConversationPage: true,
+  ConversationSummaryPage: true,
   IngestResult: true,
   PurgeResult: true,
   'connection.created': true,
@@ -78,6 +80,7 @@ describe('GET /openapi.json', () => {
       '/api/attachments/{id}',
       '/api/connections',
       '/api/conversations',
+      '/api/conversations/{id}',
       '/api/ingest-export',
       '/api/purge',
       '/healthz',
@@ -86,7 +89,7 @@ describe('GET /openapi.json', () => {
     const listing = paths['/api/conversations']!.get;
     assert.deepEqual(
       listing.parameters.map((p: { name: string }) => p.name),
-      ['userRef', 'connectionId', 'limit', 'offset', 'updatedSince', 'q'],
+      ['userRef', 'connectionId', 'limit', 'offset', 'updatedSince', 'q', 'fields'],
     );
     assert.deepEqual(Object.keys(listing.responses['429'].headers), [
       'RateLimit-Limit',
@@ -106,6 +109,7 @@ describe('GET /openapi.json', () => {
         'Invalid offset parameter',
         'Invalid updatedSince parameter',
         'Invalid q parameter',
+        'Invalid fields parameter',
       ],
     );
     const ingest = paths['/api/ingest-export']!.post;
