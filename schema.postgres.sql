@@ -324,3 +324,27 @@ ALTER TABLE connections ADD COLUMN stored_bytes BIGINT NOT NULL DEFAULT 0;
 UPDATE connections SET stored_bytes =
   (SELECT coalesce(sum(octet_length(payload)), 0) FROM conversations WHERE connection_id = connections.id)
   + (SELECT coalesce(sum(size), 0) FROM attachment_blobs WHERE connection_id = connections.id);
+
+-- version 9
+-- Agent tokens and the access log: as schema.sql's version 15, which says why.
+CREATE TABLE agent_tokens (
+  id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  api_key_id TEXT REFERENCES api_keys (id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+CREATE INDEX agent_tokens_by_user ON agent_tokens (user_id);
+CREATE INDEX agent_tokens_by_key ON agent_tokens (api_key_id) WHERE api_key_id IS NOT NULL;
+CREATE INDEX agent_tokens_by_expiry ON agent_tokens (expires_at);
+
+CREATE TABLE access_log (
+  user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  day TEXT NOT NULL,
+  channel TEXT NOT NULL CHECK (channel IN ('api', 'agent')),
+  reads INTEGER NOT NULL DEFAULT 0,
+  searches INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_id, day, channel)
+);
+CREATE INDEX access_log_by_day ON access_log (day);

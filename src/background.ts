@@ -1,3 +1,4 @@
+import { deleteExpiredTokens } from './agents/agent-tokens.ts';
 import { runObjectDeletions } from './attachments/object-deletions.ts';
 import { markStaleConnections } from './conversations/staleness.ts';
 import { checkpoint } from './db/checkpoint.ts';
@@ -34,6 +35,7 @@ async function runMaintenance(deps: Deps, holder: string, periodMs: number): Pro
   // What they wrote is people's text, in the database file.
   if (await discardAbandonedImportConnections(deps.db, now - ABANDONED_STAGING_MS)) deps.erased?.();
   await markStaleConnections(deps);
+  await deleteExpiredTokens(deps);
 }
 
 /**

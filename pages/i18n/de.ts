@@ -16,6 +16,7 @@ export const de: Messages = {
   errors: {
     missingAuthorization: 'Authorization-Header fehlt',
     invalidApiKey: 'Ungültiger API-Schlüssel',
+    invalidAgentToken: 'Ungültiges Agent-Token',
     missingUserRef: 'Parameter userRef fehlt',
     invalidUserRef: 'Ungültiger Parameter userRef',
     missingConnectionId: 'Parameter connectionId fehlt',
@@ -24,6 +25,7 @@ export const de: Messages = {
     invalidUpdatedSince: 'Ungültiger Parameter updatedSince',
     invalidQ: 'Ungültiger Parameter q',
     invalidFields: 'Ungültiger Parameter fields',
+    invalidExpiresInSeconds: 'Ungültiger Parameter expiresInSeconds',
     invalidJsonBody: 'Ungültiger JSON-Inhalt',
     purgeTarget: 'Gib genau eines an: userRef oder connectionId',
     unrecognizedExport: 'Unbekanntes Exportformat',

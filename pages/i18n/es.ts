@@ -16,6 +16,7 @@ export const es: Messages = {
   errors: {
     missingAuthorization: 'Falta la cabecera Authorization',
     invalidApiKey: 'Clave de API no válida',
+    invalidAgentToken: 'Token de agente no válido',
     missingUserRef: 'Falta el parámetro userRef',
     invalidUserRef: 'Parámetro userRef no válido',
     missingConnectionId: 'Falta el parámetro connectionId',
@@ -24,6 +25,7 @@ export const es: Messages = {
     invalidUpdatedSince: 'Parámetro updatedSince no válido',
     invalidQ: 'Parámetro q no válido',
     invalidFields: 'Parámetro fields no válido',
+    invalidExpiresInSeconds: 'Parámetro expiresInSeconds no válido',
     invalidJsonBody: 'Cuerpo JSON no válido',
     purgeTarget: 'Indica solo uno: userRef o connectionId',
     unrecognizedExport: 'Formato de exportación no reconocido',

@@ -17,6 +17,7 @@ export const fr: Messages = {
   errors: {
     missingAuthorization: 'En-tête Authorization manquant',
     invalidApiKey: 'Clé d’API non valide',
+    invalidAgentToken: 'Jeton d’agent non valide',
     missingUserRef: 'Paramètre userRef manquant',
     invalidUserRef: 'Paramètre userRef non valide',
     missingConnectionId: 'Paramètre connectionId manquant',
@@ -25,6 +26,7 @@ export const fr: Messages = {
     invalidUpdatedSince: 'Paramètre updatedSince non valide',
     invalidQ: 'Paramètre q non valide',
     invalidFields: 'Paramètre fields non valide',
+    invalidExpiresInSeconds: 'Paramètre expiresInSeconds non valide',
     invalidJsonBody: 'Corps JSON non valide',
     purgeTarget: 'Indiquez soit userRef, soit connectionId',
     unrecognizedExport: 'Format d’export non reconnu',

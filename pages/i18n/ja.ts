@@ -16,6 +16,7 @@ export const ja: Messages = {
   errors: {
     missingAuthorization: 'Authorization ヘッダーがありません',
     invalidApiKey: 'API キーが無効です',
+    invalidAgentToken: 'エージェントトークンが無効です',
     missingUserRef: 'userRef パラメーターがありません',
     invalidUserRef: 'userRef パラメーターが無効です',
     missingConnectionId: 'connectionId パラメーターがありません',
@@ -24,6 +25,7 @@ export const ja: Messages = {
     invalidUpdatedSince: 'updatedSince パラメーターが無効です',
     invalidQ: 'q パラメーターが無効です',
     invalidFields: 'fields パラメーターが無効です',
+    invalidExpiresInSeconds: 'expiresInSeconds パラメーターが無効です',
     invalidJsonBody: 'JSON 本文が無効です',
     purgeTarget: 'userRef と connectionId のどちらか一方を指定してください',
     unrecognizedExport: 'エクスポート形式を認識できません',

@@ -16,6 +16,7 @@ export const zhCN: Messages = {
   errors: {
     missingAuthorization: '缺少 Authorization 标头',
     invalidApiKey: 'API 密钥无效',
+    invalidAgentToken: '代理令牌无效',
     missingUserRef: '缺少 userRef 参数',
     invalidUserRef: 'userRef 参数无效',
     missingConnectionId: '缺少 connectionId 参数',
@@ -24,6 +25,7 @@ export const zhCN: Messages = {
     invalidUpdatedSince: 'updatedSince 参数无效',
     invalidQ: 'q 参数无效',
     invalidFields: 'fields 参数无效',
+    invalidExpiresInSeconds: 'expiresInSeconds 参数无效',
     invalidJsonBody: 'JSON 正文无效',
     purgeTarget: '请只提供 userRef 或 connectionId 其中之一',
     unrecognizedExport: '无法识别的导出格式',

@@ -1,5 +1,6 @@
 import { ParleyError } from './errors.ts';
 import type {
+  AgentToken,
   ConnectionList,
   Conversation,
   ConversationPage,
@@ -215,6 +216,20 @@ export class ParleyClient {
   /** Deletes a user (their connections and conversations) or one connection, for good. */
   purge(target: { userRef: string } | { connectionId: string }): Promise<PurgeResult> {
     return this.request('POST', '/api/purge', {}, { body: JSON.stringify(target), contentType: 'application/json' });
+  }
+
+  /**
+   * A short-lived token for your assistant to read one user's data over Parley's
+   * MCP server (`/mcp`), read-only: mint one per user session and hand it to the
+   * agent, never to a browser. Lasts `expiresInSeconds` (at most 3600, 900 by default).
+   */
+  createAgentToken(userRef: string, { expiresInSeconds }: { expiresInSeconds?: number } = {}): Promise<AgentToken> {
+    return this.request(
+      'POST',
+      '/api/agent-tokens',
+      {},
+      { body: JSON.stringify({ userRef, expiresInSeconds }), contentType: 'application/json' },
+    );
   }
 
   private async waitingOutRateLimit<T>(call: () => Promise<T>): Promise<T> {

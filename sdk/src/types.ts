@@ -93,6 +93,13 @@ export interface ConversationSummaryPage extends Omit<ConversationPage, 'convers
   conversations: ConversationSummary[];
 }
 
+/** `POST /api/agent-tokens`: a token that reads one user's data over `/mcp`, shown only now. */
+export interface AgentToken {
+  token: string;
+  /** ISO 8601 UTC: when it stops working. */
+  expiresAt: string;
+}
+
 /** `POST /api/ingest-export`. */
 export interface IngestResult {
   ok: true;

@@ -17,6 +17,7 @@ const COMPONENTS = {
   ConversationSummaryPage: schemas.ConversationSummaryPage,
   IngestResult: schemas.IngestResult,
   PurgeResult: schemas.PurgeResult,
+  AgentToken: schemas.AgentToken,
   Health: schemas.Health,
 };
 
@@ -369,6 +370,26 @@ export function openApiDocument(version: string) {
             'invalidUserRef',
             'userNotFound',
             'connectionNotFound',
+            'bodyTooLarge',
+            'requestTimeout',
+          ],
+          authenticated: { rateLimited: false },
+        }),
+      },
+      '/api/agent-tokens': {
+        post: operation({
+          operationId: 'createAgentToken',
+          summary: 'A token for your assistant to read one user’s data',
+          description:
+            'A short-lived, read-only token for the Model Context Protocol server at `/mcp`: it reads only this user’s conversations of this app, never those of a connection the person disconnected, and stops working when it expires, when the user is purged, or when the key that minted it is revoked. Only its hash is kept. Mint one per user session. Not counted by the rate limit; the assistant’s tool calls are.',
+          requestBody: { required: true, content: json(jsonSchema(schemas.AgentTokenBody)) },
+          answer: schemas.AgentToken,
+          errors: [
+            'invalidJsonBody',
+            'missingUserRef',
+            'invalidUserRef',
+            'invalidExpiresInSeconds',
+            'userNotFound',
             'bodyTooLarge',
             'requestTimeout',
           ],

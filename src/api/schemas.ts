@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { CONNECTION_STATUSES, PROVIDERS, ROLES } from 'parley-sdk';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../conversations/listing.ts';
 import { MAX_QUERY_LENGTH } from '../conversations/search.ts';
+import { DEFAULT_AGENT_TOKEN_SECONDS, MAX_AGENT_TOKEN_SECONDS } from '../agents/agent-tokens.ts';
 import { isoTime } from '../deps.ts';
 import type { ErrorCode } from '../errors.ts';
 import { userRefSchema } from '../users/user-ref.ts';
@@ -155,6 +156,22 @@ export const PurgeBody = v.union(
   'purgeTarget' satisfies ErrorCode,
 );
 
+const expiresIn = (invalid: ErrorCode) =>
+  v.pipe(
+    v.number(invalid),
+    v.integer(invalid),
+    v.minValue(1, invalid),
+    v.maxValue(MAX_AGENT_TOKEN_SECONDS, invalid),
+    v.metadata({ default: DEFAULT_AGENT_TOKEN_SECONDS }),
+    v.description(`How long the token lasts, in seconds: at most ${MAX_AGENT_TOKEN_SECONDS}.`),
+  );
+
+/** POST /api/agent-tokens. */
+export const AgentTokenBody = v.object(
+  { userRef: userRefSchema('missingUserRef'), expiresInSeconds: v.optional(expiresIn('invalidExpiresInSeconds')) },
+  'missingUserRef' satisfies ErrorCode,
+);
+
 // Answers and events: the SDK's types, as schemas (a test holds the two equal).
 
 const timestamp = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
@@ -258,6 +275,16 @@ export const IngestResult = v.object({
 export const PurgeResult = v.object({
   ok: v.literal(true),
   deleted: v.object({ users: count, connections: count, conversations: count }),
+});
+
+export const AgentToken = v.object({
+  token: v.pipe(
+    v.string(),
+    v.description(
+      'Reads only this user’s data, over `/mcp` (`Authorization: Bearer`); shown only now. Give it to the assistant, never to a browser.',
+    ),
+  ),
+  expiresAt: timestamp('When it stops working.'),
 });
 
 export const Health = v.object({ ok: v.literal(true), version: v.string() });

@@ -18,6 +18,7 @@ interface Answers {
   ConversationSummaryPage: sdk.ConversationSummaryPage;
   IngestResult: sdk.IngestResult;
   PurgeResult: sdk.PurgeResult;
+  AgentToken: sdk.AgentToken;
 }
 const sameTypes: { [Name in keyof Answers]: Same<v.InferOutput<(typeof schemas)[Name]>, Answers[Name]> } & {
   [T in sdk.EventType]: Same<v.InferOutput<(typeof schemas.EVENTS)[T]>, Event<T>>;
@@ -27,6 +28,7 @@ const sameTypes: { [Name in keyof Answers]: Same<v.InferOutput<(typeof schemas)[
   ConversationSummaryPage: true,
   IngestResult: true,
   PurgeResult: true,
+  AgentToken: true,
   'connection.created': true,
   'connection.synced': true,
   'connection.needs_reauth': true,
@@ -77,6 +79,7 @@ describe('GET /openapi.json', () => {
   test('names every operation, the rate-limit headers, every error message of each, and every webhook', () => {
     const paths = OPENAPI.paths as Record<string, Record<string, any>>;
     assert.deepEqual(Object.keys(paths).sort(), [
+      '/api/agent-tokens',
       '/api/attachments/{id}',
       '/api/connections',
       '/api/conversations',
