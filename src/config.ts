@@ -96,6 +96,19 @@ const EnvSchema = v.object({
   MAX_STORED_BYTES_PER_USER: v.optional(integer(0, Number.MAX_SAFE_INTEGER)),
   MAX_STORED_BYTES_PER_APP: integer(0, Number.MAX_SAFE_INTEGER),
   MAX_EXPORT_RECORDS: integer(1, 1_000_000_000),
+  // Unset: /mcp refuses every request a browser sends from a page (one with an Origin).
+  MCP_ALLOWED_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((list) => list.split(',').map((origin) => origin.trim())),
+      v.array(
+        v.pipe(
+          v.string(),
+          v.regex(/^https?:\/\/[^/\s]+$/, 'must be a comma-separated list of origins, such as https://app.example.com'),
+        ),
+      ),
+    ),
+  ),
 });
 
 /** Every environment variable Parley reads. */
@@ -155,6 +168,8 @@ export interface Config {
   maxStoredBytesPerUser: number;
   /** The same for all the users of one app together. */
   maxStoredBytesPerApp: number;
+  /** The browser origins whose pages may call /mcp; none by default. */
+  mcpAllowedOrigins: readonly string[];
 }
 
 export class ConfigError extends Error {}
@@ -169,6 +184,7 @@ const OPTIONAL = [
   'AWS_SESSION_TOKEN',
   'AWS_ENDPOINT_URL',
   'MAX_STORED_BYTES_PER_USER',
+  'MCP_ALLOWED_ORIGINS',
 ] as const;
 
 /** Reads the configuration from environment variables; throws one line naming the first bad one. */
@@ -227,5 +243,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     },
     maxStoredBytesPerUser: e.MAX_STORED_BYTES_PER_USER ?? 4 * maxExpandedBytes,
     maxStoredBytesPerApp: e.MAX_STORED_BYTES_PER_APP,
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [],
   };
 }

@@ -30,6 +30,7 @@ describe('parseConfig', () => {
       attachmentsS3: undefined,
       maxStoredBytesPerUser: 16 * 1073741824,
       maxStoredBytesPerApp: 0,
+      mcpAllowedOrigins: [],
     });
   });
 
@@ -92,6 +93,7 @@ describe('parseConfig', () => {
         AWS_ENDPOINT_URL: 'https://minio.internal:9000/',
         MAX_STORED_BYTES_PER_USER: '7000000',
         MAX_STORED_BYTES_PER_APP: '9000000',
+        MCP_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:3000',
       }),
       {
         port: 3000,
@@ -128,6 +130,7 @@ describe('parseConfig', () => {
         },
         maxStoredBytesPerUser: 7000000,
         maxStoredBytesPerApp: 9000000,
+        mcpAllowedOrigins: ['https://app.example.com', 'http://localhost:3000'],
       },
     );
   });

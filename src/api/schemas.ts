@@ -57,7 +57,7 @@ function parseIsoInstant(text: string): number {
 }
 
 /** An instant in ISO 8601 (see parseIsoInstant), made the form Parley writes its own times in (UTC, milliseconds), which compare in order as text. */
-const instant = (invalid: ErrorCode, description: string) =>
+export const instant = (invalid: ErrorCode, description: string) =>
   v.optional(
     v.pipe(
       v.string(invalid),
