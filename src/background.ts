@@ -1,4 +1,5 @@
 import { deleteExpiredTokens } from './agents/agent-tokens.ts';
+import { deleteOldAccess } from './users/access-log.ts';
 import { runObjectDeletions } from './attachments/object-deletions.ts';
 import { markStaleConnections } from './conversations/staleness.ts';
 import { checkpoint } from './db/checkpoint.ts';
@@ -36,6 +37,7 @@ async function runMaintenance(deps: Deps, holder: string, periodMs: number): Pro
   if (await discardAbandonedImportConnections(deps.db, now - ABANDONED_STAGING_MS)) deps.erased?.();
   await markStaleConnections(deps);
   await deleteExpiredTokens(deps);
+  await deleteOldAccess(deps);
 }
 
 /**

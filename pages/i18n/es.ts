@@ -348,6 +348,12 @@ export const es: Messages = {
   allDeletedHeading: 'Se eliminó todo',
   allDeletedText: ({ connections, conversations, app }) =>
     `Se eliminaron ${f.counted(connections, { one: '# conexión', other: '# conexiones' })} y ${f.counted(conversations, { one: '# conversación', other: '# conversaciones' })}. ${app} ya no tiene ninguna de tus conversaciones.`,
+  accessHeading: 'Quién leyó tus conversaciones',
+  accessNone: ({ app }) => `En los últimos 30 días, ni ${app} ni su asistente leyeron tus conversaciones.`,
+  accessServer: ({ app, days }) =>
+    `En los últimos 30 días, el servidor de ${app} leyó tus conversaciones ${f.counted(days, { one: '# día', other: '# días' })}.`,
+  accessAgent: ({ app, reads, searches }) =>
+    `El asistente de ${app} las leyó ${f.counted(reads, { one: '# vez', other: '# veces' })} y las buscó ${f.counted(searches, { one: '# vez', other: '# veces' })}.`,
   backToTop: 'Volver arriba',
   copyCode: 'Copiar',
   codeCopied: 'Copiado',

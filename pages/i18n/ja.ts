@@ -337,6 +337,12 @@ export const ja: Messages = {
   allDeletedHeading: 'すべて削除しました',
   allDeletedText: ({ connections, conversations, app }) =>
     `${f.number(connections)} 件の接続と ${f.number(conversations)} 件の会話を削除しました。${app} にはもうあなたの会話はありません。`,
+  accessHeading: 'あなたの会話を読んだもの',
+  accessNone: ({ app }) => `過去 30 日間、${app} もそのアシスタントもあなたの会話を読んでいません。`,
+  accessServer: ({ app, days }) =>
+    `過去 30 日間のうち ${f.number(days)} 日、${app} のサーバーがあなたの会話を読みました。`,
+  accessAgent: ({ app, reads, searches }) =>
+    `${app} のアシスタントは会話を ${f.number(reads)} 回読み、${f.number(searches)} 回検索しました。`,
   backToTop: 'ページの先頭へ',
   copyCode: 'コピー',
   codeCopied: 'コピーしました',

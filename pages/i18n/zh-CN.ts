@@ -324,6 +324,11 @@ export const zhCN: Messages = {
   allDeletedHeading: '已全部删除',
   allDeletedText: ({ connections, conversations, app }) =>
     `已删除 ${f.number(connections)} 个连接和 ${f.number(conversations)} 条对话。${app} 现在不再保存你的任何对话。`,
+  accessHeading: '谁读取了你的对话',
+  accessNone: ({ app }) => `过去 30 天里，${app} 及其助手都没有读取你的对话。`,
+  accessServer: ({ app, days }) => `过去 30 天里，${app} 的服务器在 ${f.number(days)} 天读取了你的对话。`,
+  accessAgent: ({ app, reads, searches }) =>
+    `${app} 的助手读取了你的对话 ${f.number(reads)} 次，其中搜索 ${f.number(searches)} 次。`,
   backToTop: '返回顶部',
   copyCode: '复制',
   codeCopied: '已复制',

@@ -13,6 +13,8 @@ import { concatBytes } from '../bytes.ts';
 import { connectionJson, conversationSummaryJson, conversationsJson } from '../wire/wire-json.ts';
 import { methodNotAllowed, rateLimit, type CallerMiddleware } from './middleware.ts';
 import { ConnectionsQuery, ConversationsQuery } from './schemas.ts';
+import { isSearch } from '../conversations/search.ts';
+import { recordAccess } from '../users/access-log.ts';
 
 const encoder = new TextEncoder();
 
@@ -34,11 +36,14 @@ async function conversationsResponse(deps: Deps, c: Context<AppEnv>) {
   const limit = Math.min(asked, MAX_PAGE_SIZE);
   const page = { limit, offset, changedAfter: updatedSince, q };
   const appId = c.get('caller').appId;
+  const counted = (userId: string) => recordAccess(deps, userId, 'api', { search: isSearch(q) });
   if (fields === 'summary') {
-    const { rows, total } = await listConversations(deps, appId, connectionId, page, 'summary');
+    const { rows, total, userId } = await listConversations(deps, appId, connectionId, page, 'summary');
+    counted(userId);
     return c.json({ conversations: rows.map(conversationSummaryJson), total, limit, offset });
   }
-  const { rows, total, attachments } = await listConversations(deps, appId, connectionId, page, 'full');
+  const { rows, total, attachments, userId } = await listConversations(deps, appId, connectionId, page, 'full');
+  counted(userId);
   const parts = [
     encoder.encode('{"conversations":['),
     conversationsJson({ rows, attachments }),
@@ -63,6 +68,7 @@ export function listingRoutes(deps: Deps, requireCaller: CallerMiddleware) {
   routes.get('/connections', ...limited, (c) => connectionsResponse(deps, c));
   routes.get('/conversations/:id', ...limited, async (c) => {
     const conversation = await conversationOfApp(deps, { appId: c.get('caller').appId }, c.req.param('id'));
+    recordAccess(deps, conversation.userId, 'api');
     return c.body(conversationsJson(conversation) as Uint8Array<ArrayBuffer>, 200, {
       'Content-Type': 'application/json',
     });

@@ -21,8 +21,8 @@ export async function listConnections(deps: Pick<Deps, 'db'>, appId: string, use
 }
 
 /**
- * One page of a connection's conversations, newest update first; `limit` is
- * already capped. With `changedAfter` (ISO 8601, as Parley writes its times),
+ * One page of a connection's conversations, newest update first, and whose
+ * they are (`userId`, for the access log); `limit` is already capped. With `changedAfter` (ISO 8601, as Parley writes its times),
  * only those stored or changed after it; with a search `q` (see searchWords),
  * only those that match, best match first. `total` counts what is kept. Whole
  * conversations come with `attachments`, those of the page's messages (none
@@ -45,7 +45,7 @@ export async function listConversations<Fields extends ConversationFields>(
           rows.map((row) => row.id),
         )
       : [];
-  return { rows, total, attachments };
+  return { rows, total, attachments, userId: connection.user_id };
 }
 
 async function conversationsPage<Fields extends ConversationFields>(
@@ -82,5 +82,5 @@ export async function conversationOfApp(
   const row = await conversations.findConversationBytes(deps.db, owner, conversationId);
   if (!row) throw new ParleyError('conversationNotFound');
   if (row.status === 'revoked') throw new ParleyError('connectionRevoked');
-  return { rows: [row], attachments: await attachmentsOfConversations(deps.db, [row.id]) };
+  return { rows: [row], attachments: await attachmentsOfConversations(deps.db, [row.id]), userId: row.user_id };
 }

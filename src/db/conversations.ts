@@ -198,9 +198,9 @@ export async function findConversationBytes(
   conversationId: string,
 ) {
   const ofUser = owner.userRef === undefined ? sql`` : sql` AND u.user_ref = ${owner.userRef}`;
-  const [row] = await rowsOf<ConversationBytesRow & { status: ConnectionStatus }>(
+  const [row] = await rowsOf<ConversationBytesRow & { status: ConnectionStatus; user_id: string }>(
     db,
-    sql`SELECT ${bytesColumns(db)}, cn.status FROM conversations c
+    sql`SELECT ${bytesColumns(db)}, cn.status, u.id AS user_id FROM conversations c
       JOIN connections cn ON cn.id = c.connection_id JOIN users u ON u.id = cn.user_id
       WHERE c.id = ${conversationId} AND u.app_id = ${owner.appId} AND u.import_id IS NULL${ofUser}`,
   );

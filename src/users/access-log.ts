@@ -1,5 +1,7 @@
 import { accessOfUser, countAccess, deleteAccessBefore } from '../db/access-log.ts';
+import type { Owner } from '../conversations/ownership.ts';
 import type { AccessChannel } from '../db/database.ts';
+import { findUser } from '../db/users.ts';
 import { isoTime, type Deps } from '../deps.ts';
 
 const DAY_MS = 86_400_000;
@@ -26,9 +28,15 @@ export function recordAccess(
   );
 }
 
-/** What the manage page says of the last ACCESS_SHOWN_DAYS days, per channel: on how many days, how many reads, how many searches. */
-export async function recentAccess(deps: Pick<Deps, 'db' | 'clock'>, userId: string) {
-  const rows = await accessOfUser(deps.db, userId, dayOf(deps.clock.now() - (ACCESS_SHOWN_DAYS - 1) * DAY_MS));
+/**
+ * What the manage page says of the owner's last ACCESS_SHOWN_DAYS days, per
+ * channel: on how many days, how many reads, how many searches; undefined for
+ * a user with nothing stored.
+ */
+export async function recentAccess(deps: Pick<Deps, 'db' | 'clock'>, owner: Owner) {
+  const user = await findUser(deps.db, owner.appId, owner.userRef);
+  if (!user) return undefined;
+  const rows = await accessOfUser(deps.db, user.id, dayOf(deps.clock.now() - (ACCESS_SHOWN_DAYS - 1) * DAY_MS));
   const summary = (channel: AccessChannel) => {
     const ofChannel = rows.filter((row) => row.channel === channel);
     return {
