@@ -131,30 +131,17 @@ export class ParleyClient {
    */
   listConversations(
     connectionId: string,
-    { limit, offset, updatedSince, q }: ConversationsQuery & { offset?: number } = {},
+    query: ConversationsQuery & { offset?: number } = {},
   ): Promise<ConversationPage> {
-    return this.request('GET', '/api/conversations', {
-      connectionId,
-      limit,
-      offset,
-      updatedSince: instant(updatedSince),
-      q,
-    });
+    return this.listing(connectionId, query);
   }
 
   /** listConversations without the payloads: each conversation's id, title, times and `message_count`. */
   listConversationSummaries(
     connectionId: string,
-    { limit, offset, updatedSince, q }: ConversationsQuery & { offset?: number } = {},
+    query: ConversationsQuery & { offset?: number } = {},
   ): Promise<ConversationSummaryPage> {
-    return this.request('GET', '/api/conversations', {
-      connectionId,
-      limit,
-      offset,
-      updatedSince: instant(updatedSince),
-      q,
-      fields: 'summary',
-    });
+    return this.listing(connectionId, query, 'summary');
   }
 
   /** One conversation by its id, with its messages; counted by the rate limit like a listing. */
@@ -230,6 +217,21 @@ export class ParleyClient {
       {},
       { body: JSON.stringify({ userRef, expiresInSeconds }), contentType: 'application/json' },
     );
+  }
+
+  private listing<Page>(
+    connectionId: string,
+    { limit, offset, updatedSince, q }: ConversationsQuery & { offset?: number },
+    fields?: 'summary',
+  ): Promise<Page> {
+    return this.request('GET', '/api/conversations', {
+      connectionId,
+      limit,
+      offset,
+      updatedSince: instant(updatedSince),
+      q,
+      fields,
+    });
   }
 
   private async waitingOutRateLimit<T>(call: () => Promise<T>): Promise<T> {
