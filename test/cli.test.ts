@@ -153,7 +153,7 @@ describe('onboarding', () => {
     const db = openBetterSqlite3(databasePath);
     try {
       await seedConnection({ db, clock: systemClock }, { appId: created.appId, userRef: 'agent-user' });
-      const minted = await ok([
+      const mint = (seconds: string) => [
         'agent-token',
         'create',
         '--app',
@@ -161,22 +161,14 @@ describe('onboarding', () => {
         '--user',
         'agent-user',
         '--expires-in',
-        '60',
-      ]);
+        seconds,
+      ];
+      const minted = await ok(mint('60'));
       assert.match(minted.token, /^parley_agent_/);
       assert.equal(Date.parse(minted.expiresAt) - Date.now() <= 60_000, true);
       const agent = await authenticateAgent({ db, clock: systemClock }, `Bearer ${minted.token}`);
       assert.equal(agent.userRef, 'agent-user');
-      const refused = await cli([
-        'agent-token',
-        'create',
-        '--app',
-        created.appId,
-        '--user',
-        'agent-user',
-        '--expires-in',
-        '3601',
-      ]);
+      const refused = await cli(mint('3601'));
       assert.notEqual(refused.code, 0);
       assert.match(refused.stdout + refused.stderr, /Invalid expiresInSeconds parameter/);
     } finally {
