@@ -387,3 +387,27 @@ ALTER TABLE attachments ALTER COLUMN conversation_id DROP NOT NULL;
 ALTER TABLE attachments ADD COLUMN project_id TEXT REFERENCES projects (id) ON DELETE CASCADE;
 ALTER TABLE attachments ADD CONSTRAINT attachments_of_one CHECK ((conversation_id IS NULL) <> (project_id IS NULL));
 CREATE UNIQUE INDEX attachments_of_projects ON attachments (project_id, ref);
+
+-- version 11
+-- Agent tokens and the access log: as schema.sql's version 15, which says why.
+CREATE TABLE agent_tokens (
+  id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  api_key_id TEXT REFERENCES api_keys (id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+CREATE INDEX agent_tokens_by_user ON agent_tokens (user_id);
+CREATE INDEX agent_tokens_by_key ON agent_tokens (api_key_id) WHERE api_key_id IS NOT NULL;
+CREATE INDEX agent_tokens_by_expiry ON agent_tokens (expires_at);
+
+CREATE TABLE access_log (
+  user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  day TEXT NOT NULL,
+  channel TEXT NOT NULL CHECK (channel IN ('api', 'agent')),
+  reads INTEGER NOT NULL DEFAULT 0,
+  searches INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_id, day, channel)
+);
+CREATE INDEX access_log_by_day ON access_log (day);

@@ -517,3 +517,35 @@ CREATE TRIGGER attachments_delete_blob AFTER DELETE ON attachments
   WHEN old.blob_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM attachments WHERE blob_id = old.blob_id) BEGIN
   DELETE FROM attachment_blobs WHERE id = old.blob_id;
 END;
+
+-- version 17
+-- Agent tokens (decisions §17): a short-lived, read-only grant to one user's
+-- data, for the app's own assistant. Only the token's hash is kept. It goes with
+-- its user (a purge) and with the API key that minted it (a revoked key's
+-- tokens are refused; a deleted key's go); expired ones are deleted by
+-- maintenance. `api_key_id` is NULL for one minted with the app secret.
+CREATE TABLE agent_tokens (
+  id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  api_key_id TEXT REFERENCES api_keys (id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX agent_tokens_by_user ON agent_tokens (user_id);
+CREATE INDEX agent_tokens_by_key ON agent_tokens (api_key_id) WHERE api_key_id IS NOT NULL;
+CREATE INDEX agent_tokens_by_expiry ON agent_tokens (expires_at);
+
+-- What the person's manage page shows of who read their data: per user (so per
+-- app), UTC day and channel ('api': the app's server; 'agent': its assistant
+-- over /mcp), how many requests read it and how many of them searched. One
+-- upsert per request; kept 90 days (maintenance), gone with the user.
+CREATE TABLE access_log (
+  user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  day TEXT NOT NULL,
+  channel TEXT NOT NULL CHECK (channel IN ('api', 'agent')),
+  reads INTEGER NOT NULL DEFAULT 0,
+  searches INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_id, day, channel)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX access_log_by_day ON access_log (day);

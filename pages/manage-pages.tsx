@@ -207,8 +207,10 @@ export function ManageHomePage(props: {
   deleted?: { connections: number; conversations: number } | undefined;
   /** The time relative times ("2 hr. ago") are told from. */
   now: number;
+  /** What the app read of the person's data in the last 30 days, by its server (`api`) and its assistant (`agent`). */
+  access?: AccessView | undefined;
 }) {
-  const { appName, connections, search, pageSize, notice, deleted, now } = props;
+  const { appName, connections, search, pageSize, notice, deleted, now, access } = props;
   const t = useMessages();
   return (
     <Layout title={search ? t.searchPageTitle({ q: search.q }) : t.manageTitle} appName={appName}>
@@ -241,6 +243,7 @@ export function ManageHomePage(props: {
           </section>
         )
       )}
+      {access && !search && <AccessLog appName={appName} access={access} />}
       {connections.length > 0 && (
         <>
           <section class="card" aria-labelledby="download-title">
@@ -260,6 +263,32 @@ export function ManageHomePage(props: {
         </>
       )}
     </Layout>
+  );
+}
+
+/** Per channel: on how many days, how many reads, how many of them searches. */
+export interface AccessView {
+  api: { days: number; reads: number; searches: number };
+  agent: { days: number; reads: number; searches: number };
+}
+
+/** Who read the person's conversations lately, in plain words. */
+function AccessLog({ appName, access }: { appName: string; access: AccessView }) {
+  const t = useMessages();
+  const app = appName;
+  return (
+    <section class="card" aria-labelledby="access-title">
+      <h2 id="access-title">{t.accessHeading}</h2>
+      {access.api.reads === 0 && access.agent.reads === 0 ? (
+        <p>{t.accessNone({ app })}</p>
+      ) : (
+        <p>
+          {access.api.reads > 0 && t.accessServer({ app, days: access.api.days })}
+          {access.api.reads > 0 && access.agent.reads > 0 && ' '}
+          {access.agent.reads > 0 && t.accessAgent({ app, ...access.agent })}
+        </p>
+      )}
+    </section>
   );
 }
 

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { sql } from 'kysely';
 import packageJson from '../package.json' with { type: 'json' };
+import { mcpRoutes } from './agents/mcp-routes.ts';
 import { apiRoutes } from './api/api-routes.ts';
 import { openApiDocument } from './api/openapi.ts';
 import type { AppEnv } from './app-env.ts';
@@ -58,6 +59,7 @@ export function createApp(deps: Deps) {
   });
   const imports = new ImportSlots(deps.config.maxConcurrentImports, deps.config.importQueueTimeoutMs);
   app.route('/api', apiRoutes(deps, imports));
+  app.route('/', mcpRoutes(deps));
   app.route('/', connectRoutes(deps, imports));
   app.route('/', manageRoutes(deps));
   app.route('/', brandRoutes(deps));

@@ -1,3 +1,5 @@
+import { deleteExpiredTokens } from './agents/agent-tokens.ts';
+import { deleteOldAccess } from './users/access-log.ts';
 import { runObjectDeletions } from './attachments/object-deletions.ts';
 import { markStaleConnections } from './conversations/staleness.ts';
 import { checkpoint } from './db/checkpoint.ts';
@@ -37,6 +39,8 @@ async function runMaintenance(deps: Deps, holder: string, periodMs: number): Pro
   // Resumable uploads not continued for UPLOAD_EXPIRY_HOURS, with their bytes.
   await deleteExpiredUploads(deps.db, now);
   await markStaleConnections(deps);
+  await deleteExpiredTokens(deps);
+  await deleteOldAccess(deps);
 }
 
 /**

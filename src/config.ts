@@ -100,6 +100,19 @@ const EnvSchema = v.object({
   MAX_EXPORT_RECORDS: integer(1, 1_000_000_000),
   MAX_OPEN_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER),
   UPLOAD_EXPIRY_HOURS: integer(1, 8760),
+  // Unset: /mcp refuses every request a browser sends from a page (one with an Origin).
+  MCP_ALLOWED_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((list) => list.split(',').map((origin) => origin.trim())),
+      v.array(
+        v.pipe(
+          v.string(),
+          v.regex(/^https?:\/\/[^/\s]+$/, 'must be a comma-separated list of origins, such as https://app.example.com'),
+        ),
+      ),
+    ),
+  ),
 });
 
 /** Every environment variable Parley reads. */
@@ -163,6 +176,8 @@ export interface Config {
   maxOpenUploadBytes: number;
   /** A resumable upload is removed this long after its last byte. */
   uploadExpiryHours: number;
+  /** The browser origins whose pages may call /mcp; none by default. */
+  mcpAllowedOrigins: readonly string[];
 }
 
 export class ConfigError extends Error {}
@@ -177,6 +192,7 @@ const OPTIONAL = [
   'AWS_SESSION_TOKEN',
   'AWS_ENDPOINT_URL',
   'MAX_STORED_BYTES_PER_USER',
+  'MCP_ALLOWED_ORIGINS',
 ] as const;
 
 /** Reads the configuration from environment variables; throws one line naming the first bad one. */
@@ -237,5 +253,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxStoredBytesPerApp: e.MAX_STORED_BYTES_PER_APP,
     maxOpenUploadBytes: e.MAX_OPEN_UPLOAD_BYTES,
     uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [],
   };
 }

@@ -42,6 +42,9 @@ type ErrorEntry = readonly [status: number, message: string, shown?: Shown];
 export const ERRORS = {
   missingAuthorization: [401, 'Missing Authorization header'],
   invalidApiKey: [401, 'Invalid API key'],
+  // An agent token that is unknown, expired, of a purged user or minted by a revoked key: /mcp (see agent-tokens.ts).
+  invalidAgentToken: [401, 'Invalid agent token'],
+  originNotAllowed: [403, 'Origin not allowed: set MCP_ALLOWED_ORIGINS'],
   missingUserRef: [400, 'Missing userRef parameter'],
   invalidUserRef: [400, 'Invalid userRef parameter'],
   missingConnectionId: [400, 'Missing connectionId parameter'],
@@ -49,6 +52,8 @@ export const ERRORS = {
   invalidOffset: [400, 'Invalid offset parameter'],
   invalidUpdatedSince: [400, 'Invalid updatedSince parameter'],
   invalidQ: [400, 'Invalid q parameter'],
+  invalidFields: [400, 'Invalid fields parameter'],
+  invalidExpiresInSeconds: [400, 'Invalid expiresInSeconds parameter'],
   invalidJsonBody: [400, 'Invalid JSON body'],
   purgeTarget: [400, 'Provide exactly one of userRef or connectionId'],
   unrecognizedExport: [400, 'Unrecognized export format', { upload: 'notAnExport' }],

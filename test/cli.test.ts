@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
+import { authenticateAgent } from '../src/agents/agent-tokens.ts';
 import { createApp } from '../src/app.ts';
 import { onboardApp } from '../src/apps/apps.ts';
 import { commands, parseArgs } from '../src/cli/commands.ts';
@@ -147,6 +148,33 @@ describe('onboarding', () => {
     } finally {
       await deps.db.destroy();
       await deps.counters?.destroy();
+    }
+  });
+
+  test('agent-token create mints a token for one user that /mcp takes; a bad --expires-in is refused', async () => {
+    const db = openBetterSqlite3(databasePath);
+    try {
+      await seedConnection({ db, clock: systemClock }, { appId: created.appId, userRef: 'agent-user' });
+      const mint = (seconds: string) => [
+        'agent-token',
+        'create',
+        '--app',
+        created.appId,
+        '--user',
+        'agent-user',
+        '--expires-in',
+        seconds,
+      ];
+      const minted = await ok(mint('60'));
+      assert.match(minted.token, /^parley_agent_/);
+      assert.equal(Date.parse(minted.expiresAt) - Date.now() <= 60_000, true);
+      const agent = await authenticateAgent({ db, clock: systemClock }, `Bearer ${minted.token}`);
+      assert.equal(agent.userRef, 'agent-user');
+      const refused = await cli(mint('3601'));
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stdout + refused.stderr, /Invalid expiresInSeconds parameter/);
+    } finally {
+      await db.destroy();
     }
   });
 

@@ -16,6 +16,8 @@ export const de: Messages = {
   errors: {
     missingAuthorization: 'Authorization-Header fehlt',
     invalidApiKey: 'Ungültiger API-Schlüssel',
+    invalidAgentToken: 'Ungültiges Agent-Token',
+    originNotAllowed: 'Herkunft nicht erlaubt: MCP_ALLOWED_ORIGINS setzen',
     missingUserRef: 'Parameter userRef fehlt',
     invalidUserRef: 'Ungültiger Parameter userRef',
     missingConnectionId: 'Parameter connectionId fehlt',
@@ -23,6 +25,8 @@ export const de: Messages = {
     invalidOffset: 'Ungültiger Parameter offset',
     invalidUpdatedSince: 'Ungültiger Parameter updatedSince',
     invalidQ: 'Ungültiger Parameter q',
+    invalidFields: 'Ungültiger Parameter fields',
+    invalidExpiresInSeconds: 'Ungültiger Parameter expiresInSeconds',
     invalidJsonBody: 'Ungültiger JSON-Inhalt',
     purgeTarget: 'Gib genau eines an: userRef oder connectionId',
     unrecognizedExport: 'Unbekanntes Exportformat',
@@ -377,6 +381,13 @@ export const de: Messages = {
   allDeletedHeading: 'Alles wurde gelöscht',
   allDeletedText: ({ connections, conversations, app }) =>
     `${f.counted(connections, { one: '# Verbindung', other: '# Verbindungen' })} und ${f.counted(conversations, { one: '# Unterhaltung', other: '# Unterhaltungen' })} wurden gelöscht. ${app} hat jetzt keine deiner Unterhaltungen mehr.`,
+  accessHeading: 'Wer deine Unterhaltungen gelesen hat',
+  accessNone: ({ app }) =>
+    `In den letzten 30 Tagen haben weder ${app} noch sein Assistent deine Unterhaltungen gelesen.`,
+  accessServer: ({ app, days }) =>
+    `In den letzten 30 Tagen hat der Server von ${app} deine Unterhaltungen an ${f.counted(days, { one: '# Tag', other: '# Tagen' })} gelesen.`,
+  accessAgent: ({ app, reads, searches }) =>
+    `Der Assistent von ${app} hat sie ${f.counted(reads, { one: '# Mal', other: '# Mal' })} gelesen und ${f.counted(searches, { one: '# Mal', other: '# Mal' })} durchsucht.`,
   backToTop: 'Nach oben',
   copyCode: 'Kopieren',
   codeCopied: 'Kopiert',

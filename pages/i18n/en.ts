@@ -282,6 +282,13 @@ export const en = {
   allDeletedHeading: 'Everything was deleted',
   allDeletedText: ({ connections, conversations, app }: App & { connections: number; conversations: number }) =>
     `${f.counted(connections, { one: '# connection', other: '# connections' })} and ${f.counted(conversations, { one: '# conversation', other: '# conversations' })} were deleted. ${app} holds none of your conversations now.`,
+  // What the app read of the person's data, and how: the last 30 days of the access log.
+  accessHeading: 'Who read your conversations',
+  accessNone: ({ app }: App) => `In the last 30 days, neither ${app} nor its assistant read your conversations.`,
+  accessServer: ({ app, days }: App & { days: number }) =>
+    `In the last 30 days, ${app}'s server read your conversations on ${f.counted(days, { one: '# day', other: '# days' })}.`,
+  accessAgent: ({ app, reads, searches }: App & { reads: number; searches: number }) =>
+    `${app}'s assistant read them ${f.counted(reads, { one: '# time', other: '# times' })}, searching them ${f.counted(searches, { one: '# time', other: '# times' })}.`,
   backToTop: 'Back to top',
   copyCode: 'Copy',
   codeCopied: 'Copied',

@@ -16,6 +16,8 @@ export const es: Messages = {
   errors: {
     missingAuthorization: 'Falta la cabecera Authorization',
     invalidApiKey: 'Clave de API no válida',
+    invalidAgentToken: 'Token de agente no válido',
+    originNotAllowed: 'Origen no permitido: defina MCP_ALLOWED_ORIGINS',
     missingUserRef: 'Falta el parámetro userRef',
     invalidUserRef: 'Parámetro userRef no válido',
     missingConnectionId: 'Falta el parámetro connectionId',
@@ -23,6 +25,8 @@ export const es: Messages = {
     invalidOffset: 'Parámetro offset no válido',
     invalidUpdatedSince: 'Parámetro updatedSince no válido',
     invalidQ: 'Parámetro q no válido',
+    invalidFields: 'Parámetro fields no válido',
+    invalidExpiresInSeconds: 'Parámetro expiresInSeconds no válido',
     invalidJsonBody: 'Cuerpo JSON no válido',
     purgeTarget: 'Indica solo uno: userRef o connectionId',
     unrecognizedExport: 'Formato de exportación no reconocido',
@@ -377,6 +381,12 @@ export const es: Messages = {
   allDeletedHeading: 'Se eliminó todo',
   allDeletedText: ({ connections, conversations, app }) =>
     `Se eliminaron ${f.counted(connections, { one: '# conexión', other: '# conexiones' })} y ${f.counted(conversations, { one: '# conversación', other: '# conversaciones' })}. ${app} ya no tiene ninguna de tus conversaciones.`,
+  accessHeading: 'Quién leyó tus conversaciones',
+  accessNone: ({ app }) => `En los últimos 30 días, ni ${app} ni su asistente leyeron tus conversaciones.`,
+  accessServer: ({ app, days }) =>
+    `En los últimos 30 días, el servidor de ${app} leyó tus conversaciones ${f.counted(days, { one: '# día', other: '# días' })}.`,
+  accessAgent: ({ app, reads, searches }) =>
+    `El asistente de ${app} las leyó ${f.counted(reads, { one: '# vez', other: '# veces' })} y las buscó ${f.counted(searches, { one: '# vez', other: '# veces' })}.`,
   backToTop: 'Volver arriba',
   copyCode: 'Copiar',
   codeCopied: 'Copiado',

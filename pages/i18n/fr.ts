@@ -17,6 +17,8 @@ export const fr: Messages = {
   errors: {
     missingAuthorization: 'En-tête Authorization manquant',
     invalidApiKey: 'Clé d’API non valide',
+    invalidAgentToken: 'Jeton d’agent non valide',
+    originNotAllowed: 'Origine non autorisée : définissez MCP_ALLOWED_ORIGINS',
     missingUserRef: 'Paramètre userRef manquant',
     invalidUserRef: 'Paramètre userRef non valide',
     missingConnectionId: 'Paramètre connectionId manquant',
@@ -24,6 +26,8 @@ export const fr: Messages = {
     invalidOffset: 'Paramètre offset non valide',
     invalidUpdatedSince: 'Paramètre updatedSince non valide',
     invalidQ: 'Paramètre q non valide',
+    invalidFields: 'Paramètre fields non valide',
+    invalidExpiresInSeconds: 'Paramètre expiresInSeconds non valide',
     invalidJsonBody: 'Corps JSON non valide',
     purgeTarget: 'Indiquez soit userRef, soit connectionId',
     unrecognizedExport: 'Format d’export non reconnu',
@@ -380,6 +384,12 @@ export const fr: Messages = {
   allDeletedHeading: 'Tout a été supprimé',
   allDeletedText: ({ connections, conversations, app }) =>
     `${f.counted(connections, { one: '# connexion', other: '# connexions' })} et ${f.counted(conversations, { one: '# conversation', other: '# conversations' })} ont été supprimées. ${app} ne détient plus aucune de vos conversations.`,
+  accessHeading: 'Qui a lu vos conversations',
+  accessNone: ({ app }) => `Ces 30 derniers jours, ni ${app} ni son assistant n’ont lu vos conversations.`,
+  accessServer: ({ app, days }) =>
+    `Ces 30 derniers jours, le serveur de ${app} a lu vos conversations ${f.counted(days, { one: '# jour', other: '# jours' })}.`,
+  accessAgent: ({ app, reads, searches }) =>
+    `L’assistant de ${app} les a lues ${f.counted(reads, { one: '# fois', other: '# fois' })} et y a cherché ${f.counted(searches, { one: '# fois', other: '# fois' })}.`,
   backToTop: 'Haut de page',
   copyCode: 'Copier',
   codeCopied: 'Copié',

@@ -16,6 +16,8 @@ export const ja: Messages = {
   errors: {
     missingAuthorization: 'Authorization ヘッダーがありません',
     invalidApiKey: 'API キーが無効です',
+    invalidAgentToken: 'エージェントトークンが無効です',
+    originNotAllowed: '許可されていないオリジンです: MCP_ALLOWED_ORIGINS を設定してください',
     missingUserRef: 'userRef パラメーターがありません',
     invalidUserRef: 'userRef パラメーターが無効です',
     missingConnectionId: 'connectionId パラメーターがありません',
@@ -23,6 +25,8 @@ export const ja: Messages = {
     invalidOffset: 'offset パラメーターが無効です',
     invalidUpdatedSince: 'updatedSince パラメーターが無効です',
     invalidQ: 'q パラメーターが無効です',
+    invalidFields: 'fields パラメーターが無効です',
+    invalidExpiresInSeconds: 'expiresInSeconds パラメーターが無効です',
     invalidJsonBody: 'JSON 本文が無効です',
     purgeTarget: 'userRef と connectionId のどちらか一方を指定してください',
     unrecognizedExport: 'エクスポート形式を認識できません',
@@ -366,6 +370,12 @@ export const ja: Messages = {
   allDeletedHeading: 'すべて削除しました',
   allDeletedText: ({ connections, conversations, app }) =>
     `${f.number(connections)} 件の接続と ${f.number(conversations)} 件の会話を削除しました。${app} にはもうあなたの会話はありません。`,
+  accessHeading: 'あなたの会話を読んだもの',
+  accessNone: ({ app }) => `過去 30 日間、${app} もそのアシスタントもあなたの会話を読んでいません。`,
+  accessServer: ({ app, days }) =>
+    `過去 30 日間のうち ${f.number(days)} 日、${app} のサーバーがあなたの会話を読みました。`,
+  accessAgent: ({ app, reads, searches }) =>
+    `${app} のアシスタントは会話を ${f.number(reads)} 回読み、${f.number(searches)} 回検索しました。`,
   backToTop: 'ページの先頭へ',
   copyCode: 'コピー',
   codeCopied: 'コピーしました',

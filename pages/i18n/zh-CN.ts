@@ -16,6 +16,8 @@ export const zhCN: Messages = {
   errors: {
     missingAuthorization: '缺少 Authorization 标头',
     invalidApiKey: 'API 密钥无效',
+    invalidAgentToken: '代理令牌无效',
+    originNotAllowed: '来源不被允许：请设置 MCP_ALLOWED_ORIGINS',
     missingUserRef: '缺少 userRef 参数',
     invalidUserRef: 'userRef 参数无效',
     missingConnectionId: '缺少 connectionId 参数',
@@ -23,6 +25,8 @@ export const zhCN: Messages = {
     invalidOffset: 'offset 参数无效',
     invalidUpdatedSince: 'updatedSince 参数无效',
     invalidQ: 'q 参数无效',
+    invalidFields: 'fields 参数无效',
+    invalidExpiresInSeconds: 'expiresInSeconds 参数无效',
     invalidJsonBody: 'JSON 正文无效',
     purgeTarget: '请只提供 userRef 或 connectionId 其中之一',
     unrecognizedExport: '无法识别的导出格式',
@@ -351,6 +355,11 @@ export const zhCN: Messages = {
   allDeletedHeading: '已全部删除',
   allDeletedText: ({ connections, conversations, app }) =>
     `已删除 ${f.number(connections)} 个连接和 ${f.number(conversations)} 条对话。${app} 现在不再保存你的任何对话。`,
+  accessHeading: '谁读取了你的对话',
+  accessNone: ({ app }) => `过去 30 天里，${app} 及其助手都没有读取你的对话。`,
+  accessServer: ({ app, days }) => `过去 30 天里，${app} 的服务器在 ${f.number(days)} 天读取了你的对话。`,
+  accessAgent: ({ app, reads, searches }) =>
+    `${app} 的助手读取了你的对话 ${f.number(reads)} 次，其中搜索 ${f.number(searches)} 次。`,
   backToTop: '返回顶部',
   copyCode: '复制',
   codeCopied: '已复制',

@@ -1,8 +1,10 @@
 import { ParleyError } from './errors.ts';
 import type {
+  AgentToken,
   ConnectionList,
   Conversation,
   ConversationPage,
+  ConversationSummaryPage,
   IngestResult,
   Memory,
   MemoryPage,
@@ -163,15 +165,22 @@ export class ParleyClient {
    */
   listConversations(
     connectionId: string,
-    { limit, offset, updatedSince, q }: ConversationsQuery & { offset?: number } = {},
+    query: ConversationsQuery & { offset?: number } = {},
   ): Promise<ConversationPage> {
-    return this.request('GET', '/api/conversations', {
-      connectionId,
-      limit,
-      offset,
-      updatedSince: instant(updatedSince),
-      q,
-    });
+    return this.listing(connectionId, query);
+  }
+
+  /** listConversations without the payloads: each conversation's id, title, times and `message_count`. */
+  listConversationSummaries(
+    connectionId: string,
+    query: ConversationsQuery & { offset?: number } = {},
+  ): Promise<ConversationSummaryPage> {
+    return this.listing(connectionId, query, 'summary');
+  }
+
+  /** One conversation by its id, with its messages; counted by the rate limit like a listing. */
+  getConversation(id: string): Promise<Conversation> {
+    return this.request('GET', `/api/conversations/${encodeURIComponent(id)}`, {});
   }
 
   /**
@@ -357,6 +366,35 @@ export class ParleyClient {
   /** Deletes a user (their connections and conversations) or one connection, for good. */
   purge(target: { userRef: string } | { connectionId: string }): Promise<PurgeResult> {
     return this.request('POST', '/api/purge', {}, { body: JSON.stringify(target), contentType: 'application/json' });
+  }
+
+  /**
+   * A short-lived token for your assistant to read one user's data over Parley's
+   * MCP server (`/mcp`), read-only: mint one per user session and hand it to the
+   * agent, never to a browser. Lasts `expiresInSeconds` (at most 3600, 900 by default).
+   */
+  createAgentToken(userRef: string, { expiresInSeconds }: { expiresInSeconds?: number } = {}): Promise<AgentToken> {
+    return this.request(
+      'POST',
+      '/api/agent-tokens',
+      {},
+      { body: JSON.stringify({ userRef, expiresInSeconds }), contentType: 'application/json' },
+    );
+  }
+
+  private listing<Page>(
+    connectionId: string,
+    { limit, offset, updatedSince, q }: ConversationsQuery & { offset?: number },
+    fields?: 'summary',
+  ): Promise<Page> {
+    return this.request('GET', '/api/conversations', {
+      connectionId,
+      limit,
+      offset,
+      updatedSince: instant(updatedSince),
+      q,
+      fields,
+    });
   }
 
   private async waitingOutRateLimit<T>(call: () => Promise<T>): Promise<T> {

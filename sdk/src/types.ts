@@ -137,6 +137,24 @@ export interface ProjectPage {
   offset: number;
 }
 
+/** A conversation without its payload (`fields: 'summary'`): for paging through thousands of titles. */
+export interface ConversationSummary extends Omit<Conversation, 'payload'> {
+  /** How many messages its payload holds. */
+  message_count: number;
+}
+
+/** `GET /api/conversations?connectionId=&fields=summary`. */
+export interface ConversationSummaryPage extends Omit<ConversationPage, 'conversations'> {
+  conversations: ConversationSummary[];
+}
+
+/** `POST /api/agent-tokens`: a token that reads one user's data over `/mcp`, shown only now. */
+export interface AgentToken {
+  token: string;
+  /** ISO 8601 UTC: when it stops working. */
+  expiresAt: string;
+}
+
 /** `POST /api/ingest-export`. */
 export interface IngestResult {
   ok: true;

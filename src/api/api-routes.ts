@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
 import type { ImportSlots } from '../import/import-slots.ts';
+import { agentTokenRoutes } from './agent-token-routes.ts';
 import { attachmentRoutes } from './attachment-routes.ts';
 import { ingestRoutes } from './ingest-routes.ts';
 import { listingRoutes } from './listing-routes.ts';
@@ -22,5 +23,6 @@ export function apiRoutes(deps: Deps, imports: ImportSlots) {
   api.route('/', ingestRoutes(deps, caller, imports));
   api.route('/', attachmentRoutes(deps, caller));
   api.route('/', uploadRoutes(deps, caller));
+  api.route('/', agentTokenRoutes(deps, caller));
   return api;
 }

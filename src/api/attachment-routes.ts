@@ -11,7 +11,7 @@ import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
 export function attachmentRoutes(deps: Deps, requireCaller: CallerMiddleware) {
   const routes = new Hono<AppEnv>();
   routes.get('/attachments/:id', requireCaller, (c) =>
-    attachmentAnswer(c, deps, { appId: c.get('caller').appId }, c.req.param('id')),
+    attachmentAnswer(c, deps, { appId: c.get('caller').appId }, c.req.param('id'), 'api'),
   );
   routes.all('/attachments/:id', methodNotAllowed(['GET', 'HEAD']));
   return routes;

@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
+  conversationOfApp,
   listConnections,
   listConversations,
   listMemories,
@@ -11,9 +12,17 @@ import type { Deps } from '../deps.ts';
 import { ParleyError, parseInput } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { concatBytes } from '../bytes.ts';
-import { connectionJson, conversationsJson, memoryJson, projectJson } from '../wire/wire-json.ts';
+import {
+  connectionJson,
+  conversationSummaryJson,
+  conversationsJson,
+  memoryJson,
+  projectJson,
+} from '../wire/wire-json.ts';
 import { methodNotAllowed, rateLimit, type CallerMiddleware } from './middleware.ts';
 import { ConnectionsQuery, ConversationsQuery, MemoriesQuery, ProjectsQuery } from './schemas.ts';
+import { isSearch } from '../conversations/search.ts';
+import { recordAccess } from '../users/access-log.ts';
 
 const encoder = new TextEncoder();
 
@@ -30,14 +39,19 @@ async function conversationsResponse(deps: Deps, c: Context<AppEnv>) {
     offset = 0,
     updatedSince,
     q,
+    fields = 'full',
   } = parseInput(ConversationsQuery, c.req.query());
   const limit = Math.min(asked, MAX_PAGE_SIZE);
-  const { rows, total, attachments } = await listConversations(deps, c.get('caller').appId, connectionId, {
-    limit,
-    offset,
-    changedAfter: updatedSince,
-    q,
-  });
+  const page = { limit, offset, changedAfter: updatedSince, q };
+  const appId = c.get('caller').appId;
+  const counted = (userId: string) => recordAccess(deps, userId, 'api', { search: isSearch(q) });
+  if (fields === 'summary') {
+    const { rows, total, userId } = await listConversations(deps, appId, connectionId, page, 'summary');
+    counted(userId);
+    return c.json({ conversations: rows.map(conversationSummaryJson), total, limit, offset });
+  }
+  const { rows, total, attachments, userId } = await listConversations(deps, appId, connectionId, page, 'full');
+  counted(userId);
   const parts = [
     encoder.encode('{"conversations":['),
     conversationsJson({ rows, attachments }),
@@ -54,13 +68,15 @@ function besidePage(c: Context<AppEnv>, query: typeof MemoriesQuery) {
 
 async function memoriesResponse(deps: Deps, c: Context<AppEnv>) {
   const { connectionId, page } = besidePage(c, MemoriesQuery);
-  const { rows, total } = await listMemories(deps, c.get('caller').appId, connectionId, page);
+  const { rows, total, userId } = await listMemories(deps, c.get('caller').appId, connectionId, page);
+  recordAccess(deps, userId, 'api');
   return c.json({ memories: rows.map(memoryJson), total, limit: page.limit, offset: page.offset });
 }
 
 async function projectsResponse(deps: Deps, c: Context<AppEnv>) {
   const { connectionId, page } = besidePage(c, ProjectsQuery);
-  const { rows, total, knowledge } = await listProjects(deps, c.get('caller').appId, connectionId, page);
+  const { rows, total, knowledge, userId } = await listProjects(deps, c.get('caller').appId, connectionId, page);
+  recordAccess(deps, userId, 'api');
   return c.json({
     projects: rows.map((row) => projectJson(row, knowledge)),
     total,
@@ -83,6 +99,14 @@ export function listingRoutes(deps: Deps, requireCaller: CallerMiddleware) {
     throw new ParleyError(paging || connectionId !== undefined ? 'missingConnectionId' : 'missingUserRef');
   });
   routes.get('/connections', ...limited, (c) => connectionsResponse(deps, c));
+  routes.get('/conversations/:id', ...limited, async (c) => {
+    const conversation = await conversationOfApp(deps, { appId: c.get('caller').appId }, c.req.param('id'));
+    recordAccess(deps, conversation.userId, 'api');
+    return c.body(conversationsJson(conversation) as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': 'application/json',
+    });
+  });
+  routes.all('/conversations/:id', methodNotAllowed(['GET']));
   routes.get('/memories', ...limited, (c) => memoriesResponse(deps, c));
   routes.get('/projects', ...limited, (c) => projectsResponse(deps, c));
   for (const path of ['/conversations', '/connections', '/memories', '/projects'])

@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import type { Handler } from 'hono';
+import type { Context, Handler } from 'hono';
 import { createAuthenticator } from '../apps/authenticate.ts';
 import { takeRateLimit } from '../apps/rate-limit.ts';
 import type { Deps } from '../deps.ts';
@@ -22,14 +22,19 @@ export function requireCaller(deps: Deps) {
 
 export type CallerMiddleware = ReturnType<typeof requireCaller>;
 
-/** Counts the request and sets the RateLimit headers, which error responses keep too. */
+/** Counts a request of the app and sets the RateLimit headers, which error responses keep too; 429 past the limit. */
+export async function countRequest(deps: Deps, c: Context<AppEnv>, appId: string): Promise<void> {
+  const state = await takeRateLimit(deps, appId);
+  c.header('RateLimit-Limit', String(state.limit));
+  c.header('RateLimit-Remaining', String(state.remaining));
+  c.header('RateLimit-Reset', String(state.reset));
+  if (!state.allowed) throw new ParleyError('rateLimited', { retryAfterSeconds: state.retryAfter });
+}
+
+/** Counts the request (countRequest). */
 export const rateLimit = (deps: Deps) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    const state = await takeRateLimit(deps, c.get('caller').appId);
-    c.header('RateLimit-Limit', String(state.limit));
-    c.header('RateLimit-Remaining', String(state.remaining));
-    c.header('RateLimit-Reset', String(state.reset));
-    if (!state.allowed) throw new ParleyError('rateLimited', { retryAfterSeconds: state.retryAfter });
+    await countRequest(deps, c, c.get('caller').appId);
     await next();
   });
 

@@ -17,8 +17,11 @@ const COMPONENTS = {
   MemoryPage: schemas.MemoryPage,
   Project: schemas.Project,
   ProjectPage: schemas.ProjectPage,
+  ConversationSummary: schemas.ConversationSummary,
+  ConversationSummaryPage: schemas.ConversationSummaryPage,
   IngestResult: schemas.IngestResult,
   PurgeResult: schemas.PurgeResult,
+  AgentToken: schemas.AgentToken,
   Health: schemas.Health,
 };
 
@@ -326,12 +329,12 @@ export function openApiDocument(version: string) {
           operationId: 'listConversations',
           summary: 'List a connection’s conversations, or (with userRef) a user’s connections',
           description:
-            'With `connectionId`: a page of conversations, newest update first (with `q`, best match first); the last page is reached when `offset` + the number returned ≥ `total`. With `userRef` instead: the user’s connections, as `/api/connections` answers. Counted by the rate limit.',
+            'With `connectionId`: a page of conversations, newest update first (with `q`, best match first); the last page is reached when `offset` + the number returned ≥ `total`; with `fields=summary`, without their payloads. With `userRef` instead: the user’s connections, as `/api/connections` answers. Counted by the rate limit.',
           query: {
             entries: { ...schemas.ConnectionsQuery.entries, ...schemas.ConversationsQuery.entries },
             optional: ['userRef', 'connectionId'],
           },
-          answer: v.union([schemas.ConversationPage, schemas.ConnectionList]),
+          answer: v.union([schemas.ConversationPage, schemas.ConversationSummaryPage, schemas.ConnectionList]),
           errors: [
             'missingUserRef',
             'invalidUserRef',
@@ -340,9 +343,21 @@ export function openApiDocument(version: string) {
             'invalidOffset',
             'invalidUpdatedSince',
             'invalidQ',
+            'invalidFields',
             'userNotFound',
             'connectionNotFound',
           ],
+          authenticated: { rateLimited: true },
+        }),
+      },
+      '/api/conversations/{id}': {
+        get: operation({
+          operationId: 'getConversation',
+          summary: 'One conversation, with its messages',
+          description: 'The conversation as the listing gives it. Counted by the rate limit.',
+          path: schemas.ConversationPath,
+          answer: schemas.Conversation,
+          errors: ['conversationNotFound', 'connectionRevoked'],
           authenticated: { rateLimited: true },
         }),
       },
@@ -517,6 +532,26 @@ export function openApiDocument(version: string) {
             'invalidUserRef',
             'userNotFound',
             'connectionNotFound',
+            'bodyTooLarge',
+            'requestTimeout',
+          ],
+          authenticated: { rateLimited: false },
+        }),
+      },
+      '/api/agent-tokens': {
+        post: operation({
+          operationId: 'createAgentToken',
+          summary: 'A token for your assistant to read one user’s data',
+          description:
+            'A short-lived, read-only token for the Model Context Protocol server at `/mcp`: it reads only this user’s conversations of this app, never those of a connection the person disconnected, and stops working when it expires, when the user is purged, or when the key that minted it is revoked. Only its hash is kept. Mint one per user session. Not counted by the rate limit; the assistant’s tool calls are.',
+          requestBody: { required: true, content: json(jsonSchema(schemas.AgentTokenBody)) },
+          answer: schemas.AgentToken,
+          errors: [
+            'invalidJsonBody',
+            'missingUserRef',
+            'invalidUserRef',
+            'invalidExpiresInSeconds',
+            'userNotFound',
             'bodyTooLarge',
             'requestTimeout',
           ],

@@ -1,29 +1,17 @@
 import { Hono } from 'hono';
 import { purgeConnection, purgeUser } from '../conversations/purge.ts';
 import type { Deps } from '../deps.ts';
-import { ParleyError, parseInput } from '../errors.ts';
+import { parseInput } from '../errors.ts';
 import type { AppEnv } from '../app-env.ts';
 import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
 import { PurgeBody } from './schemas.ts';
-import { BODY_LIMITS, readBoundedBody } from '../http/request-body.ts';
-
-async function readJsonObject(request: Request, timeoutMs: number): Promise<Record<string, unknown>> {
-  const bytes = await readBoundedBody(request, BODY_LIMITS.purge, timeoutMs);
-  let body: unknown;
-  try {
-    body = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw new ParleyError('invalidJsonBody');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ParleyError('invalidJsonBody');
-  return body as Record<string, unknown>;
-}
+import { BODY_LIMITS, readJsonObject } from '../http/request-body.ts';
 
 /** POST /api/purge: `{"userRef"}` or `{"connectionId"}`, exactly one. */
 export function purgeRoutes(deps: Deps, requireCaller: CallerMiddleware) {
   const routes = new Hono<AppEnv>();
   routes.post('/purge', requireCaller, async (c) => {
-    const target = parseInput(PurgeBody, await readJsonObject(c.req.raw, deps.config.bodyTimeoutMs));
+    const target = parseInput(PurgeBody, await readJsonObject(c.req.raw, BODY_LIMITS.purge, deps.config.bodyTimeoutMs));
     const appId = c.get('caller').appId;
     const deleted =
       target.userRef !== undefined

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { CONNECTION_STATUSES, PROVIDERS, ROLES } from 'parley-sdk';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../conversations/listing.ts';
 import { MAX_QUERY_LENGTH } from '../conversations/search.ts';
+import { DEFAULT_AGENT_TOKEN_SECONDS, MAX_AGENT_TOKEN_SECONDS } from '../agents/agent-tokens.ts';
 import { isoTime } from '../deps.ts';
 import type { ErrorCode } from '../errors.ts';
 import { userRefSchema } from '../users/user-ref.ts';
@@ -56,7 +57,7 @@ function parseIsoInstant(text: string): number {
 }
 
 /** An instant in ISO 8601 (see parseIsoInstant), made the form Parley writes its own times in (UTC, milliseconds), which compare in order as text. */
-const instant = (invalid: ErrorCode, description: string) =>
+export const instant = (invalid: ErrorCode, description: string) =>
   v.optional(
     v.pipe(
       v.string(invalid),
@@ -100,6 +101,15 @@ export const ConversationsQuery = v.object(
         ),
       ),
     ),
+    fields: v.optional(
+      v.pipe(
+        v.picklist(['full', 'summary'], 'invalidFields'),
+        v.metadata({ default: 'full' }),
+        v.description(
+          '`summary`: each conversation without its `payload`, with its `message_count` instead: for paging through thousands of titles.',
+        ),
+      ),
+    ),
   },
   'missingConnectionId' satisfies ErrorCode,
 );
@@ -121,6 +131,9 @@ const besideQuery = (what: string) =>
 
 export const MemoriesQuery = besideQuery('memories');
 export const ProjectsQuery = besideQuery('projects');
+export const ConversationPath = {
+  id: v.pipe(v.string(), v.description('The conversation’s `id`, as the listing gives it.')),
+};
 
 const providerField = v.pipe(
   v.picklist(PROVIDERS, 'invalidProvider'),
@@ -158,6 +171,22 @@ export const PurgeBody = v.union(
     v.looseObject({ connectionId: nonEmpty('purgeTarget', CONNECTION_ID), userRef: absent }),
   ],
   'purgeTarget' satisfies ErrorCode,
+);
+
+const expiresIn = (invalid: ErrorCode) =>
+  v.pipe(
+    v.number(invalid),
+    v.integer(invalid),
+    v.minValue(1, invalid),
+    v.maxValue(MAX_AGENT_TOKEN_SECONDS, invalid),
+    v.metadata({ default: DEFAULT_AGENT_TOKEN_SECONDS }),
+    v.description(`How long the token lasts, in seconds: at most ${MAX_AGENT_TOKEN_SECONDS}.`),
+  );
+
+/** POST /api/agent-tokens. */
+export const AgentTokenBody = v.object(
+  { userRef: userRefSchema('missingUserRef'), expiresInSeconds: v.optional(expiresIn('invalidExpiresInSeconds')) },
+  'missingUserRef' satisfies ErrorCode,
 );
 
 // Answers and events: the SDK's types, as schemas (a test holds the two equal).
@@ -277,6 +306,16 @@ export const ProjectPage = v.object({ projects: v.array(Project), total: count, 
 
 const besideCounts = v.object({ created: count, updated: count, unchanged: count });
 
+export const ConversationSummary = v.object({
+  ...v.omit(Conversation, ['payload']).entries,
+  message_count: v.pipe(count, v.description('How many messages `payload` holds.')),
+});
+
+export const ConversationSummaryPage = v.object({
+  ...ConversationPage.entries,
+  conversations: v.array(ConversationSummary),
+});
+
 const importCounts = {
   created: count,
   updated: count,
@@ -301,6 +340,16 @@ export const IngestResult = v.object({
 export const PurgeResult = v.object({
   ok: v.literal(true),
   deleted: v.object({ users: count, connections: count, conversations: count }),
+});
+
+export const AgentToken = v.object({
+  token: v.pipe(
+    v.string(),
+    v.description(
+      'Reads only this user’s data, over `/mcp` (`Authorization: Bearer`); shown only now. Give it to the assistant, never to a browser.',
+    ),
+  ),
+  expiresAt: timestamp('When it stops working.'),
 });
 
 export const Health = v.object({ ok: v.literal(true), version: v.string() });

@@ -7,8 +7,17 @@ import { API_KEY_PREFIX } from './apps.ts';
 
 export interface Caller {
   appId: string;
+  /** The API key sent; undefined when it was the app secret. */
+  keyId?: string;
   /** The app secret was sent instead of an API key (older integrations). */
   usedAppSecret: boolean;
+}
+
+/** The credential of `Authorization: Bearer …`, or the interface's 401. */
+export function bearerCredential(authorization: string | undefined): string {
+  const credential = /^Bearer +(.*)$/i.exec(authorization ?? '')?.[1]?.trim();
+  if (!credential) throw new ParleyError('missingAuthorization');
+  return credential;
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -40,8 +49,7 @@ async function authenticate(
   authorization: string | undefined,
   hashOf: (credential: string) => Promise<string>,
 ): Promise<Caller> {
-  const credential = /^Bearer +(.*)$/i.exec(authorization ?? '')?.[1]?.trim();
-  if (!credential) throw new ParleyError('missingAuthorization');
+  const credential = bearerCredential(authorization);
   const hash = await hashOf(credential);
 
   if (credential.startsWith(API_KEY_PREFIX)) {
@@ -56,7 +64,7 @@ async function authenticate(
         .touchApiKey(deps.db, key.id, isoTime(now), notSince)
         .catch((error) => deps.log.error('api key last use', { error: String(error) }));
     }
-    return { appId: key.app_id, usedAppSecret: false };
+    return { appId: key.app_id, keyId: key.id, usedAppSecret: false };
   }
 
   const app = await store.findAppBySecretHash(deps.db, hash);

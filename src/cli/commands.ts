@@ -12,7 +12,9 @@ import {
 } from '../apps/page-settings.ts';
 import { purgeApp } from '../conversations/purge.ts';
 import type { Deps } from '../deps.ts';
-import { ParleyError } from '../errors.ts';
+import { ParleyError, parseInput } from '../errors.ts';
+import { createAgentToken } from '../agents/agent-tokens.ts';
+import { AgentTokenBody } from '../api/schemas.ts';
 import { PostgresUrl } from '../urls.ts';
 import { requireUserRef } from '../users/user-ref.ts';
 import {
@@ -120,6 +122,20 @@ export const commands: Record<string, Command> = {
           `This deletes app ${appId} with all its users, connections, conversations, attachments, keys, settings and webhook deliveries, for good: add --yes to do it`,
         );
       return { ok: true, deleted: await purgeApp({ ...deps, counters: await io.counters() }, appId) };
+    },
+  },
+  'agent-token create': {
+    flags: '--app ID --user USER_REF [--expires-in SECONDS]',
+    does: 'Mints a token that reads only that user’s data over /mcp, read-only, for --expires-in seconds (at most 3600, default 900). Prints the token (shown only now) and its expiresAt.',
+    run: async (deps, flags) => {
+      const appId = required(flags, 'app');
+      const userRef = requireUserRef(required(flags, 'user'));
+      const body = parseInput(AgentTokenBody, {
+        userRef,
+        ...(flags['expires-in'] === undefined ? {} : { expiresInSeconds: Number(required(flags, 'expires-in')) }),
+      });
+      await requireApp(deps, appId);
+      return createAgentToken(deps, { appId, usedAppSecret: false }, body);
     },
   },
   'key create': {

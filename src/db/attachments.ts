@@ -59,6 +59,8 @@ export async function knowledgeOfProjects(db: Db, projectIds: readonly string[])
 /** One attachment with what serving its bytes needs: its blob (absent when not stored) and where the bytes are. */
 export interface AttachmentRow extends AttachmentListRow {
   connection_id: string;
+  /** Whose it is: the access log counts a read of it. */
+  user_id: string;
   blob: { id: string; store: AttachmentStoreName; sha256: string; size: number; content_type: string } | null;
 }
 
@@ -72,9 +74,9 @@ export async function findAttachment(
   attachmentId: string,
 ): Promise<AttachmentRow | undefined> {
   const ofUserRef = scope.userRef === undefined ? sql`` : sql` AND u.user_ref = ${scope.userRef}`;
-  const [row] = await rowsOf<AttachmentListRow & { connection_id: string; sha256: string | null }>(
+  const [row] = await rowsOf<AttachmentListRow & { connection_id: string; user_id: string; sha256: string | null }>(
     db,
-    sql`SELECT ${sql.raw(LIST_COLUMNS)}, a.connection_id, b.sha256
+    sql`SELECT ${sql.raw(LIST_COLUMNS)}, a.connection_id, u.id AS user_id, b.sha256
      FROM attachments a
      JOIN connections c ON c.id = a.connection_id
      JOIN users u ON u.id = c.user_id

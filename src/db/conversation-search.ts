@@ -2,7 +2,13 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from './database.ts';
 import { dialectOf, type IndexScope } from './dialects/dialect.ts';
 import { countRows, rowsOf } from './sql-fragments.ts';
-import { bytesColumns, listingOrder, ofConnection, type ConversationBytesRow } from './conversations.ts';
+import {
+  conversationColumns,
+  listingOrder,
+  ofConnection,
+  type ConversationFields,
+  type ConversationRowOf,
+} from './conversations.ts';
 
 export type { IndexScope };
 
@@ -22,38 +28,45 @@ function matches(db: Db, words: readonly string[], scope: Expression<SqlBool>) {
 }
 
 /**
- * A page of a connection's conversations that match, best first, payloads as
- * stored bytes (see listConversationsPage), and how many match: what the
- * database has yet to index (see indexPending) is indexed first, so that the
+ * A page of the conversations `where.scope` (a condition on `c`) keeps that
+ * match, best first, in the form `fields` says (payloads as stored bytes, see
+ * listConversationsPage), and how many match: what the database has yet to
+ * index in `where.index` (see indexPending) is indexed first, so that the
  * search finds everything stored.
  */
-export async function searchConnection(
+export async function searchConversations<Fields extends ConversationFields>(
   db: Db,
-  connectionId: string,
+  where: { index: IndexScope; scope: Expression<SqlBool> },
   words: readonly string[],
-  page: { limit: number; offset: number; changedAfter?: string | undefined },
+  fields: Fields,
+  page: { limit: number; offset: number },
 ) {
-  await indexPending(db, { connectionId });
+  await indexPending(db, where.index);
+  const { from, order } = matches(db, words, where.scope);
   return {
-    rows: await searchConnectionPage(db, connectionId, words, page.limit, page.offset, page.changedAfter),
-    total: await countConnectionMatches(db, connectionId, words, page.changedAfter),
+    rows: await rowsOf<ConversationRowOf<Fields>>(
+      db,
+      sql`SELECT ${conversationColumns(db, fields)} FROM ${from} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`,
+    ),
+    total: await countRows(db, from),
   };
 }
 
-function searchConnectionPage(
+/** A connection's conversations that match (see searchConversations). */
+export const searchConnection = <Fields extends ConversationFields>(
   db: Db,
   connectionId: string,
   words: readonly string[],
-  limit: number,
-  offset: number,
-  changedAfter?: string,
-) {
-  const { from, order } = matches(db, words, ofConnection(connectionId, changedAfter));
-  return rowsOf<ConversationBytesRow>(
+  fields: Fields,
+  page: { limit: number; offset: number; changedAfter?: string | undefined },
+) =>
+  searchConversations(
     db,
-    sql`SELECT ${bytesColumns(db)} FROM ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+    { index: { connectionId }, scope: ofConnection(connectionId, page.changedAfter) },
+    words,
+    fields,
+    page,
   );
-}
 
 /** How many of a connection's conversations match. */
 export function countConnectionMatches(

@@ -1,5 +1,5 @@
-import { sql, type SqlBool } from 'kysely';
-import type { ConversationsTable, Db } from './database.ts';
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { ConnectionStatus, ConversationsTable, Db } from './database.ts';
 import { dialectOf } from './dialects/dialect.ts';
 import { andAfter, countRows, rowsOf } from './sql-fragments.ts';
 import { nextTurn } from './transaction.ts';
@@ -28,6 +28,25 @@ export type ConversationBytesRow = Pick<ConversationsTable, 'id' | 'external_id'
   project_id: string | null;
 };
 
+/** A conversation without its payload, and how many messages it has: the listing's `fields=summary`, an agent's lists. */
+export type ConversationSummaryRow = Pick<ConversationsTable, 'id' | 'external_id' | 'title' | 'update_time'> & {
+  message_count: number;
+};
+
+/** The columns each form of an answer reads: the whole conversation, or its summary, whose payload the database reads but never sends. */
+const COLUMNS = {
+  full: bytesColumns,
+  summary: (db: Db) =>
+    sql.raw(`c.id, c.external_id, c.title, c.update_time, ${dialectOf(db).messageCount('c.payload')} AS message_count`),
+};
+
+export type ConversationFields = keyof typeof COLUMNS;
+export type ConversationRowOf<Fields extends ConversationFields> = Fields extends 'summary'
+  ? ConversationSummaryRow
+  : ConversationBytesRow;
+
+export const conversationColumns = (db: Db, fields: ConversationFields) => COLUMNS[fields](db);
+
 /**
  * A connection's conversations, or with `changedAfter` only those stored or
  * changed after it. The listing, its count and the search share it.
@@ -37,32 +56,39 @@ export const ofConnection = (connectionId: string, changedAfter: string | undefi
     ? sql<SqlBool>`c.connection_id = ${connectionId}`
     : sql<SqlBool>`c.connection_id = ${connectionId} AND c.changed_at > ${changedAfter}`;
 
+/** A page of the conversations `scope` (a condition on `c`) keeps, in the listing's order, in the form `fields` says. */
+export function listConversationsIn<Fields extends ConversationFields>(
+  db: Db,
+  scope: Expression<SqlBool>,
+  fields: Fields,
+  limit: number,
+  offset: number,
+) {
+  return rowsOf<ConversationRowOf<Fields>>(
+    db,
+    sql`SELECT ${conversationColumns(db, fields)} FROM conversations c WHERE ${scope} ${listingPage(limit, offset)}`,
+  );
+}
+
+/** How many conversations `scope` keeps. */
+export const countConversationsIn = (db: Db, scope: Expression<SqlBool>): Promise<number> =>
+  countRows(db, sql`conversations c WHERE ${scope}`);
+
 /**
  * A page for the API, payloads as the UTF-8 bytes stored: the response splices
  * them in as they are, with no decoding into a string and encoding back.
  */
-export function listConversationsPage(
+export const listConversationsPage = (
   db: Db,
   connectionId: string,
   limit: number,
   offset: number,
   changedAfter?: string,
-) {
-  return rowsOf<ConversationBytesRow>(
-    db,
-    sql`SELECT ${bytesColumns(db)} FROM conversations c
-      WHERE ${ofConnection(connectionId, changedAfter)} ${listingPage(limit, offset)}`,
-  );
-}
+) => listConversationsIn(db, ofConnection(connectionId, changedAfter), 'full', limit, offset);
 
 /** How many of a connection's conversations were stored or changed after an instant. */
-export async function countConversationsChangedAfter(
-  db: Db,
-  connectionId: string,
-  changedAfter: string,
-): Promise<number> {
-  return countRows(db, sql`conversations c WHERE ${ofConnection(connectionId, changedAfter)}`);
-}
+export const countConversationsChangedAfter = (db: Db, connectionId: string, changedAfter: string): Promise<number> =>
+  countConversationsIn(db, ofConnection(connectionId, changedAfter));
 
 /** The external ids of a connection's conversations, from the index alone. */
 export async function externalIdsOfConnection(db: Db, connectionId: string): Promise<string[]> {
@@ -183,3 +209,36 @@ export async function linkProjects(
 export async function deleteConversationRow(db: Db, conversationId: string): Promise<void> {
   await db.deleteFrom('conversations').where('id', '=', conversationId).execute();
 }
+
+/**
+ * One conversation as the API answers it, with its connection's status, if it
+ * is of that app (and of that user, where one is named): not an import's own
+ * (see import-connection.ts).
+ */
+export async function findConversationBytes(
+  db: Db,
+  owner: { appId: string; userRef?: string | undefined },
+  conversationId: string,
+) {
+  const ofUser = owner.userRef === undefined ? sql`` : sql` AND u.user_ref = ${owner.userRef}`;
+  const [row] = await rowsOf<ConversationBytesRow & { status: ConnectionStatus; user_id: string }>(
+    db,
+    sql`SELECT ${bytesColumns(db)}, cn.status, u.id AS user_id FROM conversations c
+      JOIN connections cn ON cn.id = c.connection_id JOIN users u ON u.id = cn.user_id
+      WHERE c.id = ${conversationId} AND u.app_id = ${owner.appId} AND u.import_id IS NULL${ofUser}`,
+  );
+  return row;
+}
+
+/**
+ * The conversations of a user's connections that the person has not
+ * disconnected (or of `connectionId`, one of them), or with `changedAfter`
+ * only those stored or changed after it: what an agent token reads.
+ */
+export const ofUserOpenConnections = (
+  userId: string,
+  { connectionId, changedAfter }: { connectionId?: string | undefined; changedAfter?: string | undefined },
+) =>
+  sql<SqlBool>`c.connection_id IN (SELECT id FROM connections WHERE user_id = ${userId} AND status <> 'revoked')${
+    connectionId === undefined ? sql`` : sql` AND c.connection_id = ${connectionId}`
+  }${changedAfter === undefined ? sql`` : sql` AND c.changed_at > ${changedAfter}`}`;

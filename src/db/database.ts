@@ -172,7 +172,31 @@ export interface WebhookDeliveriesTable {
   created_at: string;
 }
 
+/** A short-lived grant to read one user's data (schema.sql, version 17): only the token's hash is kept. */
+export interface AgentTokensTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  /** The key that minted it; null when the app secret did. */
+  api_key_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export type AccessChannel = 'api' | 'agent';
+
+/** Reads of one user's data per UTC day (`YYYY-MM-DD`) and channel. */
+export interface AccessLogTable {
+  user_id: string;
+  day: string;
+  channel: AccessChannel;
+  reads: number;
+  searches: number;
+}
+
 export interface Database {
+  agent_tokens: AgentTokensTable;
+  access_log: AccessLogTable;
   apps: AppsTable;
   app_logos: AppLogosTable;
   app_return_origins: AppReturnOriginsTable;

@@ -5,6 +5,7 @@ import type { AppEnv } from '../app-env.ts';
 import { connectionsOf } from '../conversations/manage.ts';
 import { MAX_QUERY_LENGTH, isSearch, searchOwn } from '../conversations/search.ts';
 import type { Deps } from '../deps.ts';
+import { recentAccess } from '../users/access-log.ts';
 import { PAGE_SIZE, pageNumber, pageRows } from './manage-paging.ts';
 import { requirePageLink, requirePageSession } from './page-middleware.ts';
 import { sessionCookie, startPageSession } from './page-session-cookies.ts';
@@ -64,6 +65,7 @@ export function manageHome(deps: Deps) {
           notice={c.req.query('notice')}
           deleted={deleted}
           now={deps.clock.now()}
+          access={await recentAccess(deps, owner)}
         />,
       );
     },

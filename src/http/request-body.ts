@@ -9,8 +9,10 @@ import { ParleyError } from '../errors.ts';
 export const BODY_LIMITS = {
   /** A hosted page's form: a link token or a CSRF token, nothing more. */
   pageForm: 8 * 1024,
-  /** `POST /api/purge`: `{"userRef"}` or `{"connectionId"}`. */
+  /** `POST /api/purge`: `{"userRef"}` or `{"connectionId"}`; `POST /api/agent-tokens` too: `{"userRef", "expiresInSeconds"}`. */
   purge: 64 * 1024,
+  /** A JSON-RPC message to /mcp: a tool call's arguments are a few short strings. */
+  mcp: 64 * 1024,
 } as const;
 
 /** The next chunk from `reader`, or 408 if none comes within `timeoutMs`. */
@@ -53,5 +55,26 @@ export async function readBoundedBody(request: Request, maxBytes: number, timeou
   } finally {
     // Not cancel(): see LimitedBody.
     reader.releaseLock();
+  }
+}
+
+/** A JSON object body of at most `limit` bytes, or 400 `Invalid JSON body`. */
+export async function readJsonObject(
+  request: Request,
+  limit: number,
+  timeoutMs: number,
+): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(request, limit, timeoutMs);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ParleyError('invalidJsonBody');
+  return body as Record<string, unknown>;
+}
+
+/** A JSON body of at most `limit` bytes, or 400 `Invalid JSON body`. */
+export async function readJsonBody(request: Request, limit: number, timeoutMs: number): Promise<unknown> {
+  const bytes = await readBoundedBody(request, limit, timeoutMs);
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new ParleyError('invalidJsonBody');
   }
 }

@@ -1,8 +1,8 @@
-import type { Attachment, Memory, Project } from 'parley-sdk';
+import type { Attachment, ConversationSummary, Memory, Project } from 'parley-sdk';
 import { attachmentContentType } from '../attachments/content-type.ts';
 import type { AttachmentListRow, KnowledgeListRow } from '../db/attachments.ts';
 import type { ListedConnectionRow } from '../db/connections.ts';
-import type { ConversationBytesRow } from '../db/conversations.ts';
+import type { ConversationBytesRow, ConversationSummaryRow } from '../db/conversations.ts';
 import type { MemoryRow } from '../db/memories.ts';
 import type { ProjectRow } from '../db/projects.ts';
 import { messageEnds, writeWithFields, writtenLength } from './message-fields.ts';
@@ -21,6 +21,15 @@ export const connectionJson = (row: ListedConnectionRow) => ({
   conversationCount: row.conversation_count,
   memoryCount: Number(row.memory_count),
   projectCount: Number(row.project_count),
+});
+
+/** A conversation without its payload (`fields=summary`), as the API answers it. */
+export const conversationSummaryJson = (row: ConversationSummaryRow): ConversationSummary => ({
+  id: row.id,
+  external_id: row.external_id,
+  title: row.title,
+  update_time: row.update_time,
+  message_count: row.message_count,
 });
 
 /** A memory as the API answers it. */

@@ -14,7 +14,6 @@ describe('unknown paths', () => {
     '/api/nope',
     '/api/conversation',
     '/api/conversations/',
-    '/api/conversations/123',
     '/api/purge/all',
     '/healthz/extra',
     '/API/conversations',

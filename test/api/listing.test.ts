@@ -671,3 +671,108 @@ describe('updatedSince', () => {
     }
   });
 });
+
+describe('GET /api/conversations/{id}: one conversation', () => {
+  test('answers the conversation as the listing gives it, counted by the rate limit', async () => {
+    const t = await setup({ RATE_LIMIT_PER_MINUTE: '2' });
+    const { connectionId } = await seedUser(t);
+    const [listed] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=1`)))
+      .conversations;
+    const res = await t.request(`/api/conversations/${listed.id}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('RateLimit-Remaining'), '0');
+    assert.deepEqual(await json(res), listed);
+    assert.equal((await t.request(`/api/conversations/${listed.id}`)).status, 429);
+  });
+
+  runApiScenarios(
+    {
+      seed: async (t) => {
+        const other = await onboardApp(t.deps, 'Other app');
+        const { connectionId } = await seedConnection(t.deps, { appId: other.appId, userRef: 'u1', count: 1 });
+        const mine = await seedConnection(t.deps, { appId: t.tenant.appId, userRef: 'u1', count: 1 });
+        // A conversation left in a revoked connection: a disconnect deletes them, but the answer must not depend on it.
+        await t.deps.db
+          .updateTable('connections')
+          .set({ status: 'revoked' })
+          .where('id', '=', mine.connectionId)
+          .execute();
+        const idOf = async (id: string) =>
+          (
+            await t.deps.db
+              .selectFrom('conversations')
+              .select('id')
+              .where('connection_id', '=', id)
+              .executeTakeFirstOrThrow()
+          ).id;
+        return { otherApps: await idOf(connectionId), revoked: await idOf(mine.connectionId) };
+      },
+    },
+    [
+      {
+        name: 'another app’s conversation',
+        request: { path: (s) => `/api/conversations/${s.otherApps}` },
+        status: 404,
+        body: { error: 'Conversation not found' },
+      },
+      {
+        name: 'an unknown id',
+        request: { path: `/api/conversations/${UNKNOWN_CONNECTION}` },
+        status: 404,
+        body: { error: 'Conversation not found' },
+      },
+      {
+        name: 'a conversation of a revoked connection',
+        request: { path: (s) => `/api/conversations/${s.revoked}` },
+        status: 409,
+        body: { error: 'Connection is revoked' },
+      },
+      {
+        name: 'without a credential',
+        request: { path: (s) => `/api/conversations/${s.revoked}`, authorization: null },
+        status: 401,
+        body: { error: 'Missing Authorization header' },
+      },
+      {
+        name: 'another method',
+        request: { method: 'DELETE', path: (s) => `/api/conversations/${s.revoked}` },
+        status: 405,
+        body: { error: 'Method not allowed' },
+        headers: { Allow: 'GET' },
+      },
+    ],
+  );
+});
+
+describe('GET /api/conversations?fields=summary', () => {
+  test('answers each conversation without its payload, with its message count, in the same order and paging', async () => {
+    const t = await setup();
+    const { connectionId } = await seedUser(t);
+    const full = await json(await t.request(`/api/conversations?connectionId=${connectionId}&limit=2&offset=1`));
+    const res = await t.request(`/api/conversations?connectionId=${connectionId}&limit=2&offset=1&fields=summary`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(await json(res), {
+      ...full,
+      conversations: full.conversations.map(({ payload, ...rest }: any) => ({
+        ...rest,
+        message_count: payload.messages.length,
+      })),
+    });
+    const searched = await json(
+      await t.request(`/api/conversations?connectionId=${connectionId}&q=conversation%202&fields=summary`),
+    );
+    assert.deepEqual(
+      searched.conversations.map((c: any) => [c.title, c.message_count]),
+      [['Conversation 2', 1]],
+    );
+  });
+
+  runApiScenarios({ seed: seedUser }, [
+    {
+      name: 'an unknown form',
+      request: { path: (s) => `/api/conversations?connectionId=${s.connectionId}&fields=titles` },
+      status: 400,
+      body: { error: 'Invalid fields parameter' },
+    },
+  ]);
+});

@@ -17,8 +17,10 @@ interface Answers {
   ConversationPage: sdk.ConversationPage;
   MemoryPage: sdk.MemoryPage;
   ProjectPage: sdk.ProjectPage;
+  ConversationSummaryPage: sdk.ConversationSummaryPage;
   IngestResult: sdk.IngestResult;
   PurgeResult: sdk.PurgeResult;
+  AgentToken: sdk.AgentToken;
 }
 const sameTypes: { [Name in keyof Answers]: Same<v.InferOutput<(typeof schemas)[Name]>, Answers[Name]> } & {
   [T in sdk.EventType]: Same<v.InferOutput<(typeof schemas.EVENTS)[T]>, Event<T>>;
@@ -27,8 +29,10 @@ const sameTypes: { [Name in keyof Answers]: Same<v.InferOutput<(typeof schemas)[
   ConversationPage: true,
   MemoryPage: true,
   ProjectPage: true,
+  ConversationSummaryPage: true,
   IngestResult: true,
   PurgeResult: true,
+  AgentToken: true,
   'connection.created': true,
   'connection.synced': true,
   'connection.needs_reauth': true,
@@ -80,9 +84,11 @@ describe('GET /openapi.json', () => {
   test('names every operation, the rate-limit headers, every error message of each, and every webhook', () => {
     const paths = OPENAPI.paths as Record<string, Record<string, any>>;
     assert.deepEqual(Object.keys(paths).sort(), [
+      '/api/agent-tokens',
       '/api/attachments/{id}',
       '/api/connections',
       '/api/conversations',
+      '/api/conversations/{id}',
       '/api/ingest-export',
       '/api/memories',
       '/api/projects',
@@ -95,7 +101,7 @@ describe('GET /openapi.json', () => {
     const listing = paths['/api/conversations']!.get;
     assert.deepEqual(
       listing.parameters.map((p: { name: string }) => p.name),
-      ['userRef', 'connectionId', 'limit', 'offset', 'updatedSince', 'q'],
+      ['userRef', 'connectionId', 'limit', 'offset', 'updatedSince', 'q', 'fields'],
     );
     assert.deepEqual(Object.keys(listing.responses['429'].headers), [
       'RateLimit-Limit',
@@ -115,6 +121,7 @@ describe('GET /openapi.json', () => {
         'Invalid offset parameter',
         'Invalid updatedSince parameter',
         'Invalid q parameter',
+        'Invalid fields parameter',
       ],
     );
     const ingest = paths['/api/ingest-export']!.post;

@@ -111,6 +111,29 @@ describe('ParleyClient against the server', () => {
     await assert.rejects(parley.listMemories('nope'), { status: 404, message: 'Connection not found' });
   });
 
+  test('listConversationSummaries leaves the payloads out; getConversation answers one by id', async () => {
+    const t = await setup();
+    const { connectionId } = await (
+      await postExport(
+        t,
+        claudeExport([
+          { id: 'a', title: 'Tomato garden', text: 'tomato seedlings' },
+          { id: 'b', title: 'Soup', text: 'tomato soup' },
+        ]),
+      )
+    ).json();
+    const parley = client(t);
+    const summaries = await parley.listConversationSummaries(connectionId, { q: 'soup' });
+    assert.deepEqual(
+      summaries.conversations.map(({ title, message_count }) => ({ title, message_count })),
+      [{ title: 'Soup', message_count: 1 }],
+    );
+    assert.equal('payload' in summaries.conversations[0]!, false);
+    const one = await parley.getConversation(summaries.conversations[0]!.id);
+    assert.deepEqual([one.title, one.payload?.messages[0]?.content], ['Soup', 'tomato soup']);
+    await assert.rejects(parley.getConversation('nope'), { status: 404, message: 'Conversation not found' });
+  });
+
   test('listConnections passes userRef through; the server’s refusals arrive as ParleyError', async () => {
     const t = await setup();
     await postExport(t, claudeExport([{ id: 'a', title: 'One', text: 'x' }]), { query: 'userRef=user%2042' });

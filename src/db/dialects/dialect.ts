@@ -24,6 +24,8 @@ export interface DatabaseDialect {
   payloadBytes(column: string): string;
   /** A stored payload `column` as text. */
   payloadText(column: string): string;
+  /** How many messages a stored payload `column` holds (0 without one), read by the database: a summary sends no payload. */
+  messageCount(column: string): string;
   /** An import's staged payload text `column` as the conversations table stores it. */
   storedPayload(column: string): string;
   /** The statement that begins a write transaction (see writeTransaction). */

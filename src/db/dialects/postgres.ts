@@ -14,6 +14,7 @@ export const postgres: DatabaseDialect = {
   // The payload is stored as its UTF-8 bytes (bytea).
   payloadBytes: (column) => column,
   payloadText: (column) => `convert_from(${column}, 'UTF8')`,
+  messageCount: (column) => `coalesce(jsonb_array_length(convert_from(${column}, 'UTF8')::jsonb -> 'messages'), 0)`,
   storedPayload: (column) => `convert_to(${column}, 'UTF8')`,
   beginWrite: 'BEGIN',
   // Transactions overlap: the work locks the rows its decisions depend on.

@@ -9,6 +9,7 @@ export const sqlite: DatabaseDialect = {
   // The payload is stored as text; its bytes are the text's, UTF-8.
   payloadBytes: (column) => `CAST(${column} AS BLOB)`,
   payloadText: (column) => column,
+  messageCount: (column) => `coalesce(json_array_length(${column}, '$.messages'), 0)`,
   storedPayload: (column) => column,
   // BEGIN IMMEDIATE takes the write lock up front: a deferred transaction that
   // reads and then writes can fail outright when another process wrote in
