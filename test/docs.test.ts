@@ -118,6 +118,7 @@ describe("the README's content types", () => {
     'application/zip': [EXPORT, zipSync({ 'conversations.json': fixtureBytes(EXPORT) })],
     'application/x-zip-compressed': [EXPORT, zipSync({ 'conversations.json': fixtureBytes(EXPORT) })],
     'text/csv': ['copilot-activity-history.csv', fixtureBytes('copilot-activity-history.csv')],
+    'text/plain': ['duckai-cast-iron.txt', fixtureBytes('duckai-cast-iron.txt')],
     // Sent with the Content-Type a browser gives a form: the type and the form's boundary.
     'multipart/form-data': [EXPORT, form({}, { bytes: fixtureBytes(EXPORT), type: 'application/json' })],
   };
@@ -141,7 +142,7 @@ describe("the README's content types", () => {
     }
     const refused = await t.request('/api/ingest-export?userRef=u1', {
       method: 'POST',
-      headers: { 'Content-Type': 'text/plain' },
+      headers: { 'Content-Type': 'text/html' },
       body: fixtureBytes(EXPORT) as BodyInit,
     });
     assert.deepEqual([refused.status, await json(refused)], [415, { error: 'Unsupported content type' }]);

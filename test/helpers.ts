@@ -244,13 +244,14 @@ export const FIXTURE_NAMES = readdirSync(FIXTURES_DIR)
   .filter((name) => name.endsWith('.json'))
   .sort();
 
-/** Every export at the top of test/fixtures/: the JSON ones and Copilot's CSV. */
+/** Every export at the top of test/fixtures/: the JSON ones, Copilot's CSV and Duck.ai's text. */
 export const EXPORT_FIXTURE_NAMES = readdirSync(FIXTURES_DIR)
-  .filter((name) => /\.(json|csv)$/.test(name))
+  .filter((name) => /\.(json|csv|txt)$/.test(name))
   .sort();
 
 /** The Content-Type a fixture is uploaded with. */
-export const fixtureContentType = (name: string) => (name.endsWith('.csv') ? 'text/csv' : 'application/json');
+export const fixtureContentType = (name: string) =>
+  name.endsWith('.csv') ? 'text/csv' : name.endsWith('.txt') ? 'text/plain' : 'application/json';
 
 /**
  * The provider an export file is from, by its name's prefix (before the first `-`):
@@ -264,6 +265,8 @@ export const PROVIDER_BY_PREFIX: Readonly<Record<string, string>> = {
   grok: 'xai',
   gemini: 'google',
   copilot: 'microsoft',
+  perplexity: 'perplexity',
+  duckai: 'duckduckgo',
 };
 
 export function providerOfFixture(name: string): string {
@@ -292,10 +295,13 @@ const GROUPED_CONVERSATIONS: Readonly<Record<string, number>> = {
 export function conversationsInFixture(name: string): number {
   const grouped = GROUPED_CONVERSATIONS[name];
   if (grouped !== undefined) return grouped;
+  // A Duck.ai text file is one conversation.
+  if (name.endsWith('.txt')) return 1;
   const parsed = fixtureJson(name);
   if (Array.isArray(parsed)) return parsed.length;
-  // Grok's export is one object: its `conversations` array holds one entry per conversation.
-  if (Array.isArray(parsed.conversations)) return parsed.conversations.length;
+  // Grok's and Perplexity's exports are one object whose `conversations` array holds one entry per
+  // conversation; the Perplexity Thread Exporter's, naming its thread in `metadata`, holds one thread's turns.
+  if (Array.isArray(parsed.conversations) && parsed.metadata === undefined) return parsed.conversations.length;
   return 1;
 }
 

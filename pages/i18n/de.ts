@@ -30,6 +30,7 @@ export const de: Messages = {
     fileNotAnExport: 'Ungültige Exportdatei',
     misexportedExport: 'Ungültige Exportdatei',
     invalidProvider: 'Ungültiger Dienst',
+    invalidTimeZone: 'Ungültige Zeitzone',
     userNotFound: 'Person nicht gefunden',
     connectionNotFound: 'Verbindung nicht gefunden',
     conversationNotFound: 'Unterhaltung nicht gefunden',

@@ -30,6 +30,7 @@ export const es: Messages = {
     fileNotAnExport: 'Archivo de exportación no válido',
     misexportedExport: 'Archivo de exportación no válido',
     invalidProvider: 'Servicio no válido',
+    invalidTimeZone: 'Zona horaria no válida',
     userNotFound: 'Persona no encontrada',
     connectionNotFound: 'Conexión no encontrada',
     conversationNotFound: 'Conversación no encontrada',

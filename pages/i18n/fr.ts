@@ -31,6 +31,7 @@ export const fr: Messages = {
     fileNotAnExport: 'Fichier d’export non valide',
     misexportedExport: 'Fichier d’export non valide',
     invalidProvider: 'Service non valide',
+    invalidTimeZone: 'Fuseau horaire non valide',
     userNotFound: 'Personne introuvable',
     connectionNotFound: 'Connexion introuvable',
     conversationNotFound: 'Conversation introuvable',

@@ -30,6 +30,7 @@ export const ja: Messages = {
     fileNotAnExport: 'エクスポートファイルが無効です',
     misexportedExport: 'エクスポートファイルが無効です',
     invalidProvider: 'サービスが無効です',
+    invalidTimeZone: 'タイムゾーンが無効です',
     userNotFound: 'ユーザーが見つかりません',
     connectionNotFound: '接続が見つかりません',
     conversationNotFound: '会話が見つかりません',

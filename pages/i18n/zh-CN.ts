@@ -30,6 +30,7 @@ export const zhCN: Messages = {
     fileNotAnExport: '导出文件无效',
     misexportedExport: '导出文件无效',
     invalidProvider: '服务无效',
+    invalidTimeZone: '时区无效',
     userNotFound: '找不到用户',
     connectionNotFound: '找不到连接',
     conversationNotFound: '找不到对话',

@@ -23,12 +23,14 @@ export interface IngestExportOptions {
   provider?: Provider;
   /** Import into this connection rather than the user's open one of the file's provider. */
   connectionId?: string;
+  /** The person's time zone (IANA, `Europe/Paris`), for times the export writes without one (Duck.ai); else UTC. */
+  timeZone?: string;
   /**
    * Parley reads what the file is from its content; the type sent only has to be
    * one an export comes as. By default a Blob's own type if it is one of those,
    * `application/zip` for bytes that start as a zip, else `application/json`.
    */
-  contentType?: 'application/json' | 'application/zip' | 'text/csv';
+  contentType?: 'application/json' | 'application/zip' | 'text/csv' | 'text/plain';
 }
 
 /** What narrows a listing of conversations. */
@@ -74,7 +76,7 @@ function dispositionName(header: string | null): string {
 /** An instant as the API takes it: ISO 8601 with its offset. */
 const instant = (value: Date | string | undefined) => (value instanceof Date ? value.toISOString() : value);
 
-const EXPORT_TYPES = ['application/json', 'application/zip', 'application/x-zip-compressed', 'text/csv'];
+const EXPORT_TYPES = ['application/json', 'application/zip', 'application/x-zip-compressed', 'text/csv', 'text/plain'];
 
 function contentTypeOf({ file, contentType }: IngestExportOptions): string {
   if (contentType) return contentType;
@@ -149,11 +151,11 @@ export class ParleyClient {
 
   /** Imports an export for a user; the file is streamed, never read whole by the client. */
   ingestExport(options: IngestExportOptions): Promise<IngestResult> {
-    const { userRef, file, provider, connectionId } = options;
+    const { userRef, file, provider, connectionId, timeZone } = options;
     return this.request(
       'POST',
       '/api/ingest-export',
-      { userRef, provider, connectionId },
+      { userRef, provider, connectionId, timeZone },
       { body: file, contentType: contentTypeOf(options) },
     );
   }

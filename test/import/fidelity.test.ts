@@ -18,7 +18,15 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { zipSync } from 'fflate';
 import { listConversationsPage } from '../../src/db/conversations.ts';
 import { formatFor } from '../../src/import/formats/registry.ts';
-import { fixtureBytes, json, postExport, setup, zipFolderFiles, type TestContext } from '../helpers.ts';
+import {
+  fixtureBytes,
+  fixtureContentType,
+  json,
+  postExport,
+  setup,
+  zipFolderFiles,
+  type TestContext,
+} from '../helpers.ts';
 
 type Json = Record<string, any>;
 
@@ -327,6 +335,52 @@ function copilotVisible(text: string): Visible {
   };
 }
 
+/**
+ * Perplexity: every question and answer of each thread (the official export's
+ * conversations, or an extension file's one thread, older or newer shape), the
+ * cited pages' titles (or addresses). A thread without an id is counted.
+ */
+function perplexityVisible(text: string): Visible {
+  const parsed = JSON.parse(text);
+  const turnStrings = (turn: Json) => [
+    ...str(turn.query ?? turn.query_str),
+    ...str(turn.answer),
+    ...asArray(turn.blocks)
+      .filter(isObject)
+      .flatMap((block) =>
+        str(block.markdown_block?.answer).length > 0
+          ? str(block.markdown_block.answer)
+          : str(asArray(block.markdown_block?.chunks).join('')),
+      ),
+    ...asArray(turn.sources)
+      .filter(isObject)
+      .flatMap((source) => str(source.title ?? source.url)),
+  ];
+  if (isObject(parsed.metadata))
+    return { strings: asArray(parsed.conversations).filter(isObject).flatMap(turnStrings), counted: 0 };
+  if (!Array.isArray(parsed.conversations))
+    return { strings: asArray(parsed.entries).filter(isObject).flatMap(turnStrings), counted: 0 };
+  return byConversation(
+    text,
+    (record) => record.context_uuid,
+    (record) => asArray(record.entries).filter(isObject).flatMap(turnStrings),
+  );
+}
+
+/** Duck.ai: every line of the text but its header and the lines that frame the turns. */
+function duckaiVisible(text: string): Visible {
+  const framing = /^(This conversation was generated with Duck\.ai .*|=+|-+|User prompt \d+ of \d+ - .*)$/;
+  const model = /using .+?'s (.+?) Model\./.exec(text)?.[1];
+  return {
+    strings: text
+      .replace(/^\ufeff/, '')
+      .split(/\r?\n/)
+      .filter((line) => !framing.test(line) && line !== `${model}:`)
+      .flatMap(str),
+    counted: 0,
+  };
+}
+
 const VISIBLE: Readonly<Record<string, (text: string) => Visible>> = {
   openai: chatgptVisible,
   anthropic: claudeVisible,
@@ -334,6 +388,8 @@ const VISIBLE: Readonly<Record<string, (text: string) => Visible>> = {
   xai: grokVisible,
   google: geminiVisible,
   microsoft: copilotVisible,
+  perplexity: perplexityVisible,
+  duckduckgo: duckaiVisible,
 };
 
 // ---------------------------------------------------------------------------
@@ -392,7 +448,7 @@ function storedText(conversations: Json[]): string {
 /** The upload for a fixture: a file as it is, a folder as the zip the provider ships. */
 function upload(name: string, isFolder: boolean): { bytes: Uint8Array; contentType: string } {
   if (isFolder) return { bytes: zipSync(zipFolderFiles(name)), contentType: 'application/zip' };
-  return { bytes: fixtureBytes(name), contentType: name.endsWith('.csv') ? 'text/csv' : 'application/json' };
+  return { bytes: fixtureBytes(name), contentType: fixtureContentType(name) };
 }
 
 /** The files of a fixture that hold the provider's conversations, by name, as text. */

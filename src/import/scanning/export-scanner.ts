@@ -2,7 +2,7 @@ import { Unzip, UnzipInflate, UnzipPassThrough, type UnzipDecoder, type UnzipDec
 import { ParleyError } from '../../errors.ts';
 import { concatBytes } from '../../bytes.ts';
 import { OPEN_BRACE } from '../../json-bytes.ts';
-import type { ExportFormat } from '../formats/format.ts';
+import { PLAIN_TEXT, type ExportFormat } from '../formats/format.ts';
 import { CsvRecords } from './csv-records.ts';
 import { invalidExport, misexportedExport, unrecognizedExport } from '../import-errors.ts';
 import { JsonElementSplitter, parseElement } from './json-elements.ts';
@@ -170,7 +170,7 @@ export class ExportScanner {
     });
     return isZip(start)
       ? new ZipRecords({ sinkFor, handOut, countFile: () => this.count() }, this.limits, this.formats, this.knownBlobs)
-      : new DocumentRecords(sinkFor(''), this.limits);
+      : new DocumentRecords(sinkFor(''), this.limits, this.formats);
   }
 
   /**
@@ -207,10 +207,11 @@ const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
 const SNIFF_BYTES = 64 * 1024;
 
 /**
- * One file: JSON (an array of records, an object holding them, or one record)
- * or a CSV file, told apart by content. Anything starting like JSON is JSON; a
- * first line with commas is a CSV header; everything else is read as JSON and
- * refused as such.
+ * One file: JSON (an array of records, an object holding them, or one record),
+ * a CSV file, or a format's plain text, told apart by content. Anything
+ * starting like JSON is JSON; a first line a format's `plainText` matches is
+ * that text; a first line with commas is a CSV header; everything else is read
+ * as JSON and refused as such.
  */
 class DocumentRecords implements RecordSource {
   private reader: RecordSource | undefined;
@@ -220,6 +221,7 @@ class DocumentRecords implements RecordSource {
   constructor(
     private readonly sink: RecordSink,
     private readonly limits: ReadLimits,
+    private readonly formats: readonly ExportFormat[],
   ) {}
 
   async push(chunk: Uint8Array): Promise<void> {
@@ -227,7 +229,7 @@ class DocumentRecords implements RecordSource {
     this.head.push(chunk);
     this.headBytes += chunk.length;
     const start = concatBytes(this.head);
-    const kind = documentKind(start, this.headBytes >= SNIFF_BYTES);
+    const kind = documentKind(start, this.headBytes >= SNIFF_BYTES, this.formats);
     if (kind === undefined) return;
     this.reader = this.open(kind);
     this.head = [];
@@ -237,7 +239,7 @@ class DocumentRecords implements RecordSource {
   async end(): Promise<void> {
     if (!this.reader) {
       const start = concatBytes(this.head);
-      this.reader = this.open(documentKind(start, true)!);
+      this.reader = this.open(documentKind(start, true, this.formats)!);
       await this.read(this.reader, start);
     }
     await this.reader.end();
@@ -251,14 +253,21 @@ class DocumentRecords implements RecordSource {
     }
   }
 
-  private open(kind: 'json' | 'csv'): RecordSource {
+  private open(kind: DocumentKind): RecordSource {
     const max = this.limits.maxConversationBytes;
+    if (kind === 'text') return new PlainTextRecord(this.sink.json, max);
     return kind === 'csv' ? new CsvRecords(this.sink.csv, max) : new JsonElementSplitter(this.sink.json, max);
   }
 }
 
-/** JSON or CSV, from a document's first bytes; undefined while they cannot tell yet. */
-function documentKind(start: Uint8Array, complete: boolean): 'json' | 'csv' | undefined {
+type DocumentKind = 'json' | 'csv' | 'text';
+
+/** JSON, CSV or a format's plain text, from a document's first bytes; undefined while they cannot tell yet. */
+function documentKind(
+  start: Uint8Array,
+  complete: boolean,
+  formats: readonly ExportFormat[],
+): DocumentKind | undefined {
   let i = BYTE_ORDER_MARK.every((byte, j) => start[j] === byte) ? 3 : 0;
   while (i < start.length && isBlank(start[i]!)) i++;
   if (i === start.length) return complete ? 'json' : undefined;
@@ -267,7 +276,38 @@ function documentKind(start: Uint8Array, complete: boolean): 'json' | 'csv' | un
   if ([0x5b, 0x7b, 0x22, 0x2d, 0x74, 0x66, 0x6e].includes(first) || (first >= 0x30 && first <= 0x39)) return 'json';
   const lineEnd = start.indexOf(0x0a, i);
   if (lineEnd === -1 && !complete) return undefined;
-  return start.subarray(i, lineEnd === -1 ? start.length : lineEnd).includes(0x2c) ? 'csv' : 'json';
+  const line = start.subarray(i, lineEnd === -1 ? start.length : lineEnd);
+  const text = new TextDecoder().decode(line);
+  if (formats.some((format) => format.plainText?.test(text))) return 'text';
+  return line.includes(0x2c) ? 'csv' : 'json';
+}
+
+/**
+ * A plain-text document, held whole (within MAX_CONVERSATION_BYTES: it is one
+ * conversation) and handed on as the one record `{plainText: <its text>}`,
+ * hashed as any JSON record is.
+ */
+class PlainTextRecord implements RecordSource {
+  private readonly chunks: Uint8Array[] = [];
+  private bytes = 0;
+
+  constructor(
+    private readonly onRecord: (bytes: Uint8Array) => void,
+    private readonly maxBytes: number,
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) throw new ParleyError('conversationTooLarge');
+    // A copy: the chunk may be a view of bytes the zip's reading reuses.
+    this.chunks.push(chunk.slice());
+  }
+
+  end(): void {
+    // The byte order mark goes (TextDecoder drops it); the text is as the file has it otherwise.
+    const text = new TextDecoder().decode(concatBytes(this.chunks));
+    this.onRecord(new TextEncoder().encode(JSON.stringify({ [PLAIN_TEXT]: text })));
+  }
 }
 
 /** The end-of-central-directory record's signature, and its size without the comment. */
@@ -428,7 +468,7 @@ class ZipRecords implements RecordSource {
         ? new ZipRecords(output, limits, formats, knownBlobs, this, `${source}/`)
         : blob
           ? new BlobRecords(sink, limits.maxAttachmentBytes)
-          : new DocumentRecords(sink, limits);
+          : new DocumentRecords(sink, limits, formats);
       if (!nested && !blob) root.filesRead++;
       this.open++;
       file.ondata = (error, data, final) => {
