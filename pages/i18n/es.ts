@@ -158,6 +158,17 @@ export const es: Messages = {
       'Descarga el archivo .zip.',
       zipHere,
     ],
+    perplexity: [
+      'Abre Perplexity (perplexity.ai) e inicia sesión.',
+      'Ve a Ajustes → Cuenta y elige «Export my data» (Exportar mis datos).',
+      'Cuando Perplexity avise de que la exportación está lista, descarga el archivo .zip.',
+      'Sube aquí ese .zip tal cual. También sirve el archivo conversations-….json que contiene.',
+    ],
+    duckduckgo: [
+      'Abre Duck.ai (duck.ai) en el dispositivo y el navegador donde chateaste: tus chats solo se guardan allí.',
+      'Abre un chat y usa su opción de descarga: guarda el chat como un archivo duck.ai_….txt.',
+      'Sube aquí ese archivo .txt, o un .zip con varios de ellos.',
+    ],
   },
   waitingForExport: ({ app }) =>
     `¿Esperando la exportación? Puedes cerrar esta página: cuando el archivo esté listo, vuelve a iniciar la importación desde ${app}.`,

@@ -160,6 +160,17 @@ export const fr: Messages = {
       'Téléchargez le fichier .zip.',
       zipHere,
     ],
+    perplexity: [
+      'Ouvrez Perplexity (perplexity.ai) et connectez-vous.',
+      'Allez dans Paramètres → Compte et choisissez « Export my data » (Exporter mes données).',
+      'Quand Perplexity indique que l’export est prêt, téléchargez le fichier .zip.',
+      'Importez ce .zip ici tel quel. Le fichier conversations-….json qu’il contient fonctionne aussi.',
+    ],
+    duckduckgo: [
+      'Ouvrez Duck.ai (duck.ai) sur l’appareil et le navigateur où vous avez discuté : vos conversations ne sont gardées que là.',
+      'Ouvrez une conversation et utilisez son option de téléchargement : elle l’enregistre dans un fichier duck.ai_….txt.',
+      'Importez ce fichier .txt ici, ou un .zip qui en contient plusieurs.',
+    ],
   },
   waitingForExport: ({ app }) =>
     `Vous attendez l’export ? Vous pouvez fermer cette page : quand le fichier est prêt, relancez l’import depuis ${app}.`,

@@ -1,7 +1,7 @@
 /**
  * Realistic, seeded exports of the six providers' shapes, of any size, for tests
  * and benchmarks: one module per shape (chatgpt, claude, deepseek, grok, gemini,
- * copilot) over the shared PRNG (rng), text (text), times (time) and writer
+ * copilot, perplexity) over the shared PRNG (rng), text (text), times (time) and writer
  * (writer). `scripts/generate-export.ts` is the command line. Importing any of
  * these modules has no side effects.
  */
@@ -11,6 +11,7 @@ import { shape as copilot } from './copilot.ts';
 import { shape as deepseek } from './deepseek.ts';
 import { shape as gemini } from './gemini.ts';
 import { shape as grok } from './grok.ts';
+import { shape as perplexity } from './perplexity.ts';
 import type { Conversation, Provider, Shape } from './shape.ts';
 import { exportBytes, RawJson } from './writer.ts';
 
@@ -24,6 +25,7 @@ export const SHAPES: Readonly<Record<Provider, Shape>> = {
   xai: grok,
   google: gemini,
   microsoft: copilot,
+  perplexity,
 };
 export const PROVIDERS = Object.keys(SHAPES) as Provider[];
 

@@ -13,7 +13,7 @@ export interface Framing {
   record(value: unknown): string;
 }
 
-export type Provider = 'openai' | 'anthropic' | 'deepseek' | 'xai' | 'google' | 'microsoft';
+export type Provider = 'openai' | 'anthropic' | 'deepseek' | 'xai' | 'google' | 'microsoft' | 'perplexity';
 export type Json = Record<string, unknown>;
 
 /**
