@@ -17,7 +17,17 @@ import {
   setup,
   zipFolderFiles,
 } from '../helpers.ts';
-import { imports, JSON_TYPE, message, reimportChangesNothing, shown, truncated, ZIP_TYPE } from './provider-imports.ts';
+import {
+  imports,
+  importsOneConversation,
+  JSON_TYPE,
+  message,
+  refusedAs,
+  reimportChangesNothing,
+  shown,
+  truncatedWritesNothing,
+  ZIP_TYPE,
+} from './provider-imports.ts';
 
 // Times without a zone are UTC unless the upload names one: run in a zone that is
 // not, so that reading them as the server's local time fails here.
@@ -79,32 +89,12 @@ describe('Perplexity (perplexity)', () => {
     },
   ];
 
-  test('the official file imports as perplexity, though named like a ChatGPT shard and keyed like Grok; a re-import is all unchanged', async () => {
+  test('the official file imports as perplexity, though named like a ChatGPT shard and keyed like Grok, exactly: entries in time order, question and answer at the entry’s time, [n] markers kept, no model, the title cut; a re-import is all unchanged', async () => {
     const t = await setup();
-    await expectRefused(
-      t,
-      () => postExport(t, file, { query: 'userRef=u1&provider=openai' }),
-      400,
-      'Invalid provider parameter',
-    );
-    await expectRefused(
-      t,
-      () => postExport(t, file, { query: 'userRef=u1&provider=xai' }),
-      400,
-      'Invalid provider parameter',
-    );
+    await refusedAs(t, file, ['openai', 'xai']);
     const first = await imports(t, file, JSON_TYPE, 'perplexity', { created: 2, skipped: 0, conversationCount: 2 });
+    assert.deepEqual((await conversationsOf(t, first.connectionId)).map(shown), official());
     await reimportChangesNothing(t, file, JSON_TYPE, first);
-  });
-
-  test('the exact conversations: entries in time order, question and answer at the entry’s time, [n] markers kept, no model, the title cut', async () => {
-    const t = await setup();
-    const { connectionId } = await imports(t, file, JSON_TYPE, 'perplexity', {
-      created: 2,
-      skipped: 0,
-      conversationCount: 2,
-    });
-    assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), official());
   });
 
   test('times without a zone are read in the upload’s timeZone (here the day New York leaves summer time); those with one are not moved', async () => {
@@ -132,9 +122,7 @@ describe('Perplexity (perplexity)', () => {
   test('the Thread Exporter’s older file: one thread from metadata, its model per answer, sources as links under it', async () => {
     const t = await setup();
     const thread = fixtureBytes('perplexity-thread-exporter.json');
-    const first = await imports(t, thread, JSON_TYPE, 'perplexity', { created: 1, skipped: 0, conversationCount: 1 });
-    await reimportChangesNothing(t, thread, JSON_TYPE, first);
-    assert.deepEqual((await conversationsOf(t, first.connectionId)).map(shown), [
+    assert.deepEqual(await importsOneConversation(t, thread, JSON_TYPE, 'perplexity'), [
       {
         external_id: 'b6d4f0e2-1a3c-4b5d-8e7f-9a0b1c2d3e4f',
         title: 'How do heat pumps cope with very cold weather?',
@@ -165,9 +153,7 @@ describe('Perplexity (perplexity)', () => {
   test('the Thread Exporter’s newer file: the entries’ context_uuid, query_str, the markdown block’s answer (else its chunks), display_model', async () => {
     const t = await setup();
     const thread = fixtureBytes('perplexity-thread-api.json');
-    const first = await imports(t, thread, JSON_TYPE, 'perplexity', { created: 1, skipped: 0, conversationCount: 1 });
-    await reimportChangesNothing(t, thread, JSON_TYPE, first);
-    assert.deepEqual((await conversationsOf(t, first.connectionId)).map(shown), [
+    assert.deepEqual(await importsOneConversation(t, thread, JSON_TYPE, 'perplexity'), [
       {
         external_id: 'c7e5a3f1-9d7b-4c5a-8e3f-1d9b7c5a3e1f',
         title: 'What should I pack for a week of hiking in the Dolomites in September?',
@@ -201,13 +187,7 @@ describe('Perplexity (perplexity)', () => {
 
   test('a truncated file or zip writes nothing; an unknown timeZone is refused', async () => {
     const t = await setup();
-    await expectRefused(t, () => postExport(t, truncated(file)), 400, /^Invalid export file: /);
-    await expectRefused(
-      t,
-      () => postExport(t, truncated(zipSync(zipFolderFiles('perplexity-zip'))), { contentType: ZIP_TYPE }),
-      400,
-      /^Invalid export file: /,
-    );
+    await truncatedWritesNothing(t, file, JSON_TYPE, 'perplexity-zip');
     await expectRefused(
       t,
       () => postExport(t, file, { query: 'userRef=u1&timeZone=Mars/Olympus_Mons' }),
@@ -265,20 +245,11 @@ describe('Duck.ai (duckduckgo)', () => {
     };
   };
 
-  test('the .txt (byte order mark, a.m./p.m. with dots) imports as duckduckgo from text/plain; a re-import is all unchanged', async () => {
+  test('the .txt (byte order mark, a.m./p.m. with dots) imports as duckduckgo from text/plain, exactly; a re-import is all unchanged', async () => {
     const t = await setup();
-    const first = await imports(t, file, TEXT_TYPE, 'duckduckgo', { created: 1, skipped: 0, conversationCount: 1 });
-    await reimportChangesNothing(t, file, TEXT_TYPE, first);
-  });
-
-  test('the exact conversation: prompts and answers at the prompt’s time, the model from the header, the title cut', async () => {
-    const t = await setup();
-    const { connectionId } = await imports(t, file, TEXT_TYPE, 'duckduckgo', {
-      created: 1,
-      skipped: 0,
-      conversationCount: 1,
-    });
-    assert.deepEqual((await conversationsOf(t, connectionId)).map(shown), [castIron()]);
+    await refusedAs(t, file, ['openai', 'microsoft']);
+    // The exact conversation: prompts and answers at the prompt’s time, the model from the header, the title cut.
+    assert.deepEqual(await importsOneConversation(t, file, TEXT_TYPE, 'duckduckgo'), [castIron()]);
   });
 
   test('times are read in the upload’s timeZone; the id is the time as written, so the conversation is the same', async () => {
@@ -314,20 +285,20 @@ describe('Duck.ai (duckduckgo)', () => {
     });
   });
 
-  test('a file cut short, or a zip of one, writes nothing', async () => {
-    const t = await setup();
+  test('a text file longer than MAX_CONVERSATION_BYTES is refused, as a JSON conversation is, and writes nothing', async () => {
+    const t = await setup({ MAX_CONVERSATION_BYTES: '1000' });
+    assert.ok(file.length > 1000);
     await expectRefused(
       t,
-      () => postExport(t, truncated(file), { contentType: TEXT_TYPE }),
-      400,
-      /^Invalid export file: /,
-    );
-    await expectRefused(
-      t,
-      () => postExport(t, truncated(zipSync(zipFolderFiles('duckai-zip'))), { contentType: ZIP_TYPE }),
-      400,
-      /^Invalid export file: /,
+      () => postExport(t, file, { contentType: TEXT_TYPE }),
+      413,
+      'Export file too large: MAX_CONVERSATION_BYTES',
     );
     assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
+  });
+
+  test('a file cut short, or a zip of one, writes nothing', async () => {
+    const t = await setup();
+    await truncatedWritesNothing(t, file, TEXT_TYPE, 'duckai-zip');
   });
 });

@@ -1,6 +1,16 @@
 /** What the provider tests share: importing a fixture with the counts it must give, a re-import, a file cut short. */
 import assert from 'node:assert/strict';
-import { conversationsOf, json, postExport, shownConversation, type TestContext } from '../helpers.ts';
+import { zipSync } from 'fflate';
+import {
+  conversationsOf,
+  expectRefused,
+  json,
+  postExport,
+  rowCounts,
+  shownConversation,
+  zipFolderFiles,
+  type TestContext,
+} from '../helpers.ts';
 
 export const JSON_TYPE = 'application/json';
 export const ZIP_TYPE = 'application/zip';
@@ -73,3 +83,34 @@ export async function reimportChangesNothing(
 
 /** The first half of the bytes: a file cut short. */
 export const truncated = (bytes: Uint8Array) => bytes.subarray(0, Math.floor(bytes.length / 2));
+
+/** Naming any of `providers` for the file is refused: the file is another's export. */
+export async function refusedAs(t: TestContext, bytes: Uint8Array, providers: string[]) {
+  for (const provider of providers)
+    await expectRefused(
+      t,
+      () => postExport(t, bytes, { query: `userRef=u1&provider=${provider}` }),
+      400,
+      'Invalid provider parameter',
+    );
+}
+
+/** Imports a file of one conversation, re-imports it (all unchanged) and answers that conversation as shown. */
+export async function importsOneConversation(t: TestContext, bytes: Uint8Array, contentType: string, provider: string) {
+  const first = await imports(t, bytes, contentType, provider, { created: 1, skipped: 0, conversationCount: 1 });
+  await reimportChangesNothing(t, bytes, contentType, first);
+  return (await conversationsOf(t, first.connectionId)).map(shown);
+}
+
+/** The file cut short, and the provider's zip (a fixture folder) cut short, are refused and write nothing. */
+export async function truncatedWritesNothing(
+  t: TestContext,
+  bytes: Uint8Array,
+  contentType: string,
+  zipFolder: string,
+) {
+  await expectRefused(t, () => postExport(t, truncated(bytes), { contentType }), 400, /^Invalid export file: /);
+  const zip = zipSync(zipFolderFiles(zipFolder));
+  await expectRefused(t, () => postExport(t, truncated(zip), { contentType: ZIP_TYPE }), 400, /^Invalid export file: /);
+  assert.deepEqual(await rowCounts(t.deps), { users: 0, connections: 0, conversations: 0, staged: 0 });
+}

@@ -302,6 +302,8 @@ const MAX_MADE_TITLE = 80;
 export function titleFromQuestion(question: unknown): string | null {
   const line = typeof question === 'string' ? (question.trim().split(/\r?\n/)[0] ?? '').trim() : '';
   if (line === '') return null;
+  // No more UTF-16 units than 80 is no more than 80 characters: most titles are not split into characters.
+  if (line.length <= MAX_MADE_TITLE) return line;
   const characters = [...line];
   if (characters.length <= MAX_MADE_TITLE) return line;
   const kept = characters.slice(0, MAX_MADE_TITLE - 1).join('');

@@ -54,25 +54,14 @@ export const perplexityExport: RecordFormat = {
     if (isOfficial(raw)) {
       const turns = asArray(raw.entries)
         .filter(isObject)
-        .map((entry) => ({
-          query: asString(entry.query) ?? '',
-          answer: asString(entry.answer) ?? '',
-          time: msFrom(entry.created_at, timeZone),
-          sources: [],
-        }));
+        .map((entry) => plainTurn(entry, entry.created_at, timeZone));
       return conversation(externalIdFrom(raw.context_uuid), raw.context_title, msFrom(raw.updated_at, timeZone), turns);
     }
     if (isOlderThread(raw)) {
       const metadata = raw.metadata as Json;
       const turns = asArray(raw.conversations)
         .filter(isObject)
-        .map((turn) => ({
-          query: asString(turn.query) ?? '',
-          answer: asString(turn.answer) ?? '',
-          time: msFrom(turn.timestamp, timeZone),
-          model: asString(turn.model),
-          sources: asArray(turn.sources).filter(isObject),
-        }));
+        .map((turn) => plainTurn(turn, turn.timestamp, timeZone));
       return conversation(externalIdFrom(metadata.thread_id), metadata.thread_title, null, turns);
     }
     if (!isNewerThread(raw)) return null;
@@ -90,6 +79,18 @@ export const perplexityExport: RecordFormat = {
     return conversation(id, undefined, null, turns);
   },
 };
+
+/**
+ * A turn of the official export or of the extension's older file: `query` and
+ * `answer` both have, and only the extension's a `model` and `sources`.
+ */
+const plainTurn = (record: Json, time: unknown, timeZone: string | undefined): Turn => ({
+  query: asString(record.query) ?? '',
+  answer: asString(record.answer) ?? '',
+  time: msFrom(time, timeZone),
+  model: asString(record.model),
+  sources: asArray(record.sources).filter(isObject),
+});
 
 /** The answer of a newer extension entry: its `markdown_block`'s `answer`, else its `chunks` joined. */
 function markdownAnswer(entry: Json): string {
