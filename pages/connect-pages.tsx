@@ -164,6 +164,8 @@ export function UploadPage({
           data-text-starting={t.script.starting}
         >
           <input type="hidden" name="csrf" value={csrfToken} />
+          {/* Before the file, so the import knows it as it reads; the upload script fills it in. */}
+          <input type="hidden" name="timeZone" value="" />
           <div class="picker">
             <label for="file">{t.exportFile({ files: t.or(guide.extensions) })}</label>
             <p class="muted small hint" id="file-hint">

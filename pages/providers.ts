@@ -13,7 +13,17 @@ export interface ProviderGuide {
   files: string;
 }
 
-export type ProviderId = 'openai' | 'anthropic' | 'google' | 'microsoft' | 'xai' | 'deepseek' | 'mistral' | 'meta';
+export type ProviderId =
+  | 'openai'
+  | 'anthropic'
+  | 'google'
+  | 'microsoft'
+  | 'xai'
+  | 'deepseek'
+  | 'perplexity'
+  | 'duckduckgo'
+  | 'mistral'
+  | 'meta';
 
 const files = (...extensions: string[]) => ({
   extensions,
@@ -94,6 +104,30 @@ export const PROVIDER_GUIDES: readonly ProviderGuide[] = [
       'Upload that .zip here as it is. The conversations.json file inside it works too.',
     ],
     ...ZIP_OR_JSON,
+  },
+  {
+    id: 'perplexity',
+    name: 'Perplexity',
+    site: 'perplexity.ai',
+    steps: [
+      'Open Perplexity (perplexity.ai) and sign in.',
+      'Go to Settings → Account and choose “Export my data”.',
+      'When Perplexity says the export is ready, download the .zip file.',
+      'Upload that .zip here as it is. The conversations-….json file inside it works too.',
+    ],
+    ...ZIP_OR_JSON,
+  },
+  {
+    id: 'duckduckgo',
+    name: 'Duck.ai',
+    site: 'duck.ai',
+    steps: [
+      'Open Duck.ai (duck.ai) on the device and browser you chatted in: your chats are kept there only.',
+      'Open a chat and use its download option: it saves the chat as one duck.ai_….txt file.',
+      'Upload that .txt file here, or a .zip holding several of them.',
+    ],
+    accept: '.txt,.zip,text/plain,application/zip',
+    ...files('.txt', '.zip'),
   },
   {
     id: 'mistral',

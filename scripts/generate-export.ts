@@ -2,12 +2,13 @@
  * Writes realistic generated data exports of any size, in the shapes of six
  * providers' exports, for tests and benchmarks:
  *
- *   node --import tsx scripts/generate-export.ts --provider openai|anthropic|deepseek|xai|google|microsoft
+ *   node --import tsx scripts/generate-export.ts --provider openai|anthropic|deepseek|xai|google|microsoft|perplexity
  *        --size-mb N --out FILE [--format json|csv|zip] [--split-mb M] [--seed S]
  *
  * The shapes are in scripts/generate-export/ (one module per provider; see
  * index.ts): ChatGPT `openai`, Claude `anthropic`, DeepSeek `deepseek`, Grok
- * `xai`, Gemini Takeout activity `google`, Copilot activity CSV `microsoft`.
+ * `xai`, Gemini Takeout activity `google`, Copilot activity CSV `microsoft`,
+ * Perplexity `perplexity`.
  * Everything comes from a seeded PRNG, so a seed always gives the same bytes. One
  * conversation is built at a time and streamed out, so memory stays small
  * whatever the size.

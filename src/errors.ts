@@ -63,6 +63,7 @@ export const ERRORS = {
   fileNotAnExport: [400, 'Invalid export file', { detail: true, upload: 'notAnExport' }],
   misexportedExport: [400, 'Invalid export file', { detail: true, upload: 'misexported' }],
   invalidProvider: [400, 'Invalid provider parameter', { upload: 'otherProvider' }],
+  invalidTimeZone: [400, 'Invalid timeZone parameter'],
   userNotFound: [404, 'User not found'],
   connectionNotFound: [404, 'Connection not found'],
   conversationNotFound: [404, 'Conversation not found'],

@@ -119,6 +119,7 @@ describe("the README's content types", () => {
     'application/x-zip-compressed': [EXPORT, zipSync({ 'conversations.json': fixtureBytes(EXPORT) })],
     'text/csv': ['copilot-activity-history.csv', fixtureBytes('copilot-activity-history.csv')],
     'text/html': ['meta-your_ai_conversations.html', fixtureBytes('meta-your_ai_conversations.html')],
+    'text/plain': ['duckai-cast-iron.txt', fixtureBytes('duckai-cast-iron.txt')],
     // Sent with the Content-Type a browser gives a form: the type and the form's boundary.
     'multipart/form-data': [EXPORT, form({}, { bytes: fixtureBytes(EXPORT), type: 'application/json' })],
   };
@@ -142,7 +143,7 @@ describe("the README's content types", () => {
     }
     const refused = await t.request('/api/ingest-export?userRef=u1', {
       method: 'POST',
-      headers: { 'Content-Type': 'text/plain' },
+      headers: { 'Content-Type': 'text/html' },
       body: fixtureBytes(EXPORT) as BodyInit,
     });
     assert.deepEqual([refused.status, await json(refused)], [415, { error: 'Unsupported content type' }]);

@@ -244,12 +244,12 @@ export const FIXTURE_NAMES = readdirSync(FIXTURES_DIR)
   .filter((name) => name.endsWith('.json'))
   .sort();
 
-/** Every export at the top of test/fixtures/: the JSON ones, Copilot's CSV and Meta AI's HTML. */
+/** Every export at the top of test/fixtures/: the JSON ones, Copilot's CSV, Duck.ai's text and Meta AI's HTML. */
 export const EXPORT_FIXTURE_NAMES = readdirSync(FIXTURES_DIR)
-  .filter((name) => /\.(json|csv|html)$/.test(name))
+  .filter((name) => /\.(json|csv|txt|html)$/.test(name))
   .sort();
 
-const FIXTURE_TYPES: Readonly<Record<string, string>> = { csv: 'text/csv', html: 'text/html' };
+const FIXTURE_TYPES: Readonly<Record<string, string>> = { csv: 'text/csv', txt: 'text/plain', html: 'text/html' };
 
 /** The Content-Type a fixture is uploaded with. */
 export const fixtureContentType = (name: string) =>
@@ -267,6 +267,8 @@ export const PROVIDER_BY_PREFIX: Readonly<Record<string, string>> = {
   grok: 'xai',
   gemini: 'google',
   copilot: 'microsoft',
+  perplexity: 'perplexity',
+  duckai: 'duckduckgo',
   mistral: 'mistral',
   meta: 'meta',
 };
@@ -300,10 +302,13 @@ const GROUPED_CONVERSATIONS: Readonly<Record<string, number>> = {
 export function conversationsInFixture(name: string): number {
   const grouped = GROUPED_CONVERSATIONS[name];
   if (grouped !== undefined) return grouped;
+  // A Duck.ai text file is one conversation.
+  if (name.endsWith('.txt')) return 1;
   const parsed = fixtureJson(name);
   if (Array.isArray(parsed)) return parsed.length;
-  // Grok's export is one object: its `conversations` array holds one entry per conversation.
-  if (Array.isArray(parsed.conversations)) return parsed.conversations.length;
+  // Grok's and Perplexity's exports are one object whose `conversations` array holds one entry per
+  // conversation; the Perplexity Thread Exporter's, naming its thread in `metadata`, holds one thread's turns.
+  if (Array.isArray(parsed.conversations) && parsed.metadata === undefined) return parsed.conversations.length;
   return 1;
 }
 

@@ -9,7 +9,14 @@
  * person does not pick it again.
  */
 const form = document.querySelector<HTMLFormElement>('form.upload');
+if (form) sendTimeZone(form);
 if (form && 'XMLHttpRequest' in window && 'FormData' in window) enhance(form);
+
+/** The browser's zone, for exports whose times have none (Duck.ai): without the script they are read as UTC. */
+function sendTimeZone(form: HTMLFormElement): void {
+  const field = form.querySelector<HTMLInputElement>('input[name=timeZone]');
+  if (field) field.value = Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
 
 /** The form's parts are the server's markup (pages/connect-pages.tsx): each is there. */
 function enhance(form: HTMLFormElement): void {

@@ -34,6 +34,7 @@ export const de: Messages = {
     fileNotAnExport: 'Ungültige Exportdatei',
     misexportedExport: 'Ungültige Exportdatei',
     invalidProvider: 'Ungültiger Dienst',
+    invalidTimeZone: 'Ungültige Zeitzone',
     userNotFound: 'Person nicht gefunden',
     connectionNotFound: 'Verbindung nicht gefunden',
     conversationNotFound: 'Unterhaltung nicht gefunden',
@@ -182,6 +183,17 @@ export const de: Messages = {
       'Gehe zu Einstellungen → Datenverwaltung → Exportieren und exportiere deinen gesamten Verlauf.',
       'Lade die .zip-Datei herunter.',
       'Lade diese .zip-Datei unverändert hier hoch. Die darin enthaltene conversations.json geht auch.',
+    ],
+    perplexity: [
+      'Öffne Perplexity (perplexity.ai) und melde dich an.',
+      'Gehe zu Einstellungen → Konto und wähle „Export my data“ (Meine Daten exportieren).',
+      'Sobald Perplexity den Export bereitstellt, lade die .zip-Datei herunter.',
+      'Lade diese .zip-Datei unverändert hier hoch. Die darin enthaltene conversations-….json geht auch.',
+    ],
+    duckduckgo: [
+      'Öffne Duck.ai (duck.ai) auf dem Gerät und im Browser, in dem du gechattet hast: Nur dort sind deine Chats gespeichert.',
+      'Öffne einen Chat und nutze seine Download-Option: Sie speichert den Chat als eine Datei duck.ai_….txt.',
+      'Lade diese .txt-Datei hier hoch, oder eine .zip-Datei mit mehreren davon.',
     ],
     mistral: [
       'Öffne Le Chat (chat.mistral.ai) und melde dich an.',

@@ -34,6 +34,7 @@ export const es: Messages = {
     fileNotAnExport: 'Archivo de exportación no válido',
     misexportedExport: 'Archivo de exportación no válido',
     invalidProvider: 'Servicio no válido',
+    invalidTimeZone: 'Zona horaria no válida',
     userNotFound: 'Persona no encontrada',
     connectionNotFound: 'Conexión no encontrada',
     conversationNotFound: 'Conversación no encontrada',
@@ -180,6 +181,17 @@ export const es: Messages = {
       'Ve a Configuración → Gestión de datos → Exportar y exporta todo tu historial.',
       'Descarga el archivo .zip.',
       zipHere,
+    ],
+    perplexity: [
+      'Abre Perplexity (perplexity.ai) e inicia sesión.',
+      'Ve a Ajustes → Cuenta y elige «Export my data» (Exportar mis datos).',
+      'Cuando Perplexity avise de que la exportación está lista, descarga el archivo .zip.',
+      'Sube aquí ese .zip tal cual. También sirve el archivo conversations-….json que contiene.',
+    ],
+    duckduckgo: [
+      'Abre Duck.ai (duck.ai) en el dispositivo y el navegador donde chateaste: tus chats solo se guardan allí.',
+      'Abre un chat y usa su opción de descarga: guarda el chat como un archivo duck.ai_….txt.',
+      'Sube aquí ese archivo .txt, o un .zip con varios de ellos.',
     ],
     mistral: [
       'Abre Le Chat (chat.mistral.ai) e inicia sesión.',

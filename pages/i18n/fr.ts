@@ -35,6 +35,7 @@ export const fr: Messages = {
     fileNotAnExport: 'Fichier d’export non valide',
     misexportedExport: 'Fichier d’export non valide',
     invalidProvider: 'Service non valide',
+    invalidTimeZone: 'Fuseau horaire non valide',
     userNotFound: 'Personne introuvable',
     connectionNotFound: 'Connexion introuvable',
     conversationNotFound: 'Conversation introuvable',
@@ -182,6 +183,17 @@ export const fr: Messages = {
       'Allez dans Paramètres → Gestion des données → Exporter, et exportez tout votre historique.',
       'Téléchargez le fichier .zip.',
       zipHere,
+    ],
+    perplexity: [
+      'Ouvrez Perplexity (perplexity.ai) et connectez-vous.',
+      'Allez dans Paramètres → Compte et choisissez « Export my data » (Exporter mes données).',
+      'Quand Perplexity indique que l’export est prêt, téléchargez le fichier .zip.',
+      'Importez ce .zip ici tel quel. Le fichier conversations-….json qu’il contient fonctionne aussi.',
+    ],
+    duckduckgo: [
+      'Ouvrez Duck.ai (duck.ai) sur l’appareil et le navigateur où vous avez discuté : vos conversations ne sont gardées que là.',
+      'Ouvrez une conversation et utilisez son option de téléchargement : elle l’enregistre dans un fichier duck.ai_….txt.',
+      'Importez ce fichier .txt ici, ou un .zip qui en contient plusieurs.',
     ],
     mistral: [
       'Ouvrez Le Chat (chat.mistral.ai) et connectez-vous.',

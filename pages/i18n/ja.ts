@@ -34,6 +34,7 @@ export const ja: Messages = {
     fileNotAnExport: 'エクスポートファイルが無効です',
     misexportedExport: 'エクスポートファイルが無効です',
     invalidProvider: 'サービスが無効です',
+    invalidTimeZone: 'タイムゾーンが無効です',
     userNotFound: 'ユーザーが見つかりません',
     connectionNotFound: '接続が見つかりません',
     conversationNotFound: '会話が見つかりません',
@@ -182,6 +183,17 @@ export const ja: Messages = {
       '設定 → データ管理 → エクスポート に進み、すべての履歴をエクスポートします。',
       '.zip ファイルをダウンロードします。',
       zipHere,
+    ],
+    perplexity: [
+      'Perplexity（perplexity.ai）を開いてサインインします。',
+      '設定 → アカウント を開き、「Export my data」（データをエクスポート）を選びます。',
+      'エクスポートの準備ができたら、.zip ファイルをダウンロードします。',
+      'その .zip をそのままここにアップロードします。中の conversations-….json でもかまいません。',
+    ],
+    duckduckgo: [
+      'チャットに使ったデバイスとブラウザで Duck.ai（duck.ai）を開きます。チャットはそこにだけ保存されています。',
+      'チャットを開き、ダウンロードを使います。チャットが duck.ai_….txt ファイル 1 つとして保存されます。',
+      'その .txt ファイル、または複数をまとめた .zip をここにアップロードします。',
     ],
     mistral: [
       'Le Chat（chat.mistral.ai）を開いてサインインします。',

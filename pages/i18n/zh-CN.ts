@@ -34,6 +34,7 @@ export const zhCN: Messages = {
     fileNotAnExport: '导出文件无效',
     misexportedExport: '导出文件无效',
     invalidProvider: '服务无效',
+    invalidTimeZone: '时区无效',
     userNotFound: '找不到用户',
     connectionNotFound: '找不到连接',
     conversationNotFound: '找不到对话',
@@ -176,6 +177,17 @@ export const zhCN: Messages = {
       '前往 设置 → 数据管理 → 导出，导出全部历史记录。',
       '下载 .zip 文件。',
       zipHere,
+    ],
+    perplexity: [
+      '打开 Perplexity（perplexity.ai）并登录。',
+      '前往 设置 → 账户，选择“Export my data”（导出我的数据）。',
+      'Perplexity 提示导出已就绪后，下载 .zip 文件。',
+      '将该 .zip 原样上传到这里。其中的 conversations-….json 文件也可以。',
+    ],
+    duckduckgo: [
+      '在你聊天所用的设备和浏览器上打开 Duck.ai（duck.ai）：聊天记录只保存在那里。',
+      '打开一个聊天并使用其下载选项：它会将聊天保存为一个 duck.ai_….txt 文件。',
+      '将该 .txt 文件上传到这里，或上传包含多个此类文件的 .zip。',
     ],
     mistral: [
       '打开 Le Chat（chat.mistral.ai）并登录。',

@@ -1,7 +1,7 @@
 /**
  * Realistic, seeded exports of the providers' shapes, of any size, for tests
  * and benchmarks: one module per shape (chatgpt, claude, deepseek, grok, gemini,
- * copilot, mistral, meta) over the shared PRNG (rng), text (text), times (time) and writer
+ * copilot, perplexity, mistral, meta) over the shared PRNG (rng), text (text), times (time) and writer
  * (writer). `scripts/generate-export.ts` is the command line. Importing any of
  * these modules has no side effects.
  */
@@ -13,6 +13,7 @@ import { shape as gemini } from './gemini.ts';
 import { shape as grok } from './grok.ts';
 import { shape as meta } from './meta.ts';
 import { shape as mistral } from './mistral.ts';
+import { shape as perplexity } from './perplexity.ts';
 import type { Conversation, Provider, Shape } from './shape.ts';
 import { exportBytes, RawJson } from './writer.ts';
 
@@ -26,6 +27,7 @@ export const SHAPES: Readonly<Record<Provider, Shape>> = {
   xai: grok,
   google: gemini,
   microsoft: copilot,
+  perplexity,
   mistral,
   meta,
 };

@@ -13,7 +13,16 @@ export interface Framing {
   record(value: unknown): string;
 }
 
-export type Provider = 'openai' | 'anthropic' | 'deepseek' | 'xai' | 'google' | 'microsoft' | 'mistral' | 'meta';
+export type Provider =
+  | 'openai'
+  | 'anthropic'
+  | 'deepseek'
+  | 'xai'
+  | 'google'
+  | 'microsoft'
+  | 'perplexity'
+  | 'mistral'
+  | 'meta';
 export type Json = Record<string, unknown>;
 
 /**

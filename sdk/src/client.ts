@@ -36,12 +36,14 @@ export interface IngestExportOptions {
   provider?: Provider;
   /** Import into this connection rather than the user's open one of the file's provider. */
   connectionId?: string;
+  /** The person's time zone (IANA, `Europe/Paris`), for times the export writes without one (Duck.ai); else UTC. */
+  timeZone?: string;
   /**
    * Parley reads what the file is from its content; the type sent only has to be
    * one an export comes as. By default a Blob's own type if it is one of those,
    * `application/zip` for bytes that start as a zip, else `application/json`.
    */
-  contentType?: 'application/json' | 'application/zip' | 'text/csv';
+  contentType?: 'application/json' | 'application/zip' | 'text/csv' | 'text/plain';
   /**
    * A file of at least this many bytes (a Blob or a Uint8Array: a stream's size is
    * not known) goes as a resumable upload (`/api/uploads`, tus 1.0.0) in parts of
@@ -107,7 +109,7 @@ function dispositionName(header: string | null): string {
 /** An instant as the API takes it: ISO 8601 with its offset. */
 const instant = (value: Date | string | undefined) => (value instanceof Date ? value.toISOString() : value);
 
-const EXPORT_TYPES = ['application/json', 'application/zip', 'application/x-zip-compressed', 'text/csv'];
+const EXPORT_TYPES = ['application/json', 'application/zip', 'application/x-zip-compressed', 'text/csv', 'text/plain'];
 
 function contentTypeOf({ file, contentType }: IngestExportOptions): string {
   if (contentType) return contentType;
@@ -261,19 +263,19 @@ export class ParleyClient {
    * client. A large one goes as a resumable upload first (see `resumableFrom`).
    */
   async ingestExport(options: IngestExportOptions): Promise<IngestResult> {
-    const { userRef, file, provider, connectionId } = options;
+    const { userRef, file, provider, connectionId, timeZone } = options;
     const size = file instanceof Blob ? file.size : file instanceof Uint8Array ? file.length : undefined;
     if (size !== undefined && size >= (options.resumableFrom ?? RESUMABLE_FROM)) {
       const upload = await this.uploadResumably(file as Blob | Uint8Array, size, {
         userRef,
         partBytes: options.partBytes ?? PART_BYTES,
       });
-      return this.request('POST', '/api/ingest-export', { userRef, provider, connectionId, upload });
+      return this.request('POST', '/api/ingest-export', { userRef, provider, connectionId, timeZone, upload });
     }
     return this.request(
       'POST',
       '/api/ingest-export',
-      { userRef, provider, connectionId },
+      { userRef, provider, connectionId, timeZone },
       { body: file, contentType: contentTypeOf(options) },
     );
   }

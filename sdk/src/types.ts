@@ -1,5 +1,16 @@
 /** The providers Parley imports from. */
-export const PROVIDERS = ['openai', 'anthropic', 'google', 'microsoft', 'xai', 'deepseek', 'mistral', 'meta'] as const;
+export const PROVIDERS = [
+  'openai',
+  'anthropic',
+  'google',
+  'microsoft',
+  'xai',
+  'deepseek',
+  'perplexity',
+  'duckduckgo',
+  'mistral',
+  'meta',
+] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 export const CONNECTION_STATUSES = ['active', 'needs_reauth', 'revoked'] as const;

@@ -7,7 +7,7 @@ import type { AppEnv } from '../app-env.ts';
 import { parseInput, ParleyError } from '../errors.ts';
 import { importUpload } from '../uploads/resumable-uploads.ts';
 import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
-import { IngestFields } from './schemas.ts';
+import { IngestFields, IngestTimeZone } from './schemas.ts';
 
 /** Fields left empty (a form's untouched inputs) count as absent. */
 const presentFields = (fields: Record<string, string>) =>
@@ -42,7 +42,9 @@ export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware, import
       // A form that names its user only after the file: its fields are checked once the
       // file has been read, and outrank what was wrong with the file (a missing userRef or an
       // unknown provider is the answer, as it would be had the fields come first).
-      return importExport(deps, { appId }, file, completed).catch(async (error: unknown) => {
+      // The zone is read with the file, so only one named before it counts.
+      const { timeZone } = parseInput(IngestTimeZone, before);
+      return importExport(deps, { appId, timeZone }, file, completed).catch(async (error: unknown) => {
         // Read on past the file for the fields after it: a field that fails IngestFields is the
         // answer; if the rest cannot be read, or every field holds, the file's error stands.
         const after = await fieldsAfter().catch(() => undefined);

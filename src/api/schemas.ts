@@ -5,6 +5,7 @@ import { MAX_QUERY_LENGTH } from '../conversations/search.ts';
 import { DEFAULT_AGENT_TOKEN_SECONDS, MAX_AGENT_TOKEN_SECONDS } from '../agents/agent-tokens.ts';
 import { isoTime } from '../deps.ts';
 import type { ErrorCode } from '../errors.ts';
+import { isTimeZone } from '../import/formats/format.ts';
 import { userRefSchema } from '../users/user-ref.ts';
 
 // The REST API's shapes, once: the routes parse requests with these schemas,
@@ -148,9 +149,21 @@ export const IngestFields = v.object(
     connectionId: v.optional(
       v.pipe(v.string(), v.description(`Import into this connection (of this user, not revoked). ${CONNECTION_ID}`)),
     ),
+    timeZone: v.optional(
+      v.pipe(
+        v.string(),
+        v.check(isTimeZone, 'invalidTimeZone'),
+        v.description(
+          "The person's time zone (IANA, `Europe/Paris`): times the export writes without a zone (Duck.ai, some Perplexity files) are read in it, else as UTC. Only before the file in a form.",
+        ),
+      ),
+    ),
   },
   'missingUserRef' satisfies ErrorCode,
 );
+
+/** The zone alone, of fields named before a form's file that names its user after it. */
+export const IngestTimeZone = v.object({ timeZone: IngestFields.entries.timeZone });
 
 /** The multipart form: the fields, then the file. Only the document uses it; the upload reader streams the file. */
 export const IngestForm = v.object({

@@ -6,6 +6,7 @@ import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { importExport } from '../import/import-export.ts';
 import type { ImportSlots } from '../import/import-slots.ts';
+import { isTimeZone } from '../import/formats/format.ts';
 import { formatFor } from '../import/formats/registry.ts';
 import { closeIfBodyUnread, errorStatus } from '../http/error-response.ts';
 import { openExportUpload } from '../http/export-upload.ts';
@@ -64,7 +65,16 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
     try {
       const upload = await openExportUpload(c, deps.config);
       checkCsrf(current, upload.fields.csrf);
-      const target = { appId: current.appId, userRef: current.userRef, provider, pageSession: current.tokenHash };
+      // The browser's zone, which the page's script fills in: one it does not know is left out (UTC).
+      const zone = upload.fields.timeZone;
+      const timeZone = zone && isTimeZone(zone) ? zone : undefined;
+      const target = {
+        appId: current.appId,
+        userRef: current.userRef,
+        provider,
+        pageSession: current.tokenHash,
+        timeZone,
+      };
       const file = upload.file;
       outcome = await imports.run(() => importExport(deps, target, file, async () => target));
     } catch (error) {

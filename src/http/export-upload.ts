@@ -6,7 +6,7 @@ import { requireUserRef } from '../users/user-ref.ts';
 import { readMultipartUpload } from './multipart.ts';
 import { readWithin } from './request-body.ts';
 
-type UploadKind = 'json' | 'zip' | 'csv' | 'html' | 'multipart';
+type UploadKind = 'json' | 'zip' | 'csv' | 'text' | 'html' | 'multipart';
 
 /** What a file is, is read from its content; the type only has to be one an export can come as. */
 const KINDS: Record<string, UploadKind> = {
@@ -14,6 +14,8 @@ const KINDS: Record<string, UploadKind> = {
   'application/zip': 'zip',
   'application/x-zip-compressed': 'zip',
   'text/csv': 'csv',
+  // Duck.ai's download is a .txt file.
+  'text/plain': 'text',
   'multipart/form-data': 'multipart',
   'text/html': 'html',
 };

@@ -29,6 +29,8 @@ export interface ImportTarget {
   connectionId?: string | undefined;
   /** The hosted-page session uploading it (its token's hash): a purge that ends the session first wins, and nothing is stored. */
   pageSession?: string | undefined;
+  /** The person's zone (IANA), for times the export writes without one: named before the file, or not at all. */
+  timeZone?: string | undefined;
 }
 
 /** What an import answers: the SDK's IngestResult, so the two cannot drift apart. */

@@ -51,7 +51,7 @@ const scansOnThisThread = (upload: UploadOptions) => upload.known.length === 0;
  */
 export async function importExport(
   deps: ImportDeps,
-  before: ImportTarget | { appId: string },
+  before: ImportTarget | { appId: string; timeZone?: string | undefined },
   bytes: AsyncIterable<Uint8Array>,
   completed: () => Promise<ImportTarget>,
 ): Promise<ImportResult> {
@@ -63,7 +63,7 @@ export async function importExport(
   // Under way from here: a purge of its user from now on refuses it (see imports.ts).
   await beginImport(deps.db, { id: importId, app_id: before.appId, created_at: deps.clock.now() }, target);
   try {
-    return await importUnderWay(deps, importId, target, bytes, completed);
+    return await importUnderWay(deps, importId, target, before.timeZone, bytes, completed);
   } finally {
     await endImport(deps.db, importId);
   }
@@ -73,6 +73,7 @@ async function importUnderWay(
   deps: ImportDeps,
   importId: string,
   target: ImportTarget | undefined,
+  timeZone: string | undefined,
   bytes: AsyncIterable<Uint8Array>,
   completed: () => Promise<ImportTarget>,
 ): Promise<ImportResult> {
@@ -83,16 +84,16 @@ async function importUnderWay(
   const where = target && { ...target, provider: expectedProvider };
   const upload: UploadOptions = {
     limits: { maxConversationBytes, maxExpandedBytes, maxAttachmentBytes, maxExportRecords },
-    known: where ? currentlyRead(await staging.knownSources(deps.db, where)) : [],
+    known: where ? currentlyRead(await staging.knownSources(deps.db, where), timeZone) : [],
     knownBlobs: where ? (await knownBlobs(deps.db, where)).map(({ source, size }) => blobKey(source, size)) : [],
   };
   const scanHere = scansOnThisThread(upload);
   // Nothing of the user's stored, no connection named: the import may open their connection.
   const owner = target?.connectionId === undefined && upload.known.length === 0 ? target : undefined;
-  const staged = new StagedImport(deps, importId, upload.known, owner);
+  const staged = new StagedImport(deps, importId, upload.known, owner, timeZone);
   const channel = new WorkerChannel(
     (deps.importWorker ?? localImportWorker)(),
-    { expectedProvider },
+    { expectedProvider, timeZone },
     scanHere ? undefined : upload,
   );
   try {

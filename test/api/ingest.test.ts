@@ -41,7 +41,17 @@ describe('POST /api/ingest-export', () => {
     assert.deepEqual(Object.fromEntries(connections.map((c: any) => [c.provider, c.conversationCount])), totals);
     // Every conversation id is distinct across the fixtures; those without one are skipped
     // (one DeepSeek, one Grok). Meta AI's page and JSON share one conversation.
-    assert.deepEqual(totals, { openai: 11, anthropic: 15, microsoft: 4, deepseek: 3, google: 6, xai: 2, meta: 3 });
+    assert.deepEqual(totals, {
+      openai: 12,
+      anthropic: 15,
+      microsoft: 4,
+      deepseek: 3,
+      google: 6,
+      xai: 2,
+      perplexity: 4,
+      duckduckgo: 1,
+      meta: 3,
+    });
   });
 
   test('the exact response, and the stored conversation as the API lists it', async () => {
@@ -329,7 +339,7 @@ describe('POST /api/ingest-export', () => {
   describe('refusals write nothing', () => {
     test('415 for any other content type, checked first', async () => {
       const t = await setup();
-      for (const contentType of ['text/plain', 'application/octet-stream', 'application/jsonx', '']) {
+      for (const contentType of ['text/html', 'application/octet-stream', 'application/jsonx', '']) {
         await expectRefused(
           t,
           () => postExport(t, fixtureBytes('claude-conversations.json'), { contentType, query: '' }),

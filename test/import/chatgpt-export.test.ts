@@ -253,6 +253,57 @@ test('a single conversation object: code is fenced with its language, its output
   });
 });
 
+test('code held in parts is fenced with its text; a message that is an image itself is [image], its file an attachment', () => {
+  const conversation = fixtureJson('chatgpt-code-parts-and-image.json');
+  assert.deepEqual(normalize(conversation), {
+    externalId: '67d2a1b0-4c3e-8005-9a1b-2c3d4e5f6a7b',
+    title: 'Receipt total',
+    updateTime: '2025-03-13T10:36:16.000Z',
+    payload: {
+      title: 'Receipt total',
+      messages: [
+        { role: 'user', content: '[image: receipt-march.png]', timestamp: '2025-03-13T10:35:01.500Z' },
+        {
+          role: 'user',
+          content: 'Add up the three amounts on this receipt, please.',
+          timestamp: '2025-03-13T10:35:03.250Z',
+        },
+        {
+          role: 'assistant',
+          content: '```python\namounts = [12.40, 7.95, 23.10]\nround(sum(amounts), 2)\n```',
+          timestamp: '2025-03-13T10:35:09.750Z',
+          model: 'gpt-4o',
+        },
+        { role: 'tool', content: '43.45', timestamp: '2025-03-13T10:35:10.500Z' },
+        {
+          role: 'assistant',
+          content: 'The three amounts come to 43.45.',
+          timestamp: '2025-03-13T10:35:12.000Z',
+          model: 'gpt-4o',
+        },
+        { role: 'user', content: '[image]', timestamp: '2025-03-13T10:36:10.000Z' },
+        {
+          role: 'assistant',
+          content: '```\ntotal = 43.45 + 18.20\nprint(total)\n```',
+          timestamp: '2025-03-13T10:36:15.500Z',
+          model: 'gpt-4o',
+        },
+      ],
+    },
+  });
+  assert.deepEqual(chatgptExport.normalize(conversation, new Map())?.attachments, [
+    {
+      messageIndex: 0,
+      ref: 'file-R8sTq2Vw9XyZ4aBcD1eF3g',
+      fileId: 'file-R8sTq2Vw9XyZ4aBcD1eF3g',
+      name: 'receipt-march.png',
+      contentType: null,
+      size: 284113,
+      kind: 'image',
+    },
+  ]);
+});
+
 const node = (id: string, parent: string | null, children: string[], message: Record<string, unknown> | null) => ({
   id,
   parent,

@@ -418,6 +418,52 @@ function claudeBesideVisible(text: string): Visible {
 /** The providers whose exports hold records beside the conversations, and what the person saw of them. */
 const BESIDE_VISIBLE: Readonly<Record<string, (text: string) => Visible>> = { anthropic: claudeBesideVisible };
 
+/**
+ * Perplexity: every question and answer of each thread (the official export's
+ * conversations, or an extension file's one thread, older or newer shape), the
+ * cited pages' titles (or addresses). A thread without an id is counted.
+ */
+function perplexityVisible(text: string): Visible {
+  const parsed = JSON.parse(text);
+  const turnStrings = (turn: Json) => [
+    ...str(turn.query ?? turn.query_str),
+    ...str(turn.answer),
+    ...asArray(turn.blocks)
+      .filter(isObject)
+      .flatMap((block) =>
+        str(block.markdown_block?.answer).length > 0
+          ? str(block.markdown_block.answer)
+          : str(asArray(block.markdown_block?.chunks).join('')),
+      ),
+    ...asArray(turn.sources)
+      .filter(isObject)
+      .flatMap((source) => str(source.title ?? source.url)),
+  ];
+  if (isObject(parsed.metadata))
+    return { strings: asArray(parsed.conversations).filter(isObject).flatMap(turnStrings), counted: 0 };
+  if (!Array.isArray(parsed.conversations))
+    return { strings: asArray(parsed.entries).filter(isObject).flatMap(turnStrings), counted: 0 };
+  return byConversation(
+    text,
+    (record) => record.context_uuid,
+    (record) => asArray(record.entries).filter(isObject).flatMap(turnStrings),
+  );
+}
+
+/** Duck.ai: every line of the text but its header and the lines that frame the turns. */
+function duckaiVisible(text: string): Visible {
+  const framing = /^(This conversation was generated with Duck\.ai .*|=+|-+|User prompt \d+ of \d+ - .*)$/;
+  const model = /using .+?'s (.+?) Model\./.exec(text)?.[1];
+  return {
+    strings: text
+      .replace(/^\ufeff/, '')
+      .split(/\r?\n/)
+      .filter((line) => !framing.test(line) && line !== `${model}:`)
+      .flatMap(str),
+    counted: 0,
+  };
+}
+
 const VISIBLE: Readonly<Record<string, (text: string) => Visible>> = {
   openai: chatgptVisible,
   anthropic: claudeVisible,
@@ -425,6 +471,8 @@ const VISIBLE: Readonly<Record<string, (text: string) => Visible>> = {
   xai: grokVisible,
   google: geminiVisible,
   microsoft: copilotVisible,
+  perplexity: perplexityVisible,
+  duckduckgo: duckaiVisible,
   mistral: mistralVisible,
   meta: metaVisible,
 };

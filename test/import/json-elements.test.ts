@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { ExportScanner, type SourcedRecord } from '../../src/import/scanning/export-scanner.ts';
 import { EXPORT_FORMATS } from '../../src/import/formats/registry.ts';
 import { BYTES_PER_VALUE, parseElement } from '../../src/import/scanning/json-elements.ts';
-import { FIXTURE_NAMES, fixtureBytes, providerOfFixture } from '../helpers.ts';
+import { FIXTURE_NAMES, fixtureBytes } from '../helpers.ts';
 
 /** Every record of a document pushed in chunks of `size` bytes, parsed; elements in a row not objects as their count. */
 async function readAll(bytes: Uint8Array, size = 7, maxConversationBytes = 2 ** 26): Promise<unknown[]> {
@@ -36,10 +36,11 @@ test('every fixture reads back exactly as JSON.parse sees it, whatever the chunk
   for (const name of FIXTURE_NAMES) {
     const bytes = fixtureBytes(name);
     const parsed = JSON.parse(new TextDecoder().decode(bytes));
-    // Grok's export is one object whose `conversations` array is read element by element.
+    // Grok's and Perplexity's exports are one object whose `conversations` array is read element by element
+    // (unless it names `metadata` first: the Perplexity Thread Exporter's one thread).
     const expected = Array.isArray(parsed)
       ? parsed
-      : providerOfFixture(name) === 'xai'
+      : Array.isArray(parsed.conversations) && parsed.metadata === undefined
         ? parsed.conversations
         : [parsed];
     for (const size of [1, 2, 3, 5, 64, 4096, bytes.length]) {
@@ -126,6 +127,19 @@ test('a top-level object without such an array is one element, "conversations" e
     for (const size of [1, 4, bytes.length])
       assert.deepEqual(await readAll(bytes, size), [document], `${JSON.stringify(document)} in chunks of ${size}`);
   }
+});
+
+test('an object naming "metadata" before its "conversations" array is one element: a thread whose turns the array holds', async () => {
+  const thread = {
+    metadata: { thread_id: 't1', conversations: 'not the key' },
+    conversations: [{ uuid: 'e1', query: 'q', answer: 'a' }, { uuid: 'e2' }],
+  };
+  const bytes = text(JSON.stringify(thread, null, 1));
+  for (const size of [1, 3, 7, bytes.length])
+    assert.deepEqual(await readAll(bytes, size), [thread], `chunks of ${size}`);
+  // Named after the array, too late: the array's elements went on as they came.
+  const late = { conversations: [{ a: 1 }], metadata: {} };
+  assert.deepEqual(await readAll(text(JSON.stringify(late))), late.conversations);
 });
 
 test('a container cut short or followed by more data is refused', async () => {

@@ -9,7 +9,6 @@ import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import {
   conversationsOf,
-  shownConversation,
   expectRefused,
   fixtureBytes,
   fixtureJson,
@@ -19,84 +18,21 @@ import {
   rowCounts,
   setup,
   zipFolderFiles,
-  type TestContext,
 } from '../helpers.ts';
+import {
+  CSV_TYPE,
+  imports,
+  JSON_TYPE,
+  message,
+  reimportChangesNothing,
+  shown,
+  truncated,
+  ZIP_TYPE,
+} from './provider-imports.ts';
 
 // Copilot times without an offset are UTC. Run in a zone that is not, so that
 // reading them as local time (what `new Date('2026-01-10T08:00:00')` does) fails here.
 process.env.TZ = 'Asia/Kolkata';
-
-const JSON_TYPE = 'application/json';
-const ZIP_TYPE = 'application/zip';
-const CSV_TYPE = 'text/csv';
-
-/** What the API shows of a stored conversation, without Parley's own id. */
-const shown = shownConversation;
-
-/** One message as the payload holds it; `model` and `reasoning` only where the export has them. */
-const message = (
-  role: 'user' | 'assistant' | 'tool',
-  content: string,
-  timestamp: string,
-  extra: { model?: string; reasoning?: string } = {},
-) => ({
-  role,
-  content,
-  timestamp,
-  ...extra,
-});
-
-/** Imports `bytes`, asserts a 200 from `provider` with these counts, and returns the answer. */
-async function imports(
-  t: TestContext,
-  bytes: Uint8Array,
-  contentType: string,
-  provider: string,
-  counts: { created: number; updated?: number; unchanged?: number; skipped: number; conversationCount: number },
-  query = 'userRef=u1',
-) {
-  const response = await postExport(t, bytes, { contentType, query });
-  const body = await json(response);
-  assert.equal(response.status, 200, JSON.stringify(body));
-  const { created, updated = 0, unchanged = 0, skipped, conversationCount } = counts;
-  assert.deepEqual(
-    {
-      provider: body.provider,
-      created: body.created,
-      updated: body.updated,
-      unchanged: body.unchanged,
-      skipped: body.skipped,
-      conversationCount: body.conversationCount,
-    },
-    { provider, created, updated, unchanged, skipped, conversationCount },
-  );
-  return body;
-}
-
-/** Imports the same bytes again and asserts that nothing changed: every readable conversation `unchanged`. */
-async function reimportChangesNothing(
-  t: TestContext,
-  bytes: Uint8Array,
-  contentType: string,
-  first: any,
-  query = 'userRef=u1',
-) {
-  const before = await conversationsOf(t, first.connectionId);
-  const again = await json(await postExport(t, bytes, { contentType, query }));
-  assert.deepEqual(
-    again,
-    { ...first, created: 0, updated: 0, unchanged: first.created + first.updated + first.unchanged },
-    'a re-import is all unchanged',
-  );
-  assert.deepEqual(
-    await conversationsOf(t, first.connectionId),
-    before,
-    'and the stored conversations are as they were',
-  );
-}
-
-/** The first half of the bytes: a file cut short. */
-const truncated = (bytes: Uint8Array) => bytes.subarray(0, Math.floor(bytes.length / 2));
 
 describe('DeepSeek (deepseek)', () => {
   const file = fixtureBytes('deepseek-conversations.json');

@@ -271,6 +271,27 @@ describe('connect', () => {
     assert.equal((await browser.get('/connect/gemini')).status, 404);
   });
 
+  test('the page sends the browser’s zone before the file: Duck.ai’s times are read in it, an unknown zone as UTC', async () => {
+    const t = await setup();
+    const browser = await openSession(t, 'connect', 'dora');
+    const page = await (await browser.get('/connect/duckduckgo')).text();
+    // Filled in by the upload script, and before the file so that the import knows it as it reads.
+    assert.ok(page.indexOf('<input type="hidden" name="timeZone" value=""/>') < page.indexOf('name="file"'));
+    const firstTimes = async (timeZone: string) => {
+      const form = new FormData();
+      form.set('csrf', hiddenField(page, 'csrf'));
+      form.set('timeZone', timeZone);
+      form.set('file', new Blob([fixtureBytes('duckai-cast-iron.txt') as BlobPart]), 'duck.ai_2026-06-22_00-04-30.txt');
+      const posted = await browser.request('/connect/duckduckgo', { method: 'POST', body: form });
+      assert.equal(posted.status, 303);
+      const { connections } = await json(await t.request('/api/conversations?userRef=dora'));
+      const { conversations } = await json(await t.request(`/api/conversations?connectionId=${connections[0].id}`));
+      return conversations[0].payload.messages[0].timestamp;
+    };
+    assert.equal(await firstTimes('America/Toronto'), '2026-06-22T03:58:58.000Z');
+    assert.equal(await firstTimes('Nowhere/Atlantis'), '2026-06-21T23:58:58.000Z');
+  });
+
   test('an upload without the form token is refused and imports nothing', async () => {
     const t = await setup();
     const browser = await openSession(t, 'connect');

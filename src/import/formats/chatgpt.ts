@@ -50,7 +50,7 @@ function blobFileId(member: string): string | undefined {
 export const chatgptExport: RecordFormat = {
   kind: 'record',
   provider: 'openai',
-  // 2: images named from conversation_asset_file_names.json. 3: attachments. 4: projects.
+  // 2: images named from conversation_asset_file_names.json. 3: attachments. 4: projects; code in `parts`, a top-level image.
   readerVersion: 4,
   zipMembers: CONVERSATIONS_FILE,
   // `{"<file id>.dat": "<name the person uploaded>"}`, beside the conversations in 2026 zips.
@@ -241,7 +241,8 @@ function addAttachments(
     });
   };
   const shown = new Set<string | undefined>();
-  for (const part of asArray(content.parts).filter(isObject)) {
+  const parts = contentType === 'image_asset_pointer' ? [content] : asArray(content.parts);
+  for (const part of parts.filter(isObject)) {
     const type = asString(part.content_type);
     const audio = type === 'real_time_user_audio_video_asset_pointer' ? part.audio_asset_pointer : part;
     if (type === 'image_asset_pointer' || type === 'audio_asset_pointer' || isObject(audio)) {
@@ -359,9 +360,18 @@ function contentText(
         conversation.fileNames,
       );
     case 'code':
+      // Some exports hold the code in `parts`, not `text`.
       return (
-        canvasCall(message, content, conversation) ?? fenced(asString(content.text) ?? '', asString(content.language))
+        canvasCall(message, content, conversation) ??
+        fenced(
+          asString(content.text) || partsText(content.parts, metadata, conversation.fileNames),
+          asString(content.language),
+        )
       );
+    case 'image_asset_pointer':
+    case 'image':
+      // The message is the image itself, not a part of it.
+      return partsText([{ ...content, content_type: 'image_asset_pointer' }], metadata, conversation.fileNames);
     case 'tether_quote':
       return [asString(content.title), asString(content.url), asString(content.text)].filter(Boolean).join('\n');
     case 'tether_browsing_display':

@@ -115,6 +115,27 @@ interface FormatBase {
    * once the connection's other conversations hold every message of it.
    */
   formerIds?: RegExp;
+  /**
+   * The first line of the provider's plain-text files (Duck.ai's `.txt`): a file,
+   * neither JSON nor CSV, that begins with such a line is one record,
+   * `{plainText: <the whole text>}` (see PLAIN_TEXT).
+   */
+  plainText?: RegExp;
+  /**
+   * Its exports may write times without a zone, read in the upload's
+   * `timeZone`: the same bytes read in another zone read differently.
+   */
+  zonelessTimes?: true;
+}
+
+/** The one key of the record a plain-text file is read as. */
+export const PLAIN_TEXT = 'plainText';
+
+/** How a record is read: which node ids to keep (see NormalizedConversation), and the zone of times written without one. */
+export interface NormalizeOptions {
+  messageIds?: boolean;
+  /** IANA name (§15 of the providers' spec): times without a zone are read in it, else as UTC. */
+  timeZone?: string | undefined;
 }
 
 /**
@@ -180,7 +201,7 @@ export interface RecordFormat extends FormatBase {
    * Null when the conversation cannot be read (no id): it is skipped and counted.
    * `messageIds`: whether to say which message each node id goes with.
    */
-  normalize(record: Json, fileNames: FileNames, options?: { messageIds: boolean }): NormalizedConversation | null;
+  normalize(record: Json, fileNames: FileNames, options?: NormalizeOptions): NormalizedConversation | null;
 }
 
 /**
@@ -230,23 +251,6 @@ export function storablePayload(payload: NormalizedConversation['payload']): Nor
   };
 }
 
-/** The longest title made from a message (the `…` counted). */
-const MAX_MADE_TITLE = 80;
-
-/**
- * A title made from a message (the first question, where the export names no
- * title): its first line, and if that is longer than 80 characters, cut on a
- * word boundary to end in `…` within 80.
- */
-export function titleOfText(text: string): string | null {
-  const line = text.trim().split('\n', 1)[0]!.trim();
-  if (line === '') return null;
-  if (line.length <= MAX_MADE_TITLE) return line;
-  const kept = line.slice(0, MAX_MADE_TITLE - 1);
-  const space = kept.search(/\s\S*$/);
-  return `${(space > 0 ? kept.slice(0, space) : kept).trimEnd()}…`;
-}
-
 /** `Tool call: <name>` and its input as a person reads it: strings as they are, anything else as indented JSON. */
 export function toolCallText(name: string, input: unknown): string {
   const lines = [`Tool call: ${name}`];
@@ -269,27 +273,78 @@ export const asString = (value: unknown): string | undefined => (typeof value ==
 
 export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-/** A date and time without a zone: providers that write them mean UTC, where Date.parse would take local time. */
+/** A date and time without a zone: read in the person's zone when the upload names it, else as UTC (never the server's, as Date.parse would). */
 const ZONELESS = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 /**
  * Unix seconds (ChatGPT's numbers) or an ISO 8601 string, with or without an
- * offset, to unix ms; anything else is null.
+ * offset, to unix ms; anything else is null. A string without an offset is a
+ * time in `timeZone` (UTC without one).
  */
-export function msFrom(value: unknown): number | null {
+export function msFrom(value: unknown, timeZone?: string): number | null {
   let ms: number;
   if (typeof value === 'number') ms = value * 1000;
   else if (typeof value === 'string' && value !== '') {
     if (/^\d+(\.\d+)?$/.test(value)) ms = Number(value) * 1000;
-    else ms = Date.parse(ZONELESS.test(value) ? `${value}Z` : value);
+    else if (ZONELESS.test(value)) ms = zonedMs(Date.parse(`${value}Z`), timeZone);
+    else ms = Date.parse(value);
   } else return null;
   return Number.isFinite(ms) && !Number.isNaN(new Date(ms).getTime()) ? ms : null;
 }
 
 /** As msFrom, in ISO 8601 UTC. */
-export function isoFrom(value: unknown): string | null {
-  const ms = msFrom(value);
+export function isoFrom(value: unknown, timeZone?: string): string | null {
+  const ms = msFrom(value, timeZone);
   return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** Whether `name` is a time zone this runtime knows (IANA: `Europe/Paris`, `UTC`). */
+export function isTimeZone(name: string): boolean {
+  try {
+    zoneFormat(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+function zoneFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    zoneFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** How far ahead of UTC the zone's clocks are at the instant `ms`, in ms. */
+function zoneOffset(ms: number, timeZone: string): number {
+  const parts: Record<string, number> = {};
+  for (const { type, value } of zoneFormat(timeZone).formatToParts(ms)) parts[type] = Number(value);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return wall - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * The instant a wall-clock time (written as if UTC: `wallMs`) is in `timeZone`.
+ * The offset is that of the instant it gives; around a change of offset the
+ * second guess settles it.
+ */
+function zonedMs(wallMs: number, timeZone: string | undefined): number {
+  if (timeZone === undefined || !Number.isFinite(wallMs)) return wallMs;
+  const first = wallMs - zoneOffset(wallMs, timeZone);
+  return wallMs - zoneOffset(first, timeZone);
 }
 
 /** A conversation id as the provider wrote it: a non-empty string (numbers are kept as text). */
@@ -306,6 +361,27 @@ export function sourceLine(source: Json): string {
   const url = asString(source.url) ?? '';
   const title = asString(source.title);
   return title ? `- [${title}](${url})` : `- ${url}`;
+}
+
+/** Longest a title made from the person's first words may be, its `…` counted. */
+const MAX_MADE_TITLE = 80;
+
+/**
+ * A title from the person's first question (providers that name no
+ * conversation): its first line, then, if longer than 80 characters, cut on a
+ * word boundary to end in `…` within 80. Null when there is no text.
+ */
+export function titleFromQuestion(question: unknown): string | null {
+  const line = typeof question === 'string' ? (question.trim().split(/\r?\n/)[0] ?? '').trim() : '';
+  if (line === '') return null;
+  // No more UTF-16 units than 80 is no more than 80 characters: most titles are not split into characters.
+  if (line.length <= MAX_MADE_TITLE) return line;
+  const characters = [...line];
+  if (characters.length <= MAX_MADE_TITLE) return line;
+  const kept = characters.slice(0, MAX_MADE_TITLE - 1).join('');
+  // Cut before the word the limit falls in, unless it falls between two words.
+  const cut = /\s/.test(characters[MAX_MADE_TITLE - 1]!) ? kept.length : kept.search(/\s\S*$/);
+  return `${(cut > 0 ? kept.slice(0, cut) : kept).trimEnd()}…`;
 }
 
 export const titleFrom = (value: unknown): string | null =>

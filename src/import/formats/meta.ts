@@ -1,6 +1,14 @@
 import { type HTMLElement, type Node, NodeType, parse } from 'node-html-parser';
 import { invalidExport } from '../import-errors.ts';
-import { asArray, asString, isObject, titleOfText, type Json, type Message, type RecordFormat } from './format.ts';
+import {
+  asArray,
+  asString,
+  isObject,
+  titleFromQuestion,
+  type Json,
+  type Message,
+  type RecordFormat,
+} from './format.ts';
 import { checkHtmlNesting, MAX_NESTING_DEPTH, TOO_DEEP } from './nesting.ts';
 
 /** The name Meta gives each conversation: `Conversation with Meta AI_<MM-DD-YYYY>_<epoch seconds>.txt`. */
@@ -61,7 +69,7 @@ export const metaExport: RecordFormat = {
       ({ role, content }): Message => ({ role, content, timestamp }),
     );
     if (messages.length === 0) return null;
-    const title = titleOfText(messages.find((message) => message.role === 'user')?.content ?? '');
+    const title = titleFromQuestion(messages.find((message) => message.role === 'user')?.content);
     return { externalId: `meta-${seconds}`, title, updateTime: timestamp, payload: { title: title ?? '', messages } };
   },
 };

@@ -3,7 +3,7 @@ import {
   asString,
   isObject,
   msFrom,
-  titleOfText,
+  titleFromQuestion,
   toolCallText,
   type AttachmentRef,
   type GroupedFormat,
@@ -61,7 +61,7 @@ export const mistralExport: GroupedFormat = {
       if (reasoning.length > 0) message.reasoning = reasoning.join('\n\n');
       messages.push(message);
     }
-    const title = titleOfText(asString(records.find((record) => record.role === 'user')?.content) ?? '');
+    const title = titleFromQuestion(records.find((record) => record.role === 'user')?.content);
     return {
       externalId: chatId,
       title,

@@ -3,8 +3,10 @@ import { claudeExport } from './claude.ts';
 import type { ExportFormat } from './format.ts';
 import { copilotExport } from './copilot.ts';
 import { deepseekExport } from './deepseek.ts';
+import { duckaiExport } from './duckai.ts';
 import { geminiExport } from './gemini.ts';
 import { grokExport } from './grok.ts';
+import { perplexityExport } from './perplexity.ts';
 import { metaExport } from './meta.ts';
 import { mistralExport } from './mistral.ts';
 
@@ -16,6 +18,8 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
   grokExport,
   geminiExport,
   copilotExport,
+  perplexityExport,
+  duckaiExport,
   mistralExport,
   metaExport,
 ];
@@ -31,20 +35,30 @@ export interface KnownSource {
 }
 
 /**
- * A conversation's `source_hash` as stored: the hash of its bytes in the export
- * and the version of the reader that read them, `<hash>.<version>`.
+ * How a conversation's bytes were read: the version of the reader, and the
+ * zone its times without one were read in, for a format whose exports write
+ * such times (`.<version>@<zone>`).
  */
-export const storedSourceHash = (format: ExportFormat, bytesHash: string) => `${bytesHash}.${format.readerVersion}`;
+const readWith = (format: ExportFormat, timeZone: string | undefined) =>
+  `.${format.readerVersion}${format.zonelessTimes && timeZone !== undefined ? `@${timeZone}` : ''}`;
+
+/**
+ * A conversation's `source_hash` as stored: the hash of its bytes in the export
+ * and how they were read (readWith), `<hash>.<version>`.
+ */
+export const storedSourceHash = (format: ExportFormat, bytesHash: string, timeZone?: string) =>
+  `${bytesHash}${readWith(format, timeZone)}`;
 
 /**
  * Of the stored conversations, those the current reader of their provider
- * made, known by their bytes' hash alone. Those an older reader made (or a
- * Parley whose hashes named no reader) are left out: their bytes are read again.
+ * made (in this upload's zone, where the format reads one), known by their
+ * bytes' hash alone. Those an older reader made (or a Parley whose hashes
+ * named no reader) are left out: their bytes are read again.
  */
-export function currentlyRead(stored: KnownSource[]): KnownSource[] {
+export function currentlyRead(stored: KnownSource[], timeZone?: string): KnownSource[] {
   return stored.flatMap((source) => {
     const format = formatFor(source.provider);
-    const suffix = format ? `.${format.readerVersion}` : undefined;
+    const suffix = format ? readWith(format, timeZone) : undefined;
     return suffix && source.hash.endsWith(suffix) ? [{ ...source, hash: source.hash.slice(0, -suffix.length) }] : [];
   });
 }

@@ -2,7 +2,7 @@ import { Unzip, UnzipInflate, UnzipPassThrough, type UnzipDecoder, type UnzipDec
 import { ParleyError } from '../../errors.ts';
 import { concatBytes } from '../../bytes.ts';
 import { OPEN_BRACE } from '../../json-bytes.ts';
-import type { ExportFormat } from '../formats/format.ts';
+import { PLAIN_TEXT, type ExportFormat } from '../formats/format.ts';
 import { CsvRecords } from './csv-records.ts';
 import {
   fileNotAnExport,
@@ -231,8 +231,9 @@ const SNIFF_BYTES = 64 * 1024;
 
 /**
  * One file: JSON (an array of records, an object holding them, or one record),
- * a CSV file or an HTML page, told apart by content. Anything starting like
- * JSON is JSON; a tag is HTML; a first line with commas is a CSV header;
+ * a CSV file, an HTML page or a format's plain text, told apart by content.
+ * Anything starting like JSON is JSON; a tag is HTML; a first line a format's
+ * `plainText` matches is that text; a first line with commas is a CSV header;
  * everything else is read as JSON and refused as such.
  */
 class DocumentRecords implements RecordSource {
@@ -251,7 +252,7 @@ class DocumentRecords implements RecordSource {
     this.head.push(chunk);
     this.headBytes += chunk.length;
     const start = concatBytes(this.head);
-    const kind = documentKind(start, this.headBytes >= SNIFF_BYTES);
+    const kind = documentKind(start, this.headBytes >= SNIFF_BYTES, this.formats);
     if (kind === undefined) return;
     this.reader = this.open(kind);
     this.head = [];
@@ -261,7 +262,7 @@ class DocumentRecords implements RecordSource {
   async end(): Promise<void> {
     if (!this.reader) {
       const start = concatBytes(this.head);
-      this.reader = this.open(documentKind(start, true)!);
+      this.reader = this.open(documentKind(start, true, this.formats)!);
       await this.read(this.reader, start);
     }
     await this.reader.end();
@@ -278,11 +279,12 @@ class DocumentRecords implements RecordSource {
   private open(kind: DocumentKind): RecordSource {
     const max = this.limits.maxConversationBytes;
     if (kind === 'html') return new HtmlRecords(this.sink, max, this.formats);
+    if (kind === 'text') return new PlainTextRecord(this.sink.json, max);
     return kind === 'csv' ? new CsvRecords(this.sink.row, max) : new JsonElementSplitter(this.sink.json, max);
   }
 }
 
-type DocumentKind = 'json' | 'csv' | 'html';
+type DocumentKind = 'json' | 'csv' | 'html' | 'text';
 
 /**
  * An HTML page: held whole (it is read as one, like a conversation's JSON,
@@ -319,8 +321,12 @@ class HtmlRecords implements RecordSource {
   }
 }
 
-/** JSON, CSV or HTML, from a document's first bytes; undefined while they cannot tell yet. */
-function documentKind(start: Uint8Array, complete: boolean): DocumentKind | undefined {
+/** JSON, CSV, HTML or a format's plain text, from a document's first bytes; undefined while they cannot tell yet. */
+function documentKind(
+  start: Uint8Array,
+  complete: boolean,
+  formats: readonly ExportFormat[],
+): DocumentKind | undefined {
   let i = BYTE_ORDER_MARK.every((byte, j) => start[j] === byte) ? 3 : 0;
   while (i < start.length && isBlank(start[i]!)) i++;
   if (i === start.length) return complete ? 'json' : undefined;
@@ -330,7 +336,38 @@ function documentKind(start: Uint8Array, complete: boolean): DocumentKind | unde
   if (first === LESS_THAN) return 'html';
   const lineEnd = start.indexOf(0x0a, i);
   if (lineEnd === -1 && !complete) return undefined;
-  return start.subarray(i, lineEnd === -1 ? start.length : lineEnd).includes(0x2c) ? 'csv' : 'json';
+  const line = start.subarray(i, lineEnd === -1 ? start.length : lineEnd);
+  const text = new TextDecoder().decode(line);
+  if (formats.some((format) => format.plainText?.test(text))) return 'text';
+  return line.includes(0x2c) ? 'csv' : 'json';
+}
+
+/**
+ * A plain-text document, held whole (within MAX_CONVERSATION_BYTES: it is one
+ * conversation) and handed on as the one record `{plainText: <its text>}`,
+ * hashed as any JSON record is.
+ */
+class PlainTextRecord implements RecordSource {
+  private readonly chunks: Uint8Array[] = [];
+  private bytes = 0;
+
+  constructor(
+    private readonly onRecord: (bytes: Uint8Array) => void,
+    private readonly maxBytes: number,
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) throw new ParleyError('conversationTooLarge');
+    // A copy: the chunk may be a view of bytes the zip's reading reuses.
+    this.chunks.push(chunk.slice());
+  }
+
+  end(): void {
+    // The byte order mark goes (TextDecoder drops it); the text is as the file has it otherwise.
+    const text = new TextDecoder().decode(concatBytes(this.chunks));
+    this.onRecord(new TextEncoder().encode(JSON.stringify({ [PLAIN_TEXT]: text })));
+  }
 }
 
 /** The end-of-central-directory record's signature, and its size without the comment. */

@@ -41,7 +41,10 @@ export const BYTES_PER_VALUE = 32;
  * top-level object (a file holding one conversation) is handed over whole — unless one of its
  * members is `containerKey` holding an array (Grok's `{"conversations": […],
  * "projects": […]}`): then that array's elements are handed over as they come,
- * the rest of the object is skipped, and the object is never held.
+ * the rest of the object is skipped, and the object is never held. An object
+ * naming `wholeKey` before that array is one conversation whose parts the array
+ * holds (the Perplexity Thread Exporter's `{"metadata": {thread_id…},
+ * "conversations": [turns]}`): it is handed over whole, as any other object.
  *
  * Why not a streaming JSON parser: those run several times slower than the
  * built-in JSON.parse. Only the element boundaries are found here — tracking
@@ -81,14 +84,19 @@ export class JsonElementSplitter {
   private key: Uint8Array | null = null;
   private afterKey: 'none' | 'string' | 'container-colon' = 'none';
   private readonly containerKey: Uint8Array;
+  private readonly wholeKey: Uint8Array;
+  /** The top-level object named wholeKey: its containerKey array is read as part of it. */
+  private whole = false;
   private readonly scanner = new NestedScanner();
 
   constructor(
     private readonly onElement: (bytes: Uint8Array) => void,
     private readonly maxElementBytes: number,
     containerKey = 'conversations',
+    wholeKey = 'metadata',
   ) {
     this.containerKey = new TextEncoder().encode(containerKey);
+    this.wholeKey = new TextEncoder().encode(wholeKey);
     this.maxValues = Math.min(UNCOUNTED_VALUES, Math.floor(maxElementBytes / BYTES_PER_VALUE));
   }
 
@@ -263,15 +271,15 @@ export class JsonElementSplitter {
       this.keyStart = at + 1;
       this.keyCarry = new Uint8Array(0);
     } else if (state === 'string' && byte === COLON) {
-      if (
-        this.key !== null &&
-        this.key.length === this.containerKey.length &&
-        this.key.every((b, j) => b === this.containerKey[j])
-      ) {
-        this.afterKey = 'container-colon';
-      }
+      if (this.isKey(this.wholeKey)) this.whole = true;
+      else if (!this.whole && this.isKey(this.containerKey)) this.afterKey = 'container-colon';
     } else if (state === 'container-colon' && byte === OPEN_BRACKET) return true;
     return false;
+  }
+
+  /** Whether the last string at depth 1 was `name`. */
+  private isKey(name: Uint8Array): boolean {
+    return this.key !== null && this.key.length === name.length && this.key.every((b, j) => b === name[j]);
   }
 
   /** A string at depth 1 has ended at `quote`: keep its bytes in case a `:` makes it a key. */

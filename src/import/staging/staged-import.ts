@@ -79,6 +79,8 @@ export class StagedImport {
     known: KnownSource[] = [],
     /** The user, when the import may open their connection: it then writes into one of its own (see import-connection.ts). */
     private readonly owner?: Owner,
+    /** The zone times without one are read in: part of how a conversation was read (see storedSourceHash). */
+    private readonly timeZone?: string,
   ) {
     this.startedAt = deps.clock.now();
     this.known = new Map(known.map((source) => [source.hash, source]));
@@ -207,7 +209,8 @@ export class StagedImport {
     bytes: number,
   ): Promise<void> {
     // Stored with the reader's version: a later reader reads these bytes again.
-    const source_hash = row.source_hash === null ? null : storedSourceHash(this.format!, row.source_hash);
+    const source_hash =
+      row.source_hash === null ? null : storedSourceHash(this.format!, row.source_hash, this.timeZone);
     const staged = {
       ...row,
       source_hash,

@@ -28,6 +28,8 @@ const MAX_UNRECOGNISED_HELD_CHARS = 16 * 1024 * 1024;
 export interface ConversationReaderOptions {
   /** The provider the caller (or the named connection) says the file is from; another is refused. */
   expectedProvider?: string | undefined;
+  /** The person's zone (IANA), for times an export writes without one. */
+  timeZone?: string | undefined;
 }
 
 /**
@@ -303,6 +305,7 @@ export class ConversationReader {
     }
     const normalized = format.normalize(value, this.fileNames, {
       messageIds: format.library?.linksConversationsOf.test(place.source) ?? false,
+      timeZone: this.options.timeZone,
     });
     if (normalized) {
       this.made++;
