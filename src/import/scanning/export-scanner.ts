@@ -278,8 +278,12 @@ class DocumentRecords implements RecordSource {
 
   private open(kind: DocumentKind): RecordSource {
     const max = this.limits.maxConversationBytes;
-    if (kind === 'html') return new HtmlRecords(this.sink, max, this.formats);
-    if (kind === 'text') return new PlainTextRecord(this.sink.json, max);
+    if (kind === 'html') return new WholeDocument(max, (html) => readHtmlPage(html, this.sink, this.formats));
+    // A format's plain text goes on as the one record `{plainText: <its text>}`, hashed as any JSON record is.
+    if (kind === 'text')
+      return new WholeDocument(max, (text) =>
+        this.sink.json(new TextEncoder().encode(JSON.stringify({ [PLAIN_TEXT]: text }))),
+      );
     return kind === 'csv' ? new CsvRecords(this.sink.row, max) : new JsonElementSplitter(this.sink.json, max);
   }
 }
@@ -287,38 +291,42 @@ class DocumentRecords implements RecordSource {
 type DocumentKind = 'json' | 'csv' | 'html' | 'text';
 
 /**
- * An HTML page: held whole (it is read as one, like a conversation's JSON,
- * within MAX_CONVERSATION_BYTES) and parsed at its end by the formats that read
- * HTML, into their records. A page none of them reads is no export.
+ * A document read as one — an HTML page, or a format's plain text — held whole
+ * within MAX_CONVERSATION_BYTES (like a conversation's JSON), then given to
+ * `read` as text (TextDecoder drops a byte order mark; the rest is as the file has it).
  */
-class HtmlRecords implements RecordSource {
+class WholeDocument implements RecordSource {
   private chunks: Uint8Array[] = [];
   private bytes = 0;
 
   constructor(
-    private readonly sink: RecordSink,
     private readonly maxBytes: number,
-    private readonly formats: readonly ExportFormat[],
+    private readonly read: (text: string) => void,
   ) {}
 
   push(chunk: Uint8Array): void {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) throw new ParleyError('conversationTooLarge');
-    // A chunk may be a view of a buffer read on: copied.
+    // A copy: the chunk may be a view of bytes the zip's reading reuses.
     this.chunks.push(chunk.slice());
   }
 
   end(): void {
-    const html = new TextDecoder().decode(concatBytes(this.chunks));
+    const text = new TextDecoder().decode(concatBytes(this.chunks));
     this.chunks = [];
-    for (const format of this.formats) {
-      const records = format.htmlRecords?.(html) ?? [];
-      if (records.length === 0) continue;
-      for (const record of records) this.sink.row(record);
-      return;
-    }
-    throw fileNotAnExport(HTML_NOT_AN_EXPORT);
+    this.read(text);
   }
+}
+
+/** An HTML page's records, from the first format that reads it; a page none of them reads is no export. */
+function readHtmlPage(html: string, sink: RecordSink, formats: readonly ExportFormat[]): void {
+  for (const format of formats) {
+    const records = format.htmlRecords?.(html) ?? [];
+    if (records.length === 0) continue;
+    for (const record of records) sink.row(record);
+    return;
+  }
+  throw fileNotAnExport(HTML_NOT_AN_EXPORT);
 }
 
 /** JSON, CSV, HTML or a format's plain text, from a document's first bytes; undefined while they cannot tell yet. */
@@ -340,34 +348,6 @@ function documentKind(
   const text = new TextDecoder().decode(line);
   if (formats.some((format) => format.plainText?.test(text))) return 'text';
   return line.includes(0x2c) ? 'csv' : 'json';
-}
-
-/**
- * A plain-text document, held whole (within MAX_CONVERSATION_BYTES: it is one
- * conversation) and handed on as the one record `{plainText: <its text>}`,
- * hashed as any JSON record is.
- */
-class PlainTextRecord implements RecordSource {
-  private readonly chunks: Uint8Array[] = [];
-  private bytes = 0;
-
-  constructor(
-    private readonly onRecord: (bytes: Uint8Array) => void,
-    private readonly maxBytes: number,
-  ) {}
-
-  push(chunk: Uint8Array): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) throw new ParleyError('conversationTooLarge');
-    // A copy: the chunk may be a view of bytes the zip's reading reuses.
-    this.chunks.push(chunk.slice());
-  }
-
-  end(): void {
-    // The byte order mark goes (TextDecoder drops it); the text is as the file has it otherwise.
-    const text = new TextDecoder().decode(concatBytes(this.chunks));
-    this.onRecord(new TextEncoder().encode(JSON.stringify({ [PLAIN_TEXT]: text })));
-  }
 }
 
 /** The end-of-central-directory record's signature, and its size without the comment. */
