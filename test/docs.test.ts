@@ -143,7 +143,7 @@ describe("the README's content types", () => {
     }
     const refused = await t.request('/api/ingest-export?userRef=u1', {
       method: 'POST',
-      headers: { 'Content-Type': 'text/html' },
+      headers: { 'Content-Type': 'image/png' },
       body: fixtureBytes(EXPORT) as BodyInit,
     });
     assert.deepEqual([refused.status, await json(refused)], [415, { error: 'Unsupported content type' }]);

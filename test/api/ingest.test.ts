@@ -339,7 +339,7 @@ describe('POST /api/ingest-export', () => {
   describe('refusals write nothing', () => {
     test('415 for any other content type, checked first', async () => {
       const t = await setup();
-      for (const contentType of ['text/html', 'application/octet-stream', 'application/jsonx', '']) {
+      for (const contentType of ['image/png', 'application/octet-stream', 'application/jsonx', '']) {
         await expectRefused(
           t,
           () => postExport(t, fixtureBytes('claude-conversations.json'), { contentType, query: '' }),

@@ -144,6 +144,7 @@ describe('GET /openapi.json', () => {
       'application/zip',
       'application/x-zip-compressed',
       'text/csv',
+      'text/plain',
       'text/html',
       'multipart/form-data',
     ]);

@@ -60,7 +60,7 @@ describe('userRef length', () => {
     // Checked in the order the API's errors take: the content type first, then userRef, then the size.
     await expectAnswer(
       t,
-      postExport(t, new Uint8Array(10), { query: `userRef=${TOO_LONG}`, contentType: 'text/plain' }),
+      postExport(t, new Uint8Array(10), { query: `userRef=${TOO_LONG}`, contentType: 'image/png' }),
       415,
       { error: 'Unsupported content type' },
     );
