@@ -19,7 +19,7 @@ import {
   EXPORT_FIXTURE_NAMES,
   fixtureBytes,
   fixtureContentType,
-  PROVIDER_BY_PREFIX,
+  providerOfFixture,
 } from '../helpers.ts';
 import {
   Browser,
@@ -147,8 +147,8 @@ describe('one database file, written under one runtime, served by the others', {
     const connectionIds: string[] = JSON.parse(expected[0]!).connections.map(
       (connection: { id: string }) => connection.id,
     );
-    // One connection per provider, each with one page of fixtures (none has 50 conversations).
-    const providers = Object.keys(PROVIDER_BY_PREFIX).length;
+    // One connection per provider of the fixtures, each with one page of them (none has 50 conversations).
+    const providers = new Set(EXPORT_FIXTURE_NAMES.map(providerOfFixture)).size;
     assert.equal(connectionIds.length, providers);
     assert.equal(
       expected.length,
