@@ -490,7 +490,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
     );
   });
 
-  test('connect: all six services are offered; a DeepSeek zip and a Gemini Takeout zip as those services ship them', async () => {
+  test('connect: all ten services are offered, and a way on for one that is not; a DeepSeek zip and a Gemini Takeout zip as those services ship them', async () => {
     const shipped = (name: string, folder: string) => {
       const path = join(tmp, name);
       writeFileSync(path, zipSync(zipFolderFiles(folder)));
@@ -523,8 +523,13 @@ describeInBrowser('the hosted pages in Chromium', () => {
         'Microsoft Copilot',
         'Grok',
         'DeepSeek',
+        'Perplexity',
+        'Duck.ai',
+        'Le Chat',
+        'Meta AI',
+        'My assistant is not listed',
       ]);
-      // Every service's guide and upload form, screenshots and axe included.
+      // Every service's guide and upload form (and the page for one not listed), screenshots and axe included.
       for (const id of await page
         .locator('a.choice')
         .evaluateAll((links) => links.map((a) => a.getAttribute('href')!.split('/').pop()!))) {

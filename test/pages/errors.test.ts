@@ -260,7 +260,18 @@ describe('session and link messages say what happened', () => {
 });
 
 describe('no dead ends on the connect page', () => {
-  const names = ['ChatGPT', 'Claude', 'Gemini', 'Microsoft Copilot', 'Grok', 'DeepSeek', 'Le Chat', 'Meta AI'];
+  const names = [
+    'ChatGPT',
+    'Claude',
+    'Gemini',
+    'Microsoft Copilot',
+    'Grok',
+    'DeepSeek',
+    'Perplexity',
+    'Duck.ai',
+    'Le Chat',
+    'Meta AI',
+  ];
 
   test('the chooser ends with “My assistant is not listed”: a page of what Parley reads, taking no file, with a way back', async () => {
     const t = await setup();
