@@ -39,8 +39,8 @@ const CUT_AT = 1024 * 1024;
 
 /**
  * The app over HTTP. The first PATCH's body stops reaching the app after
- * CUT_AT bytes, until `release`: the client is still sending when it drops the
- * request, whatever the sockets buffer.
+ * CUT_AT bytes, until `release`, and then ends in an error: the client is still
+ * sending when it drops the request, whatever the sockets buffer.
  */
 async function served(t: TestContext): Promise<Served> {
   const patches: Served['patches'] = [];
@@ -66,6 +66,8 @@ async function served(t: TestContext): Promise<Served> {
                 if (passed >= CUT_AT) {
                   reachedCut();
                   await released;
+                  // The client dropped the request: nothing more of it arrives, whatever the sockets still held.
+                  throw new Error('connection dropped');
                 }
                 passed += chunk.length;
                 controller.enqueue(chunk);
