@@ -690,7 +690,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
           415,
           'Unsupported content type',
         ],
-        ['415 before the missing userRef', ingest(base, key, claude, '', 'text/html'), 415, 'Unsupported content type'],
+        ['415 before the missing userRef', ingest(base, key, claude, '', 'image/png'), 415, 'Unsupported content type'],
         ['no userRef', ingest(base, key, claude, ''), 400, 'Missing userRef parameter'],
         ['empty userRef', ingest(base, key, claude, 'userRef='), 400, 'Missing userRef parameter'],
         [
