@@ -8,7 +8,7 @@ import { userOfApp, type Owner } from '../conversations/ownership.ts';
 
 /** Tells an agent token from an API key at a glance (and to secret scanners); an API route refuses it as an unknown key. */
 export const AGENT_TOKEN_PREFIX = 'parley_agent_';
-/** How long a token lasts at most, and when the request does not say (decisions §17). */
+/** How long a token lasts at most, and when the request does not say: about one session of the customer's assistant, so a leaked token soon reads nothing. */
 export const MAX_AGENT_TOKEN_SECONDS = 3600;
 export const DEFAULT_AGENT_TOKEN_SECONDS = 900;
 

@@ -5,7 +5,7 @@ import { findUser } from '../db/users.ts';
 import { isoTime, type Deps } from '../deps.ts';
 
 const DAY_MS = 86_400_000;
-/** How long the counts are kept (decisions §17). */
+/** How long the counts are kept: long enough to cover what the manage page tells, short enough not to become a history of its own. */
 export const ACCESS_KEPT_DAYS = 90;
 /** How far back the manage page tells the person. */
 export const ACCESS_SHOWN_DAYS = 30;

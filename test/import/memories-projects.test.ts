@@ -1,6 +1,6 @@
 /**
- * Claude's memories and projects in each of their real shapes (formats-2026
- * §4.6–4.7): the exact memories and projects each fixture yields, their
+ * Claude's memories and projects in each of their real shapes (the legacy and
+ * June-2026 arrays, the memory files, both project layouts): the exact memories and projects each fixture yields, their
  * knowledge files' bytes as exported, and re-imports that update, link and keep.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,6 @@
 /**
- * Perplexity and Duck.ai exports through the API (providers.md §11, §13, §15).
+ * Perplexity and Duck.ai exports through the API, with times written without a
+ * zone read in the import's `timeZone`.
  * Every expected conversation was worked out by hand from those rules and the
  * fixtures (test/fixtures/README.md says what each shows), never read back
  * from the importer.

@@ -12,7 +12,7 @@ import {
 } from './format.ts';
 
 /**
- * Claude's memories and projects (formats-2026 §4.6–4.7): `memories.json` of the
+ * Claude's memories and projects, in the shapes its exports have shipped: `memories.json` of the
  * combined zip, `memories/<account>.json` of `memories-000.zip`, `projects.json`
  * or one `projects/<uuid>.json` each (also in `projects-000.zip`).
  */

@@ -134,13 +134,13 @@ export const PLAIN_TEXT = 'plainText';
 /** How a record is read: which node ids to keep (see NormalizedConversation), and the zone of times written without one. */
 export interface NormalizeOptions {
   messageIds?: boolean;
-  /** IANA name (§15 of the providers' spec): times without a zone are read in it, else as UTC. */
+  /** IANA name: times an export writes without a zone are read in it, else as UTC; times with an offset never move. */
   timeZone?: string | undefined;
 }
 
 /**
  * What the assistant remembers of the person, as the export writes it
- * (providers.md §10.1): `content` the export's Markdown as it is.
+ * (nothing rewritten): `content` the export's Markdown as it is.
  */
 export interface NormalizedMemory {
   externalId: string;
