@@ -8,20 +8,33 @@ import MarkdownIt, { type RendererRule } from 'markdown-it';
 const LINK_REL = 'noopener noreferrer nofollow';
 
 /**
- * The longest text rendered as Markdown, in characters; a longer one is shown
- * as plain text. markdown-it's time grows with a text's length, and hostile
- * Markdown (`![![![…`, a long list of empty items) costs up to thirty times what
- * prose of that length does. A text cannot be interrupted once begun: this
- * bounds how long one holds the server.
+ * What rendering a text costs markdown-it, in characters of plain prose: each
+ * character, and MARKUP_WEIGHT more for each that opens a search for its match
+ * (`[`, `!`, `*`, `_`, a backtick). Its time follows this closely, prose or
+ * hostile Markdown (`![![![…` costs about ten times plain prose a character).
  */
-export const MARKDOWN_TEXT_CHARACTERS = 64 * 1024;
+const MARKUP_WEIGHT = 8;
+const MARKUP = new Set([0x5b, 0x21, 0x2a, 0x5f, 0x60]);
+
+export function markdownCost(text: string): number {
+  let markup = 0;
+  for (let i = 0; i < text.length; i++) if (MARKUP.has(text.charCodeAt(i))) markup++;
+  return text.length + MARKUP_WEIGHT * markup;
+}
 
 /**
- * The most Markdown one page renders, in characters (hundreds of ordinary
- * answers): a text past what is left of it is shown as plain text, so a page of
- * many texts just under MARKDOWN_TEXT_CHARACTERS costs no more than this.
+ * The costliest text rendered as Markdown (markdownCost); a costlier one is
+ * shown as plain text. A text cannot be interrupted once begun: this bounds how
+ * long one holds the server (tens of milliseconds).
  */
-export const MARKDOWN_PAGE_CHARACTERS = 512 * 1024;
+export const MARKDOWN_TEXT_COST = 64 * 1024;
+
+/**
+ * The most Markdown one page renders (hundreds of ordinary answers): a text
+ * past what is left of it is shown as plain text, so a page of many texts just
+ * under MARKDOWN_TEXT_COST costs no more than this.
+ */
+export const MARKDOWN_PAGE_COST = 512 * 1024;
 
 /**
  * A renderer of GitHub-flavoured Markdown (emphasis, lists, tables, strikethrough,
@@ -116,25 +129,27 @@ export interface ShownText {
 
 /**
  * The texts of one page, each rendered as Markdown while it fits the budgets
- * (MARKDOWN_TEXT_CHARACTERS, MARKDOWN_PAGE_CHARACTERS), else as plain text.
+ * (MARKDOWN_TEXT_COST, MARKDOWN_PAGE_COST), else as plain text.
  * `turn` lets other requests run before more than a text's worth of Markdown is
  * rendered since the last turn, so a page of hostile Markdown holds the server
  * for one text's rendering at a time, never for the page's.
  */
 export function pageTexts(codeLabel: string, turn: () => Promise<void>): (text: string) => Promise<ShownText> {
   const render = markdownRenderer(codeLabel);
-  let left = MARKDOWN_PAGE_CHARACTERS;
+  let left = MARKDOWN_PAGE_COST;
   let sinceTurn = 0;
   return async (text) => {
-    if (text.length > MARKDOWN_TEXT_CHARACTERS || text.length > left)
+    // A text far too long to render is not read through to be costed.
+    const cost = text.length > MARKDOWN_TEXT_COST ? text.length : markdownCost(text);
+    if (cost > MARKDOWN_TEXT_COST || cost > left)
       // The stylesheet keeps its line breaks (`white-space: pre-wrap`).
       return { html: text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'), formatted: false };
-    if (sinceTurn + text.length > MARKDOWN_TEXT_CHARACTERS) {
+    if (sinceTurn + cost > MARKDOWN_TEXT_COST) {
       await turn();
       sinceTurn = 0;
     }
-    left -= text.length;
-    sinceTurn += text.length;
+    left -= cost;
+    sinceTurn += cost;
     return { html: render(text), formatted: true };
   };
 }

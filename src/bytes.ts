@@ -48,3 +48,23 @@ export function streamOf(
     },
   });
 }
+
+/**
+ * `text` as UTF-8, encoded `pieceCharacters` at a time as its reader takes
+ * them (never between the halves of a surrogate pair): encoding a long text
+ * at once would hold the thread as long.
+ */
+export function textStream(text: string, pieceCharacters: number): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= text.length) return controller.close();
+      let end = Math.min(text.length, at + pieceCharacters);
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+      controller.enqueue(encoder.encode(text.slice(at, end)));
+      at = end;
+    },
+  });
+}

@@ -9,6 +9,7 @@ import { PageFrameContext } from '../../pages/page-frame.ts';
 import type { AppEnv } from '../app-env.ts';
 import type { ErrorCode, ParleyError } from '../errors.ts';
 import { errorStatus } from '../http/error-response.ts';
+import { textStream } from '../bytes.ts';
 
 /** The catalogue of the language this request's pages are in. */
 export const messages = (c: Context<AppEnv>): Messages => messagesFor(c.get('page').locale);
@@ -23,11 +24,13 @@ export function renderPage(
   const framed = (
     <PageFrameContext.Provider value={{ brand, returnUrl, returnStatus }}>{page}</PageFrameContext.Provider>
   );
-  return c.html(
-    `<!doctype html>${renderToString(<MessagesContext.Provider value={messages(c)}>{framed}</MessagesContext.Provider>)}`,
-    status,
-  );
+  const html = `<!doctype html>${renderToString(<MessagesContext.Provider value={messages(c)}>{framed}</MessagesContext.Provider>)}`;
+  if (html.length <= PAGE_PIECE_CHARACTERS) return c.html(html, status);
+  return c.body(textStream(html, PAGE_PIECE_CHARACTERS), status, { 'Content-Type': 'text/html; charset=UTF-8' });
 }
+
+/** A page longer than this (a conversation of long texts) goes out this much at a time (textStream). */
+const PAGE_PIECE_CHARACTERS = 256 * 1024;
 
 /**
  * The error as a page: its message and what to do, in the person's language. A

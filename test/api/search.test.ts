@@ -283,13 +283,18 @@ describe('the search index follows every change', () => {
       Number(
         (await sql<{ n: number }>`SELECT count(*) AS n FROM conversation_search_keys`.execute(t.deps.db)).rows[0]!.n,
       );
-    const after = await indexConversations(t.deps.db, connectionId, 2);
+    const two = { rows: 2, bytes: 1024 * 1024 };
+    const after = await indexConversations(t.deps.db, connectionId, two);
     assert.notEqual(after, null);
     assert.equal(await keyed(), 2);
-    assert.notEqual(await indexConversations(t.deps.db, connectionId, 2, after!), null);
-    assert.equal(await keyed(), 4);
+    // A batch holds as many as its bytes allow, and at least one.
+    const next = await indexConversations(t.deps.db, connectionId, { rows: 500, bytes: 1 }, after!);
+    assert.notEqual(next, null);
+    assert.equal(await keyed(), 3);
+    assert.notEqual(await indexConversations(t.deps.db, connectionId, two, next!), null);
+    assert.equal(await keyed(), 5);
     assert.deepEqual(await pendingConnections(t), [connectionId]);
-    await indexPendingInBatches(t.deps.db, { connectionId }, undefined, 2);
+    await indexPendingInBatches(t.deps.db, { connectionId }, undefined, two);
     assert.equal(await keyed(), CORPUS.length);
     assert.deepEqual(await pendingConnections(t), []);
     assert.equal(await indexedWith(t, 'tomato'), 3);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
 import { ASSETS } from '../../dist/assets.ts';
-import { MARKDOWN_PAGE_CHARACTERS, MARKDOWN_TEXT_CHARACTERS, pageTexts } from '../../pages/markdown.ts';
+import { concatBytes } from '../../src/bytes.ts';
+import { MARKDOWN_PAGE_COST, MARKDOWN_TEXT_COST, markdownCost, pageTexts } from '../../pages/markdown.ts';
 import { json, postExport, seedConnection, setup, storedPayload } from '../helpers.ts';
 import { openSession } from './page-client.ts';
 
@@ -166,7 +167,13 @@ async function conversationPage(messages: Array<{ role: string; content: string;
   const browser = await openSession(t, 'manage');
   const response = await browser.get(`/manage/conversations/${id}`);
   assert.equal(response.status, 200);
-  return response.text();
+  assert.equal(response.headers.get('content-type'), 'text/html; charset=UTF-8');
+  // Read piece by piece: a long page is sent as it is encoded, never all at once.
+  const pieces: Uint8Array[] = [];
+  for await (const piece of response.body!) pieces.push(piece);
+  const page = new TextDecoder().decode(concatBytes(pieces));
+  if (page.length > 1024 * 1024) assert.ok(pieces.length > 1, 'a long page comes in pieces');
+  return page;
 }
 
 /** Each text's div on a page: formatted (Markdown) or plain, and what it holds. */
@@ -190,25 +197,27 @@ describe('Markdown has a budget: past it, a text is shown as plain text', () => 
   });
 
   test('the plain text is escaped and keeps its line breaks', async () => {
-    const long = `<script>alert(1)</script> & **not bold**\n\nline two\n${'x'.repeat(MARKDOWN_TEXT_CHARACTERS)}`;
+    const long = `<script>alert(1)</script> & **not bold**\n\nline two\n${'x'.repeat(MARKDOWN_TEXT_COST)}`;
     const [shown] = texts(await conversationPage([{ role: 'user', content: long }]));
     assert.deepEqual(shown, {
       formatted: false,
-      html: `&lt;script&gt;alert(1)&lt;/script&gt; &amp; **not bold**\n\nline two\n${'x'.repeat(MARKDOWN_TEXT_CHARACTERS)}`,
+      html: `&lt;script&gt;alert(1)&lt;/script&gt; &amp; **not bold**\n\nline two\n${'x'.repeat(MARKDOWN_TEXT_COST)}`,
     });
     // The stylesheet shows its line breaks as written.
     assert.match(ASSETS['parley.css']!, /\.content\.plain\{white-space:pre-wrap\}/);
   });
 
-  test('a text of MARKDOWN_TEXT_CHARACTERS is Markdown, one character more is not; reasoning too', async () => {
-    const text = (length: number) => `**a** ${'b'.repeat(length - 6)}`;
+  test('a text of MARKDOWN_TEXT_COST is Markdown, one character more is not; reasoning too', async () => {
+    // Four asterisks, each costing MARKUP_WEIGHT more than a plain character.
+    const text = (cost: number) => `**a** ${'b'.repeat(cost - 6 - 4 * 8)}`;
+    assert.equal(markdownCost(text(MARKDOWN_TEXT_COST)), MARKDOWN_TEXT_COST);
     const shown = texts(
       await conversationPage([
-        { role: 'user', content: text(MARKDOWN_TEXT_CHARACTERS) },
+        { role: 'user', content: text(MARKDOWN_TEXT_COST) },
         {
           role: 'assistant',
-          content: text(MARKDOWN_TEXT_CHARACTERS + 1),
-          reasoning: text(MARKDOWN_TEXT_CHARACTERS + 1),
+          content: text(MARKDOWN_TEXT_COST + 1),
+          reasoning: text(MARKDOWN_TEXT_COST + 1),
         },
       ]),
     );
@@ -219,22 +228,38 @@ describe('Markdown has a budget: past it, a text is shown as plain text', () => 
     assert.match(shown[0]!.html, /^<p><strong>a<\/strong> b+<\/p>\n$/);
   });
 
-  test('a page of many texts just under the limit renders MARKDOWN_PAGE_CHARACTERS of Markdown, the rest plain', async () => {
-    const length = MARKDOWN_TEXT_CHARACTERS - 4096;
+  test('hostile Markdown is costed by its markup: 8 KB of `![` is plain, 8 KB of prose is Markdown', async () => {
+    const hostile = '!['.repeat(4096);
+    const prose = 'A sentence with **one** [link](https://example.com) in it. '.repeat(140).slice(0, 8192);
+    assert.ok(markdownCost(hostile) > MARKDOWN_TEXT_COST);
+    const shown = texts(
+      await conversationPage([
+        { role: 'user', content: hostile },
+        { role: 'assistant', content: prose },
+      ]),
+    );
+    assert.deepEqual(
+      shown.map((text) => text.formatted),
+      [false, true],
+    );
+  });
+
+  test('a page of many texts just under the limit renders MARKDOWN_PAGE_COST of Markdown, the rest plain', async () => {
+    const cost = MARKDOWN_TEXT_COST - 4096;
     const messages = Array.from({ length: 12 }, (_, i) => ({
       role: i % 2 ? 'assistant' : 'user',
-      content: `**${i}** ${'x'.repeat(length - 6 - String(i).length)}`,
+      content: `**${i}** ${'x'.repeat(cost - 6 - 4 * 8 - String(i).length)}`,
     }));
     const shown = texts(await conversationPage([...messages, { role: 'user', content: 'And **one** more.' }]));
-    const fitting = Math.floor(MARKDOWN_PAGE_CHARACTERS / length);
+    const fitting = Math.floor(MARKDOWN_PAGE_COST / cost);
     assert.ok(fitting < 12);
     // A short text after them still fits what is left of the budget.
     assert.deepEqual(
       shown.map((text) => text.formatted),
       [...Array(fitting).fill(true), ...Array(12 - fitting).fill(false), true],
     );
-    const rendered = messages.slice(0, fitting).reduce((sum, message) => sum + message.content.length, 0);
-    assert.ok(rendered <= MARKDOWN_PAGE_CHARACTERS);
+    const rendered = messages.slice(0, fitting).reduce((sum, message) => sum + markdownCost(message.content), 0);
+    assert.ok(rendered <= MARKDOWN_PAGE_COST);
     // Plain, but still the whole of each text.
     assert.equal(shown[fitting]!.html, messages[fitting]!.content);
   });
@@ -244,14 +269,14 @@ describe('Markdown has a budget: past it, a text is shown as plain text', () => 
     const show = pageTexts('Code', async () => {
       events.push('turn');
     });
-    const third = MARKDOWN_TEXT_CHARACTERS / 2;
-    for (const length of [third, third, MARKDOWN_TEXT_CHARACTERS + 1, third, third, 100])
+    const third = MARKDOWN_TEXT_COST / 2;
+    for (const length of [third, third, MARKDOWN_TEXT_COST + 1, third, third, 100])
       events.push((await show('a'.repeat(length))).formatted ? `markdown ${length}` : `plain ${length}`);
     assert.deepEqual(events, [
       `markdown ${third}`,
       `markdown ${third}`,
       // Plain text costs no turn: escaping is quick whatever the text.
-      `plain ${MARKDOWN_TEXT_CHARACTERS + 1}`,
+      `plain ${MARKDOWN_TEXT_COST + 1}`,
       'turn',
       `markdown ${third}`,
       `markdown ${third}`,

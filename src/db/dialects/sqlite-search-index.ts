@@ -6,8 +6,17 @@ import { andAfter, rowsOf } from '../sql-fragments.ts';
 import { nextTurn, writeTransaction } from '../transaction.ts';
 import type { IndexScope } from './dialect.ts';
 
-/** Conversations indexed per transaction: other requests get their turn between two. */
-const INDEX_BATCH = 500;
+/**
+ * Conversations indexed per transaction, and the most of their stored bytes
+ * (but at least one): the text of a batch is indexed in one statement that
+ * holds this thread, and other requests get their turn between two.
+ */
+const INDEX_BATCH: IndexBatch = { rows: 500, bytes: 1024 * 1024 };
+
+export interface IndexBatch {
+  rows: number;
+  bytes: number;
+}
 
 /**
  * An import's new conversations are indexed after it commits (schema.sql,
@@ -19,7 +28,7 @@ export async function indexPendingInBatches(
   db: Db,
   scope: IndexScope,
   signal?: AbortSignal,
-  batch = INDEX_BATCH,
+  batch: IndexBatch = INDEX_BATCH,
 ): Promise<void> {
   for (const connectionId of await connectionsToIndex(db, scope)) {
     for (let after = await indexConversations(db, connectionId, batch); after !== null && !signal?.aborted; ) {
@@ -48,18 +57,18 @@ export async function connectionsToIndex(db: Db, scope: IndexScope): Promise<str
 }
 
 /**
- * Indexes up to `limit` of the connection's conversations that are not yet,
+ * Indexes a batch (IndexBatch) of the connection's conversations that are not yet,
  * in one transaction, going on in external-id order after `after` (the value a
  * previous call returned), so that each batch starts where the last ended
  * rather than passing over every conversation already indexed. Returns where
- * to go on from, or null once none is left, the connection then taken off the
+ * to go on from, or null once none was left, the connection then taken off the
  * list. New keys are handed out above every earlier one (AUTOINCREMENT), so the
  * conversations just keyed are those past the highest key before.
  */
 export function indexConversations(
   db: Db,
   connectionId: string,
-  limit: number,
+  batch: IndexBatch,
   after?: string,
 ): Promise<string | null> {
   return writeTransaction(db, async (trx) => {
@@ -68,10 +77,16 @@ export function indexConversations(
       'SELECT coalesce(max(key), 0) AS last FROM conversation_search_keys',
       [],
     );
+    // The first `rows` not yet keyed, then as many of those as `bytes` holds.
     await sql`INSERT INTO conversation_search_keys (conversation_id)
-       SELECT c.id FROM conversations c WHERE c.connection_id = ${connectionId}${andAfter('c.external_id', after)}
-         AND NOT EXISTS (SELECT 1 FROM conversation_search_keys k WHERE k.conversation_id = c.id)
-       ORDER BY c.external_id LIMIT ${limit}`.execute(trx);
+       SELECT id FROM (
+         SELECT id, row_number() OVER w AS n, sum(size) OVER w AS bytes FROM (
+           SELECT c.id, c.external_id, length(c.payload) AS size FROM conversations c
+           WHERE c.connection_id = ${connectionId}${andAfter('c.external_id', after)}
+             AND NOT EXISTS (SELECT 1 FROM conversation_search_keys k WHERE k.conversation_id = c.id)
+           ORDER BY c.external_id LIMIT ${batch.rows})
+         WINDOW w AS (ORDER BY external_id))
+       WHERE n = 1 OR bytes <= ${batch.bytes}`.execute(trx);
     await fixedSql(
       trx,
       `INSERT INTO conversation_search (rowid, title, body)
@@ -84,7 +99,7 @@ export function indexConversations(
       `SELECT count(*) AS count, max(c.external_id) AS last FROM conversation_search_keys k JOIN conversations c ON c.id = k.conversation_id WHERE k.key > ?`,
       [before!.last],
     );
-    if (Number(keyed!.count) === limit) return keyed!.last;
+    if (Number(keyed!.count) > 0) return keyed!.last;
     await fixedSql(trx, 'DELETE FROM conversation_search_pending WHERE connection_id = ?', [connectionId]);
     return null;
   });

@@ -24,17 +24,18 @@ const isZip = (head: Uint8Array) =>
  * and deflate expands up to 1032-fold: compressed bytes are handed to it in
  * slices small enough that each comes out as about this many bytes.
  */
-const INFLATE_OUTPUT_BYTES = 1024 * 1024;
-const MIN_INFLATE_SLICE = 1024;
+const INFLATE_OUTPUT_BYTES = 256 * 1024;
+const MIN_INFLATE_SLICE = 256;
 
 /**
- * Inflating runs on the thread that serves requests in a first import (see
- * scansOnThisThread), and one compressed chunk
- * may hold a thousand times its size: after each slice's worth of inflated bytes
- * the reading waits for the event loop's next turn, so that other requests are
- * answered in between rather than after the whole chunk (a zip bomb's refusal
- * included). Awaiting a promise alone would not do: it never lets I/O in.
+ * Reading runs on the thread that serves requests in a first import (see
+ * scansOnThisThread), and a few kilobytes of zip may hold millions of records:
+ * after this many milliseconds of it the reading waits for the event loop's
+ * next turn, so that other requests are answered in between rather than after
+ * the whole chunk (a zip bomb's refusal included). Awaiting a promise alone
+ * would not do: it never lets I/O in.
  */
+const TURN_MS = 5;
 const ioTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface ReadLimits {
@@ -56,7 +57,7 @@ export interface ReadLimits {
  * (see ExportScanner); real conversations, kilobytes each at the least, seldom
  * fill one.
  */
-export const MAX_BATCH_RECORDS = 2048;
+export const MAX_BATCH_RECORDS = 512;
 
 /**
  * A document's bytes go to its JSON or CSV reader in pieces of at most this
@@ -126,11 +127,14 @@ export type RecordsTaker = (records: SourcedRecord[]) => Promise<void> | void;
  */
 export class ExportScanner {
   private ready: SourcedRecord[] = [];
+  /** The text of elements that are not objects, still to be checked (see element). */
+  private unchecked: string[] = [];
   private input: RecordSource | undefined;
   private head: Uint8Array = new Uint8Array(0);
-  /** Records and files of zips found so far: what MAX_EXPORT_RECORDS bounds; and so far at the event loop's last turn. */
+  /** Records and files of zips found so far: what MAX_EXPORT_RECORDS bounds. */
   private records = 0;
-  private recordsAtTurn = 0;
+  /** When the event loop last had a turn. */
+  private turnedAt = performance.now();
   private readonly decoder = new TextDecoder();
 
   /** `knownBlobs`: the blobs (blobKey) the connection holds, not to read again. */
@@ -185,6 +189,8 @@ export class ExportScanner {
    * A JSON element: an object is a record. Anything else (a number, a string,
    * an array…) no format reads: it is checked, as JSON.parse would check it in
    * the reader, and counted with the others in a row, never hashed or sent on.
+   * The check parses the elements of a piece together, as one array: one by
+   * one, a million `0`s cost seconds.
    */
   private element(source: string, bytes: Uint8Array): void {
     this.count();
@@ -192,7 +198,7 @@ export class ExportScanner {
       this.ready.push({ source, bytes });
       return;
     }
-    parseElement(this.decoder.decode(bytes));
+    this.unchecked.push(this.decoder.decode(bytes));
     const last = this.ready.at(-1);
     if (last && 'notObjects' in last && last.source === source) last.notObjects++;
     else this.ready.push({ source, notObjects: 1 });
@@ -204,6 +210,10 @@ export class ExportScanner {
 
   /** Hands on the full batches of ready records, each once the one before is taken; `all`: the rest too. */
   private async handOut(all: boolean): Promise<void> {
+    if (this.unchecked.length > 0) {
+      parseElement(`[${this.unchecked.join(',')}]`);
+      this.unchecked = [];
+    }
     while (this.ready.length >= MAX_BATCH_RECORDS || (all && this.ready.length > 0)) {
       await this.take(this.ready.splice(0, MAX_BATCH_RECORDS));
       await this.turnIfDue();
@@ -211,15 +221,11 @@ export class ExportScanner {
     await this.turnIfDue();
   }
 
-  /**
-   * Records cost far more than the bytes that write them (`0,` or `{},`): as
-   * ZipRecords lets the event loop turn after each megabyte inflated, this lets
-   * it turn after each batch's worth of records found, taken or merely counted.
-   */
+  /** Lets the event loop turn once TURN_MS have passed since it last did: after every batch, every piece read and every slice inflated. */
   private async turnIfDue(): Promise<void> {
-    if (this.records - this.recordsAtTurn < MAX_BATCH_RECORDS) return;
-    this.recordsAtTurn = this.records;
+    if (performance.now() - this.turnedAt < TURN_MS) return;
     await ioTurn();
+    this.turnedAt = performance.now();
   }
 }
 
@@ -441,8 +447,6 @@ class ZipRecords implements RecordSource {
   /** Bytes read out of this archive, and bytes of it read in so far. */
   private expanded = 0;
   private compressed = 0;
-  /** Bytes read out of this archive since the event loop last had a turn. */
-  private expandedThisTurn = 0;
   /** Bytes read out of the export's zip and the zips in it: what MAX_EXPANDED_BYTES bounds. */
   private expandedInAll = 0;
   /** The last chunks, enough to hold the end record and its comment. */
@@ -516,7 +520,6 @@ class ZipRecords implements RecordSource {
         // Our own verdicts (a limit, bad JSON) come back through fflate's callback as they are.
         if (error) throw error instanceof ParleyError ? error : damaged(error);
         this.expanded += data.length;
-        this.expandedThisTurn += data.length;
         root.expandedInAll += data.length;
         if (root.expandedInAll > limits.maxExpandedBytes) throw new ParleyError('expandedTooLarge');
         this.inflated.push({ reader, data, final });
@@ -545,10 +548,8 @@ class ZipRecords implements RecordSource {
       this.feed(part, false);
       offset += part.length;
       await this.readInflated();
-      if (this.expandedThisTurn >= INFLATE_OUTPUT_BYTES) {
-        this.expandedThisTurn = 0;
-        await ioTurn();
-      }
+      // A slice may inflate nothing read (a member dropped as it streams): the event loop still turns.
+      await this.output.handOut();
     }
   }
 
