@@ -81,6 +81,21 @@ test('elements that are not objects are counted where they are found, never one 
   );
 });
 
+test('elements that are not objects are checked as JSON, together: a bad one among a hundred thousand is refused', async () => {
+  for (const bad of ['nope', '01', '"open', '[1,]']) {
+    const scanner = new ExportScanner(LIMITS, EXPORT_FORMATS, () => {});
+    const json = `[${'0,'.repeat(50_000)}${bad},${'"a",'.repeat(50_000)}0]`;
+    await assert.rejects(
+      (async () => {
+        await scanner.push(strToU8(json));
+        await scanner.end();
+      })(),
+      /Invalid export file/,
+      bad,
+    );
+  }
+});
+
 test('more records than maxExportRecords are refused at the first over: elements, not objects, and files of zips alike', async () => {
   const refusal = { message: 'Export file too large: MAX_EXPORT_RECORDS' };
   const read = async (bytes: Uint8Array, maxExportRecords: number) => {
