@@ -3,7 +3,7 @@
  * expand enormously. Prints, for each, the answer, the time taken, the server's
  * CPU time and its peak RSS (which must stay under 400 MB whatever the input).
  *
- *   npm run bench:hostile [-- --runtime node-bundle|node|deno|bun] [--only <part of a name>]
+ *   npm run bench:hostile [-- --runtime node|deno|bun] [--only <part of a name>]
  *
  * 1. conversation bomb: a 1.5 GB string in one conversation, zipped to about 1.5 MB.
  * 2. whitespace bomb: 3 GB of whitespace around an empty array, zipped to about 3 MB.
@@ -44,7 +44,7 @@ import { startPostgres, type PostgresServer } from '../test/postgres-server.ts';
 import { fill, MIB, procStatus, zipOf } from './bench-hostile/kit.ts';
 import { requestCases, requestTable } from './bench-hostile/requests.ts';
 const { values: options } = parseArgs({
-  options: { runtime: { type: 'string', default: 'node-bundle' }, only: { type: 'string', default: '' } },
+  options: { runtime: { type: 'string', default: 'node' }, only: { type: 'string', default: '' } },
 });
 const runtime = options.runtime as RuntimeName;
 const work = mkdtempSync(join(tmpdir(), 'parley-hostile-'));

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../test/e2e/browser.ts';
+import { ROOT } from '../test/conformance/server.ts';
 
 const DOCS_DIR = join(ROOT, 'docs/screenshots');
 const shown = new Set(

@@ -14,7 +14,7 @@ import { parseConfig } from '../src/config.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock, type Deps } from '../src/deps.ts';
 import { createLogger } from '../src/log.ts';
-import { inheritedEnv } from './conformance/server.ts';
+import { inheritedEnv, nodeEntry } from './conformance/server.ts';
 import { fixtureBytes, openTestCounters, seedConnection } from './helpers.ts';
 import { jpegOf, pngOf, webpOf } from './image-bytes.ts';
 import { startReceiver } from './webhooks/receiver.ts';
@@ -36,7 +36,7 @@ interface Run {
 /** Runs the real CLI as an operator would, with the environment cleared of Parley's variables. */
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const base = inheritedEnv();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', ...args], {
+  const child = spawn(process.execPath, [nodeEntry(), ...args], {
     cwd: ROOT,
     env: { ...base, DATABASE_PATH: databasePath, PUBLIC_URL, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

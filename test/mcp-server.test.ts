@@ -3,28 +3,25 @@
  * as `npm start` serves it (the esbuild bundle, the MCP SDK inside it).
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../src/deps.ts';
-import { ROOT, startServer } from './conformance/server.ts';
+import { startServer } from './conformance/server.ts';
 import { fixtureBytes } from './helpers.ts';
 
 test('the official MCP client lists the tools and calls each against the running server', async () => {
-  await promisify(execFile)('npm', ['run', '-s', 'build:node'], { cwd: ROOT });
   const dir = mkdtempSync(join(tmpdir(), 'parley-mcp-'));
   const databasePath = join(dir, 'parley.db');
   const db = openBetterSqlite3(databasePath);
   const tenant = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Acme Notes');
   await db.destroy();
-  const server = await startServer('node-bundle', { databasePath });
+  const server = await startServer('node', { databasePath });
   try {
     const api = (path: string, init: RequestInit) =>
       fetch(`${server.url}${path}`, {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { inheritedEnv, ROOT, startServer, type RunningServer } from '../conformance/server.ts';
+import { inheritedEnv, nodeEntry, ROOT, startServer, type RunningServer } from '../conformance/server.ts';
 
 const run = promisify(execFile);
 const VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
@@ -20,15 +20,11 @@ describe('the real server, started with npm start, over HTTP', () => {
     // The README's command itself; its script `exec`s node, so npm passes SIGTERM on.
     server = await startServer('npm-start', { databasePath });
     // Onboard with the CLI on the same file while the server runs.
-    const { stdout } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'src/runtime/node.ts', 'app', 'create', '--name', 'Black box'],
-      {
-        cwd: ROOT,
-        env: { ...inheritedEnv(), DATABASE_PATH: databasePath, PUBLIC_URL: server.url },
-        timeout: 30_000,
-      },
-    );
+    const { stdout } = await run(process.execPath, [nodeEntry(), 'app', 'create', '--name', 'Black box'], {
+      cwd: ROOT,
+      env: { ...inheritedEnv(), DATABASE_PATH: databasePath, PUBLIC_URL: server.url },
+      timeout: 30_000,
+    });
     apiKey = JSON.parse(stdout).apiKey;
   });
 

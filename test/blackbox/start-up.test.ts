@@ -9,14 +9,14 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { readSchema } from '../../src/db/schema-file.ts';
 import { schemaVersions } from '../../src/db/schema-versions.ts';
-import { freePort, inheritedEnv, ROOT, startServer } from '../conformance/server.ts';
+import { freePort, inheritedEnv, nodeEntry, ROOT, startServer } from '../conformance/server.ts';
 
 const run = promisify(execFile);
 
 /** Starts the Node entry with `env` (on a free port and a fresh file unless it says otherwise), expecting it to fail. */
 async function failedStart(env: Record<string, string>) {
   const started = performance.now();
-  const failure = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
+  const failure = await run(process.execPath, [nodeEntry()], {
     cwd: ROOT,
     env: { ...inheritedEnv(), HOST: '127.0.0.1', ...env },
     timeout: 30_000,

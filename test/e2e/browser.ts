@@ -2,35 +2,19 @@ import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { freePort, nodeEntry, ROOT } from '../conformance/server.ts';
 
-/** The repository root: the server and the CLI run from here, as an operator would run them. */
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Where `capture` writes; `npm run screenshots` points it elsewhere to refresh docs/screenshots/. */
 export const SCREENSHOTS_DIR =
   process.env.PARLEY_SCREENSHOTS_DIR || fileURLToPath(new URL('./screenshots/', import.meta.url));
 
 const run = promisify(execFile);
-
-/** A port nothing listens on right now: the OS picks it for a throwaway listener. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 export interface RunningServer {
   baseUrl: string;
@@ -42,7 +26,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts `src/runtime/node.ts` (what `npm start` runs) and waits for /healthz. */
+/** Starts the Node entry as `npm start` builds it and waits for /healthz. */
 export async function startServer(databasePath: string): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -53,7 +37,7 @@ export async function startServer(databasePath: string): Promise<RunningServer> 
     PUBLIC_URL: baseUrl,
     LOG_LEVEL: 'info',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
+  const child = spawn(process.execPath, [nodeEntry()], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -104,7 +88,7 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 
 /** Runs the operator CLI against the server's database and returns the JSON it printed. */
 export async function cli(server: RunningServer, ...args: string[]): Promise<any> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', ...args], {
+  const { stdout } = await run(process.execPath, [nodeEntry(), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...server.env },
   });

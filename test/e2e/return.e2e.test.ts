@@ -14,14 +14,13 @@ import { signLink } from 'parley-sdk';
 import {
   accessibilityViolations,
   cli,
-  ROOT,
   describeInBrowser,
-  freePort,
   launchChromium,
   startServer,
   watchPage,
   type RunningServer,
 } from './browser.ts';
+import { freePort, ROOT } from '../conformance/server.ts';
 
 /** The customer's page: records every message it receives, with the sender's origin. */
 const OPENER_PAGE = `<!doctype html><title>Acme</title><script>

@@ -22,7 +22,7 @@ import { createLogger } from '../../src/log.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { insertUsedLink } from '../../src/db/page-sessions.ts';
-import { inheritedEnv, ROOT } from '../conformance/server.ts';
+import { inheritedEnv, nodeEntry, ROOT } from '../conformance/server.ts';
 import { fixtureBytes, json, postExport, setup, zipFolderFiles } from '../helpers.ts';
 import { createDatabase, NO_TEST_POSTGRES, testPostgresUrl } from '../postgres-server.ts';
 import { attach, conversationIds, readAll, storeBlob, testBytes } from '../attachments/blobs.ts';
@@ -32,7 +32,7 @@ const run = promisify(execFile);
 /** The CLI as an operator runs it, with `env` naming its database; what it printed and its exit code. */
 async function cli(env: Record<string, string>, ...args: string[]) {
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts', ...args], {
+    const { stdout } = await run(process.execPath, [nodeEntry(), ...args], {
       cwd: ROOT,
       env: { ...inheritedEnv(), ...env },
     });

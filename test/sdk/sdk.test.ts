@@ -66,7 +66,7 @@ describe('parley-sdk', () => {
       `http://127.0.0.1:${hooksPort}/hooks`,
     );
     await db.destroy();
-    const server = await startServer('node-bundle', { databasePath });
+    const server = await startServer('node', { databasePath });
     try {
       const exportFile = fileURLToPath(new URL('../fixtures/claude-conversations.json', import.meta.url));
       const { stdout } = await run(process.execPath, ['customer.mjs'], {
