@@ -6,7 +6,8 @@
  * the exit code is the worse of the two. Without PostgreSQL from npm (a lean
  * install) the PostgreSQL runs are skipped with one line saying why — unless
  * PARLEY_REQUIRE_POSTGRES=1 (CI sets it), which makes that a failure. First it
- * builds the pages' assets (scripts/build-assets.ts), which the app imports.
+ * builds what `npm start` builds (`npm run build:node`): the pages' assets, which
+ * the app imports, and the Node entry the black-box tests start.
  *
  *   node --import tsx test/run.ts [test files…]   (default: every test/**\/*.test.ts)
  */
@@ -14,7 +15,6 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildAssets } from '../scripts/build-assets.ts';
 import { PostgresMissing, startPostgres, type PostgresServer } from './postgres-server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -35,12 +35,17 @@ function testFiles(dir: string): string[] {
 }
 
 /**
- * Runs `files` in a test runner of their own. `output`: where its report goes
- * (this process's own by default); a run beside another is collected, so the
- * two reports do not interleave.
+ * Runs `files` in a test runner of their own, `concurrency` files at a time.
+ * `output`: where its report goes (this process's own by default); a run
+ * beside another is collected, so the two reports do not interleave.
  */
-function runTests(files: string[], env: Record<string, string>, output?: Buffer[]): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
+function runTests(
+  files: string[],
+  env: Record<string, string>,
+  concurrency: number,
+  output?: Buffer[],
+): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
     cwd: ROOT,
     stdio: output ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...process.env, ...env },
@@ -60,13 +65,25 @@ async function startOrSkip(): Promise<PostgresServer | string> {
   }
 }
 
+/**
+ * Two files at a time on SQLite (each test has a database of its own): the
+ * black-box files spend most of their time waiting on a server, a browser or a
+ * timeout, which the other file fills.
+ */
+const SQLITE_RUN_FILES_AT_ONCE = 2;
+
 const files = process.argv.length > 2 ? process.argv.slice(2) : testFiles('test');
-// The app serves the pages' assets from dist/assets.ts: built from pages/assets/ as they are now.
-await buildAssets();
+// As `npm start` builds them: the pages' assets (dist/assets.ts, which the app
+// imports) and the Node entry the black-box tests start (nodeEntry).
+await new Promise<void>((resolve, reject) =>
+  spawn('npm', ['run', '-s', 'build:node'], { cwd: ROOT, stdio: 'inherit' }).on('close', (code) =>
+    code === 0 ? resolve() : reject(new Error(`npm run build:node exited with ${code}`)),
+  ),
+);
 const postgres = await startOrSkip();
 if (typeof postgres === 'string') {
   console.log(`# ${postgres}`);
-  process.exitCode = await runTests(files, { PARLEY_TEST_POSTGRES_MISSING: postgres });
+  process.exitCode = await runTests(files, { PARLEY_TEST_POSTGRES_MISSING: postgres }, SQLITE_RUN_FILES_AT_ONCE);
 } else {
   let exitCode = 1;
   try {
@@ -80,8 +97,9 @@ if (typeof postgres === 'string') {
         ? Promise.resolve(0)
         : postgres
             .createDatabase('parley_tests')
-            .then((url) => runTests(onBoth, { ...serverEnv, PARLEY_TEST_DATABASE_URL: url }, postgresReport));
-    const onSqlite = await runTests(files, serverEnv);
+            // One file at a time: they share this database.
+            .then((url) => runTests(onBoth, { ...serverEnv, PARLEY_TEST_DATABASE_URL: url }, 1, postgresReport));
+    const onSqlite = await runTests(files, serverEnv, SQLITE_RUN_FILES_AT_ONCE);
     const onPostgres = await onPostgresRun;
     if (onBoth.length > 0) {
       console.log(`\n# The same ${onBoth.length} suites, run on PostgreSQL at the same time\n`);
