@@ -29,10 +29,10 @@
  *
  * `--sizes ''` skips 1–3, `--compare ''` skips 4, `--attachment-mb 0` skips 5. Node runs what `npm start`
  * runs (the bundle of the Node entry), the binary what `npm run build:binary`
- * makes; every server has LOG_LEVEL=warn. A re-import starts 2 s + 1 s per
- * 100 MB after the import, once the server has checkpointed what the import
- * wrote (0.75–1 s of copying and syncing for 200 MB, which would compete with
- * the re-import for the disk and a core). Linux only
+ * makes; every server has LOG_LEVEL=warn. Each import is timed twice: until
+ * the server answers, and until it has settled — its search index and the
+ * checkpoint of what it wrote done, its CPU idle and its database no longer
+ * growing (settledSeconds) — and the re-import starts only then. Linux only
  * (memory is read from /proc/<pid>/status). Benchmarks are not tests: nothing
  * here fails on a slow machine.
  */
@@ -42,13 +42,14 @@ import { request as httpRequest } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { parseArgs, promisify } from 'node:util';
 import { onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { openPostgres } from '../src/db/dialects/postgres.ts';
 import { readSchema } from '../src/db/schema-file.ts';
 import { cryptoRandom, systemClock } from '../src/deps.ts';
-import { freePort, ROOT, startServer, type RunningServer, type RuntimeName } from '../test/conformance/server.ts';
+import { freePort, ROOT, startServer, type RunningServer } from '../test/conformance/server.ts';
 import { startPostgres, type PostgresServer } from '../test/postgres-server.ts';
 import { PROVIDERS, SHAPES, type Provider, type Summary } from './generate-export/index.ts';
 import { writeAttachmentExport } from './generate-attachment-export.ts';
@@ -114,8 +115,7 @@ function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** How a runtime's server is started (test/conformance/server.ts), and how a script runs under it. */
-const serverOf = (r: Runtime): RuntimeName => (r === 'node' ? 'node-bundle' : r);
+/** How a script runs under a runtime. */
 function scriptCommand(r: Runtime, script: string, args: string[] = []): [string, string[]] {
   const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
   if (r === 'node') return [process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', script, ...args]];
@@ -141,9 +141,59 @@ async function parley(r: Runtime, database: DatabaseName, env: Record<string, st
   await db.destroy();
   const serverEnv = { LOG_LEVEL: 'warn', ...env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   const servers = await Promise.all(
-    Array.from({ length: instances }, () => startServer(serverOf(r), { databasePath, env: serverEnv, binaryPath })),
+    Array.from({ length: instances }, () => startServer(r, { databasePath, env: serverEnv, binaryPath })),
   );
-  return { servers, server: servers[0]!, apiKey: tenant.apiKey };
+  const databaseBytes = databaseUrl ? postgresBytes(databaseUrl) : async () => sqliteBytes(databasePath);
+  return { servers, server: servers[0]!, apiKey: tenant.apiKey, databaseBytes };
+}
+
+/** The bytes of a SQLite database: its file and its write-ahead log. */
+const sqliteBytes = (databasePath: string) =>
+  [databasePath, `${databasePath}-wal`].reduce(
+    (sum, file) => sum + (statSync(file, { throwIfNoEntry: false })?.size ?? 0),
+    0,
+  );
+
+/** The bytes of a PostgreSQL database, asked on a connection of its own. */
+function postgresBytes(databaseUrl: string): () => Promise<number> {
+  let db: ReturnType<typeof openPostgres> | undefined;
+  return async () => {
+    db ??= openPostgres(databaseUrl, readSchema('schema.postgres.sql'), { poolSize: 1 });
+    const { rows } = await sql<{ bytes: string }>`SELECT pg_database_size(current_database()) AS bytes`.execute(
+      await db,
+    );
+    return Number(rows[0]!.bytes);
+  };
+}
+
+/** The CPU time a process (all its threads) has used, in clock ticks (a hundredth of a second). */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime: fields 14 and 15 of stat, 12 and 13 after the command's name.
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Settling: after its answer, a server still indexes for search and checkpoints
+ * what an import wrote, each on a timer of a second. It has settled at the last
+ * moment it used a fifth of a core or its database grew or shrank, once
+ * QUIET_MS have passed without either.
+ */
+const SAMPLE_MS = 100;
+const QUIET_MS = 2_500;
+const BUSY_TICKS = 2;
+
+/** Seconds from `startedAt` (performance.now()) until the server settled. */
+async function settledSeconds(pid: number, databaseBytes: () => Promise<number>, startedAt: number): Promise<number> {
+  let last = { ticks: cpuTicks(pid), bytes: await databaseBytes() };
+  let activeAt = performance.now();
+  while (performance.now() - activeAt < QUIET_MS) {
+    await sleep(SAMPLE_MS);
+    const now = { ticks: cpuTicks(pid), bytes: await databaseBytes() };
+    if (now.ticks - last.ticks >= BUSY_TICKS || now.bytes !== last.bytes) activeAt = performance.now();
+    last = now;
+  }
+  return (activeAt - startedAt) / 1000;
 }
 
 const exportFile = (provider: Provider, sizeMb: number) =>
@@ -184,6 +234,7 @@ async function parseSeconds(r: Runtime, file: string): Promise<number | null> {
 }
 
 interface Upload {
+  startedAt: number;
   seconds: number;
   status: number;
   error: string | null;
@@ -221,6 +272,7 @@ function upload(server: RunningServer, apiKey: string, file: string, type: strin
           ? (result?.error ?? (text?.slice(0, 200) || `HTTP ${status}`))
           : null;
       resolve({
+        startedAt: started,
         seconds: (performance.now() - started) / 1000,
         status,
         error,
@@ -244,17 +296,21 @@ function upload(server: RunningServer, apiKey: string, file: string, type: strin
   });
 }
 
-/** An import into a fresh server, then (if it succeeded) the same file again; the server's peak RSS over both. */
+/**
+ * An import into a fresh server, then (if it succeeded) the same file again,
+ * each answered and settled (settledSeconds); the server's peak RSS over both.
+ */
 async function importTwice(r: Runtime, database: DatabaseName, file: string, type: string) {
   // The generator stops just past the size asked for: room for a 1 GiB export.
-  const { server, apiKey } = await parley(r, database, { MAX_EXPORT_BYTES: String(4 * 1024 * MIB) });
-  const first = await upload(server, apiKey, file, type);
-  let again: Upload | null = null;
-  if (first.error === null) {
-    // Past the checkpoint of what the import wrote (about 0.5 s per 100 MB here).
-    await sleep(2_000 + (statSync(file).size / MIB) * 10);
-    again = await upload(server, apiKey, file, type);
-  }
+  const { server, apiKey, databaseBytes } = await parley(r, database, { MAX_EXPORT_BYTES: String(4 * 1024 * MIB) });
+  const settled = async (answered: Upload) => ({
+    ...answered,
+    settledSeconds:
+      answered.error === null ? await settledSeconds(server.pid, databaseBytes, answered.startedAt) : null,
+  });
+  const first = await settled(await upload(server, apiKey, file, type));
+  let again: Settled | null = null;
+  if (first.error === null) again = await settled(await upload(server, apiKey, file, type));
   let peakRssMb: number | null = null;
   try {
     peakRssMb = memoryMb(server.pid, 'VmHWM');
@@ -263,6 +319,21 @@ async function importTwice(r: Runtime, database: DatabaseName, file: string, typ
   }
   await server.stop().catch(() => {});
   return { bytes: statSync(file).size, first, again, peakRssMb };
+}
+
+type Settled = Upload & { settledSeconds: number | null };
+
+/** The settled import's time, MB/s and ratio to a bare JSON.parse; the settled re-import's, and how many times faster. */
+function settledFigures(bytes: number, first: Settled, again: Settled | null, parse: number | null) {
+  const settled = first.settledSeconds;
+  const reimport = again?.settledSeconds ?? null;
+  return {
+    settledSeconds: settled === null ? null : round(settled, 2),
+    settledMbPerSecond: settled === null ? null : mbPerSecond(bytes, settled),
+    settledRatioToParse: settled === null || parse === null ? null : round(settled / parse, 2),
+    reimportSettledSeconds: reimport === null ? null : round(reimport, 2),
+    settledReimportSpeedup: settled === null || reimport === null ? null : round(settled / reimport),
+  };
 }
 
 interface Load {
@@ -371,7 +442,7 @@ async function startup(r: Runtime, runs = 5) {
   const samples: Array<{ ms: number; idleRssMb: number }> = [];
   for (let i = 0; i < runs; i++) {
     const databasePath = join(mkdtempSync(join(work, 'start-')), 'parley.db');
-    const server = await startServer(serverOf(r), { databasePath, env: { LOG_LEVEL: 'warn' }, binaryPath });
+    const server = await startServer(r, { databasePath, env: { LOG_LEVEL: 'warn' }, binaryPath });
     await sleep(1000);
     samples.push({ ms: server.startupMs, idleRssMb: memoryMb(server.pid, 'VmRSS') });
     await server.stop();
@@ -405,16 +476,15 @@ async function detailed() {
           status: first.status,
           error: first.error,
           seconds: round(first.seconds, 2),
-          mbPerSecond: ok ? mbPerSecond(bytes, first.seconds) : null,
-          conversationsPerSecond: ok ? Math.round(first.created / first.seconds) : null,
+          ...settledFigures(bytes, first, again, parse),
+          conversationsPerSecond:
+            ok && first.settledSeconds !== null ? Math.round(first.created / first.settledSeconds) : null,
           conversations: ok ? first.created : null,
           generatedConversations: summary.conversations,
           reimportSeconds: again?.error === null ? round(again.seconds, 2) : null,
           reimportError: again?.error ?? null,
-          reimportSpeedup: again?.error === null ? round(first.seconds / again.seconds) : null,
           peakRssMb,
           parseSeconds: parse === null ? null : round(parse, 2),
-          ratioToParse: ok && parse !== null ? round(first.seconds / parse, 2) : null,
           parseNote: json ? (parse === null ? 'over the runtime’s string limit' : null) : 'CSV',
         });
         console.error(JSON.stringify(imports.at(-1)));
@@ -455,11 +525,9 @@ async function comparison() {
       mb: round(bytes / MIB),
       importSeconds: first.error === null ? round(first.seconds, 2) : null,
       importError: first.error,
-      mbPerSecond: first.error === null ? mbPerSecond(bytes, first.seconds) : null,
       parseSeconds: parse === null ? null : round(parse, 2),
-      ratioToParse: first.error === null && parse !== null ? round(first.seconds / parse, 2) : null,
       reimportSeconds: again?.error === null ? round(again.seconds, 2) : null,
-      reimportSpeedup: again?.error === null ? round(first.seconds / again.seconds) : null,
+      ...settledFigures(bytes, first, again, parse),
       peakRssMb,
       listing: listed,
       startup: await startup(r),
@@ -516,12 +584,15 @@ function report(
   if (c) {
     const na = (value: unknown, unit = '') => (value === null || value === undefined ? 'n/a' : `${value}${unit}`);
     lines.push(
-      `| Runtime (SQLite; ChatGPT export, ${c.rows[0]?.mb ?? c.sizeMb} MB) | import | MB/s | ÷ bare JSON.parse | re-import | import ÷ re-import | peak RSS | connections listing vs hello-world | page of 50 vs same bytes from memory | start-up |`,
+      `| Runtime (SQLite; ChatGPT export, ${c.rows[0]?.mb ?? c.sizeMb} MB) | import answered / settled | MB/s settled | settled ÷ bare JSON.parse | re-import answered / settled | import ÷ re-import, settled | peak RSS | connections listing vs hello-world | page of 50 vs same bytes from memory | start-up |`,
       '| - | - | - | - | - | - | - | - | - | - |',
       ...c.rows.map((row) => {
         const l = row.listing;
-        const imported = row.importError === null ? `${row.importSeconds} s` : `failed: ${row.importError}`;
-        return `| ${row.runtime} | ${imported} | ${na(row.mbPerSecond)} | ${na(row.ratioToParse)} (parse ${na(row.parseSeconds, ' s')}) | ${na(row.reimportSeconds, ' s')} | ${na(row.reimportSpeedup, '×')} | ${na(row.peakRssMb, ' MB')} | ${l.connections.rps} vs ${l.hello.rps} req/s (${percent(l.connections.rps, l.hello.rps)}) | ${l.page50.rps} vs ${l.fromMemory.rps} req/s (${percent(l.page50.rps, l.fromMemory.rps)}) | ${row.startup.ms} ms |`;
+        const imported =
+          row.importError === null
+            ? `${row.importSeconds} / ${na(row.settledSeconds, ' s')}`
+            : `failed: ${row.importError}`;
+        return `| ${row.runtime} | ${imported} | ${na(row.settledMbPerSecond)} | ${na(row.settledRatioToParse)} (parse ${na(row.parseSeconds, ' s')}) | ${na(row.reimportSeconds)} / ${na(row.reimportSettledSeconds, ' s')} | ${na(row.settledReimportSpeedup, '×')} | ${na(row.peakRssMb, ' MB')} | ${l.connections.rps} vs ${l.hello.rps} req/s (${percent(l.connections.rps, l.hello.rps)}) | ${l.page50.rps} vs ${l.fromMemory.rps} req/s (${percent(l.page50.rps, l.fromMemory.rps)}) | ${row.startup.ms} ms |`;
       }),
       '',
     );
@@ -530,7 +601,7 @@ function report(
   lines.push(
     `Runtime: ${runtime}.`,
     '',
-    '| Import (export over HTTP) | database | MB/s | conversations/s | time | bare JSON.parse | import ÷ parse | re-import | server peak RSS | status |',
+    '| Import (export over HTTP) | database | answered / settled | MB/s settled | conversations/s settled | bare JSON.parse | settled ÷ parse | re-import answered / settled | server peak RSS | status |',
     '| - | - | - | - | - | - | - | - | - | - |',
     ...d.imports.map((i) => {
       const what = `${i.name} (\`${i.provider}\`, ${i.format.toUpperCase()}) ${i.mb} MB`;
@@ -539,15 +610,15 @@ function report(
       const database = databaseName(i.database);
       if (i.error !== null) {
         const error = i.error.replace(/\s+/g, ' ').replaceAll('|', '\\|');
-        return `| ${what}, ${i.generatedConversations} conversations generated | ${database} | – | – | ${i.seconds} s | ${parse} | – | – | ${rss} | failed: ${i.status === 0 ? 'no answer' : `HTTP ${i.status}`}, ${error} |`;
+        return `| ${what}, ${i.generatedConversations} conversations generated | ${database} | ${i.seconds} s | – | – | ${parse} | – | – | ${rss} | failed: ${i.status === 0 ? 'no answer' : `HTTP ${i.status}`}, ${error} |`;
       }
       const generatedNote =
         i.conversations === i.generatedConversations ? '' : ` (${i.generatedConversations} generated)`;
       const again =
         i.reimportSeconds === null
           ? `failed: ${i.reimportError}`
-          : `${i.reimportSeconds} s (${i.reimportSpeedup}× faster)`;
-      return `| ${what}, ${i.conversations} conversations${generatedNote} | ${database} | ${i.mbPerSecond} | ${i.conversationsPerSecond} | ${i.seconds} s | ${parse} | ${i.ratioToParse ?? 'n/a'} | ${again} | ${rss} | ok |`;
+          : `${i.reimportSeconds} / ${i.reimportSettledSeconds} s (settled ${i.settledReimportSpeedup}× faster)`;
+      return `| ${what}, ${i.conversations} conversations${generatedNote} | ${database} | ${i.seconds} / ${i.settledSeconds} s | ${i.settledMbPerSecond} | ${i.conversationsPerSecond} | ${parse} | ${i.settledRatioToParse ?? 'n/a'} | ${again} | ${rss} | ok |`;
     }),
     '',
   );
