@@ -8,7 +8,10 @@
  * PARLEY_REQUIRE_POSTGRES=1 (CI sets it), which makes that a failure. First it
  * builds the pages' assets (scripts/build-assets.ts), which the app imports.
  *
- *   node --import tsx test/run.ts [test files…]   (default: every test/**\/*.test.ts)
+ *   node --import tsx test/run.ts [--test-name-pattern=RE] [test files…]   (default: every test/**\/*.test.ts)
+ *
+ * Options given (such as node's --test-name-pattern, to run some cases of a
+ * file) go to both runs' test runner.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -40,7 +43,7 @@ function testFiles(dir: string): string[] {
  * two reports do not interleave.
  */
 function runTests(files: string[], env: Record<string, string>, output?: Buffer[]): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...options, ...files], {
     cwd: ROOT,
     stdio: output ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...process.env, ...env },
@@ -60,7 +63,9 @@ async function startOrSkip(): Promise<PostgresServer | string> {
   }
 }
 
-const files = process.argv.length > 2 ? process.argv.slice(2) : testFiles('test');
+const options = process.argv.slice(2).filter((argument) => argument.startsWith('--'));
+const named = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
+const files = named.length > 0 ? named : testFiles('test');
 // The app serves the pages' assets from dist/assets.ts: built from pages/assets/ as they are now.
 await buildAssets();
 const postgres = await startOrSkip();
