@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -21,6 +21,7 @@ import { inheritedEnv, ROOT, type RunningServer, startServer } from './conforman
 import { zipFolderFiles } from './helpers.ts';
 
 const run = promisify(execFile);
+const INSPECTOR = join(ROOT, 'node_modules/.bin/mcp-inspector');
 
 describe('/mcp of the running server holding real-shaped exports', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-mcp-'));
@@ -88,7 +89,9 @@ describe('/mcp of the running server holding real-shaped exports', () => {
     assert.ok(!server.logs.join('\n').includes(token.slice(13)), 'the token is in the log');
   });
 
-  test('the MCP Inspector’s command-line mode lists the tools, searches and reads a conversation', async () => {
+  test('the MCP Inspector’s command-line mode lists the tools, searches and reads a conversation', {
+    skip: existsSync(INSPECTOR) ? false : 'the MCP Inspector is not installed (a dev dependency: npm ci)',
+  }, async () => {
     // Its own files (catalog, client config) go to the test's folder, not the home directory.
     const env = {
       ...inheritedEnv(),
@@ -98,7 +101,7 @@ describe('/mcp of the running server holding real-shaped exports', () => {
     };
     const inspector = async (...args: string[]) => {
       const { stdout } = await run(
-        join(ROOT, 'node_modules/.bin/mcp-inspector'),
+        INSPECTOR,
         [
           '--cli',
           `${server.url}/mcp`,
