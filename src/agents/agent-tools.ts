@@ -88,11 +88,9 @@ function fitted<Item>(
   return build(items.slice(0, count), count < items.length || more ? count : undefined);
 }
 
-/** A text cut to at most `room` bytes of JSON (a character may take six, escaped), saying so. */
-const cutText = <Text extends string | null>(text: Text, room: number, what: string): Text =>
-  text === null || jsonBytes(text) <= room
-    ? text
-    : (`${text.slice(0, Math.floor(room / 6))} …[cut: the ${what} is longer]` as Text);
+/** A text cut to at most `room` bytes of JSON (a character may take six, escaped), ending with why (`the message is longer`). */
+const cutText = <Text extends string | null>(text: Text, room: number, why: string): Text =>
+  text === null || jsonBytes(text) <= room ? text : (`${text.slice(0, Math.floor(room / 6))} …[cut: ${why}]` as Text);
 
 /** A page of `key`'s items (API objects), from `offset`, cut to fit; `nextCursor` where more follow. */
 function page<Item>(
@@ -268,7 +266,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       });
       return fitted(messages.slice(from), false, result, ({ reasoning: _left, ...message }, room) => ({
         ...message,
-        content: cutText(String(message.content), room, 'message'),
+        content: cutText(String(message.content), room, 'the message is longer'),
       }));
     },
   }),
@@ -280,7 +278,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     table: 'm',
     rows: async (db, scope, limit, offset) => (await listMemoriesIn(db, scope, limit, offset)).map(memoryJson),
     count: countMemoriesIn,
-    cut: (memory, room) => ({ ...memory, content: cutText(memory.content, room, 'memory') }),
+    cut: (memory, room) => ({ ...memory, content: cutText(memory.content, room, 'the memory is longer') }),
   }),
   listingTool({
     name: 'list_projects',
@@ -300,8 +298,8 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     // A project longer than a result: its texts and its list of files share the room.
     cut: (project, room) => ({
       ...project,
-      description: cutText(project.description, room / 4, 'description'),
-      instructions: cutText(project.instructions, room / 4, 'instructions'),
+      description: cutText(project.description, room / 4, 'the description is longer'),
+      instructions: cutText(project.instructions, room / 4, 'the instructions are longer'),
       knowledge: project.knowledge.slice(0, fittingCount(project.knowledge, room / 4)),
     }),
   }),

@@ -192,7 +192,7 @@ describe('/mcp with the official client', () => {
     await client.close();
   });
 
-  test('memories longer than a result holds come one a page, cut to fit and saying so', async () => {
+  test('memories and projects longer than a result holds come one a page, cut to fit and saying so', async () => {
     const t = await setup();
     const res = await postExport(t, zipSync(zipFolderFiles('claude-2026-06-zip')), {
       contentType: 'application/zip',
@@ -212,6 +212,13 @@ describe('/mcp with the official client', () => {
     }
     assert.equal(memories.length, 3);
     for (const memory of memories) assert.match(memory.content, /^word word .*…\[cut: the memory is longer\]$/s);
+
+    const long = 'word '.repeat(20_000);
+    await t.deps.db.updateTable('projects').set({ description: long, instructions: long }).execute();
+    const [project] = (await call(client, 'list_projects', {})).projects;
+    assert.match(project.description, /…\[cut: the description is longer\]$/);
+    assert.match(project.instructions, /…\[cut: the instructions are longer\]$/);
+    assert.equal(project.knowledge.length, 2);
     await client.close();
   });
 
