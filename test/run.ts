@@ -9,7 +9,10 @@
  * builds what `npm start` builds (`npm run build:node`): the pages' assets, which
  * the app imports, and the Node entry the black-box tests start.
  *
- *   node --import tsx test/run.ts [test files…]   (default: every test/**\/*.test.ts)
+ *   node --import tsx test/run.ts [--test-name-pattern=RE] [test files…]   (default: every test/**\/*.test.ts)
+ *
+ * Options given (such as node's --test-name-pattern, to run some cases of a
+ * file) go to both runs' test runner.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -45,11 +48,15 @@ function runTests(
   concurrency: number,
   output?: Buffer[],
 ): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
-    cwd: ROOT,
-    stdio: output ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...options, ...files],
+    {
+      cwd: ROOT,
+      stdio: output ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...env },
+    },
+  );
   if (output)
     for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => output.push(chunk));
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
@@ -72,7 +79,9 @@ async function startOrSkip(): Promise<PostgresServer | string> {
  */
 const SQLITE_RUN_FILES_AT_ONCE = 2;
 
-const files = process.argv.length > 2 ? process.argv.slice(2) : testFiles('test');
+const options = process.argv.slice(2).filter((argument) => argument.startsWith('--'));
+const named = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
+const files = named.length > 0 ? named : testFiles('test');
 // As `npm start` builds them: the pages' assets (dist/assets.ts, which the app
 // imports) and the Node entry the black-box tests start (nodeEntry).
 await new Promise<void>((resolve, reject) =>

@@ -5,11 +5,15 @@ import { conversationOfApp } from '../conversations/listing.ts';
 import { unrevokedConnectionOf } from '../conversations/ownership.ts';
 import { MAX_QUERY_LENGTH, searchWords } from '../conversations/search.ts';
 import { searchConversations } from '../db/conversation-search.ts';
-import { countConversationsIn, listConversationsIn, ofUserOpenConnections } from '../db/conversations.ts';
+import { knowledgeOfProjects } from '../db/attachments.ts';
+import { countConversationsIn, listConversationsIn } from '../db/conversations.ts';
+import { countMemoriesIn, listMemoriesIn } from '../db/memories.ts';
+import { countProjectsIn, listProjectsIn } from '../db/projects.ts';
+import { ofUserOpenConnections } from '../db/sql-fragments.ts';
 import type { Deps } from '../deps.ts';
 import { ERRORS, type ErrorCode, ParleyError } from '../errors.ts';
 import { recordAccess } from '../users/access-log.ts';
-import { conversationSummaryJson, conversationsJson } from '../wire/wire-json.ts';
+import { conversationSummaryJson, conversationsJson, memoryJson, projectJson } from '../wire/wire-json.ts';
 import type { Agent } from './agent-tokens.ts';
 
 /**
@@ -47,43 +51,64 @@ const limit = v.optional(
     v.integer('limit must be a whole number'),
     v.minValue(1, 'limit must be at least 1'),
     v.maxValue(MAX_PAGE, `limit must be at most ${MAX_PAGE}`),
-    v.description(
-      `How many conversations at most (${DEFAULT_PAGE} when left out); fewer come where they would not fit.`,
-    ),
+    v.description(`How many at most (${DEFAULT_PAGE} when left out); fewer come where they would not fit.`),
   ),
 );
 
 /** Arguments an agent got wrong: the result says what, so that it can correct them. */
 class ToolInputError extends Error {}
 
-/**
- * The first items that fit, with the rest of the result built around them,
- * within MAX_TOOL_RESULT_BYTES; `build` is given the index the next page would
- * start at, or undefined when these are the last.
- */
-function fitted<Item>(
-  items: readonly Item[],
-  more: boolean,
-  build: (page: Item[], next: number | undefined) => Record<string, unknown>,
-) {
-  let room = MAX_TOOL_RESULT_BYTES - jsonBytes(build([], Number.MAX_SAFE_INTEGER));
+/** How many of the first items fit in `room` bytes of JSON, as elements of one array. */
+function fittingCount(items: readonly unknown[], room: number) {
   let count = 0;
   for (const item of items) {
     room -= jsonBytes(item) + 1;
     if (room < 0) break;
     count++;
   }
+  return count;
+}
+
+/**
+ * The first items that fit, with the rest of the result built around them,
+ * within MAX_TOOL_RESULT_BYTES; `build` is given the index the next page would
+ * start at, or undefined when these are the last. A first item longer than a
+ * whole result comes alone, made to fit by `cut` (given the room it has), so
+ * that paging on always moves.
+ */
+function fitted<Item>(
+  items: readonly Item[],
+  more: boolean,
+  build: (page: Item[], next: number | undefined) => Record<string, unknown>,
+  cut: (item: Item, room: number) => Item,
+) {
+  const room = MAX_TOOL_RESULT_BYTES - jsonBytes(build([], Number.MAX_SAFE_INTEGER));
+  const count = fittingCount(items, room);
+  if (count === 0 && items.length) return build([cut(items[0]!, room)], items.length > 1 || more ? 1 : undefined);
   return build(items.slice(0, count), count < items.length || more ? count : undefined);
 }
 
-/** A page of conversation summaries, from `offset`, cut to fit; `nextCursor` where more follow. */
-function summaryPage(rows: Parameters<typeof conversationSummaryJson>[0][], total: number, offset: number) {
-  return fitted(rows.map(conversationSummaryJson), offset + rows.length < total, (conversations, next) => ({
-    conversations,
+/** A text cut to at most `room` bytes of JSON (a character may take six, escaped), ending with why (`the message is longer`). */
+const cutText = <Text extends string | null>(text: Text, room: number, why: string): Text =>
+  text === null || jsonBytes(text) <= room ? text : (`${text.slice(0, Math.floor(room / 6))} …[cut: ${why}]` as Text);
+
+/** A page of `key`'s items (API objects), from `offset`, cut to fit; `nextCursor` where more follow. */
+function page<Item>(
+  key: string,
+  items: Item[],
+  total: number,
+  offset: number,
+  cut: (item: Item, room: number) => Item = (item) => item,
+) {
+  const build = (shown: Item[], next: number | undefined) => ({
+    [key]: shown,
     total,
     ...(next === undefined ? {} : { nextCursor: cursorOf(offset + next) }),
-  }));
+  });
+  return fitted(items, offset + items.length < total, build, cut);
 }
+const summaryPage = (rows: Parameters<typeof conversationSummaryJson>[0][], total: number, offset: number) =>
+  page('conversations', rows.map(conversationSummaryJson), total, offset);
 
 interface ToolDefinition<Input extends v.GenericSchema> {
   name: string;
@@ -133,11 +158,52 @@ const CONVERSATION_ID = v.pipe(
   v.description('The conversation’s `id`, from list_conversations or search_conversations.'),
 );
 
+/** What the listing tools take: the person's connections narrowed, and paging. */
+const listingInput = v.object({
+  connectionId: v.optional(
+    v.pipe(
+      v.string('connectionId must be a string'),
+      v.description('Only this connection’s (one imported account of one provider).'),
+    ),
+  ),
+  updatedSince: instant('invalidUpdatedSince', 'Only those stored or changed after this ISO 8601 instant.'),
+  limit,
+  cursor,
+});
+
+type Scope = ReturnType<typeof ofUserOpenConnections>;
+
 /**
- * The tools of /mcp, in the order they are listed. Each is one entry:
- * list_memories and list_projects are added the same way once memories and
- * projects are stored.
+ * A tool listing the person's conversations, memories or projects (`key`, of
+ * `table`): of the token's user's open connections, or of the one named (a
+ * tool error where it is not theirs or disconnected); a page of API objects.
  */
+function listingTool<Item>(definition: {
+  name: string;
+  description: string;
+  key: string;
+  table: 'c' | 'm' | 'p';
+  rows(db: Deps['db'], scope: Scope, limit: number, offset: number): Promise<Item[]>;
+  count(db: Deps['db'], scope: Scope): Promise<number>;
+  /** One item longer than a whole result made to fit `room` bytes. */
+  cut?(item: Item, room: number): Item;
+}) {
+  const { name, description, key, table, rows, count, cut } = definition;
+  return tool({
+    name,
+    description,
+    input: listingInput,
+    async call(deps, agent, { connectionId, updatedSince, limit: asked = DEFAULT_PAGE, cursor: given }) {
+      if (connectionId !== undefined) await unrevokedConnectionOf(deps, agent, connectionId);
+      const scope = ofUserOpenConnections(table, agent.userId, { connectionId, changedAfter: updatedSince });
+      const offset = offsetOf(given);
+      const items = await rows(deps.db, scope, asked, offset);
+      return page(key, items, await count(deps.db, scope), offset, cut);
+    },
+  });
+}
+
+/** The tools of /mcp, in the order they are listed. */
 export const AGENT_TOOLS: readonly AgentTool[] = [
   tool({
     name: 'search_conversations',
@@ -163,7 +229,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       if (words.length === 0) return summaryPage([], 0, offset);
       const { rows, total } = await searchConversations(
         deps.db,
-        { index: { appId: agent.appId, userRef: agent.userRef }, scope: ofUserOpenConnections(agent.userId, {}) },
+        { index: { appId: agent.appId, userRef: agent.userRef }, scope: ofUserOpenConnections('c', agent.userId, {}) },
         words,
         'summary',
         { limit: asked, offset },
@@ -171,28 +237,15 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       return summaryPage(rows, total, offset);
     },
   }),
-  tool({
+  listingTool({
     name: 'list_conversations',
     description:
       'List the person’s past conversations with AI assistants, newest update first: summaries with `id`, `title`, `update_time` and `message_count`, and `total`. Narrow to one imported account with `connectionId`, or to what changed since an instant with `updatedSince`. Read one with get_conversation; `nextCursor` pages on.',
-    input: v.object({
-      connectionId: v.optional(
-        v.pipe(
-          v.string('connectionId must be a string'),
-          v.description('Only this connection’s (one imported account of one provider).'),
-        ),
-      ),
-      updatedSince: instant('invalidUpdatedSince', 'Only those stored or changed after this ISO 8601 instant.'),
-      limit,
-      cursor,
-    }),
-    async call(deps, agent, { connectionId, updatedSince, limit: asked = DEFAULT_PAGE, cursor: given }) {
-      const offset = offsetOf(given);
-      if (connectionId !== undefined) await unrevokedConnectionOf(deps, agent, connectionId);
-      const scope = ofUserOpenConnections(agent.userId, { connectionId, changedAfter: updatedSince });
-      const rows = await listConversationsIn(deps.db, scope, 'summary', asked, offset);
-      return summaryPage(rows, await countConversationsIn(deps.db, scope), offset);
-    },
+    key: 'conversations',
+    table: 'c',
+    rows: async (db, scope, limit, offset) =>
+      (await listConversationsIn(db, scope, 'summary', limit, offset)).map(conversationSummaryJson),
+    count: countConversationsIn,
   }),
   tool({
     name: 'get_conversation',
@@ -211,16 +264,44 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
         messageCount: messages.length,
         ...(next === undefined ? {} : { nextCursor: cursorOf(from + next) }),
       });
-      const rest = messages.slice(from);
-      const page = fitted(rest, false, result);
-      if (rest.length === 0 || (page.conversation as { payload: { messages: unknown[] } }).payload.messages.length)
-        return page;
-      // One message longer than a result holds: its text is cut to fit, and says so.
-      const room = Math.floor((MAX_TOOL_RESULT_BYTES - jsonBytes(result([], Number.MAX_SAFE_INTEGER))) / 6);
-      const { reasoning: _left, ...message } = rest[0]!;
-      const cut = { ...message, content: `${String(message.content).slice(0, room)} …[cut: the message is longer]` };
-      return result([cut], rest.length > 1 ? 1 : undefined);
+      return fitted(messages.slice(from), false, result, ({ reasoning: _left, ...message }, room) => ({
+        ...message,
+        content: cutText(String(message.content), room, 'the message is longer'),
+      }));
     },
+  }),
+  listingTool({
+    name: 'list_memories',
+    description:
+      'List what the person’s AI assistants remembered about them (Claude’s memory summaries and memory files; other assistants’ exports carry none): each memory’s `content` in Markdown, its `scope` (`account`, or `project` with its `projectId` and the project’s name as `title`) and `updatedAt`, newest first, and `total`. Use it to know the person’s context, preferences and standing facts before answering. Narrow with `connectionId` or `updatedSince`; `nextCursor` pages on.',
+    key: 'memories',
+    table: 'm',
+    rows: async (db, scope, limit, offset) => (await listMemoriesIn(db, scope, limit, offset)).map(memoryJson),
+    count: countMemoriesIn,
+    cut: (memory, room) => ({ ...memory, content: cutText(memory.content, room, 'the memory is longer') }),
+  }),
+  listingTool({
+    name: 'list_projects',
+    description:
+      'List the projects the person set up with their AI assistants: each project’s `name`, `description`, `instructions` (what the person told the assistant for that project) and `knowledge` (the files they gave it: `name`, `contentType`, `size`), newest update first, and `total`. Claude’s come whole; ChatGPT’s exports name none, so a ChatGPT project is its id alone (`name` null). Conversations of a project carry its `id` as `projectId`. Narrow with `connectionId` or `updatedSince`; `nextCursor` pages on.',
+    key: 'projects',
+    table: 'p',
+    async rows(db, scope, limit, offset) {
+      const rows = await listProjectsIn(db, scope, limit, offset);
+      const knowledge = await knowledgeOfProjects(
+        db,
+        rows.map((row) => row.id),
+      );
+      return rows.map((row) => projectJson(row, knowledge));
+    },
+    count: countProjectsIn,
+    // A project longer than a result: its texts and its list of files share the room.
+    cut: (project, room) => ({
+      ...project,
+      description: cutText(project.description, room / 4, 'the description is longer'),
+      instructions: cutText(project.instructions, room / 4, 'the instructions are longer'),
+      knowledge: project.knowledge.slice(0, fittingCount(project.knowledge, room / 4)),
+    }),
   }),
 ];
 

@@ -18,7 +18,7 @@ import { type Agent, authenticateAgent } from './agent-tokens.ts';
 import { AGENT_TOOLS, callAgentTool } from './agent-tools.ts';
 
 const INSTRUCTIONS =
-  'Reads one person’s past conversations with AI assistants (ChatGPT, Claude and others), imported with their consent. Search them with search_conversations, browse them with list_conversations, read one with get_conversation. Read-only.';
+  'Reads one person’s past conversations with AI assistants (ChatGPT, Claude and others), imported with their consent. Search them with search_conversations, browse them with list_conversations, read one with get_conversation; what their assistants remembered of them with list_memories, their projects with list_projects. Read-only.';
 
 /** A server for one request: stateless, it knows only the token's user. */
 function agentServer(deps: Deps, agent: Agent) {

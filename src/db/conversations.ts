@@ -229,16 +229,3 @@ export async function findConversationBytes(
   );
   return row;
 }
-
-/**
- * The conversations of a user's connections that the person has not
- * disconnected (or of `connectionId`, one of them), or with `changedAfter`
- * only those stored or changed after it: what an agent token reads.
- */
-export const ofUserOpenConnections = (
-  userId: string,
-  { connectionId, changedAfter }: { connectionId?: string | undefined; changedAfter?: string | undefined },
-) =>
-  sql<SqlBool>`c.connection_id IN (SELECT id FROM connections WHERE user_id = ${userId} AND status <> 'revoked')${
-    connectionId === undefined ? sql`` : sql` AND c.connection_id = ${connectionId}`
-  }${changedAfter === undefined ? sql`` : sql` AND c.changed_at > ${changedAfter}`}`;

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, MemoriesTable } from './database.ts';
 import { countRows, rowsOf } from './sql-fragments.ts';
 
@@ -16,29 +16,34 @@ export interface MemoryRow {
 /** A connection's memories, or with `changedAfter` those stored or changed after it (ISO 8601). */
 const ofConnection = (connectionId: string, changedAfter: string | undefined) =>
   changedAfter === undefined
-    ? sql`m.connection_id = ${connectionId}`
-    : sql`m.connection_id = ${connectionId} AND m.changed_at > ${changedAfter}`;
+    ? sql<SqlBool>`m.connection_id = ${connectionId}`
+    : sql<SqlBool>`m.connection_id = ${connectionId} AND m.changed_at > ${changedAfter}`;
 
 /** A page of a connection's memories, newest update first (those without one last), then id. */
-export function listMemoriesPage(
+export const listMemoriesPage = (db: Db, connectionId: string, limit: number, offset: number, changedAfter?: string) =>
+  listMemoriesIn(db, ofConnection(connectionId, changedAfter), limit, offset);
+
+export const countMemories = (db: Db, connectionId: string, changedAfter?: string) =>
+  countMemoriesIn(db, ofConnection(connectionId, changedAfter));
+
+/** A page of the memories `scope` (a condition on `m`) admits, newest update first (those without one last), then id. */
+export function listMemoriesIn(
   db: Db,
-  connectionId: string,
+  scope: RawBuilder<SqlBool>,
   limit: number,
   offset: number,
-  changedAfter?: string,
 ): Promise<MemoryRow[]> {
   // The project is linked by the export's id, whichever import brought it.
   return rowsOf<MemoryRow>(
     db,
     sql`SELECT m.id, m.external_id, m.scope, p.id AS project_id, COALESCE(m.title, p.name) AS title, m.content, m.updated_at
       FROM memories m LEFT JOIN projects p ON p.connection_id = m.connection_id AND p.external_id = m.project_external_id
-      WHERE ${ofConnection(connectionId, changedAfter)}
+      WHERE ${scope}
       ORDER BY m.updated_at DESC NULLS LAST, m.id LIMIT ${limit} OFFSET ${offset}`,
   );
 }
 
-export const countMemories = (db: Db, connectionId: string, changedAfter?: string) =>
-  countRows(db, sql`memories m WHERE ${ofConnection(connectionId, changedAfter)}`);
+export const countMemoriesIn = (db: Db, scope: RawBuilder<SqlBool>) => countRows(db, sql`memories m WHERE ${scope}`);
 
 /** Every memory of a connection as stored: an import compares what it read with them. */
 export const memoriesOfConnection = (db: Db, connectionId: string) =>

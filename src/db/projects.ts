@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AttachmentsTable, Db, ProjectsTable } from './database.ts';
 import { ATTACHMENT_COLUMNS, attachmentParameters } from './attachment-staging.ts';
 import { fixedSql } from './fixed-sql.ts';
@@ -9,27 +9,32 @@ export type ProjectRow = Omit<ProjectsTable, 'connection_id' | 'changed_at'>;
 
 const ofConnection = (connectionId: string, changedAfter: string | undefined) =>
   changedAfter === undefined
-    ? sql`p.connection_id = ${connectionId}`
-    : sql`p.connection_id = ${connectionId} AND p.changed_at > ${changedAfter}`;
+    ? sql<SqlBool>`p.connection_id = ${connectionId}`
+    : sql<SqlBool>`p.connection_id = ${connectionId} AND p.changed_at > ${changedAfter}`;
 
 /** A page of a connection's projects, newest update first (those without one last), then id. */
-export function listProjectsPage(
+export const listProjectsPage = (db: Db, connectionId: string, limit: number, offset: number, changedAfter?: string) =>
+  listProjectsIn(db, ofConnection(connectionId, changedAfter), limit, offset);
+
+export const countProjects = (db: Db, connectionId: string, changedAfter?: string) =>
+  countProjectsIn(db, ofConnection(connectionId, changedAfter));
+
+/** A page of the projects `scope` (a condition on `p`) admits, newest update first (those without one last), then id. */
+export function listProjectsIn(
   db: Db,
-  connectionId: string,
+  scope: RawBuilder<SqlBool>,
   limit: number,
   offset: number,
-  changedAfter?: string,
 ): Promise<ProjectRow[]> {
   return rowsOf<ProjectRow>(
     db,
     sql`SELECT p.id, p.external_id, p.name, p.description, p.instructions, p.created_at, p.updated_at
-      FROM projects p WHERE ${ofConnection(connectionId, changedAfter)}
+      FROM projects p WHERE ${scope}
       ORDER BY p.updated_at DESC NULLS LAST, p.id LIMIT ${limit} OFFSET ${offset}`,
   );
 }
 
-export const countProjects = (db: Db, connectionId: string, changedAfter?: string) =>
-  countRows(db, sql`projects p WHERE ${ofConnection(connectionId, changedAfter)}`);
+export const countProjectsIn = (db: Db, scope: RawBuilder<SqlBool>) => countRows(db, sql`projects p WHERE ${scope}`);
 
 /** Every project of a connection as stored: an import compares what it read with them. */
 export const projectsOfConnection = (db: Db, connectionId: string) =>

@@ -1,4 +1,4 @@
-import { sql, type Expression, type RawBuilder } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from './database.ts';
 
 /*
@@ -21,3 +21,20 @@ export async function countRows(db: Db, from: Expression<unknown>): Promise<numb
 /** ` AND <column> > <after>`, or nothing without `after`: where a keyset page starts. */
 export const andAfter = (column: string, after: string | number | undefined) =>
   after === undefined ? sql`` : sql` AND ${sql.ref(column)} > ${after}`;
+
+/**
+ * The rows of `table` (an alias of conversations, memories or projects) of a
+ * user's connections that the person has not disconnected (or of
+ * `connectionId`, one of them), or with `changedAfter` only those stored or
+ * changed after it: what an agent token reads.
+ */
+export const ofUserOpenConnections = (
+  table: 'c' | 'm' | 'p',
+  userId: string,
+  { connectionId, changedAfter }: { connectionId?: string | undefined; changedAfter?: string | undefined },
+) => {
+  const column = (name: string) => sql.ref(`${table}.${name}`);
+  return sql<SqlBool>`${column('connection_id')} IN (SELECT id FROM connections WHERE user_id = ${userId} AND status <> 'revoked')${
+    connectionId === undefined ? sql`` : sql` AND ${column('connection_id')} = ${connectionId}`
+  }${changedAfter === undefined ? sql`` : sql` AND ${column('changed_at')} > ${changedAfter}`}`;
+};

@@ -9,7 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MAX_TOOL_RESULT_BYTES } from '../../src/agents/agent-tools.ts';
 import { onboardApp } from '../../src/apps/apps.ts';
-import { fixtureBytes, json, postExport, seedConnection, setup, type TestContext } from '../helpers.ts';
+import { zipSync } from 'fflate';
+import { fixtureBytes, json, postExport, seedConnection, setup, zipFolderFiles, type TestContext } from '../helpers.ts';
 
 const mint = async (t: TestContext, userRef = 'u1', apiKey = t.tenant.apiKey) => {
   const res = await t.app.request('/api/agent-tokens', {
@@ -41,6 +42,13 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return result.structuredContent as any;
 }
 
+/** A tool error's text. */
+async function refused(client: Client, name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args });
+  assert.equal(result.isError, true, `${name} ${JSON.stringify(args)}`);
+  return (result.content as Array<{ text: string }>)[0]!.text;
+}
+
 /** u1 with the Claude fixture (a real-shaped export); another user and another app with conversations of their own. */
 async function seeded() {
   const t = await setup();
@@ -58,7 +66,7 @@ describe('/mcp with the official client', () => {
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((tool) => tool.name),
-      ['search_conversations', 'list_conversations', 'get_conversation'],
+      ['search_conversations', 'list_conversations', 'get_conversation', 'list_memories', 'list_projects'],
     );
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, 'object');
@@ -110,11 +118,7 @@ describe('/mcp with the official client', () => {
       await t.request(`/api/conversations?connectionId=${theirs.connections[0].id}&limit=1&fields=summary`),
     );
     const client = await connect(t, await mint(t));
-    const refusal = async (name: string, args: Record<string, unknown>) => {
-      const result = await client.callTool({ name, arguments: args });
-      assert.equal(result.isError, true, `${name} ${JSON.stringify(args)}`);
-      return (result.content as Array<{ text: string }>)[0]!.text;
-    };
+    const refusal = (name: string, args: Record<string, unknown>) => refused(client, name, args);
     assert.equal(await refusal('search_conversations', {}), 'query: query is required');
     assert.equal(
       await refusal('search_conversations', { query: 'x'.repeat(201) }),
@@ -143,6 +147,78 @@ describe('/mcp with the official client', () => {
       conversations: [],
       total: 0,
     });
+    await client.close();
+  });
+
+  test('list_memories and list_projects answer the API’s objects of the token’s user’s open connections only, paged by cursor', async () => {
+    const t = await setup();
+    const importZip = async (folder: string, userRef = 'u1', apiKey = t.tenant.apiKey) => {
+      const res = await t.app.request(`/api/ingest-export?userRef=${userRef}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/zip' },
+        body: zipSync(zipFolderFiles(folder)) as BodyInit,
+      });
+      assert.equal(res.status, 200);
+      return (await json(res)).connectionId as string;
+    };
+    // u2, and u1 of another app, have memories and projects of their own.
+    const connectionId = await importZip('claude-2026-06-zip');
+    await importZip('claude-2026-06-zip', 'u2');
+    await importZip('claude-2025-zip', 'u1', (await onboardApp(t.deps, 'Other app')).apiKey);
+    const theirs = (await json(await t.request('/api/connections?userRef=u2'))).connections[0].id;
+    const viaApi = async (what: 'memories' | 'projects') =>
+      (await json(await t.request(`/api/${what}?connectionId=${connectionId}`)))[what];
+    const client = await connect(t, await mint(t));
+
+    for (const what of ['memories', 'projects'] as const) {
+      const tool = `list_${what}`;
+      const ours = await viaApi(what);
+      assert.deepEqual(await call(client, tool, {}), { [what]: ours, total: ours.length });
+      assert.deepEqual(await call(client, tool, { connectionId }), { [what]: ours, total: ours.length });
+      assert.equal(await refused(client, tool, { connectionId: theirs }), 'Connection not found');
+      assert.equal(await refused(client, tool, { limit: 0 }), 'limit: limit must be at least 1');
+    }
+    assert.deepEqual((await viaApi('memories')).length, 3);
+    const first = await call(client, 'list_memories', { limit: 2 });
+    const second = await call(client, 'list_memories', { limit: 2, cursor: first.nextCursor });
+    assert.deepEqual([...first.memories, ...second.memories], await viaApi('memories'));
+    assert.equal(second.nextCursor, undefined);
+
+    // Disconnected (kept as revoked, its rows still there): nothing of it is listed.
+    await t.deps.db.updateTable('connections').set({ status: 'revoked' }).where('id', '=', connectionId).execute();
+    assert.deepEqual(await call(client, 'list_memories', {}), { memories: [], total: 0 });
+    assert.deepEqual(await call(client, 'list_projects', {}), { projects: [], total: 0 });
+    assert.equal(await refused(client, 'list_memories', { connectionId }), 'Connection is revoked');
+    await client.close();
+  });
+
+  test('memories and projects longer than a result holds come one a page, cut to fit and saying so', async () => {
+    const t = await setup();
+    const res = await postExport(t, zipSync(zipFolderFiles('claude-2026-06-zip')), {
+      contentType: 'application/zip',
+    });
+    assert.equal(res.status, 200);
+    await t.deps.db
+      .updateTable('memories')
+      .set({ content: 'word '.repeat(20_000) })
+      .execute();
+    const client = await connect(t, await mint(t));
+    const memories: any[] = [];
+    for (let cursor: string | undefined, guard = 0; guard < 10; guard++) {
+      const part = await call(client, 'list_memories', cursor ? { cursor } : {});
+      memories.push(...part.memories);
+      cursor = part.nextCursor;
+      if (!cursor) break;
+    }
+    assert.equal(memories.length, 3);
+    for (const memory of memories) assert.match(memory.content, /^word word .*…\[cut: the memory is longer\]$/s);
+
+    const long = 'word '.repeat(20_000);
+    await t.deps.db.updateTable('projects').set({ description: long, instructions: long }).execute();
+    const [project] = (await call(client, 'list_projects', {})).projects;
+    assert.match(project.description, /…\[cut: the description is longer\]$/);
+    assert.match(project.instructions, /…\[cut: the instructions are longer\]$/);
+    assert.equal(project.knowledge.length, 2);
     await client.close();
   });
 

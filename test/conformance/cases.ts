@@ -525,6 +525,89 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       assert.equal(withKey.headers.get('deprecation'), null, 'no Deprecation header with an API key');
     });
 
+    // Every runtime and the binary run these two (the smoke subset too).
+    test('resumable upload: created, sent in two PATCHes, its offset asked with HEAD, imported with upload=<id>', async () => {
+      const { apiKey } = await onboard('Uploads');
+      const bytes = fixtureBytes('claude-conversations.json');
+      const half = Math.floor(bytes.length / 2);
+      const tus = { 'Tus-Resumable': '1.0.0' };
+      const created = await api('/api/uploads', apiKey, {
+        method: 'POST',
+        headers: {
+          ...tus,
+          'Upload-Length': String(bytes.length),
+          'Upload-Metadata': `filename ${btoa('export.json')}`,
+        },
+      });
+      assert.equal(created.status, 201, created.text);
+      const path = created.headers.get('Location')!;
+      const offsetAfter = async (part: Uint8Array, offset: number) => {
+        const patched = await api(path, apiKey, {
+          method: 'PATCH',
+          headers: { ...tus, 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': String(offset) },
+          body: bytesBody(part),
+        });
+        assert.equal(patched.status, 204, patched.text);
+        const asked = await api(path, apiKey, { method: 'HEAD', headers: tus });
+        assert.equal(asked.headers.get('Upload-Length'), String(bytes.length));
+        return Number(asked.headers.get('Upload-Offset'));
+      };
+      assert.equal(await offsetAfter(bytes.subarray(0, half), 0), half);
+      assert.equal(await offsetAfter(bytes.subarray(half), half), bytes.length);
+      const id = path.split('/').at(-1);
+      const imported = expectJson(
+        await api(`/api/ingest-export?userRef=tus-user&upload=${id}`, apiKey, { method: 'POST' }),
+        200,
+      );
+      assert.deepEqual([imported.provider, imported.created], ['anthropic', 5]);
+      assert.equal((await api(path, apiKey, { method: 'HEAD', headers: tus })).status, 404, 'gone once imported');
+    });
+
+    test('/mcp: an agent token initializes, lists the tools and calls one', async () => {
+      const { apiKey } = await onboard('Agents');
+      expectJson(await ingest(base, apiKey, fixtureBytes('claude-conversations.json'), 'userRef=agent-user'), 200);
+      const { token } = expectJson(
+        await api('/api/agent-tokens', apiKey, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ userRef: 'agent-user' }),
+        }),
+        200,
+      );
+      secrets.push(token);
+      const rpc = async (id: number, method: string, params: Record<string, unknown>) => {
+        const got = await api('/mcp', token, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            'Mcp-Protocol-Version': '2025-06-18',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+        });
+        assert.equal(got.status, 200, got.text);
+        assert.equal(got.json?.id, id, got.text);
+        return got.json.result;
+      };
+      const initialized = await rpc(1, 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'conformance', version: '1' },
+      });
+      assert.deepEqual([initialized.serverInfo.name, initialized.serverInfo.version], ['parley', VERSION]);
+      const { tools } = await rpc(2, 'tools/list', {});
+      assert.deepEqual(
+        tools.map((tool: { name: string }) => tool.name),
+        ['search_conversations', 'list_conversations', 'get_conversation', 'list_memories', 'list_projects'],
+      );
+      const searched = await rpc(3, 'tools/call', { name: 'search_conversations', arguments: { query: 'postgres' } });
+      assert.deepEqual(
+        searched.structuredContent.conversations.map((c: { title: string }) => c.title),
+        ['Speeding up a slow Postgres query'],
+      );
+      assert.deepEqual(JSON.parse(searched.content[0].text), searched.structuredContent);
+    });
+
     if (smoke) {
       test('smoke: one export in, its connection and conversations out', async () => {
         const { apiKey } = await onboard('Smoke');

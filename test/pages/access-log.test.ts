@@ -48,7 +48,8 @@ async function agentSearches(t: TestContext, times: number) {
   );
   await client.listTools();
   for (let i = 0; i < times; i++) await client.callTool({ name: 'search_conversations', arguments: { query: 'rail' } });
-  await client.callTool({ name: 'list_conversations', arguments: {} });
+  for (const name of ['list_conversations', 'list_memories', 'list_projects'])
+    await client.callTool({ name, arguments: {} });
   await client.close();
 }
 
@@ -77,9 +78,9 @@ describe('the access log', () => {
     await readThroughApi(t, connectionId);
     await agentSearches(t, 12);
     const tomorrow = new Date(t.clock.now()).toISOString().slice(0, 10);
-    assert.deepEqual(await accessRows(t, 6 + 3 + 13), [
+    assert.deepEqual(await accessRows(t, 6 + 3 + 15), [
       { day: today, channel: 'api', reads: 6, searches: 1 },
-      { day: tomorrow, channel: 'agent', reads: 13, searches: 12 },
+      { day: tomorrow, channel: 'agent', reads: 15, searches: 12 },
       { day: tomorrow, channel: 'api', reads: 3, searches: 1 },
     ]);
 
@@ -88,7 +89,7 @@ describe('the access log', () => {
     assert.match(page, /Who read your conversations/);
     assert.match(
       page,
-      /In the last 30 days, Test app(&#39;|')s server read your conversations on 2 days\. Test app(&#39;|')s assistant read them 13 times, searching them 12 times\./,
+      /In the last 30 days, Test app(&#39;|')s server read your conversations on 2 days\. Test app(&#39;|')s assistant read them 15 times, searching them 12 times\./,
     );
   });
 
