@@ -52,7 +52,13 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
     const provider = uploadProvider(c);
     return renderPage(
       c,
-      <UploadPage appName={appName} provider={provider} csrfToken={csrfToken} maxBytes={deps.config.maxExportBytes} />,
+      <UploadPage
+        appName={appName}
+        provider={provider}
+        csrfToken={csrfToken}
+        maxBytes={deps.config.maxExportBytes}
+        sessionHours={deps.config.connectSessionHours}
+      />,
     );
   });
 
