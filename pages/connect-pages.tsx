@@ -165,6 +165,10 @@ export function UploadPage({
           data-text-interrupted={t.script.interrupted}
           data-text-busy={t.script.busy}
           data-text-starting={t.script.starting}
+          data-text-resume={t.script.resume}
+          data-text-reconnecting={t.script.reconnecting}
+          data-uploads="/connect/uploads"
+          data-provider={provider}
         >
           <input type="hidden" name="csrf" value={csrfToken} />
           {/* Before the file, so the import knows it as it reads; the upload script fills it in. */}
