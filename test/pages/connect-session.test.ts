@@ -5,10 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { signLink } from 'parley-sdk';
 import { startBackgroundWork } from '../../src/background.ts';
 import { setup, type TestContext } from '../helpers.ts';
-import { openSession, PageClient } from './page-client.ts';
+import { openSession, PageClient, pageLink } from './page-client.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -19,22 +18,7 @@ const mainText = (html: string) =>
     .replace(/&#x27;|&#39;/g, "'")
     .replace(/\s+/g, ' ');
 
-async function connectLinkToken(t: TestContext) {
-  const url = new URL(
-    await signLink(
-      {
-        appId: t.tenant.appId,
-        userRef: 'u1',
-        scopes: ['conversations:read'],
-        purpose: 'connect',
-        baseUrl: t.deps.config.publicUrl,
-      },
-      t.tenant.appSecret,
-      t.clock.now(),
-    ),
-  );
-  return url.searchParams.get('token')!;
-}
+const connectLinkToken = async (t: TestContext) => (await pageLink(t, 'connect')).searchParams.get('token')!;
 
 const sessionRows = async (t: TestContext) =>
   (await t.deps.db.selectFrom('page_sessions').select('purpose').orderBy('purpose').execute()).map(

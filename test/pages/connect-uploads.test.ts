@@ -5,15 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { claudeConversations, rowsIn, setup } from '../helpers.ts';
+import { claudeConversations, rowsIn, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, openSession, type PageClient } from './page-client.ts';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const OCTETS = { ...TUS, 'Content-Type': 'application/offset+octet-stream' };
 
-/** The browser's session's CSRF token, as its upload page carries it. */
-const csrfOf = async (browser: PageClient) =>
-  hiddenField(await (await browser.get('/connect/anthropic')).text(), 'csrf');
+/** A browser in a connect session of its own, and that session's CSRF token as its upload page carries it. */
+async function connectSession(t: TestContext) {
+  const browser = await openSession(t, 'connect');
+  return { browser, csrf: hiddenField(await (await browser.get('/connect/anthropic')).text(), 'csrf') };
+}
 
 const create = (browser: PageClient, csrf: string, length: number) =>
   browser.request('/connect/uploads', {
@@ -50,8 +52,7 @@ const exportBytes = () => new TextEncoder().encode(JSON.stringify(claudeConversa
 describe('the connect page’s resumable uploads', () => {
   test('sent in parts under the page session, then imported with upload=<id>; nothing of it stays', async () => {
     const t = await setup();
-    const browser = await openSession(t, 'connect');
-    const csrf = await csrfOf(browser);
+    const { browser, csrf } = await connectSession(t);
     const path = await uploaded(browser, csrf, exportBytes());
     const id = path.split('/').pop()!;
     const imported = await browser.post(`/connect/anthropic?upload=${id}`, { csrf, timeZone: 'Europe/Berlin' });
@@ -66,13 +67,11 @@ describe('the connect page’s resumable uploads', () => {
 
   test('an upload is its session’s: another session, an API key, a missing CSRF token get nothing of it', async () => {
     const t = await setup();
-    const browser = await openSession(t, 'connect');
-    const csrf = await csrfOf(browser);
+    const { browser, csrf } = await connectSession(t);
     const path = await uploaded(browser, csrf, exportBytes());
     const id = path.split('/').pop()!;
 
-    const other = await openSession(t, 'connect');
-    const otherCsrf = await csrfOf(other);
+    const { browser: other, csrf: otherCsrf } = await connectSession(t);
     assert.equal((await head(other, otherCsrf, path)).status, 404);
     assert.equal((await patch(other, otherCsrf, path, 0, new Uint8Array(1))).status, 404);
     const foreign = await other.post(`/connect/anthropic?upload=${id}`, { csrf: otherCsrf });
@@ -99,8 +98,7 @@ describe('the connect page’s resumable uploads', () => {
 
   test('an upload names the session’s user (a purge removes it) and goes when the session ends', async () => {
     const t = await setup();
-    const browser = await openSession(t, 'connect');
-    const csrf = await csrfOf(browser);
+    const { browser, csrf } = await connectSession(t);
     await uploaded(browser, csrf, exportBytes());
     const row = await t.deps.db.selectFrom('uploads').select('user_ref').executeTakeFirstOrThrow();
     assert.equal(row.user_ref, 'u1');
@@ -113,8 +111,7 @@ describe('the connect page’s resumable uploads', () => {
 
   test('an import of an upload not yet complete is an error page, and the upload stays to be finished', async () => {
     const t = await setup();
-    const browser = await openSession(t, 'connect');
-    const csrf = await csrfOf(browser);
+    const { browser, csrf } = await connectSession(t);
     const created = await create(browser, csrf, 100);
     const path = created.headers.get('Location')!;
     assert.equal((await patch(browser, csrf, path, 0, new Uint8Array(10))).status, 204);
