@@ -411,3 +411,8 @@ CREATE TABLE access_log (
   PRIMARY KEY (user_id, day, channel)
 );
 CREATE INDEX access_log_by_day ON access_log (day);
+
+-- version 12
+-- The connect page's uploads: as schema.sql's version 18, which says why.
+ALTER TABLE uploads ADD COLUMN page_session TEXT REFERENCES page_sessions (token_hash) ON DELETE CASCADE;
+CREATE INDEX uploads_by_page_session ON uploads (page_session) WHERE page_session IS NOT NULL;

@@ -549,3 +549,10 @@ CREATE TABLE access_log (
   PRIMARY KEY (user_id, day, channel)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX access_log_by_day ON access_log (day);
+
+-- version 18
+-- A resumable upload the connect page makes belongs to its page session (the
+-- hash of its cookie), not to the app at large: no other session, and no API
+-- key, reaches it, and it goes with the session (its end, a purge).
+ALTER TABLE uploads ADD COLUMN page_session TEXT REFERENCES page_sessions (token_hash) ON DELETE CASCADE;
+CREATE INDEX uploads_by_page_session ON uploads (page_session) WHERE page_session IS NOT NULL;

@@ -124,11 +124,14 @@ export function UploadPage({
   provider,
   csrfToken,
   maxBytes,
+  sessionHours,
 }: {
   appName: string;
   provider: string;
   csrfToken: string;
   maxBytes: number;
+  /** How long the session lasts (CONNECT_SESSION_HOURS), for a person who leaves to request their export. */
+  sessionHours: number;
 }) {
   const t = useMessages();
   const guide = providerGuide(provider)!;
@@ -146,7 +149,7 @@ export function UploadPage({
             <li key={step}>{step}</li>
           ))}
         </ol>
-        <p class="muted small">{t.waitingForExport({ app: appName })}</p>
+        <p class="muted small">{t.waitingForExport({ app: appName, hours: sessionHours })}</p>
         <h2>{t.uploadIt}</h2>
         {/* The upload script's words ride on the form: served as a file (no inline script), it reads them here. */}
         <form
@@ -162,6 +165,10 @@ export function UploadPage({
           data-text-interrupted={t.script.interrupted}
           data-text-busy={t.script.busy}
           data-text-starting={t.script.starting}
+          data-text-resume={t.script.resume}
+          data-text-reconnecting={t.script.reconnecting}
+          data-uploads="/connect/uploads"
+          data-provider={provider}
         >
           <input type="hidden" name="csrf" value={csrfToken} />
           {/* Before the file, so the import knows it as it reads; the upload script fills it in. */}

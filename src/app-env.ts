@@ -20,6 +20,8 @@ export interface AppEnv {
       locale: Locale;
       /** Whether the request carried the cookie of the session its page needs: without one, no session "expired". */
       sessionSent?: boolean;
+      /** Set on the connect pages' session: how long such a session lasts, which its end's page says. */
+      connectSessionHours?: number;
     } & PageFrame;
     /** The signed link of a page it opens (requirePageLink): checked, every check but its use. */
     link: AuthenticLink & { token: string; brand: PageBrand };

@@ -11,7 +11,7 @@ import { takeLease } from './db/leases.ts';
 import { deleteExpiredPageState } from './db/page-sessions.ts';
 import { deleteExpiredUploads } from './db/uploads.ts';
 import { isoTime, type Deps } from './deps.ts';
-import { SESSION_IDLE_MS } from './links/page-sessions.ts';
+import { connectSessionMs, SESSION_IDLE_MS } from './links/page-sessions.ts';
 import { runEvery } from './periodic.ts';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './webhooks/delivery-worker.ts';
 
@@ -31,7 +31,11 @@ const ABANDONED_STAGING_MS = 24 * HOUR_MS;
 async function runMaintenance(deps: Deps, holder: string, periodMs: number): Promise<void> {
   const now = deps.clock.now();
   if (!(await takeLease(deps.db, 'maintenance', holder, now, now + periodMs))) return;
-  await deleteExpiredPageState(deps.db, { idleBefore: isoTime(now - SESSION_IDLE_MS), now: isoTime(now) });
+  await deleteExpiredPageState(deps.db, {
+    idleBefore: isoTime(now - SESSION_IDLE_MS),
+    connectOpenedBefore: isoTime(now - connectSessionMs(deps.config)),
+    now: isoTime(now),
+  });
   await discardAbandonedStaging(deps.db, now - ABANDONED_STAGING_MS);
   await discardAbandonedImports(deps.db, now - ABANDONED_STAGING_MS);
   // What they wrote is people's text, in the database file.

@@ -48,6 +48,7 @@ const defaults = {
   MAX_EXPORT_RECORDS: '250000',
   MAX_OPEN_UPLOAD_BYTES: String(16 * 1024 ** 3),
   UPLOAD_EXPIRY_HOURS: '24',
+  CONNECT_SESSION_HOURS: '24',
 };
 
 /** V8's longest string: a conversation's JSON must fit in one to be parsed. */
@@ -100,6 +101,7 @@ const EnvSchema = v.object({
   MAX_EXPORT_RECORDS: integer(1, 1_000_000_000),
   MAX_OPEN_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER),
   UPLOAD_EXPIRY_HOURS: integer(1, 8760),
+  CONNECT_SESSION_HOURS: integer(1, 168),
   // Unset: /mcp refuses every request a browser sends from a page (one with an Origin).
   MCP_ALLOWED_ORIGINS: v.optional(
     v.pipe(
@@ -176,6 +178,8 @@ export interface Config {
   maxOpenUploadBytes: number;
   /** A resumable upload is removed this long after its last byte. */
   uploadExpiryHours: number;
+  /** A connect page's session lasts at least this long after its link opened it, for a person who went to request their export. */
+  connectSessionHours: number;
   /** The browser origins whose pages may call /mcp; none by default. */
   mcpAllowedOrigins: readonly string[];
 }
@@ -253,6 +257,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxStoredBytesPerApp: e.MAX_STORED_BYTES_PER_APP,
     maxOpenUploadBytes: e.MAX_OPEN_UPLOAD_BYTES,
     uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
+    connectSessionHours: e.CONNECT_SESSION_HOURS,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [],
   };
 }

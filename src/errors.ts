@@ -123,8 +123,9 @@ export const ERRORS = {
   userStorageFull: [413, 'Import would exceed the storage limit: MAX_STORED_BYTES_PER_USER', { upload: 'tooLarge' }],
   appStorageFull: [413, 'Import would exceed the storage limit: MAX_STORED_BYTES_PER_APP', { upload: 'tooLarge' }],
   // Resumable uploads (tus 1.0.0, /api/uploads) and importing one.
-  uploadNotFound: [404, 'Upload not found'],
-  uploadNotComplete: [409, 'Upload not complete'],
+  // On the connect page, the upload its script named is the request's, not a file's problem.
+  uploadNotFound: [404, 'Upload not found', { upload: 'errorPage' }],
+  uploadNotComplete: [409, 'Upload not complete', { upload: 'errorPage' }],
   tooManyOpenUploads: [413, 'Too many open uploads'],
   uploadOffsetMismatch: [409, 'Upload-Offset does not match the bytes received'],
   invalidUploadLength: [400, 'Invalid Upload-Length header'],

@@ -32,6 +32,7 @@ describe('parseConfig', () => {
       maxStoredBytesPerApp: 0,
       maxOpenUploadBytes: 16 * 1073741824,
       uploadExpiryHours: 24,
+      connectSessionHours: 24,
       mcpAllowedOrigins: [],
     });
   });
@@ -97,6 +98,7 @@ describe('parseConfig', () => {
         MAX_STORED_BYTES_PER_APP: '9000000',
         MAX_OPEN_UPLOAD_BYTES: '8000000',
         UPLOAD_EXPIRY_HOURS: '48',
+        CONNECT_SESSION_HOURS: '12',
         MCP_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:3000',
       }),
       {
@@ -136,6 +138,7 @@ describe('parseConfig', () => {
         maxStoredBytesPerApp: 9000000,
         maxOpenUploadBytes: 8000000,
         uploadExpiryHours: 48,
+        connectSessionHours: 12,
         mcpAllowedOrigins: ['https://app.example.com', 'http://localhost:3000'],
       },
     );

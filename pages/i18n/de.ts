@@ -209,8 +209,8 @@ export const de: Messages = {
       'Lade diese .zip-Datei unverändert hier hoch. Die darin enthaltene your_ai_conversations.html oder .json geht auch.',
     ],
   },
-  waitingForExport: ({ app }) =>
-    `Wartest du noch auf den Export? Du kannst diese Seite schließen: Wenn die Datei bereit ist, starte den Import erneut in ${app}.`,
+  waitingForExport: ({ app, hours }) =>
+    `Wartest du noch auf den Export? Lass diesen Tab offen oder komm innerhalb von ${f.counted(hours, { one: '# Stunde', other: '# Stunden' })} in diesem Browser auf diesem Gerät hierher zurück: Die Seite ist dann so, wie du sie verlassen hast. Der Link von ${app} funktioniert nur einmal; ein anderer Browser oder ein anderes Gerät braucht einen neuen.`,
   uploadIt: '2. Hochladen',
   exportFile: ({ files }) => `Exportdatei (${files})`,
   upTo: ({ size }) => `Bis zu ${size}.`,
@@ -224,6 +224,9 @@ export const de: Messages = {
     interrupted: 'Das Hochladen wurde unterbrochen. Prüfe deine Verbindung und versuche es noch einmal.',
     busy: 'Gerade werden viele Dateien importiert. Neuer Versuch gleich…',
     starting: 'Hochladen beginnt…',
+    resume:
+      'Das Hochladen von {file} wurde bei {percent} % unterbrochen. Wähle dieselbe Datei noch einmal: Es geht dort weiter.',
+    reconnecting: 'Die Verbindung ist abgebrochen. Das Hochladen geht weiter, sobald sie wieder da ist…',
   },
 
   importFailedTitle: 'Import fehlgeschlagen',
@@ -382,6 +385,8 @@ export const de: Messages = {
   // A page of a session this browser never opened.
   noSessionTitle: 'Öffne diese Seite über die App',
   noSessionAdvice: `Diese Seite funktioniert nur, nachdem du einen Link geöffnet hast, den dir die App gibt, und dieser Browser hat noch keinen geöffnet. ${askAgain}`,
+  connectSessionEnded: ({ hours }) =>
+    `Diese Seite bleibt ${f.counted(hours, { one: '# Stunde', other: '# Stunden' })} lang offen, nachdem du sie zum ersten Mal geöffnet hast, und diese Zeit ist vorbei. ${askAgain}`,
 
   // The manage pages' rows, times and notices.
   connectionsHeading: 'Deine Verbindungen',

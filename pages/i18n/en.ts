@@ -92,8 +92,8 @@ export const en = {
   importFrom: ({ provider }: Provider) => `Import from ${provider}`,
   getExport: '1. Get your export',
   providerSteps: stepsByProvider(),
-  waitingForExport: ({ app }: App) =>
-    `Waiting for the export? You can close this page: when the file is ready, start the import again from ${app}.`,
+  waitingForExport: ({ app, hours }: App & { hours: number }) =>
+    `Waiting for the export? Keep this tab, or come back to this page in this browser on this device within ${f.counted(hours, { one: '# hour', other: '# hours' })}: it will be where you left it. The link from ${app} works only once, so another browser or device needs a new one.`,
   uploadIt: '2. Upload it',
   exportFile: ({ files }: { files: string }) => `Export file (${files})`,
   upTo: ({ size }: { size: string }) => `Up to ${size}.`,
@@ -108,6 +108,8 @@ export const en = {
     interrupted: 'The upload was interrupted. Check your connection and try again.',
     busy: 'Many files are being imported right now. Retrying in a moment…',
     starting: 'Starting the upload…',
+    resume: 'The upload of {file} stopped at {percent}%. Choose the same file again: it continues from there.',
+    reconnecting: 'The connection dropped. The upload continues as soon as it is back…',
   },
 
   importFailedTitle: 'Import failed',
@@ -270,6 +272,9 @@ export const en = {
   // A page of a session this browser never opened.
   noSessionTitle: 'Open this page from the app',
   noSessionAdvice: `This page works only after you open a link the app gives you, and this browser has not opened one. ${askAgain}`,
+  /** A connect session past CONNECT_SESSION_HOURS. */
+  connectSessionEnded: ({ hours }: { hours: number }) =>
+    `This page stays open for ${f.counted(hours, { one: '# hour', other: '# hours' })} after you first opened it, and that time has passed. ${askAgain}`,
 
   // The manage pages' rows, times and notices.
   connectionsHeading: 'Your connections',

@@ -207,8 +207,8 @@ export const es: Messages = {
       'Sube ese .zip aquí tal cual. También sirve el archivo your_ai_conversations.html o .json que contiene.',
     ],
   },
-  waitingForExport: ({ app }) =>
-    `¿Esperando la exportación? Puedes cerrar esta página: cuando el archivo esté listo, vuelve a iniciar la importación desde ${app}.`,
+  waitingForExport: ({ app, hours }) =>
+    `¿Esperando la exportación? Deja esta pestaña abierta o vuelve a esta página en este navegador y este dispositivo antes de ${f.counted(hours, { one: '# hora', other: '# horas' })}: estará como la dejaste. El enlace de ${app} solo funciona una vez, así que otro navegador u otro dispositivo necesita uno nuevo.`,
   uploadIt: '2. Súbelo',
   exportFile: ({ files }) => `Archivo de exportación (${files})`,
   upTo: ({ size }) => `Hasta ${size}.`,
@@ -222,6 +222,9 @@ export const es: Messages = {
     interrupted: 'La subida se interrumpió. Revisa tu conexión e inténtalo de nuevo.',
     busy: 'Ahora mismo se están importando muchos archivos. Se reintentará en un momento…',
     starting: 'Iniciando la subida…',
+    resume:
+      'La subida de {file} se interrumpió al {percent} %. Vuelve a elegir el mismo archivo: continuará desde ahí.',
+    reconnecting: 'Se perdió la conexión. La subida continuará en cuanto vuelva…',
   },
 
   importFailedTitle: 'La importación falló',
@@ -382,6 +385,8 @@ export const es: Messages = {
   // A page of a session this browser never opened.
   noSessionTitle: 'Abre esta página desde la app',
   noSessionAdvice: `Esta página solo funciona después de abrir un enlace que te da la app, y este navegador no ha abierto ninguno. ${askAgain}`,
+  connectSessionEnded: ({ hours }) =>
+    `Esta página sigue abierta ${f.counted(hours, { one: '# hora', other: '# horas' })} después de abrirla por primera vez, y ese tiempo ya pasó. ${askAgain}`,
 
   // The manage pages' rows, times and notices.
   connectionsHeading: 'Tus conexiones',

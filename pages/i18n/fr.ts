@@ -209,8 +209,8 @@ export const fr: Messages = {
       'Importez ce .zip ici tel quel. Le fichier your_ai_conversations.html ou .json qu’il contient convient aussi.',
     ],
   },
-  waitingForExport: ({ app }) =>
-    `Vous attendez l’export ? Vous pouvez fermer cette page : quand le fichier est prêt, relancez l’import depuis ${app}.`,
+  waitingForExport: ({ app, hours }) =>
+    `Vous attendez l’export ? Gardez cet onglet ouvert, ou revenez sur cette page dans ce navigateur et sur cet appareil d’ici ${f.counted(hours, { one: '# heure', other: '# heures' })} : vous la retrouverez telle que vous l’avez laissée. Le lien de ${app} ne fonctionne qu’une fois : un autre navigateur ou appareil a besoin d’un nouveau lien.`,
   uploadIt: '2. Envoyez-le',
   exportFile: ({ files }) => `Fichier d’export (${files})`,
   upTo: ({ size }) => `Jusqu’à ${size}.`,
@@ -224,6 +224,9 @@ export const fr: Messages = {
     interrupted: 'L’envoi a été interrompu. Vérifiez votre connexion et réessayez.',
     busy: 'Beaucoup de fichiers sont en cours d’import. Nouvel essai dans un instant…',
     starting: 'Début de l’envoi…',
+    resume:
+      'L’envoi de {file} s’est interrompu à {percent} %. Choisissez à nouveau le même fichier : il reprendra là où il s’est arrêté.',
+    reconnecting: 'La connexion a été coupée. L’envoi reprendra dès qu’elle sera rétablie…',
   },
 
   importFailedTitle: 'Échec de l’import',
@@ -385,6 +388,8 @@ export const fr: Messages = {
   // A page of a session this browser never opened.
   noSessionTitle: 'Ouvrez cette page depuis l’application',
   noSessionAdvice: `Cette page ne fonctionne qu’après l’ouverture d’un lien fourni par l’application, et ce navigateur n’en a ouvert aucun. ${askAgain}`,
+  connectSessionEnded: ({ hours }) =>
+    `Cette page reste ouverte ${f.counted(hours, { one: '# heure', other: '# heures' })} après sa première ouverture, et ce délai est passé. ${askAgain}`,
 
   // The manage pages' rows, times and notices.
   connectionsHeading: 'Vos connexions',

@@ -209,8 +209,8 @@ export const ja: Messages = {
       'その .zip をそのままここにアップロードしてください。中の your_ai_conversations.html または .json でもかまいません。',
     ],
   },
-  waitingForExport: ({ app }) =>
-    `エクスポートを待っていますか？このページは閉じてかまいません。ファイルの準備ができたら、${app} からもう一度インポートを始めてください。`,
+  waitingForExport: ({ app, hours }) =>
+    `エクスポートを待っていますか？このタブを開いたままにするか、${hours} 時間以内にこの端末の同じブラウザーでこのページに戻ってきてください。離れたときのままになっています。${app} のリンクは一度しか使えないため、別のブラウザーや端末では新しいリンクが必要です。`,
   uploadIt: '2. アップロードする',
   exportFile: ({ files }) => `エクスポートファイル（${files}）`,
   upTo: ({ size }) => `最大 ${size}。`,
@@ -224,6 +224,8 @@ export const ja: Messages = {
     interrupted: 'アップロードが中断されました。接続を確認してもう一度お試しください。',
     busy: '現在多くのファイルをインポートしています。まもなく再試行します…',
     starting: 'アップロードを開始しています…',
+    resume: '{file} のアップロードは {percent}% で中断しました。同じファイルをもう一度選ぶと、そこから再開します。',
+    reconnecting: '接続が切れました。接続が戻りしだいアップロードを再開します…',
   },
 
   importFailedTitle: 'インポート失敗',
@@ -371,6 +373,8 @@ export const ja: Messages = {
   // A page of a session this browser never opened.
   noSessionTitle: 'このページはアプリから開いてください',
   noSessionAdvice: `このページは、アプリから渡されたリンクを開いた後にだけ使えます。このブラウザーではまだリンクが開かれていません。${askAgain}`,
+  connectSessionEnded: ({ hours }) =>
+    `このページは最初に開いてから ${hours} 時間有効で、その時間が過ぎました。${askAgain}`,
 
   // The manage pages' rows, times and notices.
   connectionsHeading: '接続',

@@ -203,7 +203,8 @@ export const zhCN: Messages = {
       '将该 .zip 原样上传到这里。也可以上传其中的 your_ai_conversations.html 或 .json 文件。',
     ],
   },
-  waitingForExport: ({ app }) => `还在等待导出文件？你可以关闭此页面：文件准备好后，请从 ${app} 重新开始导入。`,
+  waitingForExport: ({ app, hours }) =>
+    `还在等待导出文件？请保留此标签页，或在 ${hours} 小时内用这台设备上的同一浏览器回到此页面：页面会保持你离开时的样子。${app} 的链接只能使用一次，换用其他浏览器或设备需要新的链接。`,
   uploadIt: '2. 上传文件',
   exportFile: ({ files }) => `导出文件（${files}）`,
   upTo: ({ size }) => `最大 ${size}。`,
@@ -217,6 +218,8 @@ export const zhCN: Messages = {
     interrupted: '上传中断。请检查网络连接后重试。',
     busy: '目前有许多文件正在导入，稍后将自动重试…',
     starting: '正在开始上传…',
+    resume: '{file} 的上传在 {percent}% 处中断。请再次选择同一个文件，上传将从中断处继续。',
+    reconnecting: '连接已断开。连接恢复后上传会自动继续…',
   },
 
   importFailedTitle: '导入失败',
@@ -357,6 +360,7 @@ export const zhCN: Messages = {
   // A page of a session this browser never opened.
   noSessionTitle: '请从应用中打开此页面',
   noSessionAdvice: `此页面只有在你打开应用提供的链接后才能使用，而此浏览器尚未打开过链接。${askAgain}`,
+  connectSessionEnded: ({ hours }) => `此页面在首次打开后的 ${hours} 小时内有效，现已超过该时间。${askAgain}`,
 
   // The manage pages' rows, times and notices.
   connectionsHeading: '你的连接',

@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
@@ -9,6 +9,7 @@ import {
   createUpload,
   deleteUpload,
   uploadOfApp,
+  type UploadOwner,
   type UploadRow,
 } from '../uploads/resumable-uploads.ts';
 import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
@@ -35,20 +36,41 @@ const tusVersion = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** Where a set of uploads is served, who may reach it, and whose an upload made there is. */
+export interface UploadPlace {
+  /** The route, in the Hono app these routes are mounted into. */
+  path: string;
+  /** The same as the client reaches it: the uploads' `Location`. */
+  location: string;
+  /** Admits the request (its refusals are its own), before any upload is created or found. */
+  authorise: MiddlewareHandler<AppEnv>;
+  owner: (c: Context<AppEnv>) => UploadOwner;
+}
+
+/** /api/uploads: the app's uploads, under its API key. */
+export const uploadRoutes = (deps: Deps, requireCaller: CallerMiddleware) =>
+  tusRoutes(deps, {
+    path: '/uploads',
+    location: '/api/uploads',
+    authorise: requireCaller,
+    owner: (c) => ({ appId: c.get('caller').appId }),
+  });
+
 /**
- * /api/uploads: resumable uploads, tus 1.0.0 with creation, creation-with-upload,
+ * Resumable uploads, tus 1.0.0 with creation, creation-with-upload,
  * termination and expiration, for a file an import then names
- * (`POST /api/ingest-export?upload=`). Protocol only: the rules are in
- * uploads/resumable-uploads.ts. Written here rather than with the tus
- * project's server package, which keeps its locks in process memory (this
- * needs none: a part counts only where it starts at the bytes received),
- * reads bodies through Node streams outside the bounds every other body has,
- * and answers errors in its own text.
+ * (`POST /api/ingest-export?upload=`, or the connect page's import). Protocol
+ * only: the rules are in uploads/resumable-uploads.ts. Written here rather than
+ * with the tus project's server package, which keeps its locks in process
+ * memory (this needs none: a part counts only where it starts at the bytes
+ * received), reads bodies through Node streams outside the bounds every other
+ * body has, and answers errors in its own text.
  */
-export function uploadRoutes(deps: Deps, requireCaller: CallerMiddleware) {
+export function tusRoutes(deps: Deps, place: UploadPlace) {
   const routes = new Hono<AppEnv>();
-  routes.use('/uploads', tusVersion);
-  routes.use('/uploads/*', tusVersion);
+  const { path, authorise } = place;
+  routes.use(path, tusVersion);
+  routes.use(`${path}/*`, tusVersion);
 
   const expiry = (upload: Pick<UploadRow, 'expires_at'>) => ({
     'Upload-Expires': new Date(upload.expires_at).toUTCString(),
@@ -76,33 +98,33 @@ export function uploadRoutes(deps: Deps, requireCaller: CallerMiddleware) {
     return true;
   };
   const notUploadMethod = methodNotAllowed(['HEAD', 'PATCH', 'DELETE']);
-  const ownUpload = (c: Context<AppEnv>) => uploadOfApp(deps, c.get('caller').appId, c.req.param('id')!);
+  const ownUpload = (c: Context<AppEnv>) => uploadOfApp(deps, place.owner(c), c.req.param('id')!);
 
-  routes.options('/uploads', (c) =>
+  routes.options(path, (c) =>
     c.body(null, 204, {
       'Tus-Version': TUS_VERSION,
       'Tus-Extension': TUS_EXTENSIONS,
       'Tus-Max-Size': String(deps.config.maxExportBytes),
     }),
   );
-  routes.post('/uploads', requireCaller, async (c) => {
+  routes.post(path, authorise, async (c) => {
     if (c.req.header('Upload-Defer-Length') !== undefined) throw new ParleyError('invalidUploadLength');
     const length = byteCount(c.req.header('Upload-Length'), 'invalidUploadLength');
     const hasBytes = withBytes(c);
-    const upload = await createUpload(deps, c.get('caller').appId, {
+    const upload = await createUpload(deps, place.owner(c), {
       length,
       metadata: c.req.header('Upload-Metadata') ?? '',
     });
     // Relative: the client resolves it against the address it reached this server at.
-    c.header('Location', `/api/uploads/${upload.id}`);
+    c.header('Location', `${place.location}/${upload.id}`);
     const after = hasBytes ? await append(c, upload, 0) : upload;
     if (hasBytes) c.header('Upload-Offset', String(after.received));
     return c.body(null, 201, expiry(after));
   });
-  routes.all('/uploads', methodNotAllowed(['OPTIONS', 'POST']));
+  routes.all(path, methodNotAllowed(['OPTIONS', 'POST']));
 
   // Hono routes HEAD as GET: a GET of an upload is not part of the protocol.
-  routes.get('/uploads/:id', requireCaller, async (c) => {
+  routes.get(`${path}/:id`, authorise, async (c) => {
     if (c.req.method !== 'HEAD') return notUploadMethod(c, async () => {});
     const upload = await ownUpload(c);
     const headers: Record<string, string> = {
@@ -113,17 +135,17 @@ export function uploadRoutes(deps: Deps, requireCaller: CallerMiddleware) {
     if (upload.metadata !== '') headers['Upload-Metadata'] = upload.metadata;
     return c.body(null, 200, headers);
   });
-  routes.patch('/uploads/:id', requireCaller, async (c) => {
+  routes.patch(`${path}/:id`, authorise, async (c) => {
     if (!withBytes(c)) throw new ParleyError('unsupportedContentType');
     const offset = byteCount(c.req.header('Upload-Offset'), 'invalidUploadOffset');
     const upload = await ownUpload(c);
     const after = await append(c, upload, offset);
     return c.body(null, 204, { 'Upload-Offset': String(after.received), ...expiry(after) });
   });
-  routes.delete('/uploads/:id', requireCaller, async (c) => {
+  routes.delete(`${path}/:id`, authorise, async (c) => {
     await deleteUpload(deps, (await ownUpload(c)).id);
     return c.body(null, 204);
   });
-  routes.all('/uploads/:id', notUploadMethod);
+  routes.all(`${path}/:id`, notUploadMethod);
   return routes;
 }

@@ -325,6 +325,8 @@ export interface UploadsTable {
   received: ColumnType<number, number | undefined, number>;
   /** Unix ms. */
   expires_at: number;
+  /** The connect page's session that made it (its token's hash); null for one made with an API key. */
+  page_session: string | null;
 }
 
 export interface UploadPartsTable {

@@ -68,11 +68,18 @@ export async function deletePageSessionsOfUser(db: Db, appId: string, userRef: s
     .execute();
 }
 
-/** Forgets idle sessions and used link ids whose links have expired anyway. */
+/**
+ * Forgets ended sessions — idle since `idleBefore`, and for a connect session
+ * also opened before `connectOpenedBefore` — and used link ids whose links have expired anyway.
+ */
 export async function deleteExpiredPageState(
   db: Db,
-  { idleBefore, now }: { idleBefore: string; now: string },
+  { idleBefore, connectOpenedBefore, now }: { idleBefore: string; connectOpenedBefore: string; now: string },
 ): Promise<void> {
-  await db.deleteFrom('page_sessions').where('last_seen_at', '<', idleBefore).execute();
+  await db
+    .deleteFrom('page_sessions')
+    .where('last_seen_at', '<', idleBefore)
+    .where((eb) => eb.or([eb('purpose', '<>', 'connect'), eb('created_at', '<', connectOpenedBefore)]))
+    .execute();
   await db.deleteFrom('used_links').where('expires_at', '<', now).execute();
 }

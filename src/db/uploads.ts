@@ -29,13 +29,19 @@ export function insertUpload(db: Db, upload: Omit<UploadRow, 'received'>, maxOpe
   });
 }
 
-/** The app's upload `id`, unless it has expired. */
-export async function uploadOfApp(db: Db, appId: string, id: string, now: number): Promise<UploadRow | undefined> {
+/** The app's upload `id` made by `pageSession` (null: with an API key), unless it has expired. */
+export async function uploadOfApp(
+  db: Db,
+  { appId, pageSession }: { appId: string; pageSession: string | null },
+  id: string,
+  now: number,
+): Promise<UploadRow | undefined> {
   const row = await db
     .selectFrom('uploads')
     .selectAll()
     .where('id', '=', id)
     .where('app_id', '=', appId)
+    .where('page_session', pageSession === null ? 'is' : '=', pageSession)
     .where('expires_at', '>', now)
     .executeTakeFirst();
   return row && numeric(row);

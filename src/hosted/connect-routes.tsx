@@ -4,6 +4,7 @@ import type { AppEnv } from '../app-env.ts';
 import type { Deps } from '../deps.ts';
 import type { ImportSlots } from '../import/import-slots.ts';
 import { connectUpload } from './connect-upload.tsx';
+import { connectUploads } from './connect-uploads.ts';
 import { pageHeaders, requirePageLink, requirePageSession } from './page-middleware.ts';
 import { startPageSession } from './page-session-cookies.ts';
 import { renderPage } from './render-page.tsx';
@@ -26,6 +27,8 @@ export function connectRoutes(deps: Deps, imports: ImportSlots) {
   routes.get('/connect', requirePageSession(deps, 'connect'), (c) =>
     renderPage(c, <ChooseProviderPage appName={c.var.session.appName} />),
   );
+  // Before /connect/:provider, which would take `uploads` for a provider.
+  routes.route('/', connectUploads(deps));
   routes.route('/', connectUpload(deps, imports));
 
   return routes;

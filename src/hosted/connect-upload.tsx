@@ -11,8 +11,10 @@ import { formatFor } from '../import/formats/registry.ts';
 import { closeIfBodyUnread, errorStatus } from '../http/error-response.ts';
 import { openExportUpload } from '../http/export-upload.ts';
 import { checkCsrf, rememberResult, type ImportOutcome } from '../links/page-sessions.ts';
+import { importUpload } from '../uploads/resumable-uploads.ts';
 import { importProblem } from './import-problem.ts';
 import { requirePageSession } from './page-middleware.ts';
+import { postedForm } from './posted-form.ts';
 import { renderPage } from './render-page.tsx';
 
 /** The provider of /connect/:provider: one Parley reads, or the page is not found. */
@@ -52,19 +54,30 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
     const provider = uploadProvider(c);
     return renderPage(
       c,
-      <UploadPage appName={appName} provider={provider} csrfToken={csrfToken} maxBytes={deps.config.maxExportBytes} />,
+      <UploadPage
+        appName={appName}
+        provider={provider}
+        csrfToken={csrfToken}
+        maxBytes={deps.config.maxExportBytes}
+        sessionHours={deps.config.connectSessionHours}
+      />,
     );
   });
 
   // The upload goes through the same import as POST /api/ingest-export; the
   // outcome is kept in the session and shown after a redirect (post/redirect/get).
+  // With `upload=<id>` (the page's script, after sending the file to
+  // /connect/uploads) the form carries only its fields, and the import reads
+  // that upload of this session.
   routes.post('/connect/:provider', session, async (c) => {
     const current = c.var.session;
     const provider = uploadProvider(c);
+    const uploadIds = c.req.queries('upload');
     let outcome: ImportOutcome;
     try {
-      const upload = await openExportUpload(c, deps.config);
+      const upload = uploadIds ? { fields: await postedForm(deps, c) } : await openExportUpload(c, deps.config);
       checkCsrf(current, upload.fields.csrf);
+      if (uploadIds && uploadIds.length > 1) throw new ParleyError('severalUploads');
       // The browser's zone, which the page's script fills in: one it does not know is left out (UTC).
       const zone = upload.fields.timeZone;
       const timeZone = zone && isTimeZone(zone) ? zone : undefined;
@@ -75,8 +88,11 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
         pageSession: current.tokenHash,
         timeZone,
       };
-      const file = upload.file;
-      outcome = await imports.run(() => importExport(deps, target, file, async () => target));
+      outcome = await imports.run(() =>
+        'file' in upload
+          ? importExport(deps, target, upload.file, async () => target)
+          : importUpload(deps, target, uploadIds![0]!),
+      );
     } catch (error) {
       // The error table says which refusals are of the request rather than of the file:
       // their error pages are at the form's address.

@@ -91,7 +91,12 @@ export const requirePageSession = (deps: Deps, purpose: PagePurpose) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const locale = sessionLocale(c, purpose);
     const cookie = sessionCookie(c, purpose);
-    c.set('page', { ...c.get('page'), ...(locale && { locale }), sessionSent: cookie !== undefined });
+    c.set('page', {
+      ...c.get('page'),
+      ...(locale && { locale }),
+      sessionSent: cookie !== undefined,
+      ...(purpose === 'connect' && { connectSessionHours: deps.config.connectSessionHours }),
+    });
     const session = await resumePageSession(deps, cookie, purpose);
     const returnUrl = await registeredReturnUrl(deps, session.appId, session.returnUrl);
     const app = await appShown(deps, session.appId, purpose, returnUrl);

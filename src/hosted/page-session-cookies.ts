@@ -5,7 +5,7 @@ import type { AppEnv } from '../app-env.ts';
 import type { PagePurpose } from '../db/database.ts';
 import type { Deps } from '../deps.ts';
 import { consumeLink } from '../links/link-verification.ts';
-import { openPageSession } from '../links/page-sessions.ts';
+import { connectSessionMs, openPageSession } from '../links/page-sessions.ts';
 
 const COOKIE_NAMES: Record<PagePurpose, string> = { connect: 'parley_connect', manage: 'parley_manage' };
 /**
@@ -51,6 +51,9 @@ export const startPageSession =
       sameSite: 'Lax',
       secure: deps.config.publicUrl.startsWith('https:'),
       path: '/',
+      // A connect session outlives the browser's own session (a phone closes tabs
+      // while the person requests their export); the server ends it all the same.
+      ...(claims.purpose === 'connect' && { maxAge: connectSessionMs(deps.config) / 1000 }),
     } as const;
     setCookie(c, COOKIE_NAMES[claims.purpose], token, cookie);
     const locale = supportedLocale(claims.locale);

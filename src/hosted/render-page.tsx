@@ -40,11 +40,14 @@ const PAGE_PIECE_CHARACTERS = 256 * 1024;
  */
 export function pageErrorResponse(c: Context<AppEnv>, error: ParleyError) {
   const t = messages(c);
-  const { appName, sessionSent } = c.get('page');
-  const neverOpened = error.code === 'sessionExpired' && !sessionSent;
+  const { appName, sessionSent, connectSessionHours } = c.get('page');
+  const expired = error.code === 'sessionExpired';
+  const neverOpened = expired && !sessionSent;
   const advice = neverOpened
     ? t.noSessionAdvice
-    : ((t.advice as Partial<Record<ErrorCode, string>>)[error.code] ?? t.askAgain);
+    : expired && connectSessionHours
+      ? t.connectSessionEnded({ hours: connectSessionHours })
+      : ((t.advice as Partial<Record<ErrorCode, string>>)[error.code] ?? t.askAgain);
   const message = neverOpened ? t.noSessionTitle : t.errors[error.code];
   const status = errorStatus(error);
   return renderPage(

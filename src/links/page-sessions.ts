@@ -8,6 +8,26 @@ import { isoTime, type Deps } from '../deps.ts';
 import { IMPORT_PROBLEMS, ParleyError } from '../errors.ts';
 
 export const SESSION_IDLE_MS = 30 * 60_000;
+const HOUR_MS = 3_600_000;
+
+/** How long a connect session lasts after its link opened it, idle or not. */
+export const connectSessionMs = (config: Pick<Deps['config'], 'connectSessionHours'>) =>
+  config.connectSessionHours * HOUR_MS;
+
+/**
+ * When a session stops opening pages: 30 minutes after its last page; a connect
+ * session no sooner than CONNECT_SESSION_HOURS after its link opened it, so that
+ * a person who went to request their export (minutes to hours) finds the page
+ * again in the same browser. The link itself still works once.
+ */
+function sessionEnd(
+  config: Pick<Deps['config'], 'connectSessionHours'>,
+  row: { purpose: PagePurpose; created_at: string; last_seen_at: string },
+): number {
+  const idleEnd = Date.parse(row.last_seen_at) + SESSION_IDLE_MS;
+  if (row.purpose !== 'connect') return idleEnd;
+  return Math.max(idleEnd, Date.parse(row.created_at) + connectSessionMs(config));
+}
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -54,7 +74,7 @@ export interface PageSession {
   returnUrl: string | null;
 }
 
-type SessionDeps = Pick<Deps, 'db' | 'clock' | 'random'>;
+type SessionDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config'>;
 
 /** Opens a session for a consumed link; returns the cookie value (only its hash is stored). */
 export async function openPageSession(
@@ -86,7 +106,7 @@ export async function openPageSession(
 
 /**
  * The live session behind a cookie, for a page of `purpose`; its idle timer restarts.
- * No cookie, an unknown one, or one idle for over 30 minutes: `Session expired`.
+ * No cookie, an unknown one, or one past its end (sessionEnd): `Session expired`.
  */
 export async function resumePageSession(
   deps: SessionDeps,
@@ -97,9 +117,9 @@ export async function resumePageSession(
   const tokenHash = await sha256Hex(token);
   const row = await store.findPageSession(deps.db, tokenHash);
   const now = deps.clock.now();
-  const idle = row !== undefined && Date.parse(row.last_seen_at) + SESSION_IDLE_MS <= now;
-  if (idle) await store.deletePageSession(deps.db, tokenHash);
-  if (!row || idle || row.purpose !== purpose) throw new ParleyError('sessionExpired');
+  const ended = row !== undefined && sessionEnd(deps.config, row) <= now;
+  if (ended) await store.deletePageSession(deps.db, tokenHash);
+  if (!row || ended || row.purpose !== purpose) throw new ParleyError('sessionExpired');
   await store.updatePageSession(deps.db, tokenHash, { last_seen_at: isoTime(now) });
   return {
     tokenHash,

@@ -13,6 +13,14 @@ type ImportDeps = Parameters<typeof importExport>[0];
 
 const HOUR_MS = 3_600_000;
 
+/**
+ * Who an upload belongs to: an app, through its API key; or one connect page's
+ * session of that app (its token's hash), which alone reaches it, for its user.
+ */
+export type UploadOwner =
+  | { appId: string; pageSession?: undefined }
+  | { appId: string; pageSession: string; userRef: string };
+
 /** When an upload whose last byte came now expires. */
 export const expiryFrom = (deps: Pick<Deps, 'config'>, now: number) => now + deps.config.uploadExpiryHours * HOUR_MS;
 
@@ -36,23 +44,26 @@ export function parseUploadMetadata(header: string): Record<string, string> {
 }
 
 /**
- * Creates an upload of `length` bytes for the app: 413 over MAX_EXPORT_BYTES (no
+ * Creates an upload of `length` bytes for its owner: 413 over MAX_EXPORT_BYTES (no
  * export larger is imported) or when the app's open uploads would then declare
- * more than MAX_OPEN_UPLOAD_BYTES. A `userRef` in the metadata ties it to that
- * user (their purge removes it; only their import reads it).
+ * more than MAX_OPEN_UPLOAD_BYTES. A `userRef` in the metadata — or the page
+ * session's user, whatever the metadata says — ties it to that user (their purge
+ * removes it; only their import reads it).
  */
 export async function createUpload(
   deps: UploadDeps,
-  appId: string,
+  owner: UploadOwner,
   { length, metadata }: { length: number; metadata: string },
 ): Promise<UploadRow> {
-  const userRef = metadata === '' ? undefined : parseUploadMetadata(metadata).userRef;
+  const named = metadata === '' ? undefined : parseUploadMetadata(metadata).userRef;
+  const userRef = owner.pageSession === undefined ? named : owner.userRef;
   if (userRef !== undefined && !isValidUserRef(userRef)) throw new ParleyError('invalidUserRef');
   if (length > deps.config.maxExportBytes) throw new ParleyError('exportTooLarge');
   const upload = {
     // A random UUID: 122 random bits, so an id cannot be guessed.
     id: deps.random.uuid(),
-    app_id: appId,
+    app_id: owner.appId,
+    page_session: owner.pageSession ?? null,
     user_ref: userRef ?? null,
     metadata,
     length,
@@ -63,9 +74,17 @@ export async function createUpload(
   return { ...upload, received: 0 };
 }
 
-/** The app's upload, or 404 as for one that does not exist (another app's, one expired). */
-export async function uploadOfApp(deps: Pick<Deps, 'db' | 'clock'>, appId: string, id: string): Promise<UploadRow> {
-  const upload = await uploads.uploadOfApp(deps.db, appId, id, deps.clock.now());
+/**
+ * The owner's upload, or 404 as for one that does not exist (another app's,
+ * another page session's, one expired; a page session's, asked with an API key).
+ */
+export async function uploadOfApp(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  { appId, pageSession }: { appId: string; pageSession?: string | undefined },
+  id: string,
+): Promise<UploadRow> {
+  const owner = { appId, pageSession: pageSession ?? null };
+  const upload = await uploads.uploadOfApp(deps.db, owner, id, deps.clock.now());
   if (!upload) throw new ParleyError('uploadNotFound');
   return upload;
 }
@@ -136,7 +155,8 @@ export async function* uploadBytes(
  * missing. A failed import leaves the upload, to be imported again.
  */
 export async function importUpload(deps: ImportDeps, target: ImportTarget, id: string): Promise<ImportResult> {
-  const upload = await uploadOfApp(deps, target.appId, id);
+  // The connect page's import (target.pageSession) reads only that session's uploads.
+  const upload = await uploadOfApp(deps, target, id);
   if (upload.user_ref !== null && upload.user_ref !== target.userRef) throw new ParleyError('uploadNotFound');
   if (upload.received < upload.length) throw new ParleyError('uploadNotComplete');
   const result = await importExport(deps, target, uploadBytes(deps, upload.id), async () => target);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -84,6 +85,32 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * What a browser suite's `before` starts: the server on a database in a new
+ * temporary folder, and Chromium, both at once. `stop` (the suite's `after`)
+ * ends whichever started and removes the folder; if either failed to start,
+ * the other is stopped before the failure is thrown.
+ */
+export async function startBrowserSuite(prefix: string) {
+  const tmp = mkdtempSync(join(tmpdir(), prefix));
+  const [started, launched] = await Promise.allSettled([startServer(join(tmp, 'parley.db')), launchChromium()]);
+  const server = started.status === 'fulfilled' ? started.value : undefined;
+  const browser = launched.status === 'fulfilled' ? launched.value : undefined;
+  const stop = async () => {
+    try {
+      await browser?.close();
+    } finally {
+      await server?.stop();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  };
+  if (started.status === 'rejected' || launched.status === 'rejected') {
+    await stop();
+    throw started.status === 'rejected' ? started.reason : (launched as PromiseRejectedResult).reason;
+  }
+  return { tmp, server: server!, browser: browser!, stop };
 }
 
 /** Runs the operator CLI against the server's database and returns the JSON it printed. */

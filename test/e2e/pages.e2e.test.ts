@@ -6,8 +6,7 @@
  * under PARLEY_REQUIRE_BROWSER=1 (see `describeInBrowser`).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,10 +20,9 @@ import {
   capture,
   cli,
   describeInBrowser,
-  launchChromium,
   PHONE,
   SCREENSHOTS_DIR,
-  startServer,
+  startBrowserSuite,
   tabTo,
   watchPage,
   type RunningServer,
@@ -46,6 +44,7 @@ const fixtureText = (name: string) => readFileSync(new URL(name, FIXTURES_DIR), 
 /** A PNG's first bytes: a picture picked instead of the export. */
 const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
 
+let suite: Awaited<ReturnType<typeof startBrowserSuite>> | undefined;
 let tmp: string;
 let server: RunningServer | undefined;
 let browser: Browser | undefined;
@@ -267,14 +266,8 @@ async function openChatGptUpload(page: Page, url: string, { screenshots = false 
 
 describeInBrowser('the hosted pages in Chromium', () => {
   before(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
-    // Both at once to save a second; allSettled so that whichever did start is
-    // still there for `after` to stop when the other fails.
-    const [started, launched] = await Promise.allSettled([startServer(join(tmp, 'parley.db')), launchChromium()]);
-    if (started.status === 'fulfilled') server = started.value;
-    if (launched.status === 'fulfilled') browser = launched.value;
-    if (started.status === 'rejected') throw started.reason;
-    if (launched.status === 'rejected') throw launched.reason;
+    suite = await startBrowserSuite('parley-e2e-');
+    ({ tmp, server, browser } = suite);
     tenant = await cli(server!, 'app', 'create', '--name', 'Acme Notes');
     // The app's brand, as a customer sets it: every page (and every screenshot) shows it.
     await cli(
@@ -297,14 +290,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
     writeFileSync(chatgptZip, zipSync({ 'conversations.json': new Uint8Array(readFileSync(CHATGPT_EXPORT)) }));
   });
 
-  after(async () => {
-    try {
-      await browser?.close();
-    } finally {
-      await server?.stop();
-      rmSync(tmp, { recursive: true, force: true });
-    }
-  });
+  after(() => suite?.stop());
 
   test('connect: import a ChatGPT export, the same file again, then a Claude file by mistake, imported as Claude in one click', async () => {
     const { url } = await cli(
@@ -327,7 +313,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
         // Hold the upload at the network for a moment, to see the state the script shows.
         let release!: () => void;
         const held = new Promise<void>((resolve) => (release = resolve));
-        await page.route(`${base()}/connect/openai`, async (route) => {
+        await page.route(`${base()}/connect/uploads`, async (route) => {
           if (route.request().method() === 'POST') await held;
           await route.continue();
         });
@@ -344,7 +330,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
         assert.deepEqual(await accessibilityViolations(page), [], 'axe on the upload in progress');
         release();
         await page.waitForURL(`${base()}/connect/result`);
-        await page.unroute(`${base()}/connect/openai`);
+        await page.unroute(`${base()}/connect/uploads`);
 
         assert.equal(await heading(page), 'Your ChatGPT conversations are in');
         assert.equal(
@@ -384,7 +370,8 @@ describeInBrowser('the hosted pages in Chromium', () => {
         await shoot(page, 'connect-result-error');
         const resent = page.waitForRequest((request) => request.method() === 'POST');
         await offer.getByRole('button', { name: 'Import it as Claude' }).click();
-        assert.equal((await resent).url(), `${base()}/connect/anthropic`);
+        // The same upload, imported as Claude's: not sent again.
+        assert.match((await resent).url(), /\/connect\/anthropic\?upload=[\w-]{36}$/);
         await page.waitForURL(`${base()}/connect/result`);
         assert.equal(await heading(page), 'Your Claude conversations are in');
 

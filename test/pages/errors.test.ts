@@ -220,9 +220,9 @@ describe('session and link messages say what happened', () => {
 
   test('a session that did end says so, in the session’s language', async () => {
     const t = await setup();
-    const browser = await openSession(t, 'connect');
+    const browser = await openSession(t, 'manage');
     t.clock.advance(31 * 60_000);
-    const html = await (await browser.get('/connect')).text();
+    const html = await (await browser.get('/manage')).text();
     assert.deepEqual(headings(html), ['Session expired']);
     assert.match(mainText(html), /Your session here has ended: it closes after 30 minutes without activity\./);
   });

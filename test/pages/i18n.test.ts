@@ -51,10 +51,13 @@ describe('the pages’ language', () => {
     assert.match(result, /5 Unterhaltungen aus Claude sind jetzt für Test app verfügbar\./);
 
     // An error inside the session is in its language too.
-    t.clock.advance(31 * 60_000);
+    t.clock.advance(25 * 3_600_000);
     const expired = await (await browser.get('/connect')).text();
     assert.deepEqual(headings(expired), ['Sitzung abgelaufen']);
-    assert.match(expired, /Deine Sitzung hier ist beendet: Sie schließt sich nach 30 Minuten ohne Aktivität\./);
+    assert.match(
+      expired,
+      /Diese Seite bleibt 24 Stunden lang offen, nachdem du sie zum ersten Mal geöffnet hast, und diese Zeit ist vorbei\./,
+    );
   });
 
   test('a manage session keeps its link’s language; a later link without one drops it', async () => {

@@ -45,21 +45,27 @@ export function hiddenField(html: string, name: string): string {
   return match[1]!.replace(/&amp;/g, '&');
 }
 
-/** A browser in a page session of `purpose`, opened the way a person does: through a signed link. */
-export async function openSession(
+/** A signed link to the page of `purpose`, as the app makes one now. */
+export async function pageLink(
   t: TestContext,
   purpose: 'connect' | 'manage',
   userRef = 'u1',
   appId = t.tenant.appId,
   secret = t.tenant.appSecret,
 ) {
-  const url = new URL(
+  return new URL(
     await signLink(
       { appId, userRef, scopes: ['conversations:read'], purpose, baseUrl: t.deps.config.publicUrl },
       secret,
       t.clock.now(),
     ),
   );
+}
+
+/** A browser in a page session of `purpose`, opened the way a person does: through a signed link. */
+export async function openSession(...link: Parameters<typeof pageLink>) {
+  const [t, purpose] = link;
+  const url = await pageLink(...link);
   const browser = new PageClient(t);
   const response =
     purpose === 'connect'
