@@ -100,6 +100,8 @@ const EnvSchema = v.object({
   MAX_EXPORT_RECORDS: integer(1, 1_000_000_000),
   MAX_OPEN_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER),
   UPLOAD_EXPIRY_HOURS: integer(1, 8760),
+  // Unset: no /metrics.
+  METRICS_TOKEN: v.optional(v.string()),
   // Unset: /mcp refuses every request a browser sends from a page (one with an Origin).
   MCP_ALLOWED_ORIGINS: v.optional(
     v.pipe(
@@ -176,6 +178,8 @@ export interface Config {
   maxOpenUploadBytes: number;
   /** A resumable upload is removed this long after its last byte. */
   uploadExpiryHours: number;
+  /** The bearer token GET /metrics requires; undefined: no /metrics. */
+  metricsToken: string | undefined;
   /** The browser origins whose pages may call /mcp; none by default. */
   mcpAllowedOrigins: readonly string[];
 }
@@ -193,6 +197,7 @@ const OPTIONAL = [
   'AWS_ENDPOINT_URL',
   'MAX_STORED_BYTES_PER_USER',
   'MCP_ALLOWED_ORIGINS',
+  'METRICS_TOKEN',
 ] as const;
 
 /** Reads the configuration from environment variables; throws one line naming the first bad one. */
@@ -254,5 +259,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxOpenUploadBytes: e.MAX_OPEN_UPLOAD_BYTES,
     uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [],
+    metricsToken: e.METRICS_TOKEN,
   };
 }

@@ -33,6 +33,7 @@ describe('parseConfig', () => {
       maxOpenUploadBytes: 16 * 1073741824,
       uploadExpiryHours: 24,
       mcpAllowedOrigins: [],
+      metricsToken: undefined,
     });
   });
 
@@ -98,6 +99,7 @@ describe('parseConfig', () => {
         MAX_OPEN_UPLOAD_BYTES: '8000000',
         UPLOAD_EXPIRY_HOURS: '48',
         MCP_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:3000',
+        METRICS_TOKEN: 'a-long-enough-metrics-token',
       }),
       {
         port: 3000,
@@ -137,6 +139,7 @@ describe('parseConfig', () => {
         maxOpenUploadBytes: 8000000,
         uploadExpiryHours: 48,
         mcpAllowedOrigins: ['https://app.example.com', 'http://localhost:3000'],
+        metricsToken: 'a-long-enough-metrics-token',
       },
     );
   });
