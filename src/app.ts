@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { routePath } from 'hono/route';
 import { sql } from 'kysely';
 import packageJson from '../package.json' with { type: 'json' };
 import { mcpRoutes } from './agents/mcp-routes.ts';
@@ -17,6 +18,7 @@ import { ParleyError } from './errors.ts';
 import { errorStatus, setErrorHeaders } from './http/error-response.ts';
 import { isDatabaseBusy } from './db/dialects/dialect.ts';
 import { ImportSlots } from './import/import-slots.ts';
+import { metricsRoutes } from './metrics/metrics-routes.ts';
 
 export const VERSION: string = packageJson.version;
 
@@ -36,11 +38,14 @@ export function createApp(deps: Deps) {
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
+    const seconds = (performance.now() - started) / 1000;
+    // The last route the request matched: its template, the handler's where one took it.
+    deps.metrics.requestAnswered(c.req.method, routePath(c, -1), c.res.status, seconds);
     deps.log.info('request', {
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      durationMs: Math.round(seconds * 10_000) / 10,
       appId: c.get('caller')?.appId ?? c.get('page')?.appId,
     });
   });
@@ -63,6 +68,7 @@ export function createApp(deps: Deps) {
   app.route('/', connectRoutes(deps, imports));
   app.route('/', manageRoutes(deps));
   app.route('/', brandRoutes(deps));
+  app.route('/', metricsRoutes(deps));
   // The pages' scripts, stylesheet and favicon: pages/assets/, built by scripts/build-assets.ts.
   for (const [name, body] of Object.entries(ASSETS)) {
     const headers = {

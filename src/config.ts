@@ -102,6 +102,8 @@ const EnvSchema = v.object({
   MAX_OPEN_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER),
   UPLOAD_EXPIRY_HOURS: integer(1, 8760),
   CONNECT_SESSION_HOURS: integer(1, 168),
+  // Unset: no /metrics.
+  METRICS_TOKEN: v.optional(v.string()),
   // Unset: /mcp refuses every request a browser sends from a page (one with an Origin).
   MCP_ALLOWED_ORIGINS: v.optional(
     v.pipe(
@@ -180,6 +182,8 @@ export interface Config {
   uploadExpiryHours: number;
   /** A connect page's session lasts at least this long after its link opened it, for a person who went to request their export. */
   connectSessionHours: number;
+  /** The bearer token GET /metrics requires; undefined: no /metrics. */
+  metricsToken: string | undefined;
   /** The browser origins whose pages may call /mcp; none by default. */
   mcpAllowedOrigins: readonly string[];
 }
@@ -197,6 +201,7 @@ const OPTIONAL = [
   'AWS_ENDPOINT_URL',
   'MAX_STORED_BYTES_PER_USER',
   'MCP_ALLOWED_ORIGINS',
+  'METRICS_TOKEN',
 ] as const;
 
 /** Reads the configuration from environment variables; throws one line naming the first bad one. */
@@ -259,5 +264,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
     connectSessionHours: e.CONNECT_SESSION_HOURS,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [],
+    metricsToken: e.METRICS_TOKEN,
   };
 }

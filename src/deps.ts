@@ -5,6 +5,7 @@ import type { Db } from './db/database.ts';
 import type { WorkerLike } from './import/worker/import-worker.ts';
 import type { SourceHash } from './import/worker/record-batcher.ts';
 import type { Logger } from './log.ts';
+import type { Metrics } from './metrics/metrics.ts';
 
 /** Milliseconds since the epoch; tests pass a clock they move by hand. */
 export interface Clock {
@@ -27,6 +28,8 @@ export interface Deps {
   clock: Clock;
   random: Random;
   log: Logger;
+  /** What GET /metrics reports: counted here as requests and imports end. */
+  metrics: Metrics;
   /**
    * Told once a purge, a conversation's deletion or a disconnect has committed:
    * the server then empties SQLite's log within seconds, so the deleted text is

@@ -44,6 +44,7 @@ export const ERRORS = {
   invalidApiKey: [401, 'Invalid API key'],
   // An agent token that is unknown, expired, of a purged user or minted by a revoked key: /mcp (see agent-tokens.ts).
   invalidAgentToken: [401, 'Invalid agent token'],
+  invalidMetricsToken: [401, 'Invalid metrics token'],
   originNotAllowed: [403, 'Origin not allowed: set MCP_ALLOWED_ORIGINS'],
   missingUserRef: [400, 'Missing userRef parameter'],
   invalidUserRef: [400, 'Invalid userRef parameter'],

@@ -18,6 +18,7 @@ import { inheritedEnv, nodeEntry } from './conformance/server.ts';
 import { fixtureBytes, openTestCounters, seedConnection } from './helpers.ts';
 import { jpegOf, pngOf, webpOf } from './image-bytes.ts';
 import { startReceiver } from './webhooks/receiver.ts';
+import { Metrics } from '../src/metrics/metrics.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PUBLIC_URL = 'https://parley.example.com';
@@ -96,6 +97,7 @@ describe('onboarding', () => {
       clock: systemClock,
       random: cryptoRandom,
       log: createLogger('silent'),
+      metrics: new Metrics(),
     };
     try {
       // The API runs over the same file while the CLI changes it, as a running server would.

@@ -34,6 +34,7 @@ describe('parseConfig', () => {
       uploadExpiryHours: 24,
       connectSessionHours: 24,
       mcpAllowedOrigins: [],
+      metricsToken: undefined,
     });
   });
 
@@ -100,6 +101,7 @@ describe('parseConfig', () => {
         UPLOAD_EXPIRY_HOURS: '48',
         CONNECT_SESSION_HOURS: '12',
         MCP_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:3000',
+        METRICS_TOKEN: 'a-long-enough-metrics-token',
       }),
       {
         port: 3000,
@@ -140,6 +142,7 @@ describe('parseConfig', () => {
         uploadExpiryHours: 48,
         connectSessionHours: 12,
         mcpAllowedOrigins: ['https://app.example.com', 'http://localhost:3000'],
+        metricsToken: 'a-long-enough-metrics-token',
       },
     );
   });

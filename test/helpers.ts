@@ -20,6 +20,7 @@ import { readSchema } from '../src/db/schema-file.ts';
 import { cryptoRandom, isoTime, type Clock, type Deps } from '../src/deps.ts';
 import { createLogger } from '../src/log.ts';
 import { checkingAnswers } from './openapi-check.ts';
+import { Metrics } from '../src/metrics/metrics.ts';
 
 export const FIXED_NOW = Date.parse('2026-03-01T12:00:30.000Z');
 
@@ -127,6 +128,7 @@ export async function setup(
     clock,
     random: cryptoRandom,
     log: createLogger('debug', (line) => logs.push(JSON.parse(line))),
+    metrics: new Metrics(),
   };
   const app = createApp(deps);
   // Every answer a test sees must be one /openapi.json describes.

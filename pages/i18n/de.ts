@@ -17,6 +17,7 @@ export const de: Messages = {
     missingAuthorization: 'Authorization-Header fehlt',
     invalidApiKey: 'Ungültiger API-Schlüssel',
     invalidAgentToken: 'Ungültiges Agent-Token',
+    invalidMetricsToken: 'Ungültiges Metrik-Token',
     originNotAllowed: 'Herkunft nicht erlaubt: MCP_ALLOWED_ORIGINS setzen',
     missingUserRef: 'Parameter userRef fehlt',
     invalidUserRef: 'Ungültiger Parameter userRef',

@@ -17,6 +17,7 @@ export const es: Messages = {
     missingAuthorization: 'Falta la cabecera Authorization',
     invalidApiKey: 'Clave de API no válida',
     invalidAgentToken: 'Token de agente no válido',
+    invalidMetricsToken: 'Token de métricas no válido',
     originNotAllowed: 'Origen no permitido: defina MCP_ALLOWED_ORIGINS',
     missingUserRef: 'Falta el parámetro userRef',
     invalidUserRef: 'Parámetro userRef no válido',

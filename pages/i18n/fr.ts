@@ -18,6 +18,7 @@ export const fr: Messages = {
     missingAuthorization: 'En-tête Authorization manquant',
     invalidApiKey: 'Clé d’API non valide',
     invalidAgentToken: 'Jeton d’agent non valide',
+    invalidMetricsToken: 'Jeton de métriques non valide',
     originNotAllowed: 'Origine non autorisée : définissez MCP_ALLOWED_ORIGINS',
     missingUserRef: 'Paramètre userRef manquant',
     invalidUserRef: 'Paramètre userRef non valide',

@@ -17,6 +17,7 @@ export const ja: Messages = {
     missingAuthorization: 'Authorization ヘッダーがありません',
     invalidApiKey: 'API キーが無効です',
     invalidAgentToken: 'エージェントトークンが無効です',
+    invalidMetricsToken: 'メトリクストークンが無効です',
     originNotAllowed: '許可されていないオリジンです: MCP_ALLOWED_ORIGINS を設定してください',
     missingUserRef: 'userRef パラメーターがありません',
     invalidUserRef: 'userRef パラメーターが無効です',

@@ -17,6 +17,7 @@ export const zhCN: Messages = {
     missingAuthorization: '缺少 Authorization 标头',
     invalidApiKey: 'API 密钥无效',
     invalidAgentToken: '代理令牌无效',
+    invalidMetricsToken: '指标令牌无效',
     originNotAllowed: '来源不被允许：请设置 MCP_ALLOWED_ORIGINS',
     missingUserRef: '缺少 userRef 参数',
     invalidUserRef: 'userRef 参数无效',

@@ -19,7 +19,16 @@ const SLICE_BYTES = 64 * 1024;
 
 type ImportDeps = Pick<
   Deps,
-  'db' | 'clock' | 'random' | 'config' | 'importWorker' | 'sourceHash' | 'erased' | 'attachments' | 'blobHash'
+  | 'db'
+  | 'clock'
+  | 'random'
+  | 'config'
+  | 'importWorker'
+  | 'sourceHash'
+  | 'erased'
+  | 'attachments'
+  | 'blobHash'
+  | 'metrics'
 >;
 
 /**
@@ -50,6 +59,37 @@ const scansOnThisThread = (upload: UploadOptions) => upload.known.length === 0;
  * looked up until then.
  */
 export async function importExport(
+  deps: ImportDeps,
+  before: ImportTarget | { appId: string; timeZone?: string | undefined },
+  bytes: AsyncIterable<Uint8Array>,
+  completed: () => Promise<ImportTarget>,
+): Promise<ImportResult> {
+  const started = performance.now();
+  let read = 0;
+  let failure: string | undefined;
+  try {
+    return await runImport(
+      deps,
+      before,
+      counting(bytes, (length) => (read += length)),
+      completed,
+    );
+  } catch (error) {
+    failure = error instanceof ParleyError ? error.code : 'internal';
+    throw error;
+  } finally {
+    deps.metrics.importEnded(read, (performance.now() - started) / 1000, failure);
+  }
+}
+
+async function* counting(bytes: AsyncIterable<Uint8Array>, count: (length: number) => void) {
+  for await (const chunk of bytes) {
+    count(chunk.length);
+    yield chunk;
+  }
+}
+
+async function runImport(
   deps: ImportDeps,
   before: ImportTarget | { appId: string; timeZone?: string | undefined },
   bytes: AsyncIterable<Uint8Array>,

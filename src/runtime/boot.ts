@@ -11,6 +11,7 @@ import type { SourceHash } from '../import/worker/record-batcher.ts';
 import type { BlobHasher } from '../attachments/blob-hash.ts';
 import { cryptoRandom, isoTime, systemClock, type Deps } from '../deps.ts';
 import { createLogger } from '../log.ts';
+import { Metrics } from '../metrics/metrics.ts';
 
 export interface Runtime extends DatabaseRuntime {
   name: 'node' | 'deno' | 'bun';
@@ -63,6 +64,7 @@ export async function boot(runtime: Runtime) {
     clock: systemClock,
     random: cryptoRandom,
     log,
+    metrics: new Metrics(),
     importWorker: runtime.importWorker,
     sourceHash: runtime.sourceHash,
     blobHash: runtime.blobHash,

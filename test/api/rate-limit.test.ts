@@ -14,6 +14,7 @@ import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import type { Db } from '../../src/db/database.ts';
 import { readSchema } from '../../src/db/schema-file.ts';
 import { FIXED_NOW, fixedClock, json, openTestCounters, openTestDatabase, seedConnection, setup } from '../helpers.ts';
+import { Metrics } from '../../src/metrics/metrics.ts';
 
 // FIXED_NOW is 12:00:30, half way through its minute.
 const MINUTE_END = Date.parse('2026-03-01T12:01:00.000Z');
@@ -223,6 +224,7 @@ describe('concurrency', () => {
           clock,
           random: cryptoRandom,
           log: createLogger('silent'),
+          metrics: new Metrics(),
         };
       };
       const a = await open();

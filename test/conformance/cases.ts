@@ -213,12 +213,16 @@ export class Browser {
   readonly cookies = new Map<string, string>();
   readonly setCookieLines: string[] = [];
 
-  constructor(private readonly base: string) {}
+  /** `send`: fetch, or one that trusts a test's own certificate authority. */
+  constructor(
+    private readonly base: string,
+    private readonly send: typeof fetch = fetch,
+  ) {}
 
   async request(path: string, init: { method?: string; body?: BodyInit } = {}): Promise<Answer> {
     const headers: Record<string, string> = {};
     if (this.cookies.size) headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await fetch(new URL(path, this.base), {
+    const response = await this.send(new URL(path, this.base), {
       ...init,
       headers,
       redirect: 'manual',

@@ -21,6 +21,7 @@ import {
 import { fixedClock, fixtureBytes, json, openTestDatabase, postExport, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, PageClient } from '../pages/page-client.ts';
 import { startReceiver } from './receiver.ts';
+import { Metrics } from '../../src/metrics/metrics.ts';
 
 const receivers: Array<{ close(): Promise<void> }> = [];
 after(async () => Promise.all(receivers.map((r) => r.close())));
@@ -390,6 +391,7 @@ describe('delivery', () => {
         clock,
         random: cryptoRandom,
         log: createLogger('silent'),
+        metrics: new Metrics(),
       };
     };
     const first = await setup({}, { databasePath: path, now: clock.now() });

@@ -28,6 +28,8 @@ export interface DatabaseDialect {
   messageCount(column: string): string;
   /** An import's staged payload text `column` as the conversations table stores it. */
   storedPayload(column: string): string;
+  /** A query answering the database's size in bytes as `bytes`. */
+  readonly databaseSize: string;
   /** The statement that begins a write transaction (see writeTransaction). */
   readonly beginWrite: string;
   /** What a SELECT in a write transaction ends with to lock the rows it reads until the transaction ends. */

@@ -16,6 +16,7 @@ export const postgres: DatabaseDialect = {
   payloadText: (column) => `convert_from(${column}, 'UTF8')`,
   messageCount: (column) => `coalesce(jsonb_array_length(convert_from(${column}, 'UTF8')::jsonb -> 'messages'), 0)`,
   storedPayload: (column) => `convert_to(${column}, 'UTF8')`,
+  databaseSize: 'SELECT pg_database_size(current_database()) AS bytes',
   beginWrite: 'BEGIN',
   // Transactions overlap: the work locks the rows its decisions depend on.
   lockRows: ' FOR UPDATE',

@@ -11,6 +11,8 @@ export const sqlite: DatabaseDialect = {
   payloadText: (column) => column,
   messageCount: (column) => `coalesce(json_array_length(${column}, '$.messages'), 0)`,
   storedPayload: (column) => column,
+  // The main file's pages: the write-ahead log beside it is emptied at each checkpoint.
+  databaseSize: 'SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()',
   // BEGIN IMMEDIATE takes the write lock up front: a deferred transaction that
   // reads and then writes can fail outright when another process wrote in
   // between; this one waits its turn (busy_timeout) instead.
