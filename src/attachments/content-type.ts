@@ -83,6 +83,18 @@ export function contentTypeOfName(name: string): string | undefined {
 }
 
 /**
+ * The name a file is saved under. A text held in place of the file an export
+ * names (Claude keeps the text it extracted from `report.pdf` under that name)
+ * gets `.txt` after the name, so it opens as the text it is rather than as a
+ * PDF that cannot be opened.
+ */
+export function savedName(name: string, contentType: string): string {
+  const named = contentTypeOfName(name);
+  const isText = (type: string) => type.startsWith('text/') || type === 'application/json';
+  return isText(contentType) && named !== undefined && !isText(named) ? `${name}.txt` : name;
+}
+
+/**
  * The types an attachment may have, as each is written. A text type carries its
  * charset. Every type sniffContentType and contentTypeOfName give is here.
  */
