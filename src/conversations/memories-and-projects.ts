@@ -2,6 +2,7 @@ import { refreshStoredBytes } from '../db/connections.ts';
 import * as attachments from '../db/attachments.ts';
 import * as memories from '../db/memories.ts';
 import * as projects from '../db/projects.ts';
+import type { Db } from '../db/database.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
@@ -11,29 +12,35 @@ import { connectionOf, type Owner } from './ownership.ts';
 const utf8Bytes = (...texts: Array<string | null>) =>
   texts.reduce((sum, text) => sum + (text === null ? 0 : new TextEncoder().encode(text).length), 0);
 
-/** A page of a connection's memories, as the manage page lists them (newest first). */
-export async function memoryPage(
+/** A page of what a connection holds besides its conversations, newest first, and how many in all. */
+async function pageOf<Row>(
   deps: Pick<Deps, 'db'>,
   owner: Owner,
   connectionId: string,
   page: { limit: number; offset: number },
+  list: (db: Db, connectionId: string, limit: number, offset: number) => Promise<Row[]>,
+  count: (db: Db, connectionId: string) => Promise<number>,
 ) {
   const connection = await connectionOf(deps, owner, connectionId);
-  const rows = await memories.listMemoriesPage(deps.db, connection.id, page.limit, page.offset);
-  return { connection, rows, total: await memories.countMemories(deps.db, connection.id) };
+  const rows = await list(deps.db, connection.id, page.limit, page.offset);
+  return { connection, rows, total: await count(deps.db, connection.id) };
 }
 
-/** A page of a connection's projects, as the manage page lists them (newest first). */
-export async function projectPage(
+/** A page of a connection's memories, as the manage page lists them. */
+export const memoryPage = (
   deps: Pick<Deps, 'db'>,
   owner: Owner,
   connectionId: string,
   page: { limit: number; offset: number },
-) {
-  const connection = await connectionOf(deps, owner, connectionId);
-  const rows = await projects.listProjectsPage(deps.db, connection.id, page.limit, page.offset);
-  return { connection, rows, total: await projects.countProjects(deps.db, connection.id) };
-}
+) => pageOf(deps, owner, connectionId, page, memories.listMemoriesPage, memories.countMemories);
+
+/** A page of a connection's projects, as the manage page lists them. */
+export const projectPage = (
+  deps: Pick<Deps, 'db'>,
+  owner: Owner,
+  connectionId: string,
+  page: { limit: number; offset: number },
+) => pageOf(deps, owner, connectionId, page, projects.listProjectsPage, projects.countProjects);
 
 /** The owner's memory, and what deleting it deletes (its text, in bytes); 404 for another's. */
 export async function memoryOf(deps: Pick<Deps, 'db'>, owner: Owner, memoryId: string) {

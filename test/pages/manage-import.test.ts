@@ -5,9 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { signLink } from 'parley-sdk';
 import { fixtureBytes, json, setup } from '../helpers.ts';
-import { hiddenField, openSession, PageClient } from './page-client.ts';
+import { hiddenField, openSession, PageClient, signedLink } from './page-client.ts';
 
 const headings = (html: string) => [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].map((m) => m[1]);
 
@@ -56,20 +55,7 @@ describe('import from another service', () => {
 
   test('the connect session is in the manage session’s language, and needs a live manage session', async () => {
     const t = await setup();
-    const url = new URL(
-      await signLink(
-        {
-          appId: t.tenant.appId,
-          userRef: 'u1',
-          scopes: ['conversations:read'],
-          purpose: 'manage',
-          baseUrl: t.deps.config.publicUrl,
-          locale: 'de',
-        },
-        t.tenant.appSecret,
-        t.clock.now(),
-      ),
-    );
+    const url = await signedLink(t, 'manage', 'de');
     const browser = new PageClient(t);
     assert.equal((await browser.get(url.pathname + url.search)).status, 303);
     const csrf = hiddenField(await (await browser.get('/manage')).text(), 'csrf');

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { json, postExport, setup, zipFolderFiles, type TestContext } from '../helpers.ts';
+import { json, postExport, setup, storedBytes, zipFolderFiles, type TestContext } from '../helpers.ts';
 import { hiddenField, openSession } from './page-client.ts';
 
 const GLOSSARY = '# 용어집\r\n\r\n- 장바구니\u200b: cart\r\n- 주문\u200b하기: place order\r\n';
@@ -145,17 +145,7 @@ describe('memories and projects on the manage pages', () => {
     const t = await setup();
     const { connectionId, project } = await imported(t);
     const browser = await openSession(t, 'manage');
-    const stored = async () =>
-      Number(
-        (
-          await t.deps.db
-            .selectFrom('connections')
-            .select('stored_bytes')
-            .where('id', '=', connectionId)
-            .executeTakeFirstOrThrow()
-        ).stored_bytes,
-      );
-    const before = await stored();
+    const before = await storedBytes(t, connectionId);
     const confirm = await text(await browser.get(`/manage/projects/${project.id}/delete`));
     assert.match(confirm, /<h1 id="confirm-title">Delete this project\?<\/h1>/);
     const size =
@@ -180,7 +170,11 @@ describe('memories and projects on the manage pages', () => {
     for (const file of project.knowledge)
       assert.equal((await browser.get(`/manage/attachments/${file.id}`)).status, 404);
     assert.equal((await json(await t.request(`/api/conversations?connectionId=${connectionId}`))).total, conversations);
-    assert.equal(before - (await stored()), utf8(GLOSSARY) + utf8(TONE), 'the files’ bytes are no longer counted');
+    assert.equal(
+      before - (await storedBytes(t, connectionId)),
+      utf8(GLOSSARY) + utf8(TONE),
+      'the files’ bytes are no longer counted',
+    );
     // Its memory stays, no longer linked to a project.
     const memories = (await json(await t.request(`/api/memories?connectionId=${connectionId}`))).memories;
     assert.ok(memories.every((memory: any) => memory.projectId === null));

@@ -45,6 +45,20 @@ export function hiddenField(html: string, name: string): string {
   return match[1]!.replace(/&amp;/g, '&');
 }
 
+/** A link of `purpose` for user u1 of the tenant's app, in `locale` if given. */
+export async function signedLink(t: TestContext, purpose: 'connect' | 'manage', locale?: string) {
+  const options = {
+    appId: t.tenant.appId,
+    userRef: 'u1',
+    scopes: ['conversations:read'] as ['conversations:read'],
+    purpose,
+    baseUrl: t.deps.config.publicUrl,
+  };
+  return new URL(
+    await signLink(locale === undefined ? options : { ...options, locale }, t.tenant.appSecret, t.clock.now()),
+  );
+}
+
 /** A browser in a page session of `purpose`, opened the way a person does: through a signed link. */
 export async function openSession(
   t: TestContext,
