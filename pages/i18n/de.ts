@@ -259,7 +259,7 @@ export const de: Messages = {
   nothingImported: 'Hier ist nichts: Für dich wurden keine Unterhaltungen importiert.',
   downloadHeading: 'Deine Daten herunterladen',
   downloadText: ({ app }) =>
-    `Eine ZIP-Datei mit allem, was ${app} über dich gespeichert hat: jede Verbindung mit all ihren Unterhaltungen, jede Nachricht inklusive, als JSON, dazu die Dateien und Bilder deiner Nachrichten — zum Aufbewahren oder für einen anderen Dienst.`,
+    `Eine ZIP-Datei mit allem, was ${app} über dich gespeichert hat: jede Verbindung mit all ihren Unterhaltungen (jede Nachricht inklusive), Erinnerungen und Projekten, als JSON, dazu die Dateien und Bilder deiner Nachrichten und Projekte — zum Aufbewahren oder für einen anderen Dienst.`,
   downloadButton: 'Meine Daten herunterladen',
   deleteAllHeading: 'Alles löschen',
   deleteAllText: ({ app }) => `Entfernt alle deine importierten Unterhaltungen und Verbindungen aus ${app}.`,

@@ -144,7 +144,7 @@ export const en = {
   nothingImported: 'There is nothing here: no conversations have been imported for you.',
   downloadHeading: 'Download your data',
   downloadText: ({ app }: App) =>
-    `One zip file with everything ${app} holds for you: each connection and all its conversations, every message included, as JSON, and the files and images of your messages — to keep, or to take to another service.`,
+    `One zip file with everything ${app} holds for you: each connection with all its conversations (every message included), memories and projects, as JSON, and the files and images of your messages and projects — to keep, or to take to another service.`,
   downloadButton: 'Download my data',
   deleteAllHeading: 'Delete everything',
   deleteAllText: ({ app }: App) => `Remove all your imported conversations and connections from ${app}.`,

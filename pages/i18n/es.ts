@@ -257,7 +257,7 @@ export const es: Messages = {
   nothingImported: 'No hay nada aquí: no se ha importado ninguna conversación para ti.',
   downloadHeading: 'Descarga tus datos',
   downloadText: ({ app }) =>
-    `Un archivo ZIP con todo lo que ${app} guarda de ti: cada conexión y todas sus conversaciones, con cada mensaje, en JSON, y los archivos e imágenes de tus mensajes — para conservarlo o llevarlo a otro servicio.`,
+    `Un archivo ZIP con todo lo que ${app} guarda de ti: cada conexión con todas sus conversaciones (con cada mensaje), recuerdos y proyectos, en JSON, y los archivos e imágenes de tus mensajes y proyectos — para conservarlo o llevarlo a otro servicio.`,
   downloadButton: 'Descargar mis datos',
   deleteAllHeading: 'Eliminar todo',
   deleteAllText: ({ app }) => `Quita de ${app} todas tus conversaciones y conexiones importadas.`,

@@ -259,7 +259,7 @@ export const fr: Messages = {
   nothingImported: 'Il n’y a rien ici : aucune conversation n’a été importée pour vous.',
   downloadHeading: 'Télécharger vos données',
   downloadText: ({ app }) =>
-    `Un fichier ZIP avec tout ce que ${app} conserve pour vous : chaque connexion et toutes ses conversations, chaque message compris, en JSON, et les fichiers et images de vos messages — à garder, ou à emporter vers un autre service.`,
+    `Un fichier ZIP avec tout ce que ${app} conserve pour vous : chaque connexion avec toutes ses conversations (chaque message compris), ses souvenirs et ses projets, en JSON, et les fichiers et images de vos messages et projets — à garder, ou à emporter vers un autre service.`,
   downloadButton: 'Télécharger mes données',
   deleteAllHeading: 'Tout supprimer',
   deleteAllText: ({ app }) => `Retire de ${app} toutes vos conversations et connexions importées.`,

@@ -249,7 +249,7 @@ export const zhCN: Messages = {
   nothingImported: '这里什么都没有：还没有为你导入任何对话。',
   downloadHeading: '下载你的数据',
   downloadText: ({ app }) =>
-    `一个 ZIP 文件，包含 ${app} 为你保存的全部内容：每个连接及其所有对话，包括每条消息（JSON 格式），以及你消息中的文件和图片——可以留存，也可以带到其他服务。`,
+    `一个 ZIP 文件，包含 ${app} 为你保存的全部内容：每个连接及其所有对话（包括每条消息）、记忆和项目（JSON 格式），以及你消息和项目中的文件和图片——可以留存，也可以带到其他服务。`,
   downloadButton: '下载我的数据',
   deleteAllHeading: '全部删除',
   deleteAllText: ({ app }) => `从 ${app} 中移除你导入的所有对话和连接。`,

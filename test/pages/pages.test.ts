@@ -482,6 +482,9 @@ describe('manage', () => {
 
     const confirm = await (await browser.get(`/manage/conversations/${target.id}/delete`)).text();
     assert.deepEqual(headings(confirm), ['Delete this conversation?']);
+    // What an import brought stays deleted; a disconnect or "Delete all" starts afresh, and does not say so.
+    const staysDeleted = 'Importing the same export again later will not bring it back';
+    assert.ok(confirm.includes(staysDeleted));
     const csrf = hiddenField(confirm, 'csrf');
     const forged = await browser.post(`/manage/conversations/${target.id}/delete`, { csrf: 'nope' });
     assert.equal(forged.status, 403);
@@ -497,6 +500,8 @@ describe('manage', () => {
     assert.equal(after.total, 4);
     assert.ok(!after.conversations.some((c: any) => c.id === target.id));
 
+    const disconnect = await (await browser.get(`/manage/connections/${claudeConnection.id}/disconnect`)).text();
+    assert.ok(!disconnect.includes(staysDeleted));
     const disconnected = await browser.post(`/manage/connections/${claudeConnection.id}/disconnect`, { csrf });
     assert.equal(disconnected.headers.get('location'), '/manage?notice=disconnected');
     const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
