@@ -216,6 +216,10 @@ describe('/manage/attachments/{id}', () => {
       (await browser.get(`/manage/attachments/${inventory.id}`)).headers.get('content-disposition')!,
       /filename="inventory\.txt"/,
     );
+    // "Download my data" holds it under that name too.
+    const zip = unzipSync(new Uint8Array(await (await browser.get('/manage/download')).arrayBuffer()));
+    assert.ok(zip[`attachments/${lease.id}-lease-2025.pdf.txt`]);
+    assert.ok(zip[`attachments/${inventory.id}-inventory.txt`]);
     // The page names it as the export did; its link saves it as text.
     const page = await (await browser.get(`/manage/conversations/${conversation.id}`)).text();
     assert.ok(!page.includes('download="lease-2025.pdf"'));
