@@ -425,7 +425,7 @@ export function AttachmentItem({ attachment, deletable = true }: { attachment: A
   const t = useMessages();
   const href = `/manage/attachments/${attachment.id}`;
   const name = neutraliseBidi(attachment.name);
-  const saved = neutraliseBidi(savedName(attachment.name, attachment.contentType));
+  const saved = neutraliseBidi(savedName(attachment));
   const body = !attachment.stored ? (
     <p class="file">
       <FileLabel attachment={attachment} /> <span class="muted small">· {t.attachmentNotStored}</span>

@@ -95,7 +95,7 @@ export async function* downloadedFiles(deps: Pick<Deps, 'attachments'>, connecti
       for (const row of rows)
         yield {
           id: row.id,
-          name: savedName(row.name, row.content_type),
+          name: savedName({ name: row.name, contentType: row.content_type, kind: row.kind }),
           bytes: blobBytes(deps, { id: row.blob_id, store: row.store }),
         };
 }

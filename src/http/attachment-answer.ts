@@ -35,8 +35,8 @@ export async function attachmentAnswer(
 }
 
 /** What a response says of a stored attachment's file. */
-export const servedFile = ({ name, content_type, blob }: StoredAttachment): ServedFile => ({
-  name: savedName(name, content_type),
+export const servedFile = ({ name, content_type, kind, blob }: StoredAttachment): ServedFile => ({
+  name: savedName({ name, contentType: content_type, kind }),
   contentType: content_type,
   sniffedType: blob.content_type,
   size: blob.size,
