@@ -1,9 +1,11 @@
+import { savedName } from '../src/attachments/content-type.ts';
 import { neutraliseBidi } from '../src/bidi-controls.ts';
 import type { AttachmentView } from '../src/conversations/attachments.ts';
 import type { Messages } from './i18n/en.ts';
 import { useMessages } from './i18n/messages-context.ts';
 import { Layout, Time } from './layout.tsx';
 import { pageTexts, type ShownText } from './markdown.ts';
+import { ProviderMark } from './provider-marks.tsx';
 import { providerName } from './providers.ts';
 
 interface ConnectionView {
@@ -13,6 +15,9 @@ interface ConnectionView {
   captured_at: string;
   last_sync_at: string | null;
   conversation_count: number;
+  /** What else it holds, where the listing counted it (a count from PostgreSQL may come as a string). */
+  memory_count?: number | string;
+  project_count?: number | string;
 }
 
 function StatusBadge({ status }: { status: string }) {
@@ -24,7 +29,7 @@ function StatusBadge({ status }: { status: string }) {
 export const shownTitle = (title: string | null, t: Messages) => (title === null ? t.untitled : neutraliseBidi(title));
 
 /** A fixed sentence for the `notice` a redirect after an action carries: nothing from the URL is echoed. */
-function Notice({ notice }: { notice?: string | undefined }) {
+export function Notice({ notice }: { notice?: string | undefined }) {
   const t = useMessages();
   const text = notice && Object.hasOwn(t.notices, notice) ? t.notices[notice] : undefined;
   return text ? (
@@ -48,7 +53,7 @@ interface SearchView {
 }
 
 /** Previous and next links for a list in pages of `pageSize`. */
-function Pager(props: {
+export function Pager(props: {
   page: number;
   total: number;
   pageSize: number;
@@ -146,14 +151,12 @@ function SearchResults({ search, pageSize }: { search: SearchView; pageSize: num
   );
 }
 
-/** A provider's mark: its initial on its colour (no third-party logo files to serve). */
-function ProviderIcon({ provider }: { provider: string }) {
-  return (
-    <span class={`provider-icon provider-${provider}`} aria-hidden="true">
-      {providerName(provider).slice(0, 1)}
-    </span>
-  );
-}
+/** A connection's memories and projects, counted, those it has none of left out. */
+const besideCounts = (connection: ConnectionView, t: Messages) =>
+  [
+    Number(connection.memory_count ?? 0) > 0 && t.memoryCount({ count: Number(connection.memory_count) }),
+    Number(connection.project_count ?? 0) > 0 && t.projectCount({ count: Number(connection.project_count) }),
+  ].filter((count) => count !== false);
 
 /** One connection as a compact row: the whole row opens its conversations, unless it was disconnected. */
 function ConnectionRow({ connection, now }: { connection: ConnectionView; now: number }) {
@@ -163,7 +166,7 @@ function ConnectionRow({ connection, now }: { connection: ConnectionView; now: n
   if (connection.status === 'revoked') {
     return (
       <li class="connection revoked">
-        <ProviderIcon provider={connection.provider} />
+        <ProviderMark provider={connection.provider} />
         <span class="row-text">
           <strong>{name}</strong>
           <span class="muted small">{t.disconnectedRow}</span>
@@ -174,14 +177,17 @@ function ConnectionRow({ connection, now }: { connection: ConnectionView; now: n
   return (
     <li class="connection">
       <a href={`/manage/connections/${connection.id}`}>
-        <ProviderIcon provider={connection.provider} />
+        <ProviderMark provider={connection.provider} />
         <span class="row-text">
           <strong>
             {name}
             {connection.status !== 'active' && <StatusBadge status={connection.status} />}
           </strong>
           <span class="muted small">
-            {t.conversationCount({ count: connection.conversation_count })} ·{' '}
+            {[t.conversationCount({ count: connection.conversation_count }), ...besideCounts(connection, t)].join(
+              ' · ',
+            )}{' '}
+            ·{' '}
             <time dateTime={updated} title={t.dateTime(new Date(updated))} data-relative>
               {t.updatedAgo({ when: t.ago(new Date(updated), now) })}
             </time>
@@ -209,6 +215,8 @@ export function ManageHomePage(props: {
   now: number;
   /** What the app read of the person's data in the last 30 days, by its server (`api`) and its assistant (`agent`). */
   access?: AccessView | undefined;
+  /** The session's form token, for the import's button. */
+  csrfToken: string;
 }) {
   const { appName, connections, search, pageSize, notice, deleted, now, access } = props;
   const t = useMessages();
@@ -242,6 +250,18 @@ export function ManageHomePage(props: {
             </ul>
           </section>
         )
+      )}
+      {!search && (
+        <section class="card" aria-labelledby="import-title">
+          <h2 id="import-title">{t.importHeading}</h2>
+          <p>{t.importText({ app: appName })}</p>
+          <form method="post" action="/manage/import">
+            <input type="hidden" name="csrf" value={props.csrfToken} />
+            <button type="submit" class="button secondary">
+              {t.importButton}
+            </button>
+          </form>
+        </section>
       )}
       {access && !search && <AccessLog appName={appName} access={access} />}
       {connections.length > 0 && (
@@ -300,7 +320,7 @@ interface ConversationListItem {
 
 export function ManageConnectionPage(props: {
   appName: string;
-  connection: ConnectionView;
+  connection: ConnectionView & { memory_count: number; project_count: number };
   conversations: ConversationListItem[];
   total: number;
   page: number;
@@ -351,6 +371,27 @@ export function ManageConnectionPage(props: {
           next={`${t.older} →`}
         />
       </section>
+      {connection.status !== 'revoked' && connection.memory_count + connection.project_count > 0 && (
+        <section class="card" aria-labelledby="beside-title">
+          <h2 id="beside-title">{t.besideHeading}</h2>
+          <ul class="conversations">
+            {connection.memory_count > 0 && (
+              <li>
+                <a href={`/manage/connections/${connection.id}/memories`}>
+                  {t.memoryCount({ count: connection.memory_count })}
+                </a>
+              </li>
+            )}
+            {connection.project_count > 0 && (
+              <li>
+                <a href={`/manage/connections/${connection.id}/projects`}>
+                  {t.projectCount({ count: connection.project_count })}
+                </a>
+              </li>
+            )}
+          </ul>
+        </section>
+      )}
       {connection.status !== 'revoked' && (
         <section class="card danger-zone" aria-labelledby="disconnect-title">
           <h2 id="disconnect-title">{t.disconnectHeading({ provider: name })}</h2>
@@ -380,10 +421,11 @@ function FileLabel({ attachment }: { attachment: AttachmentView }) {
  * only), a document's text folded away, any other file a download link; one
  * the export did not hold is named, with nothing to open.
  */
-function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
+export function AttachmentItem({ attachment, deletable = true }: { attachment: AttachmentView; deletable?: boolean }) {
   const t = useMessages();
   const href = `/manage/attachments/${attachment.id}`;
   const name = neutraliseBidi(attachment.name);
+  const saved = neutraliseBidi(savedName(attachment));
   const body = !attachment.stored ? (
     <p class="file">
       <FileLabel attachment={attachment} /> <span class="muted small">· {t.attachmentNotStored}</span>
@@ -403,7 +445,7 @@ function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
       {!attachment.preview.complete && (
         <p class="small">
           {t.documentCut}{' '}
-          <a href={href} download={name}>
+          <a href={href} download={saved}>
             {t.downloadWholeText}
           </a>
         </p>
@@ -411,7 +453,7 @@ function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
     </details>
   ) : (
     <p class="file">
-      <a href={href} download={name}>
+      <a href={href} download={saved}>
         <FileLabel attachment={attachment} />
       </a>
     </p>
@@ -419,16 +461,20 @@ function AttachmentItem({ attachment }: { attachment: AttachmentView }) {
   return (
     <li class={`attachment ${attachment.kind}`}>
       {body}
-      <p class="attachment-actions small">
-        {attachment.inlineImage && (
-          <span class="muted">
-            <FileLabel attachment={attachment} />
-          </span>
-        )}
-        <a href={`${href}/delete`} aria-label={t.deleteAttachmentLabel({ name })}>
-          {t.deleteAttachment}
-        </a>
-      </p>
+      {(attachment.inlineImage || deletable) && (
+        <p class="attachment-actions small">
+          {attachment.inlineImage && (
+            <span class="muted">
+              <FileLabel attachment={attachment} />
+            </span>
+          )}
+          {deletable && (
+            <a href={`${href}/delete`} aria-label={t.deleteAttachmentLabel({ name })}>
+              {t.deleteAttachment}
+            </a>
+          )}
+        </p>
+      )}
     </li>
   );
 }
@@ -442,7 +488,29 @@ export interface MessageView {
   length: number;
   content: ShownText;
   reasoning?: ShownText;
+  /** A tool's long output: its first lines, shown above the rest folded away. */
+  head?: OutputHead;
   attachments: AttachmentView[];
+}
+
+interface OutputHead {
+  text: string;
+  /** Lines of the whole output. */
+  lines: number;
+}
+
+/** Lines of a tool's output shown before the rest is folded away, and the most characters they show. */
+const OUTPUT_HEAD_LINES = 5;
+const OUTPUT_HEAD_CHARACTERS = 600;
+
+/**
+ * The start of a tool's output long enough to fold (over twice what its start
+ * shows, so that folding hides more than it shows), or undefined.
+ */
+function outputHead(content: string): OutputHead | undefined {
+  const lines = content.split('\n');
+  if (lines.length <= 2 * OUTPUT_HEAD_LINES && content.length <= 2 * OUTPUT_HEAD_CHARACTERS) return undefined;
+  return { text: lines.slice(0, OUTPUT_HEAD_LINES).join('\n').slice(0, OUTPUT_HEAD_CHARACTERS), lines: lines.length };
 }
 
 /** The lines an import writes for a message's files, `[file: name]` and `[attachment: name]`: their names are neutralised as every name a page shows. */
@@ -454,19 +522,24 @@ const FILE_LINES = /^\[(?:file|attachment): .*$/gm;
  * Markdown budgets (markdown.ts), a turn for other requests in between.
  */
 export async function shownMessages(
-  messages: Array<Omit<MessageView, 'length' | 'content' | 'reasoning'> & { content: string; reasoning?: string }>,
+  messages: Array<
+    Omit<MessageView, 'length' | 'content' | 'reasoning' | 'head'> & { content: string; reasoning?: string }
+  >,
   t: Messages,
   turn: () => Promise<void>,
 ): Promise<MessageView[]> {
   const shown = pageTexts(t.code, turn);
   const views: MessageView[] = [];
-  for (const { content, reasoning, ...message } of messages)
+  for (const { content, reasoning, ...message } of messages) {
+    const head = message.role === 'tool' ? outputHead(content) : undefined;
     views.push({
       ...message,
       length: content.length,
       content: await shown(content.replace(FILE_LINES, neutraliseBidi)),
       ...(reasoning ? { reasoning: await shown(reasoning) } : {}),
+      ...(head ? { head } : {}),
     });
+  }
   return views;
 }
 
@@ -478,7 +551,7 @@ const isLong = (messages: MessageView[]) =>
  * A message's text or reasoning. Past the page's Markdown budget, the text as
  * it is (line breaks kept by the stylesheet), and a line saying why.
  */
-function MessageText({ text }: { text: ShownText }) {
+export function MessageText({ text }: { text: ShownText }) {
   const t = useMessages();
   return text.formatted ? (
     // markdown-it escapes every character of the message itself: see markdown.ts.
@@ -531,14 +604,25 @@ export function ManageConversationPage(props: {
                   <strong>{t.roles[message.role] ?? message.role}</strong> <Time iso={message.timestamp} />
                   {message.model ? <span class="model"> · {message.model}</span> : null}
                 </p>
-                <MessageText text={message.content} />
-                {/* Shown with the answer but not part of it: folded away, opened without a script. */}
+                {/* Before the answer it led to, as the assistants show it: folded away, opened without a script. */}
                 {message.reasoning ? (
                   <details class="reasoning">
                     <summary>{t.reasoning}</summary>
                     <MessageText text={message.reasoning} />
                   </details>
                 ) : null}
+                {message.head ? (
+                  // A tool's long output: its first lines, the whole of it one click away.
+                  <details class="tool-output">
+                    <summary>
+                      <span class="output-head">{message.head.text}</span>
+                      <span class="output-more">{t.showWholeOutput({ count: message.head.lines })}</span>
+                    </summary>
+                    <MessageText text={message.content} />
+                  </details>
+                ) : (
+                  <MessageText text={message.content} />
+                )}
                 {message.attachments.length > 0 && (
                   <ul class="attachments" aria-label={t.attachmentsLabel}>
                     {message.attachments.map((attachment) => (
@@ -597,6 +681,8 @@ export function ConfirmPage(props: {
   csrfToken: string;
   confirmLabel: string;
   cancelHref: string;
+  /** Whether a later import of the same export leaves it deleted (until its connection is disconnected). */
+  staysDeleted?: boolean | undefined;
 }) {
   const t = useMessages();
   return (
@@ -604,6 +690,7 @@ export function ConfirmPage(props: {
       <section class="card danger-zone" aria-labelledby="confirm-title">
         <h1 id="confirm-title">{props.title}</h1>
         <p>{props.explanation}</p>
+        {props.staysDeleted && <p>{t.staysDeleted}</p>}
         <p>{t.cannotBeUndone}</p>
         <form method="post" action={props.action} class="actions">
           <input type="hidden" name="csrf" value={props.csrfToken} />

@@ -69,6 +69,9 @@ export const ERRORS = {
   connectionNotFound: [404, 'Connection not found'],
   conversationNotFound: [404, 'Conversation not found'],
   attachmentNotFound: [404, 'Attachment not found'],
+  // A memory or a project on the manage pages (the API lists them, and names none by id).
+  memoryNotFound: [404, 'Memory not found'],
+  projectNotFound: [404, 'Project not found'],
   notFound: [404, 'Not found'],
   methodNotAllowed: [405, 'Method not allowed'],
   requestTimeout: [408, 'Request timeout'],

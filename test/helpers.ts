@@ -234,6 +234,18 @@ export const storedPayload = (db: Db, payload: string): string =>
 
 export const json = async (response: Response): Promise<any> => JSON.parse(await response.text());
 
+/** What a connection stores, in bytes, as its column says. */
+export const storedBytes = async (t: TestContext, connectionId: string) =>
+  Number(
+    (
+      await t.deps.db
+        .selectFrom('connections')
+        .select('stored_bytes')
+        .where('id', '=', connectionId)
+        .executeTakeFirstOrThrow()
+    ).stored_bytes,
+  );
+
 /** Parley's own exports in the providers' shapes (see test/fixtures/README.md). */
 export const FIXTURES_DIR = new URL('./fixtures/', import.meta.url);
 

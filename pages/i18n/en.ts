@@ -54,6 +54,8 @@ export const en = {
     connectionNotFound: 'This connection does not exist or was removed.',
     conversationNotFound: 'This conversation does not exist or was deleted.',
     attachmentNotFound: 'This file does not exist or was deleted.',
+    memoryNotFound: 'This memory does not exist or was deleted.',
+    projectNotFound: 'This project does not exist or was deleted.',
     returnUrlNotAllowed:
       'This link would send you back to an address the app has not registered, so it is not accepted. Contact the app’s support.',
     bodyTooLarge: 'The form was larger than this page accepts. Go back, reload the page and try again.',
@@ -136,17 +138,23 @@ export const en = {
   notices: {
     'conversation-deleted': 'The conversation was deleted.',
     'attachment-deleted': 'The file was deleted.',
+    'memory-deleted': 'The memory was deleted.',
+    'project-deleted': 'The project was deleted.',
     disconnected: 'The connection was disconnected and its conversations deleted.',
   } as Record<string, string>,
   manageTitle: 'Your imported conversations',
   nothingImported: 'There is nothing here: no conversations have been imported for you.',
   downloadHeading: 'Download your data',
   downloadText: ({ app }: App) =>
-    `One zip file with everything ${app} holds for you: each connection and all its conversations, every message included, as JSON, and the files and images of your messages — to keep, or to take to another service.`,
+    `One zip file with everything ${app} holds for you: each connection with all its conversations (every message included), memories and projects, as JSON, and the files and images of your messages and projects — to keep, or to take to another service.`,
   downloadButton: 'Download my data',
   deleteAllHeading: 'Delete everything',
   deleteAllText: ({ app }: App) => `Remove all your imported conversations and connections from ${app}.`,
   deleteAllButton: 'Delete all my data',
+  importHeading: 'Import from another service',
+  importText: ({ app }: App) =>
+    `Bring your conversations, memories and projects from another AI assistant to ${app}, or a newer export of one you imported.`,
+  importButton: 'Import from another service',
 
   providerConversations: ({ provider }: Provider) => `${provider} conversations`,
   allConnections: 'All connections',
@@ -177,6 +185,37 @@ export const en = {
   disconnectButton: 'Disconnect',
 
   lastUpdated: 'Last updated',
+  showWholeOutput: ({ count }: { count: number }) =>
+    f.counted(count, { one: 'Show the whole output', other: 'Show all # lines' }),
+
+  // A connection's memories and projects.
+  memoryCount: ({ count }: { count: number }) => f.counted(count, { one: '# memory', other: '# memories' }),
+  projectCount: ({ count }: { count: number }) => f.counted(count, { one: '# project', other: '# projects' }),
+  besideHeading: 'Memories and projects',
+  providerMemories: ({ provider }: Provider) => `${provider} memories`,
+  memoriesText: ({ provider }: Provider) => `What ${provider} remembered about you, as its export holds it.`,
+  providerProjects: ({ provider }: Provider) => `${provider} projects`,
+  noneOnPage: 'Nothing on this page.',
+  accountMemory: 'About you',
+  projectMemory: 'Project memory',
+  untitledProject: 'Untitled project',
+  instructionsHeading: 'Instructions',
+  noInstructions: 'This project has no instructions.',
+  knowledgeHeading: 'Knowledge files',
+  noKnowledge: 'This project has no knowledge files.',
+  deleteMemory: 'Delete',
+  deleteMemoryLabel: ({ title }: { title: string }) => `Delete the memory “${title}”`,
+  confirmDeleteMemory: 'Delete this memory?',
+  confirmDeleteMemoryText: ({ title, size, app }: App & { title: string; size: string }) =>
+    `The memory “${title}” (${size}) will be deleted from ${app}.`,
+  deleteMemoryButton: 'Delete memory',
+  deleteProjectHeading: 'Delete this project',
+  deleteProjectButton: 'Delete project',
+  confirmDeleteProject: 'Delete this project?',
+  confirmDeleteProjectText: ({ name, files, size, app }: App & { name: string; files: number; size: string }) =>
+    `The project “${name}”, its instructions and ${f.counted(files, { one: 'its # knowledge file', other: 'its # knowledge files' })} (${size} in all) will be deleted from ${app}. Its conversations stay.`,
+  staysDeleted:
+    'Importing the same export again later will not bring it back, unless you disconnect the whole connection first.',
   noMessages: 'This conversation has no messages.',
   reasoning: 'Reasoning',
   shownAsPlainText: 'Too long to format here: shown as plain text.',

@@ -83,6 +83,21 @@ export function contentTypeOfName(name: string): string | undefined {
 }
 
 /**
+ * The name a file is saved under. A document whose text Parley holds in place
+ * of the file the export names (Claude keeps the text it extracted from
+ * `report.pdf` under that name, typed as text) gets `.txt` after the name, so
+ * it opens as the text it is rather than as a PDF that cannot be opened. Any
+ * other file keeps its name.
+ */
+export function savedName(file: { name: string; contentType: string; kind: AttachmentKind }): string {
+  const named = contentTypeOfName(file.name);
+  const isText = (type: string) => type.startsWith('text/') || type === 'application/json';
+  return file.kind === 'document' && isText(file.contentType) && named !== undefined && !isText(named)
+    ? `${file.name}.txt`
+    : file.name;
+}
+
+/**
  * The types an attachment may have, as each is written. A text type carries its
  * charset. Every type sniffContentType and contentTypeOfName give is here.
  */

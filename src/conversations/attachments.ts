@@ -74,27 +74,35 @@ export interface AttachmentView extends Attachment {
   preview?: { text: string; complete: boolean };
 }
 
-/** A conversation's attachments as the manage page shows them, by message index: documents with the start of their text. */
+/** An attachment as the manage page shows it: a document with the start of its text. */
+export async function attachmentView(
+  deps: Pick<Deps, 'attachments'>,
+  row: Omit<attachments.AttachmentListRow, 'conversation_id' | 'message_index'>,
+): Promise<AttachmentView> {
+  const stored = row.blob_id !== null;
+  return {
+    ...attachmentJson(row),
+    inlineImage: stored && row.kind === 'image' && isInlineImage(row.content_type, row.sniffed_type!),
+    ...(stored && row.kind === 'document'
+      ? {
+          preview: await textStart(
+            deps,
+            { id: row.blob_id!, store: row.store!, size: row.size! },
+            DOCUMENT_PREVIEW_BYTES,
+          ),
+        }
+      : {}),
+  };
+}
+
+/** A conversation's attachments as the manage page shows them, by message index. */
 export async function attachmentViews(
   deps: Pick<Deps, 'db' | 'attachments'>,
   conversationId: string,
 ): Promise<Map<number, AttachmentView[]>> {
   const byMessage = new Map<number, AttachmentView[]>();
   for (const row of await attachments.attachmentsOfConversations(deps.db, [conversationId])) {
-    const stored = row.blob_id !== null;
-    const view: AttachmentView = {
-      ...attachmentJson(row),
-      inlineImage: stored && row.kind === 'image' && isInlineImage(row.content_type, row.sniffed_type!),
-      ...(stored && row.kind === 'document'
-        ? {
-            preview: await textStart(
-              deps,
-              { id: row.blob_id!, store: row.store!, size: row.size! },
-              DOCUMENT_PREVIEW_BYTES,
-            ),
-          }
-        : {}),
-    };
+    const view = await attachmentView(deps, row);
     const views = byMessage.get(row.message_index);
     if (views) views.push(view);
     else byMessage.set(row.message_index, [view]);

@@ -7,6 +7,7 @@ import * as memories from '../db/memories.ts';
 import * as projects from '../db/projects.ts';
 import type { Db } from '../db/database.ts';
 import type { Deps } from '../deps.ts';
+import { savedName } from '../attachments/content-type.ts';
 import { blobBytes } from './attachments.ts';
 import { connectionsOf } from './manage.ts';
 import type { Owner } from './ownership.ts';
@@ -92,5 +93,9 @@ export async function* downloadedFiles(deps: Pick<Deps, 'attachments'>, connecti
   for (const { attachmentPages } of connections)
     for await (const rows of attachmentPages())
       for (const row of rows)
-        yield { id: row.id, name: row.name, bytes: blobBytes(deps, { id: row.blob_id, store: row.store }) };
+        yield {
+          id: row.id,
+          name: savedName({ name: row.name, contentType: row.content_type, kind: row.kind }),
+          bytes: blobBytes(deps, { id: row.blob_id, store: row.store }),
+        };
 }

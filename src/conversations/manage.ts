@@ -1,7 +1,7 @@
 import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
-import { deleteMemoriesOfConnection } from '../db/memories.ts';
-import { deleteProjectsOfConnection } from '../db/projects.ts';
+import { countMemories, deleteMemoriesOfConnection } from '../db/memories.ts';
+import { countProjects, deleteProjectsOfConnection } from '../db/projects.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
@@ -23,7 +23,15 @@ export async function conversationPage(
 ) {
   const connection = await connectionOf(deps, owner, connectionId);
   const rows = await conversations.listConversationTitles(deps.db, connection.id, page.limit, page.offset);
-  return { connection, rows, total: connection.conversation_count };
+  return {
+    connection: {
+      ...connection,
+      memory_count: await countMemories(deps.db, connection.id),
+      project_count: await countProjects(deps.db, connection.id),
+    },
+    rows,
+    total: connection.conversation_count,
+  };
 }
 
 export async function conversationOf(deps: Pick<Deps, 'db'>, owner: Owner, conversationId: string) {

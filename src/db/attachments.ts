@@ -119,6 +119,8 @@ export async function deleteAttachmentRow(
 export interface StoredAttachmentRow {
   id: string;
   name: string;
+  content_type: string;
+  kind: AttachmentKind;
   blob_id: string;
   store: AttachmentStoreName;
   size: number;
@@ -136,7 +138,7 @@ export async function storedAttachmentsOfConnection(
 ): Promise<StoredAttachmentRow[]> {
   const rows = await rowsOf<StoredAttachmentRow>(
     db,
-    sql`SELECT a.id, a.name, a.blob_id, b.store, b.size
+    sql`SELECT a.id, a.name, a.content_type, a.kind, a.blob_id, b.store, b.size
      FROM attachments a JOIN attachment_blobs b ON b.id = a.blob_id
      WHERE a.connection_id = ${connectionId}${andAfter('a.id', afterId)} ORDER BY a.id LIMIT ${limit}`,
   );

@@ -68,3 +68,20 @@ export async function deleteMemoriesOfConnection(db: Db, connectionId: string): 
   const result = await db.deleteFrom('memories').where('connection_id', '=', connectionId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** A memory of one app's user, with its connection; undefined for another's, as for one that does not exist. */
+export async function findMemoryOfUser(db: Db, appId: string, userRef: string, memoryId: string) {
+  const [row] = await rowsOf<MemoryRow & { connection_id: string; provider: string }>(
+    db,
+    sql`SELECT m.id, m.external_id, m.scope, p.id AS project_id, COALESCE(m.title, p.name) AS title, m.content,
+        m.updated_at, m.connection_id, c.provider
+      FROM memories m JOIN connections c ON c.id = m.connection_id JOIN users u ON u.id = c.user_id
+      LEFT JOIN projects p ON p.connection_id = m.connection_id AND p.external_id = m.project_external_id
+      WHERE m.id = ${memoryId} AND u.app_id = ${appId} AND u.user_ref = ${userRef} AND u.import_id IS NULL`,
+  );
+  return row;
+}
+
+export async function deleteMemoryRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('memories').where('id', '=', id).execute();
+}

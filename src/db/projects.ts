@@ -88,3 +88,20 @@ export async function deleteProjectsOfConnection(db: Db, connectionId: string): 
   const result = await db.deleteFrom('projects').where('connection_id', '=', connectionId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** A project of one app's user, with its connection; undefined for another's, as for one that does not exist. */
+export async function findProjectOfUser(db: Db, appId: string, userRef: string, projectId: string) {
+  const [row] = await rowsOf<ProjectRow & { connection_id: string; provider: string }>(
+    db,
+    sql`SELECT p.id, p.external_id, p.name, p.description, p.instructions, p.created_at, p.updated_at,
+        p.connection_id, c.provider
+      FROM projects p JOIN connections c ON c.id = p.connection_id JOIN users u ON u.id = c.user_id
+      WHERE p.id = ${projectId} AND u.app_id = ${appId} AND u.user_ref = ${userRef} AND u.import_id IS NULL`,
+  );
+  return row;
+}
+
+/** Deletes a project, its knowledge files with it (their blobs with the last attachment showing them). */
+export async function deleteProjectRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('projects').where('id', '=', id).execute();
+}

@@ -19,7 +19,14 @@ export interface Confirmation<Path extends string> {
   page: (
     c: Context<AppEnv, Path>,
     t: Messages,
-  ) => Promise<{ title: string; explanation: string; confirmLabel: string; cancelHref: string }>;
+  ) => Promise<{
+    title: string;
+    explanation: string;
+    confirmLabel: string;
+    cancelHref: string;
+    /** It is something an import brought, which a later import of the same export leaves deleted. */
+    staysDeleted?: true;
+  }>;
   /** Does it, once confirmed; answers where the person goes next. */
   act: (c: Context<AppEnv, Path>) => Promise<string>;
 }

@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
 import { shownTitle } from '../../pages/manage-pages.tsx';
+import { memoryTitle, projectName } from '../../pages/memory-project-pages.tsx';
 import { providerName } from '../../pages/providers.ts';
 import type { AppEnv } from '../app-env.ts';
 import { neutraliseBidi } from '../bidi-controls.ts';
 import { attachmentOf, deleteAttachment } from '../conversations/attachments.ts';
 import { conversationOf, deleteConversation, disconnect } from '../conversations/manage.ts';
+import { deleteMemory, deleteProject, memoryOf, projectOf } from '../conversations/memories-and-projects.ts';
 import { connectionOf } from '../conversations/ownership.ts';
 import { purgeUser } from '../conversations/purge.ts';
 import type { Deps } from '../deps.ts';
@@ -26,6 +28,7 @@ const deleteAttachmentConfirmation = (deps: Deps) =>
         }),
         confirmLabel: t.deleteAttachmentButton,
         cancelHref: `/manage/conversations/${attachment.conversation_id}`,
+        staysDeleted: true,
       };
     },
     act: async (c) => {
@@ -48,11 +51,61 @@ const deleteConversationConfirmation = (deps: Deps) =>
         }),
         confirmLabel: t.deleteConversationButton,
         cancelHref: `/manage/conversations/${conversation.id}`,
+        staysDeleted: true,
       };
     },
     act: async (c) => {
       const deleted = await deleteConversation(deps, c.var.session, c.req.param('id'));
       return `/manage/connections/${deleted.connection_id}?notice=conversation-deleted`;
+    },
+  });
+
+/** Deleting a memory; back to its connection's memories. */
+const deleteMemoryConfirmation = (deps: Deps) =>
+  confirmationRoutes(deps, {
+    path: '/manage/memories/:id/delete',
+    page: async (c, t) => {
+      const memory = await memoryOf(deps, c.var.session, c.req.param('id'));
+      return {
+        title: t.confirmDeleteMemory,
+        explanation: t.confirmDeleteMemoryText({
+          title: memoryTitle(memory, t),
+          size: t.bytes(memory.bytes),
+          app: c.var.session.appName,
+        }),
+        confirmLabel: t.deleteMemoryButton,
+        cancelHref: `/manage/connections/${memory.connection_id}/memories`,
+        staysDeleted: true,
+      };
+    },
+    act: async (c) => {
+      const deleted = await deleteMemory(deps, c.var.session, c.req.param('id'));
+      return `/manage/connections/${deleted.connection_id}/memories?notice=memory-deleted`;
+    },
+  });
+
+/** Deleting a project with its knowledge files; back to its connection's projects. */
+const deleteProjectConfirmation = (deps: Deps) =>
+  confirmationRoutes(deps, {
+    path: '/manage/projects/:id/delete',
+    page: async (c, t) => {
+      const project = await projectOf(deps, c.var.session, c.req.param('id'));
+      return {
+        title: t.confirmDeleteProject,
+        explanation: t.confirmDeleteProjectText({
+          name: projectName(project.name, t),
+          files: project.files.length,
+          size: t.bytes(project.bytes),
+          app: c.var.session.appName,
+        }),
+        confirmLabel: t.deleteProjectButton,
+        cancelHref: `/manage/projects/${project.id}`,
+        staysDeleted: true,
+      };
+    },
+    act: async (c) => {
+      const deleted = await deleteProject(deps, c.var.session, c.req.param('id'));
+      return `/manage/connections/${deleted.connection_id}/projects?notice=project-deleted`;
     },
   });
 
@@ -108,5 +161,7 @@ export const manageConfirmations = (deps: Deps) =>
   new Hono<AppEnv>()
     .route('/', deleteAttachmentConfirmation(deps))
     .route('/', deleteConversationConfirmation(deps))
+    .route('/', deleteMemoryConfirmation(deps))
+    .route('/', deleteProjectConfirmation(deps))
     .route('/', disconnectConfirmation(deps))
     .route('/', deleteAllConfirmation(deps));

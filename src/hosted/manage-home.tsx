@@ -66,6 +66,7 @@ export function manageHome(deps: Deps) {
           deleted={deleted}
           now={deps.clock.now()}
           access={await recentAccess(deps, owner)}
+          csrfToken={owner.csrfToken}
         />,
       );
     },

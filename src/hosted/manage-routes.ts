@@ -4,6 +4,8 @@ import type { Deps } from '../deps.ts';
 import { manageConfirmations } from './manage-confirmations.tsx';
 import { manageDownload } from './manage-download.ts';
 import { manageHome } from './manage-home.tsx';
+import { manageImport } from './manage-import.ts';
+import { manageMemoriesProjects } from './manage-memories-projects.tsx';
 import { manageReading } from './manage-reading.tsx';
 import { pageHeaders } from './page-middleware.ts';
 
@@ -16,6 +18,8 @@ export function manageRoutes(deps: Deps) {
       .route('/', manageHome(deps))
       .route('/', manageDownload(deps))
       .route('/', manageReading(deps))
+      .route('/', manageMemoriesProjects(deps))
+      .route('/', manageImport(deps))
       .route('/', manageConfirmations(deps))
   );
 }

@@ -28,6 +28,33 @@ export const sessionLocale = (c: Context, purpose: PagePurpose) =>
   supportedLocale(getCookie(c, LOCALE_COOKIE_NAMES[purpose]));
 
 /**
+ * The cookies of a session just opened: its token (HttpOnly, SameSite=Lax,
+ * Secure behind https) and its language, if it has one.
+ */
+export function setSessionCookies(
+  c: Context,
+  deps: Pick<Deps, 'config'>,
+  purpose: PagePurpose,
+  token: string,
+  locale: string | undefined,
+): void {
+  const cookie = {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: deps.config.publicUrl.startsWith('https:'),
+    path: '/',
+    // A connect session outlives the browser's own session (a phone closes tabs
+    // while the person requests their export); the server ends it all the same.
+    ...(purpose === 'connect' && { maxAge: connectSessionMs(deps.config) / 1000 }),
+  } as const;
+  setCookie(c, COOKIE_NAMES[purpose], token, cookie);
+  // A new session without a language of its own must not inherit an older one's.
+  if (locale) setCookie(c, LOCALE_COOKIE_NAMES[purpose], locale, cookie);
+  else if (getCookie(c, LOCALE_COOKIE_NAMES[purpose]) !== undefined)
+    deleteCookie(c, LOCALE_COOKIE_NAMES[purpose], cookie);
+}
+
+/**
  * The person's click on a link's page (connect's Continue, manage's Open, or a
  * person's own navigation to a manage link): consumes the link and opens its
  * page session: the cookie (Secure behind https) and the redirect to its
@@ -46,20 +73,6 @@ export const startPageSession =
       linkJti: claims.jti,
       returnUrl,
     });
-    const cookie = {
-      httpOnly: true,
-      sameSite: 'Lax',
-      secure: deps.config.publicUrl.startsWith('https:'),
-      path: '/',
-      // A connect session outlives the browser's own session (a phone closes tabs
-      // while the person requests their export); the server ends it all the same.
-      ...(claims.purpose === 'connect' && { maxAge: connectSessionMs(deps.config) / 1000 }),
-    } as const;
-    setCookie(c, COOKIE_NAMES[claims.purpose], token, cookie);
-    const locale = supportedLocale(claims.locale);
-    // A new session without a language of its own must not inherit an older one's.
-    if (locale) setCookie(c, LOCALE_COOKIE_NAMES[claims.purpose], locale, cookie);
-    else if (getCookie(c, LOCALE_COOKIE_NAMES[claims.purpose]) !== undefined)
-      deleteCookie(c, LOCALE_COOKIE_NAMES[claims.purpose], cookie);
+    setSessionCookies(c, deps, claims.purpose, token, supportedLocale(claims.locale));
     return c.redirect(SESSION_HOME[claims.purpose], 303);
   };

@@ -4,6 +4,7 @@ import { blobBytes, storedAttachmentOf, type StoredAttachment } from '../convers
 import type { AccessChannel } from '../db/database.ts';
 import type { Deps } from '../deps.ts';
 import { recordAccess } from '../users/access-log.ts';
+import { savedName } from '../attachments/content-type.ts';
 import { fileResponse, type ServedFile } from './attachment-response.ts';
 
 /**
@@ -34,8 +35,8 @@ export async function attachmentAnswer(
 }
 
 /** What a response says of a stored attachment's file. */
-export const servedFile = ({ name, content_type, blob }: StoredAttachment): ServedFile => ({
-  name,
+export const servedFile = ({ name, content_type, kind, blob }: StoredAttachment): ServedFile => ({
+  name: savedName({ name, contentType: content_type, kind }),
   contentType: content_type,
   sniffedType: blob.content_type,
   size: blob.size,

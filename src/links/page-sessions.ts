@@ -85,7 +85,7 @@ export async function openPageSession(
     purpose,
     linkJti,
     returnUrl,
-  }: { appId: string; userRef: string; purpose: PagePurpose; linkJti: string; returnUrl: string | undefined },
+  }: { appId: string; userRef: string; purpose: PagePurpose; linkJti: string | null; returnUrl: string | undefined },
 ) {
   const token = base64Url(deps.random.bytes(32));
   const now = isoTime(deps.clock.now());
@@ -103,6 +103,20 @@ export async function openPageSession(
   });
   return token;
 }
+
+/**
+ * A connect session opened from a live manage session ("Import from another
+ * service"): the same app and user, the same way back. It comes from no link
+ * (no jti), so no link sends a browser back to it.
+ */
+export const openConnectSessionFrom = (deps: SessionDeps, manage: PageSession) =>
+  openPageSession(deps, {
+    appId: manage.appId,
+    userRef: manage.userRef,
+    purpose: 'connect',
+    linkJti: null,
+    returnUrl: manage.returnUrl ?? undefined,
+  });
 
 /**
  * The live session behind a cookie, for a page of `purpose`; its idle timer restarts.

@@ -787,6 +787,116 @@ describeInBrowser('the hosted pages in Chromium', () => {
     });
   });
 
+  // Memories and projects, reasoning and a tool's long output, and a new import from the manage page:
+  // in English with its words checked, and in Japanese for its layout.
+  for (const locale of ['en', 'ja']) {
+    test(`manage in ${locale}: memories, a project, reasoning before its answer, a long tool output folded, and a new import`, async () => {
+      const user = `beside-${locale}`;
+      const zip = await api(`/api/ingest-export?userRef=${user}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/zip' },
+        body: zipSync(zipFolderFiles('claude-2026-06-zip')),
+      });
+      assert.equal(zip.status, 200, JSON.stringify(zip.body));
+      const tools = JSON.parse(fixtureText('claude-tools.json'));
+      const status = tools.find((c: any) => c.name === 'Is the status page up?');
+      const result = status.chat_messages[1].content.find((block: any) => block.type === 'tool_result');
+      result.content = [
+        { type: 'text', text: Array.from({ length: 30 }, (_, i) => `HTTP/1.1 503 · attempt ${i + 1}`).join('\n') },
+      ];
+      await ingest(user, [...JSON.parse(fixtureText('claude-thinking.json')), ...tools]);
+      const english = locale === 'en';
+      // English untagged, as the pictures the docs show are named.
+      const check = (page: Page, name: string) => shoot(page, english ? name : `${locale}-${name}`);
+      await inBrowser(
+        async (page) => {
+          await page.goto(await link('manage', user, locale));
+          assert.ok(await page.locator('li.connection svg[role="img"][aria-label="Claude"]').isVisible());
+          if (english)
+            assert.deepEqual(await connectionsShown(page), [
+              { provider: 'Claude', summary: '3 conversations · 3 memories · 1 project · updated now', link: true },
+            ]);
+          await check(page, 'manage-home-import');
+          await page.locator('li.connection a').click();
+          await page.waitForURL(/\/manage\/connections\/[\w-]+$/);
+          const connection = page.url();
+          await check(page, 'manage-connection-beside');
+
+          await page.goto(`${connection}/memories`);
+          if (english) assert.equal(await heading(page), 'Claude memories');
+          assert.equal(await page.locator('article.memory').count(), 3);
+          await check(page, 'manage-memories');
+          await page.locator('article.memory a[href$="/delete"]').first().click();
+          await page.waitForURL(/\/manage\/memories\/[\w-]+\/delete$/);
+          if (english)
+            assert.ok(
+              await page
+                .getByText(
+                  'Importing the same export again later will not bring it back, unless you disconnect the whole connection first.',
+                )
+                .isVisible(),
+            );
+          await check(page, 'manage-confirm-delete-memory');
+          await page.locator('form button[type=submit]').click();
+          await page.waitForURL(/\/memories\?notice=memory-deleted$/);
+          assert.equal(await page.locator('article.memory').count(), 2);
+
+          await page.goto(`${connection}/projects`);
+          await check(page, 'manage-projects');
+          await page.locator('ul.conversations a').first().click();
+          await page.waitForURL(/\/manage\/projects\/[\w-]+$/);
+          assert.equal(await heading(page), '메뉴 앱 온보딩');
+          await page.locator('details.document summary').first().click();
+          await check(page, 'manage-project');
+          await page.goto(`${page.url()}/delete`);
+          if (english)
+            assert.match(
+              await page.locator('main p').first().innerText(),
+              /^The project “메뉴 앱 온보딩”, its instructions and its 2 knowledge files \(\d+ bytes in all\) will be deleted from Acme Notes\. Its conversations stay\.$/,
+            );
+          await check(page, 'manage-confirm-delete-project');
+
+          // Reasoning comes before the answer it led to, folded.
+          await page.goto(connection);
+          await page.locator('ul.conversations a', { hasText: 'Is 1001 prime?' }).click();
+          const answer = page.locator('li.message.assistant').first();
+          assert.deepEqual(await answer.evaluate((item) => [...item.children].map((child) => child.className)), [
+            'meta',
+            'reasoning',
+            'content',
+          ]);
+          assert.equal(await answer.locator('details.reasoning').getAttribute('open'), null);
+          await check(page, 'manage-conversation-reasoning');
+
+          // A tool's long output: five lines, then the whole of it on a tap.
+          await page.goto(connection);
+          await page.locator('ul.conversations a', { hasText: 'Is the status page up?' }).click();
+          const output = page.locator('details.tool-output');
+          assert.equal(
+            await output.locator('.output-head').innerText(),
+            Array.from({ length: 5 }, (_, i) => `${i === 0 ? 'Tool error: ' : ''}HTTP/1.1 503 · attempt ${i + 1}`).join(
+              '\n',
+            ),
+          );
+          assert.ok(!(await output.locator('.content').isVisible()));
+          await check(page, 'manage-conversation-tool-output');
+          await output.locator('summary').click();
+          assert.ok(await output.locator('.content').getByText('attempt 30').isVisible());
+          assert.ok(!(await output.locator('.output-head').isVisible()));
+
+          // A new import, from the manage page: the connect flow opens for the same person.
+          await page.goto(`${base()}/manage`);
+          await page.locator('form[action="/manage/import"] button').click();
+          await page.waitForURL(`${base()}/connect`);
+          assert.equal(await page.locator('html').getAttribute('lang'), locale);
+          await page.locator('a[href="/connect/anthropic"]').click();
+          await page.waitForURL(`${base()}/connect/anthropic`);
+        },
+        { context: { locale } },
+      );
+    });
+  }
+
   test('keyboard only: connect, from the link to the result, with Tab, Shift+Tab, Enter and Space', async () => {
     await inBrowser(async (page) => {
       await page.goto(await link('connect', 'keyboard-connect-user'));
@@ -830,7 +940,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
     await inBrowser(async (page) => {
       await page.goto(await link('manage', 'keyboard-manage-user'));
       // The search box comes first, then the connection rows.
-      const home = await tabTo(page, /^C Claude 5 conversations/);
+      const home = await tabTo(page, /^Claude 5 conversations/);
       assert.deepEqual(home.slice(0, 2), ['Search your conversations', 'Search']);
       await page.keyboard.press('Enter');
       await page.waitForURL(`${base()}/manage/connections/${connectionId}`);

@@ -19,6 +19,7 @@ import {
   seedConnection,
   setup,
   type TestContext,
+  storedBytes,
 } from '../helpers.ts';
 import { chatgptPre2025, JPEG } from './attachment-exports.ts';
 
@@ -44,17 +45,6 @@ async function countedBytes(t: TestContext, connectionId: string): Promise<numbe
     blobs.reduce((sum, { size }) => sum + Number(size), 0)
   );
 }
-
-const storedBytes = async (t: TestContext, connectionId: string) =>
-  Number(
-    (
-      await t.deps.db
-        .selectFrom('connections')
-        .select('stored_bytes')
-        .where('id', '=', connectionId)
-        .executeTakeFirstOrThrow()
-    ).stored_bytes,
-  );
 
 async function imported(t: TestContext, file: Uint8Array, userRef = 'u1', contentType = 'application/json') {
   const res = await postExport(t, file, { query: `userRef=${userRef}`, contentType });

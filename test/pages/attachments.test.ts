@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { strFromU8, strToU8, unzipSync } from 'fflate';
 import { DOCUMENT_PREVIEW_BYTES } from '../../src/conversations/attachments.ts';
 import { downloadZip } from '../../src/hosted/download-zip.ts';
-import { json, postExport, seedAttachment, seedConnection, setup, type TestContext } from '../helpers.ts';
+import { fixtureJson, json, postExport, seedAttachment, seedConnection, setup, type TestContext } from '../helpers.ts';
 import { hiddenField, openSession } from './page-client.ts';
 
 const encoder = new TextEncoder();
@@ -190,6 +190,44 @@ describe('/manage/attachments/{id}', () => {
     const html = await (await browser.get(`/manage/conversations/${conversationId}`)).text();
     assert.doesNotMatch(item(html, polyglot.id), /<img/);
     assert.match(item(html, polyglot.id), /download="photo\.png"/);
+  });
+
+  test('the text Claude extracted from a PDF is downloaded as text, named ….pdf.txt; a .txt keeps its name', async () => {
+    const t = await setup();
+    // A lease long enough that the page shows its start, and a link to download the whole text.
+    const claude = fixtureJson('claude-attachments.json');
+    claude[0].chat_messages[0].attachments[0].extracted_content += 'Clause.\n'.repeat(DOCUMENT_PREVIEW_BYTES / 8);
+    const { connectionId } = await json(await postExport(t, strToU8(JSON.stringify(claude))));
+    const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${connectionId}`)))
+      .conversations;
+    const files = conversation.payload.messages.flatMap((message: any) => message.attachments);
+    const lease = files.find((file: any) => file.name === 'lease-2025.pdf');
+    const inventory = files.find((file: any) => file.name === 'inventory.txt');
+    const browser = await openSession(t, 'manage');
+    const served = await browser.get(`/manage/attachments/${lease.id}`);
+    assert.equal(served.headers.get('content-type'), 'text/plain; charset=utf-8');
+    assert.match(
+      served.headers.get('content-disposition')!,
+      /; filename="lease-2025\.pdf\.txt"; filename\*=UTF-8''lease-2025\.pdf\.txt$/,
+    );
+    const api = await t.request(`/api/attachments/${lease.id}`);
+    assert.match(api.headers.get('content-disposition')!, /filename="lease-2025\.pdf\.txt"/);
+    assert.match(
+      (await browser.get(`/manage/attachments/${inventory.id}`)).headers.get('content-disposition')!,
+      /filename="inventory\.txt"/,
+    );
+    // "Download my data" holds it under that name too.
+    const zip = unzipSync(new Uint8Array(await (await browser.get('/manage/download')).arrayBuffer()));
+    assert.ok(zip[`attachments/${lease.id}-lease-2025.pdf.txt`]);
+    assert.ok(zip[`attachments/${inventory.id}-inventory.txt`]);
+    // The page names it as the export did; its link saves it as text.
+    const page = await (await browser.get(`/manage/conversations/${conversation.id}`)).text();
+    assert.ok(!page.includes('download="lease-2025.pdf"'));
+    const item = page.slice(page.indexOf('<span class="file-name">lease-2025.pdf</span>'));
+    assert.match(
+      item.slice(0, item.indexOf('</li>')),
+      /<\/pre><p class="small">This is the start of the text\. <a href="\/manage\/attachments\/[^"]+" download="lease-2025\.pdf\.txt">Download the whole text<\/a><\/p><\/details>/,
+    );
   });
 
   test('another person’s, one not stored, and no session: refused as pages refuse', async () => {

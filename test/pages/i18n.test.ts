@@ -1,27 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
-import { signLink } from 'parley-sdk';
 import { en } from '../../pages/i18n/en.ts';
 import { CATALOGUES, messagesFor, negotiateLocale } from '../../pages/i18n/locales.ts';
 import { fixtureBytes, setup, type TestContext } from '../helpers.ts';
-import { hiddenField, PageClient } from './page-client.ts';
+import { hiddenField, PageClient, pageLink } from './page-client.ts';
+
+/** A link of `purpose` for user u1, in `locale` if given. */
+const link = (t: TestContext, purpose: 'connect' | 'manage', locale?: string) =>
+  pageLink(t, purpose, 'u1', undefined, undefined, locale);
 
 const headings = (html: string) => [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].map((m) => m[1]);
 const lang = (html: string) => /<html lang="([^"]+)"/.exec(html)?.[1];
-
-async function link(t: TestContext, purpose: 'connect' | 'manage', locale?: string) {
-  const options = {
-    appId: t.tenant.appId,
-    userRef: 'u1',
-    scopes: ['conversations:read'] as ['conversations:read'],
-    purpose,
-    baseUrl: t.deps.config.publicUrl,
-  };
-  return new URL(
-    await signLink(locale === undefined ? options : { ...options, locale }, t.tenant.appSecret, t.clock.now()),
-  );
-}
 
 describe('the pages’ language', () => {
   test('a link with locale "de" shows German through the whole connect session, whatever the browser asks for', async () => {

@@ -52,10 +52,18 @@ export async function pageLink(
   userRef = 'u1',
   appId = t.tenant.appId,
   secret = t.tenant.appSecret,
+  locale?: string,
 ) {
   return new URL(
     await signLink(
-      { appId, userRef, scopes: ['conversations:read'], purpose, baseUrl: t.deps.config.publicUrl },
+      {
+        appId,
+        userRef,
+        scopes: ['conversations:read'],
+        purpose,
+        baseUrl: t.deps.config.publicUrl,
+        ...(locale === undefined ? {} : { locale }),
+      },
       secret,
       t.clock.now(),
     ),

@@ -19,6 +19,7 @@ import {
 import { EXPORT_FORMATS } from '../../src/import/formats/registry.ts';
 import { PROVIDER_GUIDES } from '../../pages/providers.ts';
 import { ConnectStartPage } from '../../pages/connect-pages.tsx';
+import { ProviderMark } from '../../pages/provider-marks.tsx';
 import { messagesFor } from '../../pages/i18n/locales.ts';
 import { MessagesContext } from '../../pages/i18n/messages-context.ts';
 import { h } from 'preact';
@@ -350,7 +351,7 @@ describe('manage', () => {
     assert.match(page, /<time dateTime="2025-09-14T08:20:12.307Z">2025-09-14 08:20 UTC<\/time>/i);
   });
 
-  test('an answer’s reasoning is folded under it in <details>, its model beside its time', async () => {
+  test('an answer’s reasoning is folded in <details> before it, as the assistants show it, its model beside its time', async () => {
     const t = await setup();
     const { connectionId } = await json(
       await postExport(t, fixtureBytes('chatgpt-reasoning-and-context.json'), { query: 'userRef=u1' }),
@@ -366,9 +367,51 @@ describe('manage', () => {
     assert.match(answer, /<span class="model"> · gpt-5-thinking<\/span>/);
     assert.match(
       answer,
-      /€32\.12 each: .*<\/p>\n?<\/div><details class="reasoning"><summary>Reasoning<\/summary><div class="content"><p>Adding the tip and splitting<br>\n87\.60 × 1\.10 = 96\.36, and 96\.36 \/ 3 = 32\.12\.<\/p>\n<p>Thought for 5s<\/p>\n?<\/div><\/details>$/s,
+      /<\/p><details class="reasoning"><summary>Reasoning<\/summary><div class="content"><p>Adding the tip and splitting<br>\n87\.60 × 1\.10 = 96\.36, and 96\.36 \/ 3 = 32\.12\.<\/p>\n<p>Thought for 5s<\/p>\n?<\/div><\/details><div class="content"><p>€32\.12 each: .*<\/p>\n?<\/div>$/s,
     );
     assert.equal(page.match(/<details/g)?.length, 1, 'only the answer with reasoning has it');
+  });
+
+  test('a tool’s long output shows its first lines, the rest folded in <details>; a short one is shown whole', async () => {
+    const t = await setup();
+    const claude = fixtureJson('claude-tools.json');
+    const status = claude.find((c: any) => c.name === 'Is the status page up?');
+    const result = status.chat_messages[1].content.find((block: any) => block.type === 'tool_result');
+    const lines = Array.from({ length: 40 }, (_, i) => `line ${i + 1} <b>`);
+    result.content = [{ type: 'text', text: lines.join('\n') }];
+    const { connectionId } = await json(await postExport(t, strToU8(JSON.stringify(claude)), { query: 'userRef=u1' }));
+    const list = await json(await t.request(`/api/conversations?connectionId=${connectionId}`));
+    const browser = await openSession(t, 'manage');
+    const page = await (
+      await browser.get(`/manage/conversations/${list.conversations.find((c: any) => c.title === status.name).id}`)
+    ).text();
+    const tools = [...page.matchAll(/<li class="message tool">(.*?)<\/li>/gs)].map((m) => m[1]!);
+    const folded = tools.filter((tool) => tool.includes('<details class="tool-output">'));
+    assert.equal(folded.length, 1, 'only the long output is folded');
+    assert.match(
+      folded[0]!,
+      /<details class="tool-output"><summary><span class="output-head">Tool error: line 1 &lt;b>\nline 2 &lt;b>\nline 3 &lt;b>\nline 4 &lt;b>\nline 5 &lt;b><\/span><span class="output-more">Show all 40 lines<\/span><\/summary><div class="content"><p>Tool error: line 1 &lt;b&gt;<br>\n/,
+    );
+    assert.match(folded[0]!, /line 40 &lt;b&gt;<\/p>\n<\/div><\/details>$/);
+    // The call itself, a line, stays as it was.
+    assert.ok(tools.some((tool) => !tool.includes('<details') && tool.includes('<div class="content">')));
+  });
+
+  test('each provider has a mark of its own, named for a screen reader', async () => {
+    const marks = PROVIDER_GUIDES.map(({ id, name }) => {
+      const svg = renderToString(h(ProviderMark, { provider: id }));
+      assert.match(
+        svg,
+        new RegExp(
+          `^<svg class="provider-icon" viewBox="0 0 24 24" role="img" aria-label="${name}" focusable="false">`,
+        ),
+      );
+      assert.ok(!svg.includes('<text'), `${id} has a drawn mark, not a letter`);
+      return svg.replace(/aria-label="[^"]*"/, '');
+    });
+    assert.equal(new Set(marks).size, PROVIDER_GUIDES.length, 'no two marks alike');
+    // One the pages do not know gets its letter, and its name.
+    assert.match(renderToString(h(ProviderMark, { provider: 'acme' })), /aria-label="acme".*<text [^>]*>a<\/text>/);
   });
 
   test('pages through many conversations 20 at a time', async () => {
@@ -439,6 +482,9 @@ describe('manage', () => {
 
     const confirm = await (await browser.get(`/manage/conversations/${target.id}/delete`)).text();
     assert.deepEqual(headings(confirm), ['Delete this conversation?']);
+    // What an import brought stays deleted; a disconnect or "Delete all" starts afresh, and does not say so.
+    const staysDeleted = 'Importing the same export again later will not bring it back';
+    assert.ok(confirm.includes(staysDeleted));
     const csrf = hiddenField(confirm, 'csrf');
     const forged = await browser.post(`/manage/conversations/${target.id}/delete`, { csrf: 'nope' });
     assert.equal(forged.status, 403);
@@ -454,6 +500,8 @@ describe('manage', () => {
     assert.equal(after.total, 4);
     assert.ok(!after.conversations.some((c: any) => c.id === target.id));
 
+    const disconnect = await (await browser.get(`/manage/connections/${claudeConnection.id}/disconnect`)).text();
+    assert.ok(!disconnect.includes(staysDeleted));
     const disconnected = await browser.post(`/manage/connections/${claudeConnection.id}/disconnect`, { csrf });
     assert.equal(disconnected.headers.get('location'), '/manage?notice=disconnected');
     const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
