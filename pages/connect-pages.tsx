@@ -173,7 +173,15 @@ export function UploadPage({
             </p>
             {/* The real file input lies over the whole zone, unseen: a tap or a drop anywhere on it goes to the input itself, with or without the script. */}
             <div class="dropzone">
-              <input id="file" name="file" type="file" accept={guide.accept} required aria-describedby="file-hint" />
+              <input
+                id="file"
+                name="file"
+                type="file"
+                accept={guide.accept}
+                multiple
+                required
+                aria-describedby="file-hint"
+              />
               <span class="dropzone-text" aria-hidden="true">
                 {t.dropZone}
               </span>

@@ -92,7 +92,6 @@ export const de: Messages = {
     invalidUploadOffset: 'Ungültiger Upload-Offset-Header',
     invalidUploadMetadata: 'Ungültiger Upload-Metadata-Header',
     unsupportedTusVersion: 'Nicht unterstützte Tus-Resumable-Version: verwende 1.0.0',
-    severalUploads: 'Ungültiger upload-Parameter: ein Upload pro Import',
   },
   askAgain,
   advice: {

@@ -92,7 +92,6 @@ export const es: Messages = {
     invalidUploadOffset: 'Cabecera Upload-Offset no válida',
     invalidUploadMetadata: 'Cabecera Upload-Metadata no válida',
     unsupportedTusVersion: 'Versión de Tus-Resumable no admitida: usa 1.0.0',
-    severalUploads: 'Parámetro upload no válido: una subida por importación',
   },
   askAgain,
   advice: {

@@ -93,7 +93,6 @@ export const fr: Messages = {
     invalidUploadOffset: 'En-tête Upload-Offset invalide',
     invalidUploadMetadata: 'En-tête Upload-Metadata invalide',
     unsupportedTusVersion: 'Version Tus-Resumable non prise en charge : utilisez 1.0.0',
-    severalUploads: 'Paramètre upload invalide : un envoi par import',
   },
   askAgain,
   advice: {

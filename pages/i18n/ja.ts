@@ -92,7 +92,6 @@ export const ja: Messages = {
     invalidUploadOffset: 'Upload-Offset ヘッダーが無効です',
     invalidUploadMetadata: 'Upload-Metadata ヘッダーが無効です',
     unsupportedTusVersion: '対応していない Tus-Resumable のバージョンです（1.0.0 を使用してください）',
-    severalUploads: 'upload パラメーターが無効です（インポート 1 回につきアップロードは 1 つ）',
   },
   askAgain,
   advice: {

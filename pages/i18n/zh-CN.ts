@@ -92,7 +92,6 @@ export const zhCN: Messages = {
     invalidUploadOffset: 'Upload-Offset 标头无效',
     invalidUploadMetadata: 'Upload-Metadata 标头无效',
     unsupportedTusVersion: '不支持的 Tus-Resumable 版本：请使用 1.0.0',
-    severalUploads: 'upload 参数无效：每次导入一个上传',
   },
   askAgain,
   advice: {

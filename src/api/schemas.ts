@@ -171,7 +171,9 @@ export const IngestForm = v.object({
   file: v.pipe(
     v.string(),
     v.metadata({ contentMediaType: 'application/octet-stream' }),
-    v.description('The export: the zip, or its conversations file.'),
+    v.description(
+      'The export: the zip, or its conversations file. Repeated, the files of one export (Claude’s `conversations-000.zip`, `memories-000.zip`, …), imported together.',
+    ),
   ),
 });
 

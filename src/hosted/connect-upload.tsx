@@ -75,8 +75,8 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
         pageSession: current.tokenHash,
         timeZone,
       };
-      const file = upload.file;
-      outcome = await imports.run(() => importExport(deps, target, file, async () => target));
+      const files = upload.files;
+      outcome = await imports.run(() => importExport(deps, target, files, async () => target));
     } catch (error) {
       // The error table says which refusals are of the request rather than of the file:
       // their error pages are at the form's address.
