@@ -411,3 +411,12 @@ CREATE TABLE access_log (
   PRIMARY KEY (user_id, day, channel)
 );
 CREATE INDEX access_log_by_day ON access_log (day);
+-- version 12
+-- What the person deleted, not to be imported again: as schema.sql's version 18, which says why.
+CREATE TABLE deleted_items (
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('conversation', 'memory', 'project', 'attachment')),
+  external_id TEXT NOT NULL,
+  deleted_at TEXT NOT NULL,
+  PRIMARY KEY (connection_id, kind, external_id)
+);
