@@ -265,6 +265,14 @@ export function ImportResultPage({ appName, outcome }: { appName: string; outcom
             [t.countSkipped, outcome.skipped],
           ]}
         />
+        {outcome.skipped > 0 && <p>{t.skippedExplained}</p>}
+        {outcome.notRead && outcome.notRead.length > 0 && (
+          <p>
+            {t.notImported({
+              items: outcome.notRead.map(({ what, count }) => t.notReadCounts[what]({ count })),
+            })}
+          </p>
+        )}
         <p>{t.closeOrLater}</p>
         <p class="actions">
           <ReturnLink status="success" connectionId={outcome.connectionId} button announce />

@@ -236,6 +236,18 @@ export const ja: Messages = {
   countUpdated: '更新',
   countUnchanged: '変更なし',
   countSkipped: 'スキップ',
+  notImported: ({ items }) => `インポートされなかったもの：${items.join('、')}。`,
+  notReadCounts: {
+    'design chats': ({ count }) => `${f.number(count)} 件のデザインチャット`,
+    'artifact versions': ({ count }) => `${f.number(count)} 件のアーティファクトのバージョン`,
+    'feedback files': ({ count }) => `${f.number(count)} 件のフィードバックファイル`,
+    'account files': ({ count }) => `${f.number(count)} 件のアカウントファイル`,
+    'voice recordings': ({ count }) => `${f.number(count)} 件の音声録音`,
+    'chat.html pages': ({ count }) => `${f.number(count)} 件の chat.html ページ`,
+    'shared conversation lists': ({ count }) => `${f.number(count)} 件の共有会話リスト`,
+  },
+  skippedExplained:
+    'スキップ：読み取れなかったもの、エクスポート内の重複、以前ここで削除したもの（削除されたままです）。',
   closeOrLater: 'このページは閉じてかまいません。新しいエクスポートは後からアップロードできます。',
   uploadAnother: '別のファイルをアップロード',
 

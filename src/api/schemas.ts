@@ -1,3 +1,4 @@
+import { NOT_READ_WHATS } from '../import/formats/format.ts';
 import * as v from 'valibot';
 import { CONNECTION_STATUSES, PROVIDERS, ROLES } from 'parley-sdk';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../conversations/listing.ts';
@@ -342,6 +343,12 @@ const importCounts = {
   projects: besideCounts,
   memoryCount: count,
   projectCount: count,
+  notRead: v.pipe(
+    v.array(v.object({ what: v.string(), count })),
+    v.description(
+      `What the export holds that Parley does not keep, one row per kind: \`what\` a short English noun phrase (${NOT_READ_WHATS.map((what) => `\`${what}\``).join(', ')}; more may come), \`count\` the files or records.`,
+    ),
+  ),
 };
 
 export const IngestResult = v.object({

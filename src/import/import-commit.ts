@@ -16,7 +16,7 @@ import { unrevokedConnectionOf } from '../conversations/ownership.ts';
 import { messagesOf } from '../conversations/payload.ts';
 import { ParleyError } from '../errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import type { ExportFormat, Message } from './formats/format.ts';
+import type { ExportFormat, Message, NotReadWhat } from './formats/format.ts';
 import { linkAttachments, type ProjectKnowledge } from './staging/attachment-links.ts';
 import { checkStorageBounds } from './storage-bounds.ts';
 import type { StagedImport } from './staging/staged-import.ts';
@@ -34,8 +34,8 @@ export interface ImportTarget {
   timeZone?: string | undefined;
 }
 
-/** What an import answers: the SDK's IngestResult, so the two cannot drift apart. */
-export type ImportResult = IngestResult;
+/** What an import answers: the SDK's IngestResult, so the two cannot drift apart (`notRead` naming only what Parley names). */
+export type ImportResult = IngestResult & { notRead: Array<{ what: NotReadWhat; count: number }> };
 
 /** What the final transaction answers, and how many conversations it deleted (their text is gone from the database). */
 type CommittedImport = ImportResult & { replaced: number };
@@ -116,6 +116,7 @@ export function commitImport(
       memories: mergedMemories.counts,
       projects: mergedProjects.counts,
       ...besideCounts,
+      notRead: [...staged.notRead].map(([what, count]) => ({ what, count })),
     };
     await markSynced(commit, connection, counts);
     return {

@@ -68,13 +68,22 @@ describe('deleted stays deleted', () => {
     assert.deepEqual([afresh.created, afresh.skipped], [5, 0]);
   });
 
-  test('a purge of the user takes what they deleted with it: a re-import creates everything', async () => {
+  test('the connect page’s result says it; a purge of the user takes what they deleted with it: a re-import creates everything', async () => {
     const t = await setup();
     const exported = fixtureBytes('claude-conversations.json');
     const first = await imported(t, exported);
     const [gone] = (await json(await t.request(`/api/conversations?connectionId=${first.connectionId}`))).conversations;
     await confirmOnPage(await openSession(t, 'manage'), `/manage/conversations/${gone.id}/delete`);
     assert.equal(await rowsIn(t.deps.db, 'deleted_items'), 1);
+    // The connect page's result says what skipping means.
+    const connect = await openSession(t, 'connect');
+    const form = new FormData();
+    form.append('csrf', hiddenField(await (await connect.get('/connect/anthropic')).text(), 'csrf'));
+    form.append('file', new Blob([exported as BlobPart], { type: 'application/json' }), 'conversations.json');
+    assert.equal((await connect.request('/connect/anthropic', { method: 'POST', body: form })).status, 303);
+    const result = await (await connect.get('/connect/result')).text();
+    assert.match(result, /<dt>Skipped<\/dt><dd>1<\/dd>/);
+    assert.match(result, /what you deleted here before — it stays deleted\./);
     const purged = await t.request('/api/purge', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },

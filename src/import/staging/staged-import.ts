@@ -10,6 +10,7 @@ import {
   type GroupedFormat,
   type NormalizedMemory,
   type NormalizedProject,
+  type NotReadWhat,
 } from '../formats/format.ts';
 import { formatFor, providerName, storedSourceHash, type KnownSource } from '../formats/registry.ts';
 import { invalidExport } from '../import-errors.ts';
@@ -77,6 +78,8 @@ export class StagedImport {
   readonly projects = new Map<string, Omit<NormalizedProject, 'knowledge'> & { knowledge: KnowledgeRef[] }>();
   /** The project of each conversation read that names one: conversation's external id → project's. */
   readonly projectOf = new Map<string, string>();
+  /** What the files held that Parley does not keep, counted over them all. */
+  readonly notRead = new Map<NotReadWhat, number>();
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'random' | 'config' | 'clock' | 'sourceHash' | 'attachments' | 'blobHash'>,
@@ -129,6 +132,9 @@ export class StagedImport {
         return;
       case 'unreadable':
         this.unreadable += item.count;
+        return;
+      case 'notRead':
+        for (const [what, count] of item.counts) this.notRead.set(what, (this.notRead.get(what) ?? 0) + count);
         return;
       case 'conversation':
         return this.addConversation(item);
