@@ -401,7 +401,7 @@ export function openApiDocument(version: string) {
               ...schemas.IngestFields.entries,
               upload: v.optional(
                 v.pipe(
-                  v.string(),
+                  v.array(v.string()),
                   v.description(
                     'A complete resumable upload’s id (`/api/uploads`), instead of a body: it is imported, then removed. Repeated, the files of one export, imported together.',
                   ),

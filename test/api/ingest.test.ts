@@ -73,6 +73,7 @@ describe('POST /api/ingest-export', () => {
       'projects',
       'memoryCount',
       'projectCount',
+      'notRead',
     ]);
     assert.deepEqual(
       { ...body, connectionId: 'x' },
@@ -91,6 +92,7 @@ describe('POST /api/ingest-export', () => {
         projects: { created: 0, updated: 0, unchanged: 0 },
         memoryCount: 0,
         projectCount: 0,
+        notRead: [],
       },
     );
     const [conversation] = await conversationsOf(t, body.connectionId);

@@ -550,6 +550,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
             projects: { created: 0, updated: 0, unchanged: 0 },
             memoryCount: 0,
             projectCount: 0,
+            notRead: [],
           },
         );
         const { connections } = expectJson(await api('/api/conversations?userRef=smoke-user', apiKey), 200);
@@ -664,6 +665,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
           projects: { created: 0, updated: 0, unchanged: 0 },
           memoryCount: 0,
           projectCount: 0,
+          notRead: [],
         },
       );
     });
