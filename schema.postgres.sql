@@ -416,3 +416,13 @@ CREATE INDEX access_log_by_day ON access_log (day);
 -- The connect page's uploads: as schema.sql's version 18, which says why.
 ALTER TABLE uploads ADD COLUMN page_session TEXT REFERENCES page_sessions (token_hash) ON DELETE CASCADE;
 CREATE INDEX uploads_by_page_session ON uploads (page_session) WHERE page_session IS NOT NULL;
+
+-- version 13
+-- What the person deleted, not to be imported again: as schema.sql's version 19, which says why.
+CREATE TABLE deleted_items (
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('conversation', 'memory', 'project', 'attachment')),
+  external_id TEXT NOT NULL,
+  deleted_at TEXT NOT NULL,
+  PRIMARY KEY (connection_id, kind, external_id)
+);

@@ -556,3 +556,18 @@ CREATE INDEX access_log_by_day ON access_log (day);
 -- key, reaches it, and it goes with the session (its end, a purge).
 ALTER TABLE uploads ADD COLUMN page_session TEXT REFERENCES page_sessions (token_hash) ON DELETE CASCADE;
 CREATE INDEX uploads_by_page_session ON uploads (page_session) WHERE page_session IS NOT NULL;
+
+-- version 19
+-- What the person deleted on the manage page (a conversation, a memory, a
+-- project, a file), by the export's identity of it, so that no later import of
+-- the same export brings it back: `external_id` is the conversation's, memory's
+-- or project's; for a file, its conversation's external id (or
+-- `project:<external id>` for a knowledge file), a line feed, and its ref. They
+-- go with their connection (a purge) and when the person disconnects it.
+CREATE TABLE deleted_items (
+  connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('conversation', 'memory', 'project', 'attachment')),
+  external_id TEXT NOT NULL,
+  deleted_at TEXT NOT NULL,
+  PRIMARY KEY (connection_id, kind, external_id)
+) STRICT, WITHOUT ROWID;

@@ -180,7 +180,15 @@ export function UploadPage({
             </p>
             {/* The real file input lies over the whole zone, unseen: a tap or a drop anywhere on it goes to the input itself, with or without the script. */}
             <div class="dropzone">
-              <input id="file" name="file" type="file" accept={guide.accept} required aria-describedby="file-hint" />
+              <input
+                id="file"
+                name="file"
+                type="file"
+                accept={guide.accept}
+                multiple
+                required
+                aria-describedby="file-hint"
+              />
               <span class="dropzone-text" aria-hidden="true">
                 {t.dropZone}
               </span>
@@ -264,6 +272,14 @@ export function ImportResultPage({ appName, outcome }: { appName: string; outcom
             [t.countSkipped, outcome.skipped],
           ]}
         />
+        {outcome.skipped > 0 && <p>{t.skippedExplained}</p>}
+        {outcome.notRead && outcome.notRead.length > 0 && (
+          <p>
+            {t.notImported({
+              items: outcome.notRead.map(({ what, count }) => t.notReadCounts[what]({ count })),
+            })}
+          </p>
+        )}
         <p>{t.closeOrLater}</p>
         <p class="actions">
           <ReturnLink status="success" connectionId={outcome.connectionId} button announce />

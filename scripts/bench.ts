@@ -17,7 +17,11 @@
  *      by its messages, plus --attachment-text-mb MB of generated conversations:
  *      MB/s of attachment bytes written, the server's peak RSS, the re-import.
  *      `--attachment-mb 1536 --attachment-text-mb 512` is the 2 GB export of the
- *      memory bound (docs/importing.md).
+ *      memory bound (docs/importing.md);
+ *   6. several files, one import: on --runtime and SQLite, Claude's export as one
+ *      zip per category — a conversations-000.zip of --several-files-mb MB, a
+ *      projects-000.zip and a memories-000.zip — sent as one form: the time and
+ *      the server's peak RSS.
  * Imports and listings of 1–3 run on each database of --databases: the SQLite
  * file, and PostgreSQL (started from npm, as the tests start it); on PostgreSQL
  * the connections listing is also measured over 1, 2 and 3 instances.
@@ -25,9 +29,9 @@
  *   npm run bench [-- --runtime node|deno|bun|binary --compare node,deno,bun,binary --compare-size 200
  *                    --sizes 20,200,1000 --providers openai,anthropic,deepseek,xai,google,microsoft
  *                    --databases sqlite,postgres --instances 1,2,3 --duration 10 --connections 20
- *                    --attachment-mb 500 --attachment-kb 2048 --attachment-text-mb 0]
+ *                    --attachment-mb 500 --attachment-kb 2048 --attachment-text-mb 0 --several-files-mb 1024]
  *
- * `--sizes ''` skips 1–3, `--compare ''` skips 4, `--attachment-mb 0` skips 5. Node runs what `npm start`
+ * `--sizes ''` skips 1–3, `--compare ''` skips 4, `--attachment-mb 0` skips 5, `--several-files-mb 0` skips 6. Node runs what `npm start`
  * runs (the bundle of the Node entry), the binary what `npm run build:binary`
  * makes; every server has LOG_LEVEL=warn. Each import is timed twice: until
  * the server answers, and until it has settled — its search index and the
@@ -37,13 +41,24 @@
  * here fails on a slow machine.
  */
 import { execFile, spawn } from 'node:child_process';
-import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { once } from 'node:events';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { parseArgs, promisify } from 'node:util';
+import { strToU8, Zip, ZipPassThrough, zipSync } from 'fflate';
 import { onboardApp } from '../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import { openPostgres } from '../src/db/dialects/postgres.ts';
@@ -75,6 +90,7 @@ const { values: options } = parseArgs({
     'attachment-mb': { type: 'string', default: '500' },
     'attachment-kb': { type: 'string', default: '2048' },
     'attachment-text-mb': { type: 'string', default: '0' },
+    'several-files-mb': { type: 'string', default: '1024' },
     out: { type: 'string', default: join(ROOT, 'bench-results') },
   },
 });
@@ -99,6 +115,7 @@ const duration = Number(options.duration);
 const attachmentMb = Number(options['attachment-mb']);
 const attachmentKb = Number(options['attachment-kb']);
 const attachmentTextMb = Number(options['attachment-text-mb']);
+const severalFilesMb = Number(options['several-files-mb']);
 const connections = Number(options.connections);
 const work = mkdtempSync(join(tmpdir(), 'parley-bench-'));
 /** What `npm run build:binary` makes. */
@@ -561,14 +578,149 @@ async function attachments() {
   return result;
 }
 
+/**
+ * Posts the files as one multipart form (`userRef`, then each in a `file`
+ * field), each streamed from disk in turn: an upload as a browser sends several
+ * files. node:http with each file piped in, as `upload` does.
+ */
+function uploadForm(server: RunningServer, apiKey: string, files: string[]): Promise<Upload> {
+  const boundary = `parley-bench-${Date.now()}`;
+  const head = (field: string) => `--${boundary}\r\nContent-Disposition: form-data; ${field}\r\n`;
+  const parts = files.map(
+    (file) => `${head(`name="file"; filename="${basename(file)}"`)}Content-Type: application/zip\r\n\r\n`,
+  );
+  const first = `${head('name="userRef"')}\r\nbench\r\n`;
+  const end = `--${boundary}--\r\n`;
+  const length =
+    Buffer.byteLength(first) +
+    parts.reduce((sum, part, i) => sum + Buffer.byteLength(part) + statSync(files[i]!).size + 2, 0) +
+    Buffer.byteLength(end);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const finish = (status: number, text: string) => {
+      const result = JSON.parse(text) as { created?: number; unchanged?: number; error?: string };
+      resolve({
+        startedAt: started,
+        seconds: (performance.now() - started) / 1000,
+        status,
+        error: status === 200 ? null : (result.error ?? `HTTP ${status}`),
+        created: result.created ?? 0,
+        unchanged: result.unchanged ?? 0,
+      });
+    };
+    const request = httpRequest(
+      `${server.url}/api/ingest-export`,
+      {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${apiKey}`,
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': String(length),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => finish(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')));
+      },
+    );
+    request.on('error', (failure) =>
+      resolve({ startedAt: started, seconds: 0, status: 0, error: failure.message, created: 0, unchanged: 0 }),
+    );
+    void (async () => {
+      request.write(first);
+      for (const [i, file] of files.entries()) {
+        request.write(parts[i]);
+        for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 }))
+          if (!request.write(chunk)) await once(request, 'drain');
+        request.write('\r\n');
+      }
+      request.end(end);
+    })();
+  });
+}
+
+/** Writes a zip of one member, `name`, holding `source`'s bytes as they are (stored), streamed. */
+async function storedZip(out: string, name: string, source: string) {
+  const sink = createWriteStream(out);
+  const zip = new Zip((error, chunk) => {
+    if (error) throw error;
+    sink.write(chunk);
+  });
+  const member = new ZipPassThrough(name);
+  zip.add(member);
+  for await (const chunk of createReadStream(source)) {
+    member.push(chunk as Uint8Array);
+    if (sink.writableNeedDrain) await once(sink, 'drain');
+  }
+  member.push(new Uint8Array(0), true);
+  zip.end();
+  await new Promise((resolve) => sink.end(resolve));
+}
+
+/** Section 6: Claude's export as one zip per category, sent as one form, on --runtime and SQLite. */
+async function severalFiles() {
+  // The conversations stored, not deflated, in their zip: generating a deflated gigabyte
+  // takes far longer than importing it, and the bound measured is the same.
+  await generate('anthropic', severalFilesMb);
+  const conversations = join(work, 'conversations-000.zip');
+  await storedZip(conversations, 'conversations.json', exportFile('anthropic', severalFilesMb));
+  // A project with a knowledge file, and the Aug/Sep 2026 memory files, in their zips.
+  const projects = join(work, 'projects-000.zip');
+  const project = {
+    uuid: 'p1',
+    name: 'Bench',
+    prompt_template: 'Be brief.',
+    docs: [{ filename: 'notes.md', content: '# Notes\n'.repeat(10_000) }],
+  };
+  writeFileSync(projects, zipSync({ 'projects/p1.json': strToU8(JSON.stringify(project)) }));
+  const memories = join(work, 'memories-000.zip');
+  const memoryFiles = Array.from({ length: 50 }, (_, i) => ({
+    path: `/m/${i}.md`,
+    content: `Memory ${i}\n`.repeat(100),
+    updated_at: '2026-09-01T00:00:00.000000+00:00',
+  }));
+  writeFileSync(
+    memories,
+    zipSync({ 'memories/a1.json': strToU8(JSON.stringify({ account_uuid: 'a1', memory_files: memoryFiles })) }),
+  );
+  const files = [conversations, projects, memories];
+  const bytes = files.reduce((sum, file) => sum + statSync(file).size, 0);
+  const { server, apiKey } = await parley(runtime, 'sqlite', { MAX_EXPORT_BYTES: String(4 * 1024 * MIB) });
+  const imported = await uploadForm(server, apiKey, files);
+  const peakRssMb = memoryMb(server.pid, 'VmHWM');
+  await server.stop().catch(() => {});
+  for (const file of files) rmSync(file, { force: true });
+  const result = {
+    runtime,
+    mb: round(bytes / MIB),
+    created: imported.created,
+    seconds: round(imported.seconds, 2),
+    error: imported.error,
+    peakRssMb,
+  };
+  console.error(JSON.stringify(result));
+  return result;
+}
+
 function report(
   machine: string,
   date: string,
   d: Awaited<ReturnType<typeof detailed>> | null,
   c: Awaited<ReturnType<typeof comparison>> | null,
   a: Awaited<ReturnType<typeof attachments>> | null,
+  f: Awaited<ReturnType<typeof severalFiles>> | null,
 ): string[] {
   const lines = [`Measured ${date.slice(0, 10)} on ${machine}.`, ''];
+  if (f) {
+    const outcome = f.error === null ? `${f.seconds} s, ${f.created} conversations` : `failed: ${f.error}`;
+    lines.push(
+      '| Several files, one import (SQLite) | files together | import | server peak RSS |',
+      '| - | - | - | - |',
+      `| Claude's conversations-000.zip, projects-000.zip and memories-000.zip in one form, ${f.runtime} | ${f.mb} MB | ${outcome} | ${f.peakRssMb} MB |`,
+      '',
+    );
+  }
   if (a) {
     const outcome =
       a.error === null
@@ -654,7 +806,10 @@ function report(
 }
 
 async function main() {
-  const runtimes = new Set<Runtime>([...(sizes.length > 0 || attachmentMb > 0 ? [runtime] : []), ...compared]);
+  const runtimes = new Set<Runtime>([
+    ...(sizes.length > 0 || attachmentMb > 0 || severalFilesMb > 0 ? [runtime] : []),
+    ...compared,
+  ]);
   if (runtimes.has('node')) await run('npm', ['run', '-s', 'build:node'], { cwd: ROOT });
   if (runtimes.has('binary')) await run('npm', ['run', '-s', 'build:binary'], { cwd: ROOT });
   if (sizes.length > 0 && databases.includes('postgres')) postgres = await startPostgres();
@@ -664,11 +819,12 @@ async function main() {
     const d = sizes.length > 0 ? await detailed() : null;
     const c = compared.length > 0 ? await comparison() : null;
     const a = attachmentMb > 0 ? await attachments() : null;
-    const lines = report(machine, date, d, c, a);
+    const f = severalFilesMb > 0 ? await severalFiles() : null;
+    const lines = report(machine, date, d, c, a, f);
     mkdirSync(options.out, { recursive: true });
     writeFileSync(
       join(options.out, 'bench.json'),
-      `${JSON.stringify({ machine, date, runtime, detailed: d, comparison: c, attachments: a }, null, 2)}\n`,
+      `${JSON.stringify({ machine, date, runtime, detailed: d, comparison: c, attachments: a, severalFiles: f }, null, 2)}\n`,
     );
     writeFileSync(join(options.out, 'bench.md'), `${lines.join('\n')}\n`);
     console.log(lines.join('\n'));

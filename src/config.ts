@@ -83,6 +83,8 @@ const EnvSchema = v.object({
   IMPORT_QUEUE_TIMEOUT_MS: integer(0, 3_600_000),
   // Unset: four times MAX_EXPORT_BYTES, which decides it, so it has no fixed default.
   MAX_EXPANDED_BYTES: v.optional(integer(1, Number.MAX_SAFE_INTEGER)),
+  // Unset: four times MAX_EXPORT_BYTES, as MAX_EXPANDED_BYTES.
+  MAX_IMPORT_BYTES: v.optional(integer(1, Number.MAX_SAFE_INTEGER)),
   DATABASE_URL: v.optional(PostgresUrl),
   WEBHOOK_ALLOW_PRIVATE: v.pipe(
     v.picklist(['true', 'false'], 'must be true or false'),
@@ -142,6 +144,8 @@ export interface Config {
   publicUrl: string;
   rateLimitPerMinute: number;
   maxExportBytes: number;
+  /** The most the files of one import (several `file` fields, or uploads) may hold together. */
+  maxImportBytes: number;
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
   staleAfterDays: number;
@@ -193,6 +197,7 @@ export class ConfigError extends Error {}
 /** Variables with no default: unset (or empty), they are undefined. */
 const OPTIONAL = [
   'MAX_EXPANDED_BYTES',
+  'MAX_IMPORT_BYTES',
   'DATABASE_URL',
   'ATTACHMENTS_URL',
   'AWS_ACCESS_KEY_ID',
@@ -234,6 +239,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     publicUrl: e.PUBLIC_URL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     maxExportBytes: e.MAX_EXPORT_BYTES,
+    maxImportBytes: e.MAX_IMPORT_BYTES ?? 4 * e.MAX_EXPORT_BYTES,
     webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     staleAfterDays: e.STALE_AFTER_DAYS,

@@ -136,8 +136,6 @@ export const ERRORS = {
   invalidUploadOffset: [400, 'Invalid Upload-Offset header'],
   invalidUploadMetadata: [400, 'Invalid Upload-Metadata header'],
   unsupportedTusVersion: [412, 'Unsupported Tus-Resumable version: use 1.0.0'],
-  // An import reads one file for now; several uploads of one export wait for imports of several files.
-  severalUploads: [400, 'Invalid upload parameter: one upload per import'],
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

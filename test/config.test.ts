@@ -17,6 +17,7 @@ describe('parseConfig', () => {
       logLevel: 'info',
       maxConversationBytes: 67108864,
       maxExpandedBytes: 4 * 1073741824,
+      maxImportBytes: 4 * 1073741824,
       maxAttachmentBytes: 512 * 1024 * 1024,
       maxExportRecords: 250000,
       databaseUrl: undefined,
@@ -53,6 +54,11 @@ describe('parseConfig', () => {
     assert.equal(parseConfig({ MAX_EXPORT_BYTES: '1000', MAX_EXPANDED_BYTES: '' }).maxExpandedBytes, 4000);
   });
 
+  test('MAX_IMPORT_BYTES follows MAX_EXPORT_BYTES unless it is set', () => {
+    assert.equal(parseConfig({ MAX_EXPORT_BYTES: '1000' }).maxImportBytes, 4000);
+    assert.equal(parseConfig({ MAX_EXPORT_BYTES: '1000', MAX_IMPORT_BYTES: '2500' }).maxImportBytes, 2500);
+  });
+
   test('MAX_STORED_BYTES_PER_USER follows MAX_EXPANDED_BYTES unless it is set; 0 is no bound', () => {
     assert.equal(parseConfig({ MAX_EXPORT_BYTES: '1000' }).maxStoredBytesPerUser, 16000);
     assert.equal(parseConfig({ MAX_EXPANDED_BYTES: '1000' }).maxStoredBytesPerUser, 4000);
@@ -79,6 +85,7 @@ describe('parseConfig', () => {
         LOG_LEVEL: 'warn',
         MAX_CONVERSATION_BYTES: '1000',
         MAX_EXPANDED_BYTES: '5000000',
+        MAX_IMPORT_BYTES: '3000000',
         MAX_ATTACHMENT_BYTES: '3000000',
         MAX_EXPORT_RECORDS: '5000',
         DATABASE_URL: 'postgres://parley:secret@db.example.com:5432/parley',
@@ -117,6 +124,7 @@ describe('parseConfig', () => {
         logLevel: 'warn',
         maxConversationBytes: 1000,
         maxExpandedBytes: 5000000,
+        maxImportBytes: 3000000,
         maxAttachmentBytes: 3000000,
         maxExportRecords: 5000,
         databaseUrl: 'postgres://parley:secret@db.example.com:5432/parley',

@@ -95,7 +95,6 @@ export const de: Messages = {
     invalidUploadOffset: 'Ungültiger Upload-Offset-Header',
     invalidUploadMetadata: 'Ungültiger Upload-Metadata-Header',
     unsupportedTusVersion: 'Nicht unterstützte Tus-Resumable-Version: verwende 1.0.0',
-    severalUploads: 'Ungültiger upload-Parameter: ein Upload pro Import',
   },
   askAgain,
   advice: {
@@ -248,6 +247,19 @@ export const de: Messages = {
   countUpdated: 'Aktualisiert',
   countUnchanged: 'Unverändert',
   countSkipped: 'Übersprungen',
+  notImported: ({ items }) => `Nicht importiert: ${items.join(', ')}.`,
+  notReadCounts: {
+    'design chats': ({ count }) => f.counted(count, { one: '# Design-Chat', other: '# Design-Chats' }),
+    'artifact versions': ({ count }) => f.counted(count, { one: '# Artefakt-Version', other: '# Artefakt-Versionen' }),
+    'feedback files': ({ count }) => f.counted(count, { one: '# Feedback-Datei', other: '# Feedback-Dateien' }),
+    'account files': ({ count }) => f.counted(count, { one: '# Kontodatei', other: '# Kontodateien' }),
+    'voice recordings': ({ count }) => f.counted(count, { one: '# Sprachaufnahme', other: '# Sprachaufnahmen' }),
+    'chat.html pages': ({ count }) => f.counted(count, { one: '# chat.html-Seite', other: '# chat.html-Seiten' }),
+    'shared conversation lists': ({ count }) =>
+      f.counted(count, { one: '# Liste geteilter Unterhaltungen', other: '# Listen geteilter Unterhaltungen' }),
+  },
+  skippedExplained:
+    'Übersprungen: was nicht gelesen werden konnte, Kopien, die der Export wiederholt, und was du hier zuvor gelöscht hast — es bleibt gelöscht.',
   closeOrLater: 'Du kannst diese Seite jetzt schließen oder später einen neueren Export hochladen.',
   uploadAnother: 'Weitere Datei hochladen',
 

@@ -1,6 +1,7 @@
 import { ERRORS, type ErrorCode } from '../../src/errors.ts';
 import { PROVIDER_GUIDES, type ProviderId } from '../providers.ts';
 import type { ImportProblem } from '../../src/errors.ts';
+import type { NotReadWhat } from '../../src/import/formats/format.ts';
 import { formatters, isoLikeDateTime, localeBasics } from './format.ts';
 
 const f = formatters('en');
@@ -128,6 +129,27 @@ export const en = {
   countUpdated: 'Updated',
   countUnchanged: 'Unchanged',
   countSkipped: 'Skipped',
+  /** What an export held that Parley does not keep (the import's `notRead`), listed after this. */
+  notImported: ({ items }: { items: string[] }) => `Not imported: ${items.join(', ')}.`,
+  notReadCounts: {
+    'design chats': ({ count }: { count: number }) =>
+      f.counted(count, { one: '# design chat', other: '# design chats' }),
+    'artifact versions': ({ count }: { count: number }) =>
+      f.counted(count, { one: '# artifact version', other: '# artifact versions' }),
+    'feedback files': ({ count }: { count: number }) =>
+      f.counted(count, { one: '# feedback file', other: '# feedback files' }),
+    'account files': ({ count }: { count: number }) =>
+      f.counted(count, { one: '# account file', other: '# account files' }),
+    'voice recordings': ({ count }: { count: number }) =>
+      f.counted(count, { one: '# voice recording', other: '# voice recordings' }),
+    'chat.html pages': ({ count }: { count: number }) =>
+      f.counted(count, { one: '# chat.html page', other: '# chat.html pages' }),
+    'shared conversation lists': ({ count }: { count: number }) =>
+      f.counted(count, { one: '# list of shared conversations', other: '# lists of shared conversations' }),
+  } as Record<NotReadWhat, (counted: { count: number }) => string>,
+  /** Under the counts when some were skipped: what skipping means, deletions included. */
+  skippedExplained:
+    'Skipped: what could not be read, copies the export repeats, and what you deleted here before — it stays deleted.',
   closeOrLater: 'You can close this page now, or upload a newer export later.',
   uploadAnother: 'Upload another file',
 

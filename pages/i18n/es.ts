@@ -95,7 +95,6 @@ export const es: Messages = {
     invalidUploadOffset: 'Cabecera Upload-Offset no válida',
     invalidUploadMetadata: 'Cabecera Upload-Metadata no válida',
     unsupportedTusVersion: 'Versión de Tus-Resumable no admitida: usa 1.0.0',
-    severalUploads: 'Parámetro upload no válido: una subida por importación',
   },
   askAgain,
   advice: {
@@ -246,6 +245,25 @@ export const es: Messages = {
   countUpdated: 'Actualizadas',
   countUnchanged: 'Sin cambios',
   countSkipped: 'Omitidas',
+  notImported: ({ items }) => `No importado: ${items.join(', ')}.`,
+  notReadCounts: {
+    'design chats': ({ count }) => f.counted(count, { one: '# chat de diseño', other: '# chats de diseño' }),
+    'artifact versions': ({ count }) =>
+      f.counted(count, { one: '# versión de artefacto', other: '# versiones de artefactos' }),
+    'feedback files': ({ count }) =>
+      f.counted(count, { one: '# archivo de comentarios', other: '# archivos de comentarios' }),
+    'account files': ({ count }) =>
+      f.counted(count, { one: '# archivo de la cuenta', other: '# archivos de la cuenta' }),
+    'voice recordings': ({ count }) => f.counted(count, { one: '# grabación de voz', other: '# grabaciones de voz' }),
+    'chat.html pages': ({ count }) => f.counted(count, { one: '# página chat.html', other: '# páginas chat.html' }),
+    'shared conversation lists': ({ count }) =>
+      f.counted(count, {
+        one: '# lista de conversaciones compartidas',
+        other: '# listas de conversaciones compartidas',
+      }),
+  },
+  skippedExplained:
+    'Ignorado: lo que no se pudo leer, las copias que la exportación repite y lo que eliminaste aquí antes, que sigue eliminado.',
   closeOrLater: 'Ya puedes cerrar esta página, o subir más adelante una exportación más reciente.',
   uploadAnother: 'Subir otro archivo',
 

@@ -96,7 +96,6 @@ export const fr: Messages = {
     invalidUploadOffset: 'En-tête Upload-Offset invalide',
     invalidUploadMetadata: 'En-tête Upload-Metadata invalide',
     unsupportedTusVersion: 'Version Tus-Resumable non prise en charge : utilisez 1.0.0',
-    severalUploads: 'Paramètre upload invalide : un envoi par import',
   },
   askAgain,
   advice: {
@@ -248,6 +247,22 @@ export const fr: Messages = {
   countUpdated: 'Mises à jour',
   countUnchanged: 'Inchangées',
   countSkipped: 'Ignorées',
+  notImported: ({ items }) => `Non importé : ${items.join(', ')}.`,
+  notReadCounts: {
+    'design chats': ({ count }) =>
+      f.counted(count, { one: '# discussion de design', other: '# discussions de design' }),
+    'artifact versions': ({ count }) =>
+      f.counted(count, { one: '# version d’artefact', other: '# versions d’artefacts' }),
+    'feedback files': ({ count }) => f.counted(count, { one: '# fichier d’avis', other: '# fichiers d’avis' }),
+    'account files': ({ count }) => f.counted(count, { one: '# fichier de compte', other: '# fichiers de compte' }),
+    'voice recordings': ({ count }) =>
+      f.counted(count, { one: '# enregistrement vocal', other: '# enregistrements vocaux' }),
+    'chat.html pages': ({ count }) => f.counted(count, { one: '# page chat.html', other: '# pages chat.html' }),
+    'shared conversation lists': ({ count }) =>
+      f.counted(count, { one: '# liste de conversations partagées', other: '# listes de conversations partagées' }),
+  },
+  skippedExplained:
+    'Ignorées : ce qui n’a pas pu être lu, les copies que l’export répète, et ce que vous avez supprimé ici auparavant — cela reste supprimé.',
   closeOrLater: 'Vous pouvez fermer cette page, ou envoyer plus tard un export plus récent.',
   uploadAnother: 'Envoyer un autre fichier',
 

@@ -95,7 +95,6 @@ export const ja: Messages = {
     invalidUploadOffset: 'Upload-Offset ヘッダーが無効です',
     invalidUploadMetadata: 'Upload-Metadata ヘッダーが無効です',
     unsupportedTusVersion: '対応していない Tus-Resumable のバージョンです（1.0.0 を使用してください）',
-    severalUploads: 'upload パラメーターが無効です（インポート 1 回につきアップロードは 1 つ）',
   },
   askAgain,
   advice: {
@@ -244,6 +243,18 @@ export const ja: Messages = {
   countUpdated: '更新',
   countUnchanged: '変更なし',
   countSkipped: 'スキップ',
+  notImported: ({ items }) => `インポートされなかったもの：${items.join('、')}。`,
+  notReadCounts: {
+    'design chats': ({ count }) => `${f.number(count)} 件のデザインチャット`,
+    'artifact versions': ({ count }) => `${f.number(count)} 件のアーティファクトのバージョン`,
+    'feedback files': ({ count }) => `${f.number(count)} 件のフィードバックファイル`,
+    'account files': ({ count }) => `${f.number(count)} 件のアカウントファイル`,
+    'voice recordings': ({ count }) => `${f.number(count)} 件の音声録音`,
+    'chat.html pages': ({ count }) => `${f.number(count)} 件の chat.html ページ`,
+    'shared conversation lists': ({ count }) => `${f.number(count)} 件の共有会話リスト`,
+  },
+  skippedExplained:
+    'スキップ：読み取れなかったもの、エクスポート内の重複、以前ここで削除したもの（削除されたままです）。',
   closeOrLater: 'このページは閉じてかまいません。新しいエクスポートは後からアップロードできます。',
   uploadAnother: '別のファイルをアップロード',
 

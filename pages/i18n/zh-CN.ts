@@ -95,7 +95,6 @@ export const zhCN: Messages = {
     invalidUploadOffset: 'Upload-Offset 标头无效',
     invalidUploadMetadata: 'Upload-Metadata 标头无效',
     unsupportedTusVersion: '不支持的 Tus-Resumable 版本：请使用 1.0.0',
-    severalUploads: 'upload 参数无效：每次导入一个上传',
   },
   askAgain,
   advice: {
@@ -238,6 +237,17 @@ export const zhCN: Messages = {
   countUpdated: '已更新',
   countUnchanged: '未变化',
   countSkipped: '已跳过',
+  notImported: ({ items }) => `未导入：${items.join('、')}。`,
+  notReadCounts: {
+    'design chats': ({ count }) => `${f.number(count)} 个设计聊天`,
+    'artifact versions': ({ count }) => `${f.number(count)} 个工件版本`,
+    'feedback files': ({ count }) => `${f.number(count)} 个反馈文件`,
+    'account files': ({ count }) => `${f.number(count)} 个账户文件`,
+    'voice recordings': ({ count }) => `${f.number(count)} 段语音录音`,
+    'chat.html pages': ({ count }) => `${f.number(count)} 个 chat.html 页面`,
+    'shared conversation lists': ({ count }) => `${f.number(count)} 个共享对话列表`,
+  },
+  skippedExplained: '已跳过：无法读取的内容、导出中重复的副本，以及你之前在这里删除的内容（仍保持删除）。',
   closeOrLater: '你现在可以关闭此页面，也可以稍后上传更新的导出文件。',
   uploadAnother: '上传另一个文件',
 

@@ -31,7 +31,12 @@ export interface ParleyClientOptions {
 /** An export to import: the file as the person downloaded it (zip, JSON or CSV), whole or as a stream. */
 export interface IngestExportOptions {
   userRef: string;
-  file: Blob | Uint8Array | ReadableStream<Uint8Array>;
+  /**
+   * The export; or, as an array, the files of one export (Claude's
+   * `conversations-000.zip`, `memories-000.zip`, …), each sent as a resumable
+   * upload, then imported together: all or nothing.
+   */
+  file: Blob | Uint8Array | ReadableStream<Uint8Array> | Array<Blob | Uint8Array>;
   /** The provider the file must be from; Parley recognises it either way. */
   provider?: Provider;
   /** Import into this connection rather than the user's open one of the file's provider. */
@@ -264,12 +269,18 @@ export class ParleyClient {
    */
   async ingestExport(options: IngestExportOptions): Promise<IngestResult> {
     const { userRef, file, provider, connectionId, timeZone } = options;
+    const partBytes = options.partBytes ?? PART_BYTES;
+    if (Array.isArray(file)) {
+      const upload: string[] = [];
+      for (const part of file)
+        upload.push(
+          await this.uploadResumably(part, part instanceof Blob ? part.size : part.length, { userRef, partBytes }),
+        );
+      return this.request('POST', '/api/ingest-export', { userRef, provider, connectionId, timeZone, upload });
+    }
     const size = file instanceof Blob ? file.size : file instanceof Uint8Array ? file.length : undefined;
     if (size !== undefined && size >= (options.resumableFrom ?? RESUMABLE_FROM)) {
-      const upload = await this.uploadResumably(file as Blob | Uint8Array, size, {
-        userRef,
-        partBytes: options.partBytes ?? PART_BYTES,
-      });
+      const upload = await this.uploadResumably(file as Blob | Uint8Array, size, { userRef, partBytes });
       return this.request('POST', '/api/ingest-export', { userRef, provider, connectionId, timeZone, upload });
     }
     return this.request(
@@ -413,7 +424,7 @@ export class ParleyClient {
   private async request<T>(
     method: 'GET' | 'POST',
     path: string,
-    query: Record<string, string | number | undefined>,
+    query: Query,
     { body, contentType }: { body?: BodyInit | Uint8Array; contentType?: string } = {},
   ): Promise<T> {
     const headers: Record<string, string> = contentType ? { 'Content-Type': contentType } : {};
@@ -430,12 +441,13 @@ export class ParleyClient {
   private send(
     method: 'GET' | 'POST' | 'PATCH' | 'HEAD',
     path: string,
-    query: Record<string, string | number | undefined>,
+    query: Query,
     { body, headers }: { body?: BodyInit | Uint8Array | undefined; headers: Record<string, string> },
   ): Promise<Response> {
     const url = new URL(this.baseUrl + path);
     for (const [name, value] of Object.entries(query))
-      if (value !== undefined) url.searchParams.set(name, String(value));
+      for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value])
+        url.searchParams.append(name, String(each));
     // A stream goes out as it is read: fetch wants to be told it may start sending before the answer.
     const streamed = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
     return this.fetch(url, {
@@ -446,6 +458,9 @@ export class ParleyClient {
     } as RequestInit);
   }
 }
+
+/** A request's query parameters: one named with a list is repeated. */
+type Query = Record<string, string | number | string[] | undefined>;
 
 /** A refusal as a ParleyError: the interface's message where the body is `{"error"}`, else the status. */
 async function errorOf(response: Response): Promise<ParleyError> {

@@ -184,6 +184,18 @@ export interface IngestResult {
   /** The connection's memories and projects after the import. */
   memoryCount: number;
   projectCount: number;
+  /** What the export holds that Parley does not keep, so nobody believes it was kept. */
+  notRead: NotRead[];
+}
+
+/**
+ * One kind of content an export held that Parley deliberately does not keep:
+ * `what` a short English noun phrase (`"design chats"`, `"voice recordings"`,
+ * more may come), `count` how many files or records.
+ */
+export interface NotRead {
+  what: string;
+  count: number;
 }
 
 /** How an import's memories, or its projects, went: new, changed, or as stored. */
@@ -224,6 +236,7 @@ export type ParleyEvent =
         projects: ImportCounts;
         memoryCount: number;
         projectCount: number;
+        notRead: NotRead[];
       }
     >
   | EventOf<'connection.needs_reauth', { connectionId: string }>

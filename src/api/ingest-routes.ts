@@ -4,8 +4,8 @@ import { importExport } from '../import/import-export.ts';
 import type { ImportSlots } from '../import/import-slots.ts';
 import { openExportUpload } from '../http/export-upload.ts';
 import type { AppEnv } from '../app-env.ts';
-import { parseInput, ParleyError } from '../errors.ts';
-import { importUpload } from '../uploads/resumable-uploads.ts';
+import { parseInput } from '../errors.ts';
+import { importUploads } from '../uploads/resumable-uploads.ts';
 import { methodNotAllowed, type CallerMiddleware } from './middleware.ts';
 import { IngestFields, IngestTimeZone } from './schemas.ts';
 
@@ -19,11 +19,10 @@ export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware, import
   routes.post('/ingest-export', requireCaller, async (c) => {
     const uploadIds = c.req.queries('upload');
     if (uploadIds) {
-      // An upload made before (/api/uploads) instead of a body: its fields are the query's.
-      if (uploadIds.length > 1) throw new ParleyError('severalUploads');
+      // Uploads made before (/api/uploads) instead of a body, the files of one export: its fields are the query's.
       const fields = presentFields(Object.fromEntries(new URL(c.req.url).searchParams));
       const target = { appId: c.get('caller').appId, ...parseInput(IngestFields, fields) };
-      return c.json(await imports.run(() => importUpload(deps, target, uploadIds[0]!)));
+      return c.json(await imports.run(() => importUploads(deps, target, uploadIds)));
     }
     // Refused part-way through the upload (413 while streaming, bad JSON early in a large
     // file), the error's answer closes the connection: see closeIfBodyUnread.
@@ -35,16 +34,16 @@ export function ingestRoutes(deps: Deps, requireCaller: CallerMiddleware, import
     const fieldsWith = (after: Record<string, string>) => ({ ...presentFields(after), ...before });
     const target = (after: Record<string, string>) => ({ appId, ...parseInput(IngestFields, fieldsWith(after)) });
     const completed = async () => target(await fieldsAfter());
-    const file = upload.file;
+    const files = upload.files;
     // Admitted once the request's own checks have passed: the file is read only then.
     const result = await imports.run(async () => {
-      if (before.userRef !== undefined) return importExport(deps, target({}), file, completed);
+      if (before.userRef !== undefined) return importExport(deps, target({}), files, completed);
       // A form that names its user only after the file: its fields are checked once the
       // file has been read, and outrank what was wrong with the file (a missing userRef or an
       // unknown provider is the answer, as it would be had the fields come first).
       // The zone is read with the file, so only one named before it counts.
       const { timeZone } = parseInput(IngestTimeZone, before);
-      return importExport(deps, { appId, timeZone }, file, completed).catch(async (error: unknown) => {
+      return importExport(deps, { appId, timeZone }, files, completed).catch(async (error: unknown) => {
         // Read on past the file for the fields after it: a field that fails IngestFields is the
         // answer; if the rest cannot be read, or every field holds, the file's error stands.
         const after = await fieldsAfter().catch(() => undefined);

@@ -395,15 +395,15 @@ export function openApiDocument(version: string) {
           operationId: 'ingestExport',
           summary: 'Import a provider’s export for a user',
           description:
-            'The body is the export as the provider gives it (the zip, or its conversations file), or a form with the fields beside the file (those before it are checked before it is read). `userRef` is required, in the query string or as a form field. All or nothing: a file that cannot be read writes nothing. Conversations already imported with the same content are counted as unchanged.',
+            'The body is the export as the provider gives it (the zip, or its conversations file), or a form with the fields beside the file (those before it are checked before it is read); a form may carry several `file` fields, the files of one export of one provider, imported together (each at most `MAX_EXPORT_BYTES`, together at most `MAX_IMPORT_BYTES`). `userRef` is required, in the query string or as a form field. All or nothing: a file that cannot be read writes nothing, of any file. Conversations already imported with the same content are counted as unchanged.',
           query: {
             entries: {
               ...schemas.IngestFields.entries,
               upload: v.optional(
                 v.pipe(
-                  v.string(),
+                  v.array(v.string()),
                   v.description(
-                    'A complete resumable upload’s id (`/api/uploads`), instead of a body: it is imported, then removed. One per import.',
+                    'A complete resumable upload’s id (`/api/uploads`), instead of a body: it is imported, then removed. Repeated, the files of one export, imported together.',
                   ),
                 ),
               ),
@@ -447,7 +447,6 @@ export function openApiDocument(version: string) {
             'importsBusy',
             'uploadNotFound',
             'uploadNotComplete',
-            'severalUploads',
           ],
           authenticated: { rateLimited: false },
         }),

@@ -1,3 +1,4 @@
+import { NOT_READ_WHATS } from '../import/formats/format.ts';
 import * as v from 'valibot';
 import { CONNECTION_STATUSES, PROVIDERS, ROLES } from 'parley-sdk';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../conversations/listing.ts';
@@ -171,7 +172,9 @@ export const IngestForm = v.object({
   file: v.pipe(
     v.string(),
     v.metadata({ contentMediaType: 'application/octet-stream' }),
-    v.description('The export: the zip, or its conversations file.'),
+    v.description(
+      'The export: the zip, or its conversations file. Repeated, the files of one export (Claude’s `conversations-000.zip`, `memories-000.zip`, …), imported together.',
+    ),
   ),
 });
 
@@ -340,6 +343,12 @@ const importCounts = {
   projects: besideCounts,
   memoryCount: count,
   projectCount: count,
+  notRead: v.pipe(
+    v.array(v.object({ what: v.string(), count })),
+    v.description(
+      `What the export holds that Parley does not keep, one row per kind: \`what\` a short English noun phrase (${NOT_READ_WHATS.map((what) => `\`${what}\``).join(', ')}; more may come), \`count\` the files or records.`,
+    ),
+  ),
 };
 
 export const IngestResult = v.object({

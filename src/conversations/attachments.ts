@@ -2,6 +2,8 @@ import type { ByteRange } from '../attachments/attachment-store.ts';
 import type { AttachmentStoreName } from '../db/database.ts';
 import * as attachments from '../db/attachments.ts';
 import { refreshStoredBytes } from '../db/connections.ts';
+import { fileIdentity, rememberDeleted } from '../db/deleted-items.ts';
+import { knowledgeKey, textKey } from '../import/staging/staged-blobs.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
@@ -110,7 +112,10 @@ export async function attachmentViews(
   return byMessage;
 }
 
-/** The person deletes one attachment; the bytes go in the same transaction when no other message shows them. */
+/**
+ * The person deletes one attachment; the bytes go in the same transaction when
+ * no other message shows them. No later import of it brings it back.
+ */
 export async function deleteAttachment(
   deps: Pick<Deps, 'db' | 'clock' | 'erased'>,
   owner: Owner,
@@ -118,7 +123,15 @@ export async function deleteAttachment(
 ) {
   const deleted = await writeTransaction(deps.db, async (db) => {
     const attachment = await attachmentOf({ db }, owner, attachmentId);
-    await attachments.deleteAttachmentRow(db, attachment, isoTime(deps.clock.now()));
+    const { ref, conversation, project } = await fileIdentity(db, attachment.id);
+    const now = isoTime(deps.clock.now());
+    await rememberDeleted(db, {
+      connection_id: attachment.connection_id,
+      kind: 'attachment',
+      external_id: textKey(conversation ?? knowledgeKey(project!), ref),
+      deleted_at: now,
+    });
+    await attachments.deleteAttachmentRow(db, attachment, now);
     await refreshStoredBytes(db, attachment.connection_id);
     return attachment;
   });

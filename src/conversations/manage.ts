@@ -1,9 +1,10 @@
 import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
+import { forgetDeleted, rememberDeleted } from '../db/deleted-items.ts';
 import { countMemories, deleteMemoriesOfConnection } from '../db/memories.ts';
 import { countProjects, deleteProjectsOfConnection } from '../db/projects.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import type { Deps } from '../deps.ts';
+import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { attachmentViews } from './attachments.ts';
@@ -50,6 +51,7 @@ export async function conversationToRead(deps: Pick<Deps, 'db' | 'attachments'>,
   };
 }
 
+/** The person deletes a conversation: no later import of it brings it back, until they disconnect its connection. */
 export async function deleteConversation(
   deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>,
   owner: Owner,
@@ -58,6 +60,12 @@ export async function deleteConversation(
   const deleted = await writeTransaction(deps.db, async (db) => {
     const row = await conversations.findConversationOfUser(db, owner.appId, owner.userRef, conversationId);
     if (!row) throw new ParleyError('conversationNotFound');
+    await rememberDeleted(db, {
+      connection_id: row.connection_id,
+      kind: 'conversation',
+      external_id: row.external_id,
+      deleted_at: isoTime(deps.clock.now()),
+    });
     await conversations.deleteConversationRow(db, row.id);
     const conversationCount = await connections.refreshConversationCount(db, row.connection_id);
     await connections.refreshStoredBytes(db, row.connection_id);
@@ -86,6 +94,8 @@ export async function disconnect(
     const deleted = await conversations.deleteConversationsOfConnection(db, connection.id);
     await deleteMemoriesOfConnection(db, connection.id);
     await deleteProjectsOfConnection(db, connection.id);
+    // A later import of the same export brings back everything: the person starts afresh.
+    await forgetDeleted(db, connection.id);
     await connections.refreshConversationCount(db, connection.id);
     await connections.refreshStoredBytes(db, connection.id);
     await connections.updateConnection(db, connection.id, { status: 'revoked' });

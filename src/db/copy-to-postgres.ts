@@ -20,6 +20,8 @@ const TABLES: ReadonlyArray<{ table: keyof Database & string; key: string[]; bat
   { table: 'conversations', key: ['id'] },
   { table: 'projects', key: ['id'] },
   { table: 'memories', key: ['id'] },
+  // What the person deleted: so that no import on the target brings it back.
+  { table: 'deleted_items', key: ['connection_id', 'kind', 'external_id'] },
   { table: 'used_links', key: ['app_id', 'jti'] },
   { table: 'page_sessions', key: ['token_hash'] },
   { table: 'webhook_deliveries', key: ['seq'] },

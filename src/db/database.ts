@@ -221,6 +221,17 @@ export interface Database {
   upload_parts: UploadPartsTable;
   memories: MemoriesTable;
   projects: ProjectsTable;
+  deleted_items: DeletedItemsTable;
+}
+
+export type DeletedKind = 'conversation' | 'memory' | 'project' | 'attachment';
+
+/** See schema.sql, version 19: what the person deleted, by the export's identity of it. */
+export interface DeletedItemsTable {
+  connection_id: string;
+  kind: DeletedKind;
+  external_id: string;
+  deleted_at: string;
 }
 
 export type MemoryScope = 'account' | 'project';

@@ -11,7 +11,7 @@ import { formatFor } from '../import/formats/registry.ts';
 import { closeIfBodyUnread, errorStatus } from '../http/error-response.ts';
 import { openExportUpload } from '../http/export-upload.ts';
 import { checkCsrf, rememberResult, type ImportOutcome } from '../links/page-sessions.ts';
-import { importUpload } from '../uploads/resumable-uploads.ts';
+import { importUploads } from '../uploads/resumable-uploads.ts';
 import { importProblem } from './import-problem.ts';
 import { requirePageSession } from './page-middleware.ts';
 import { postedForm } from './posted-form.ts';
@@ -77,7 +77,6 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
     try {
       const upload = uploadIds ? { fields: await postedForm(deps, c) } : await openExportUpload(c, deps.config);
       checkCsrf(current, upload.fields.csrf);
-      if (uploadIds && uploadIds.length > 1) throw new ParleyError('severalUploads');
       // The browser's zone, which the page's script fills in: one it does not know is left out (UTC).
       const zone = upload.fields.timeZone;
       const timeZone = zone && isTimeZone(zone) ? zone : undefined;
@@ -89,9 +88,9 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
         timeZone,
       };
       outcome = await imports.run(() =>
-        'file' in upload
-          ? importExport(deps, target, upload.file, async () => target)
-          : importUpload(deps, target, uploadIds![0]!),
+        'files' in upload
+          ? importExport(deps, target, upload.files, async () => target)
+          : importUploads(deps, target, uploadIds!),
       );
     } catch (error) {
       // The error table says which refusals are of the request rather than of the file:

@@ -3,6 +3,7 @@ import type { AppEnv } from '../app-env.ts';
 import type { Config } from '../config.ts';
 import { ParleyError } from '../errors.ts';
 import { requireUserRef } from '../users/user-ref.ts';
+import { oneFile, type ExportFile } from '../import/import-export.ts';
 import { readMultipartUpload } from './multipart.ts';
 import { readWithin } from './request-body.ts';
 
@@ -76,24 +77,40 @@ export class LimitedBody implements AsyncIterable<Uint8Array> {
 }
 
 export interface ExportUpload {
-  /** Query parameters, then the form fields before the file (multipart). */
+  /** Query parameters, then the form fields before the first file (multipart). */
   fields: Record<string, string>;
-  file: AsyncIterable<Uint8Array>;
-  /** A form's fields after its file (none for other uploads): see MultipartUpload.fieldsAfter. */
+  /** The body, or a form's files: one export. */
+  files: AsyncIterable<ExportFile>;
+  /** A form's fields after its first file (none for other uploads): see MultipartUpload.fieldsAfter. */
   fieldsAfterFile(): Promise<Record<string, string>>;
+}
+
+/** A form's file, refused with 413 once it passes `maxBytes` (the body's bound is that of all its files). */
+async function* withinBytes(bytes: AsyncIterable<Uint8Array>, maxBytes: number): AsyncIterable<Uint8Array> {
+  let read = 0;
+  for await (const chunk of bytes) {
+    read += chunk.length;
+    if (read > maxBytes) throw new ParleyError('exportTooLarge');
+    yield chunk;
+  }
 }
 
 /**
  * Opens an export upload, checked in the order the API's errors take: content type
  * (415), then userRef if asked (400; for multipart once the fields before its
- * file are read, and only if given there: a form may name it after the file),
- * then the declared size (413). A multipart body is read up to its file. The
- * body is noted on the context, so that an answer given before it was read
- * to its end closes the connection.
+ * first file are read, and only if given there: a form may name it after the file),
+ * then the declared size (413: MAX_EXPORT_BYTES for a file, MAX_IMPORT_BYTES for a
+ * form, whose every file is bounded by MAX_EXPORT_BYTES too). A multipart body is
+ * read up to its first file. The body is noted on the context, so that an answer
+ * given before it was read to its end closes the connection.
  */
 export async function openExportUpload(
   c: Context<AppEnv>,
-  { maxExportBytes: maxBytes, uploadIdleTimeoutMs }: Pick<Config, 'maxExportBytes' | 'uploadIdleTimeoutMs'>,
+  {
+    maxExportBytes,
+    maxImportBytes,
+    uploadIdleTimeoutMs,
+  }: Pick<Config, 'maxExportBytes' | 'maxImportBytes' | 'uploadIdleTimeoutMs'>,
   { withUserRef = false } = {},
 ): Promise<ExportUpload> {
   const request = c.req.raw;
@@ -103,16 +120,20 @@ export async function openExportUpload(
     if (withUserRef) requireUserRef(known.userRef);
   };
   if (kind !== 'multipart') checkUserRef(fields);
+  const maxBytes = kind === 'multipart' ? maxImportBytes : maxExportBytes;
   const declared = Number(request.headers.get('Content-Length') ?? Number.NaN);
   if (declared > maxBytes) throw new ParleyError('exportTooLarge');
   const body = new LimitedBody(request.body, maxBytes, uploadIdleTimeoutMs);
   c.set('upload', body);
-  if (kind !== 'multipart') return { fields, file: body, fieldsAfterFile: async () => ({}) };
+  if (kind !== 'multipart') return { fields, files: oneFile(body), fieldsAfterFile: async () => ({}) };
 
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers.get('Content-Type')!);
   if (!boundary) throw new ParleyError('unsupportedContentType');
   const form = await readMultipartUpload(body, boundary[1] ?? boundary[2]!);
   const merged = { ...fields, ...form.fields };
   if (merged.userRef) checkUserRef(merged);
-  return { fields: merged, file: form.file, fieldsAfterFile: form.fieldsAfter };
+  async function* files() {
+    for await (const { name, bytes } of form.files) yield { name, bytes: withinBytes(bytes, maxExportBytes) };
+  }
+  return { fields: merged, files: files(), fieldsAfterFile: form.fieldsAfter };
 }

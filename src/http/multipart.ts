@@ -10,24 +10,38 @@ const MAX_HEADER_BYTES = 16 * 1024;
 export const MAX_FIELDS = 100;
 export const MAX_FIELD_BYTES = 64 * 1024;
 
+/** One file of an upload: the name the form gives it, if any, and its bytes, streamed. */
+export interface UploadedFile {
+  name: string | undefined;
+  bytes: AsyncIterable<Uint8Array>;
+}
+
 export interface MultipartUpload {
-  /** The text fields that came before the file part. */
+  /** The text fields that came before the first file part. */
   fields: Record<string, string>;
-  /** The bytes of the part named `file`, streamed; then the parts after it are read, to the end of the body. */
-  file: AsyncIterable<Uint8Array>;
   /**
-   * The text fields after the file part: those `file` read after it, or, when the
-   * file was not read to its end, those found by reading past the rest of it.
+   * The parts holding files (named `file`, or unnamed with a filename), in order,
+   * each streamed: the next is found once the one before has been read, to its
+   * end or past the rest of it.
+   */
+  files: AsyncIterable<UploadedFile>;
+  /**
+   * The text fields after the first file part: those read with the files, and,
+   * when the files were not all read, those found by reading past the rest.
    */
   fieldsAfter(): Promise<Record<string, string>>;
 }
 
+/** A part's head: its name and filename, as its Content-Disposition says. */
+type Disposition = { name?: string; filename?: string };
+
 /**
- * Reads a multipart/form-data body up to its `file` part and hands that part on as
- * a stream, so an upload of any size passes through in bounded memory. Fields may
- * come on either side of the file (browsers send them in form order, `curl -F` in
- * argument order, a FormData in the order of its appends): those after it are
- * known once it has been read.
+ * Reads a multipart/form-data body up to its first file part and hands its file
+ * parts on as streams, one after the other, so an upload of any size passes
+ * through in bounded memory. Fields may come on either side of the files
+ * (browsers send them in form order, `curl -F` in argument order, a FormData
+ * in the order of its appends): those after the first are known once the files
+ * have been read.
  */
 export async function readMultipartUpload(body: AsyncIterable<Uint8Array>, boundary: string): Promise<MultipartUpload> {
   const reader = new BufferedReader(body[Symbol.asyncIterator]());
@@ -36,64 +50,67 @@ export async function readMultipartUpload(body: AsyncIterable<Uint8Array>, bound
   const first = await reader.skipPast(delimiter.subarray(2));
   if (!first) throw invalidExport('the form data has no parts');
   const fields: Record<string, string> = {};
-  if (!(await readFields(reader, delimiter, fields, 'stop'))) throw invalidExport('the form has no "file" field');
+  /** The head of the file part the reader is in, or undefined once the body is read. */
+  let file = await readFields(reader, delimiter, fields, { count: 0 });
+  if (!file) throw invalidExport('the form has no "file" field');
 
-  let after: Promise<Record<string, string>> | undefined;
-  // From wherever reading the file stopped: past the rest of it, then the parts after it.
-  const readAfter = async () => {
+  const later: Record<string, string> = {};
+  const counted = { count: 0 };
+  // From wherever reading the file stopped: past the rest of it, then the fields up to the next file, or the end.
+  const nextFile = async () => {
     if (!(await reader.skipPast(delimiter))) throw invalidExport('the upload ends before the file does');
-    const later: Record<string, string> = {};
-    await readFields(reader, delimiter, later, 'skip');
-    await reader.drain();
-    return later;
+    file = await readFields(reader, delimiter, later, counted);
+    if (!file) await reader.drain();
   };
+  let after: Promise<Record<string, string>> | undefined;
   const fieldsAfter = () => {
-    after ??= readAfter();
+    after ??= (async () => {
+      while (file) await nextFile();
+      return later;
+    })();
     return after;
   };
-  async function* file() {
-    yield* reader.streamUntil(delimiter);
-    await fieldsAfter();
+  async function* files() {
+    while (file) {
+      yield { name: file.filename, bytes: reader.streamUntil(delimiter) };
+      await nextFile();
+    }
   }
-  return { fields, file: file(), fieldsAfter };
+  return { fields, files: files(), fieldsAfter };
 }
 
 /**
  * Reads parts from just past a delimiter, each text field into `fields`, to the
- * end of the body (false) or, with `atFile` 'stop', to the head of the file part
- * (true); with 'skip', files are passed over.
+ * head of the next file part (its disposition), or to the end of the body
+ * (undefined). `counted` counts the fields of one side of the first file.
  */
 async function readFields(
   reader: BufferedReader,
   delimiter: Uint8Array,
   fields: Record<string, string>,
-  atFile: 'stop' | 'skip',
-): Promise<boolean> {
-  let count = 0;
+  counted: { count: number },
+): Promise<Disposition | undefined> {
   while (await reader.startsPart()) {
     const head = await reader.readUntil(HEADER_END, MAX_HEADER_BYTES);
     if (head === null || head === 'too long') throw invalidExport('the form data is cut short or malformed');
-    const { name, filename } = partDisposition(decoder.decode(head));
-    if (name === 'file' || (name === undefined && filename !== undefined)) {
-      if (atFile === 'stop') return true;
-      if (!(await reader.skipPast(delimiter))) throw invalidExport('the form data is cut short or malformed');
-      continue;
-    }
-    if (++count > MAX_FIELDS) throw new ParleyError('bodyTooLarge');
+    const disposition = partDisposition(decoder.decode(head));
+    const { name, filename } = disposition;
+    if (name === 'file' || (name === undefined && filename !== undefined)) return disposition;
+    if (++counted.count > MAX_FIELDS) throw new ParleyError('bodyTooLarge');
     const value = await reader.readUntil(delimiter, MAX_FIELD_BYTES);
     if (value === 'too long') throw new ParleyError('bodyTooLarge');
     if (value === null) throw invalidExport('the form data is cut short or malformed');
     if (name !== undefined) fields[name] = decoder.decode(value);
   }
-  return false;
+  return undefined;
 }
 
-function partDisposition(head: string): { name?: string; filename?: string } {
+function partDisposition(head: string): Disposition {
   const disposition = /^content-disposition:(.*)$/im.exec(head)?.[1] ?? '';
   const param = (key: string) =>
     new RegExp(`(?:^|;)\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(disposition)?.[1] /* unquoted */ ??
     new RegExp(`(?:^|;)\\s*${key}=([^;\\s]+)`, 'i').exec(disposition)?.[1];
-  const result: { name?: string; filename?: string } = {};
+  const result: Disposition = {};
   const name = param('name');
   const filename = param('filename');
   if (name !== undefined) result.name = name;

@@ -1,6 +1,7 @@
 import type { IngestResult } from 'parley-sdk';
 import * as connections from '../db/connections.ts';
 import * as conversations from '../db/conversations.ts';
+import { deletedExternalIds, unstageDeleted } from '../db/deleted-items.ts';
 import * as memories from '../db/memories.ts';
 import * as projects from '../db/projects.ts';
 import type { Db } from '../db/database.ts';
@@ -15,7 +16,7 @@ import { unrevokedConnectionOf } from '../conversations/ownership.ts';
 import { messagesOf } from '../conversations/payload.ts';
 import { ParleyError } from '../errors.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import type { ExportFormat, Message } from './formats/format.ts';
+import type { ExportFormat, Message, NotReadWhat } from './formats/format.ts';
 import { linkAttachments, type ProjectKnowledge } from './staging/attachment-links.ts';
 import { checkStorageBounds } from './storage-bounds.ts';
 import type { StagedImport } from './staging/staged-import.ts';
@@ -33,8 +34,8 @@ export interface ImportTarget {
   timeZone?: string | undefined;
 }
 
-/** What an import answers: the SDK's IngestResult, so the two cannot drift apart. */
-export type ImportResult = IngestResult;
+/** What an import answers: the SDK's IngestResult, so the two cannot drift apart (`notRead` naming only what Parley names). */
+export type ImportResult = IngestResult & { notRead: Array<{ what: NotReadWhat; count: number }> };
 
 /** What the final transaction answers, and how many conversations it deleted (their text is gone from the database). */
 type CommittedImport = ImportResult & { replaced: number };
@@ -95,7 +96,7 @@ export function commitImport(
     const mergedProjects = await mergeProjects(commit, connection);
     await linkConversationsToProjects(commit, connection, mergedProjects.knowledge);
     const mergedMemories = await mergeMemories(commit, connection);
-    const attachmentCount = await linkAttachments(db, deps, {
+    const attachments = await linkAttachments(db, deps, {
       importId: staged.importId,
       format,
       staged: staged.blobs,
@@ -108,11 +109,14 @@ export function commitImport(
     await announceReplaced(commit, connection, replaced, { conversationCount, ...besideCounts });
     const counts = {
       ...merged,
+      // What the person deleted is not brought back: skipped, whatever it is.
+      skipped: merged.skipped + mergedMemories.deleted + mergedProjects.deleted + attachments.deleted,
       conversationCount,
-      attachmentCount,
-      memories: mergedMemories,
+      attachmentCount: attachments.count,
+      memories: mergedMemories.counts,
       projects: mergedProjects.counts,
       ...besideCounts,
+      notRead: [...staged.notRead].map(([what, count]) => ({ what, count })),
     };
     await markSynced(commit, connection, counts);
     return {
@@ -228,6 +232,8 @@ async function mergeConversations(
   let updated = 0;
   if (connection.adopted) stagedCount = created = await staging.countStaged(db, importId);
   else {
+    // Those the person deleted are not merged: counted below as skipped.
+    await unstageDeleted(db, importId, connection.id);
     ({ staged: stagedCount, created } = await staging.countNewStaged(db, importId, connection.id));
     updated = (await staging.mergeStaged(db, importId, connection.id, now, own)) - created;
   }
@@ -235,7 +241,7 @@ async function mergeConversations(
     created,
     updated,
     unchanged: stagedCount - created - updated,
-    // Unreadable conversations, and earlier copies of an id the file repeats.
+    // Unreadable conversations, earlier copies of an id the file repeats, and those the person deleted.
     skipped: unreadable + (read - stagedCount),
   };
 }
@@ -248,8 +254,8 @@ async function mergeConversations(
 async function mergeProjects(
   { db, deps, staged, now }: Commit,
   connection: ImportConnection,
-): Promise<{ counts: BesideCounts; knowledge: ProjectKnowledge[] }> {
-  const read = [...staged.projects.values()];
+): Promise<{ counts: BesideCounts; deleted: number; knowledge: ProjectKnowledge[] }> {
+  const { read, deleted } = await notDeleted(db, connection, 'project', [...staged.projects.values()]);
   const stored = read.length === 0 ? [] : await projects.projectsOfConnection(db, connection.id);
   const { counts, ids } = await mergeByExternalId(
     stored,
@@ -280,7 +286,7 @@ async function mergeProjects(
     externalId: project.externalId,
     files: project.knowledge,
   }));
-  return { counts, knowledge };
+  return { counts, deleted, knowledge };
 }
 
 /** Each conversation read that names its project (ChatGPT's) is linked to it. */
@@ -292,13 +298,20 @@ async function linkConversationsToProjects(
   if (staged.projectOf.size === 0) return;
   const idOf = new Map(read.map(({ externalId, projectId }) => [externalId, projectId]));
   const links = new Map<string, string>();
-  for (const [conversation, project] of staged.projectOf) links.set(conversation, idOf.get(project)!);
+  // A project the person deleted links none.
+  for (const [conversation, project] of staged.projectOf) {
+    const id = idOf.get(project);
+    if (id !== undefined) links.set(conversation, id);
+  }
   await conversations.linkProjects(db, connection.id, links, now);
 }
 
 /** The memories read become the connection's: a newer export's text of the same external id updates it. */
-async function mergeMemories({ db, deps, staged, now }: Commit, connection: ImportConnection): Promise<BesideCounts> {
-  const read = [...staged.memories.values()];
+async function mergeMemories(
+  { db, deps, staged, now }: Commit,
+  connection: ImportConnection,
+): Promise<{ counts: BesideCounts; deleted: number }> {
+  const { read, deleted } = await notDeleted(db, connection, 'memory', [...staged.memories.values()]);
   const stored = read.length === 0 ? [] : await memories.memoriesOfConnection(db, connection.id);
   const { counts } = await mergeByExternalId(
     stored,
@@ -324,7 +337,21 @@ async function mergeMemories({ db, deps, staged, now }: Commit, connection: Impo
       update: (id, fields) => memories.updateMemory(db, id, { ...fields, changed_at: now }),
     },
   );
-  return counts;
+  return { counts, deleted };
+}
+
+/** Of the memories or projects read, those the person did not delete from the connection, and how many they did. */
+async function notDeleted<Read extends { externalId: string }>(
+  db: Db,
+  connection: ImportConnection,
+  kind: 'memory' | 'project',
+  read: Read[],
+): Promise<{ read: Read[]; deleted: number }> {
+  // A connection the import opened has had nothing deleted.
+  if (read.length === 0 || connection.adopted) return { read, deleted: 0 };
+  const deleted = await deletedExternalIds(db, connection.id, kind);
+  const kept = read.filter(({ externalId }) => !deleted.has(externalId));
+  return { read: kept, deleted: read.length - kept.length };
 }
 
 /**

@@ -41,8 +41,20 @@ type ImportDeps = Pick<
  */
 const scansOnThisThread = (upload: UploadOptions) => upload.known.length === 0;
 
+/** One file of an export: its name, where the upload gives one, and its bytes. */
+export interface ExportFile {
+  name: string | undefined;
+  bytes: AsyncIterable<Uint8Array>;
+}
+
+/** An export sent as one file. */
+export async function* oneFile(bytes: AsyncIterable<Uint8Array>): AsyncIterable<ExportFile> {
+  yield { name: undefined, bytes };
+}
+
 /**
- * Imports an export (a provider's zip, or its JSON or CSV file) for a user: all
+ * Imports an export (a provider's zip, or its JSON or CSV file; or several
+ * such files of one provider, read one after the other) for a user: all
  * or nothing. The conversations are found as the upload arrives and a reader —
  * in a worker of its own where the runtime gives one — parses and normalises
  * them; this thread stages what the reader makes of them out of sight in small
@@ -61,7 +73,7 @@ const scansOnThisThread = (upload: UploadOptions) => upload.known.length === 0;
 export async function importExport(
   deps: ImportDeps,
   before: ImportTarget | { appId: string; timeZone?: string | undefined },
-  bytes: AsyncIterable<Uint8Array>,
+  files: AsyncIterable<ExportFile>,
   completed: () => Promise<ImportTarget>,
 ): Promise<ImportResult> {
   const started = performance.now();
@@ -71,7 +83,7 @@ export async function importExport(
     return await runImport(
       deps,
       before,
-      counting(bytes, (length) => (read += length)),
+      counting(files, (length) => (read += length)),
       completed,
     );
   } catch (error) {
@@ -82,7 +94,12 @@ export async function importExport(
   }
 }
 
-async function* counting(bytes: AsyncIterable<Uint8Array>, count: (length: number) => void) {
+/** The files, each byte of them counted as it is read. */
+async function* counting(files: AsyncIterable<ExportFile>, count: (length: number) => void) {
+  for await (const file of files) yield { ...file, bytes: countedBytes(file.bytes, count) };
+}
+
+async function* countedBytes(bytes: AsyncIterable<Uint8Array>, count: (length: number) => void) {
   for await (const chunk of bytes) {
     count(chunk.length);
     yield chunk;
@@ -92,7 +109,7 @@ async function* counting(bytes: AsyncIterable<Uint8Array>, count: (length: numbe
 async function runImport(
   deps: ImportDeps,
   before: ImportTarget | { appId: string; timeZone?: string | undefined },
-  bytes: AsyncIterable<Uint8Array>,
+  files: AsyncIterable<ExportFile>,
   completed: () => Promise<ImportTarget>,
 ): Promise<ImportResult> {
   const target = 'userRef' in before ? before : undefined;
@@ -103,7 +120,7 @@ async function runImport(
   // Under way from here: a purge of its user from now on refuses it (see imports.ts).
   await beginImport(deps.db, { id: importId, app_id: before.appId, created_at: deps.clock.now() }, target);
   try {
-    return await importUnderWay(deps, importId, target, before.timeZone, bytes, completed);
+    return await importUnderWay(deps, importId, target, before.timeZone, files, completed);
   } finally {
     await endImport(deps.db, importId);
   }
@@ -114,7 +131,7 @@ async function importUnderWay(
   importId: string,
   target: ImportTarget | undefined,
   timeZone: string | undefined,
-  bytes: AsyncIterable<Uint8Array>,
+  files: AsyncIterable<ExportFile>,
   completed: () => Promise<ImportTarget>,
 ): Promise<ImportResult> {
   const named =
@@ -127,40 +144,23 @@ async function importUnderWay(
     known: where ? currentlyRead(await staging.knownSources(deps.db, where), timeZone) : [],
     knownBlobs: where ? (await knownBlobs(deps.db, where)).map(({ source, size }) => blobKey(source, size)) : [],
   };
-  const scanHere = scansOnThisThread(upload);
   // Nothing of the user's stored, no connection named: the import may open their connection.
   const owner = target?.connectionId === undefined && upload.known.length === 0 ? target : undefined;
   const staged = new StagedImport(deps, importId, upload.known, owner, timeZone);
-  const channel = new WorkerChannel(
-    (deps.importWorker ?? localImportWorker)(),
-    { expectedProvider, timeZone },
-    scanHere ? undefined : upload,
-  );
+  // The reader of the file being read; the last one's normalises the grouped formats' conversations.
+  let channel: WorkerChannel | undefined;
   try {
-    // Blobs found here are written from here: nothing in them is for the reader.
-    const write = async ({ records }: RecordBatch) => {
-      const forReader = records.filter((record) => !isBlobRecord(record));
-      for (const record of records) if (isBlobRecord(record)) await staged.blobs.add(blobItem(record));
-      // A batch of blobs alone stays here.
-      if (forReader.length > 0) await channel.write({ records: forReader });
-    };
-    const here = scanHere ? new RecordBatcher(upload, write, deps.sourceHash) : undefined;
-    const sending = (async () => {
-      for await (const chunk of bytes) {
-        // A large chunk (a whole body at once, from some servers) goes in slices, so batches stay small.
-        for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
-          const slice = chunk.subarray(at, at + SLICE_BYTES);
-          await (here ? here.push(slice) : channel.writeBytes(slice));
-        }
-      }
-      await here?.end();
-      channel.end();
-    })();
-    // A failed upload or an unreadable file ends the reading with its error too.
-    sending.catch((error) => channel.fail(error));
-    for await (const items of channel.items()) for (const item of items) await staged.add(item);
-    await sending;
-    await staged.finish((format, group) => channel.normalize(format, group));
+    for await (const file of files) {
+      channel?.close();
+      channel = new WorkerChannel(
+        (deps.importWorker ?? localImportWorker)(),
+        { expectedProvider, timeZone },
+        scansOnThisThread(upload) ? undefined : upload,
+      );
+      staged.beginFile(file.name);
+      await readFile(deps, upload, channel, staged, file.bytes);
+    }
+    await staged.finish((format, group) => channel!.normalize(format, group));
     const whole = await completed();
     // A provider named only after the file could not be held against it while it was read.
     if (whole.provider !== undefined && whole.provider !== staged.format!.provider)
@@ -170,10 +170,47 @@ async function importUnderWay(
     const { replaced, ...answer } = result;
     return answer;
   } finally {
-    channel.close();
+    channel?.close();
     await staged.blobs.abort();
     await staging.discardStaged(deps.db, staged.importId);
     // What it wrote is people's text, in the database file now.
     if (await discardImportConnection(deps.db, staged.importId)) deps.erased?.();
   }
+}
+
+/**
+ * One file of the import read into `staged` through its reader, `channel`:
+ * its records found here (scanned on this thread) or by the reader from the
+ * bytes it is sent.
+ */
+async function readFile(
+  deps: ImportDeps,
+  upload: UploadOptions,
+  channel: WorkerChannel,
+  staged: StagedImport,
+  bytes: AsyncIterable<Uint8Array>,
+): Promise<void> {
+  // Blobs found here are written from here: nothing in them is for the reader.
+  const write = async ({ records }: RecordBatch) => {
+    const forReader = records.filter((record) => !isBlobRecord(record));
+    for (const record of records) if (isBlobRecord(record)) await staged.blobs.add(blobItem(record));
+    // A batch of blobs alone stays here.
+    if (forReader.length > 0) await channel.write({ records: forReader });
+  };
+  const here = scansOnThisThread(upload) ? new RecordBatcher(upload, write, deps.sourceHash) : undefined;
+  const sending = (async () => {
+    for await (const chunk of bytes) {
+      // A large chunk (a whole body at once, from some servers) goes in slices, so batches stay small.
+      for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
+        const slice = chunk.subarray(at, at + SLICE_BYTES);
+        await (here ? here.push(slice) : channel.writeBytes(slice));
+      }
+    }
+    await here?.end();
+    channel.end();
+  })();
+  // A failed upload or an unreadable file ends the reading with its error too.
+  sending.catch((error) => channel.fail(error));
+  for await (const items of channel.items()) for (const item of items) await staged.add(item);
+  await sending;
 }

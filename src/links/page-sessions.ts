@@ -6,6 +6,7 @@ import type { PagePurpose } from '../db/database.ts';
 import * as store from '../db/page-sessions.ts';
 import { isoTime, type Deps } from '../deps.ts';
 import { IMPORT_PROBLEMS, ParleyError } from '../errors.ts';
+import { NOT_READ_WHATS } from '../import/formats/format.ts';
 
 export const SESSION_IDLE_MS = 30 * 60_000;
 const HOUR_MS = 3_600_000;
@@ -42,6 +43,8 @@ const ImportOutcome = v.variant('ok', [
     unchanged: count,
     skipped: count,
     conversationCount: count,
+    // Absent from outcomes kept before it was counted.
+    notRead: v.optional(v.array(v.object({ what: v.picklist(NOT_READ_WHATS), count }))),
   }),
   v.object({
     ok: v.literal(false),

@@ -149,20 +149,35 @@ export async function* uploadBytes(
 }
 
 /**
- * Imports the app's complete upload `id` for the target's user, as an export sent
- * in one request would be, then removes it and its bytes: 404 for an unknown
- * upload, another app's, or one that names another user; 409 while bytes are
- * missing. A failed import leaves the upload, to be imported again.
+ * Imports the app's complete uploads `ids`, the files of one export, for the
+ * target's user, as an export sent in one request would be, then removes them
+ * and their bytes: 404 for an unknown upload, another app's, or one that names
+ * another user; 409 while bytes are missing; 413 when together they hold more
+ * than MAX_IMPORT_BYTES. A failed import leaves the uploads, to be imported again.
  */
-export async function importUpload(deps: ImportDeps, target: ImportTarget, id: string): Promise<ImportResult> {
-  // The connect page's import (target.pageSession) reads only that session's uploads.
-  const upload = await uploadOfApp(deps, target, id);
-  if (upload.user_ref !== null && upload.user_ref !== target.userRef) throw new ParleyError('uploadNotFound');
-  if (upload.received < upload.length) throw new ParleyError('uploadNotComplete');
-  const result = await importExport(deps, target, uploadBytes(deps, upload.id), async () => target);
-  await deleteUpload(deps, upload.id);
+export async function importUploads(deps: ImportDeps, target: ImportTarget, ids: string[]): Promise<ImportResult> {
+  const chosen: UploadRow[] = [];
+  // Each once: an id named twice is one file.
+  for (const id of new Set(ids)) {
+    // The connect page's import (target.pageSession) reads only that session's uploads.
+    const upload = await uploadOfApp(deps, target, id);
+    if (upload.user_ref !== null && upload.user_ref !== target.userRef) throw new ParleyError('uploadNotFound');
+    if (upload.received < upload.length) throw new ParleyError('uploadNotComplete');
+    chosen.push(upload);
+  }
+  if (chosen.reduce((sum, upload) => sum + upload.length, 0) > deps.config.maxImportBytes)
+    throw new ParleyError('exportTooLarge');
+  async function* files() {
+    for (const upload of chosen) yield { name: uploadName(upload), bytes: uploadBytes(deps, upload.id) };
+  }
+  const result = await importExport(deps, target, files(), async () => target);
+  for (const upload of chosen) await deleteUpload(deps, upload.id);
   return result;
 }
+
+/** The file name an upload's metadata gives, if any. */
+const uploadName = (upload: UploadRow): string | undefined =>
+  upload.metadata === '' ? undefined : parseUploadMetadata(upload.metadata).filename;
 
 /** Removes the upload and its bytes (termination, or once imported). */
 export async function deleteUpload(deps: Pick<Deps, 'db'>, id: string): Promise<void> {

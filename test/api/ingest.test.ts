@@ -73,6 +73,7 @@ describe('POST /api/ingest-export', () => {
       'projects',
       'memoryCount',
       'projectCount',
+      'notRead',
     ]);
     assert.deepEqual(
       { ...body, connectionId: 'x' },
@@ -91,6 +92,7 @@ describe('POST /api/ingest-export', () => {
         projects: { created: 0, updated: 0, unchanged: 0 },
         memoryCount: 0,
         projectCount: 0,
+        notRead: [],
       },
     );
     const [conversation] = await conversationsOf(t, body.connectionId);
@@ -269,7 +271,7 @@ describe('POST /api/ingest-export', () => {
     );
   });
 
-  test('multipart uploads: fields after the file count too, a field named before it stands, a second file is passed over', async () => {
+  test('multipart uploads: fields after the file count too, a field named before it stands, a second file is read with the first', async () => {
     const t = await setup();
     const claude = { bytes: fixtureBytes('claude-conversations.json'), type: 'application/json' };
     const post = (body: FormData) => t.request('/api/ingest-export', { method: 'POST', body });
@@ -280,10 +282,10 @@ describe('POST /api/ingest-export', () => {
     );
     assert.deepEqual([both.userRef, both.connectionId, both.unchanged], ['carol', after.connectionId, 5]);
     const twoFiles = form({}, claude);
-    twoFiles.append('file', new Blob(['not an export']), 'notes.txt');
+    twoFiles.append('file', new Blob([fixtureBytes('claude-thinking.json') as BlobPart]), 'claude-thinking.json');
     twoFiles.append('userRef', 'erin');
     const second = await json(await post(twoFiles));
-    assert.deepEqual([second.userRef, second.created], ['erin', 5]);
+    assert.deepEqual([second.userRef, second.created], ['erin', 6]);
     assert.deepEqual((await rowCounts(t.deps)).users, 2);
   });
 

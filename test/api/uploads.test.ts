@@ -5,10 +5,19 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { strToU8 } from 'fflate';
+import { strToU8, zipSync } from 'fflate';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { startBackgroundWork } from '../../src/background.ts';
-import { claudeConversations, fixtureBytes, json, postExport, rowsIn, setup, type TestContext } from '../helpers.ts';
+import {
+  claudeConversations,
+  fixtureBytes,
+  json,
+  postExport,
+  rowsIn,
+  setup,
+  zipFolderFiles,
+  type TestContext,
+} from '../helpers.ts';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const OCTETS = { ...TUS, 'Content-Type': 'application/offset+octet-stream' };
@@ -315,18 +324,41 @@ describe('POST /api/ingest-export?upload=', () => {
     assert.equal(right.status, 200);
   });
 
-  test('an incomplete upload is 409, several are 400, a missing userRef is 400', async () => {
+  test('several uploads are the files of one export: imported together, then all removed; one incomplete, and none is', async () => {
+    const t = await setup({ MAX_EXPORT_BYTES: '100000', MAX_IMPORT_BYTES: String(3 * exportBytes.length) });
+    const conversations = await uploaded(t);
+    const memoriesZip = zipSync(zipFolderFiles('claude-memories-000-zip'));
+    const memories = await create(t, memoriesZip.length, { metadata: `filename ${b64('memories-000.zip')}` });
+    assert.equal((await patch(t, memories, 0, memoriesZip)).status, 204);
+    const open = await create(t, 10);
+    await patch(t, open, 0, strToU8('hello'));
+    const query = `userRef=u1&upload=${conversations}&upload=${memories.split('/').pop()}`;
+    const incomplete = await t.request(`/api/ingest-export?${query}&upload=${open.split('/').pop()}`, {
+      method: 'POST',
+    });
+    assert.deepEqual([incomplete.status, await json(incomplete)], [409, { error: 'Upload not complete' }]);
+    assert.equal(await rowsIn(t.deps.db, 'connections'), 0);
+    const both = await t.request(`/api/ingest-export?${query}`, { method: 'POST' });
+    const answer = await json(both);
+    assert.deepEqual([both.status, answer.created, answer.memories.created], [200, 30, 2]);
+    assert.equal(await rowsIn(t.deps.db, 'uploads'), 1);
+    // Together over MAX_IMPORT_BYTES: 413, each within MAX_EXPORT_BYTES.
+    const small = await setup({ MAX_IMPORT_BYTES: String(exportBytes.length + 10) });
+    const first = await uploaded(small);
+    const second = await uploaded(small);
+    const over = await small.request(`/api/ingest-export?userRef=u1&upload=${first}&upload=${second}`, {
+      method: 'POST',
+    });
+    assert.deepEqual([over.status, await json(over)], [413, { error: 'Export file too large' }]);
+  });
+
+  test('an incomplete upload is 409, a missing userRef is 400', async () => {
     const t = await setup();
     const path = await create(t, 10);
     await patch(t, path, 0, strToU8('hello'));
     const id = path.split('/').pop();
     const incomplete = await t.request(`/api/ingest-export?userRef=u1&upload=${id}`, { method: 'POST' });
     assert.deepEqual([incomplete.status, await json(incomplete)], [409, { error: 'Upload not complete' }]);
-    const several = await t.request(`/api/ingest-export?userRef=u1&upload=${id}&upload=${id}`, { method: 'POST' });
-    assert.deepEqual(
-      [several.status, await json(several)],
-      [400, { error: 'Invalid upload parameter: one upload per import' }],
-    );
     const noUser = await t.request(`/api/ingest-export?upload=${id}`, { method: 'POST' });
     assert.deepEqual([noUser.status, await json(noUser)], [400, { error: 'Missing userRef parameter' }]);
   });

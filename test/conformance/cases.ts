@@ -637,6 +637,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
             projects: { created: 0, updated: 0, unchanged: 0 },
             memoryCount: 0,
             projectCount: 0,
+            notRead: [],
           },
         );
         const { connections } = expectJson(await api('/api/conversations?userRef=smoke-user', apiKey), 200);
@@ -751,6 +752,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
           projects: { created: 0, updated: 0, unchanged: 0 },
           memoryCount: 0,
           projectCount: 0,
+          notRead: [],
         },
       );
     });

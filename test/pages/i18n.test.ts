@@ -166,6 +166,15 @@ describe('the pages’ language', () => {
     assert.equal(messagesFor('de').countNewestFirst({ count: 1 }), '1 Unterhaltung, neueste zuerst');
     assert.equal(messagesFor('fr').countNewestFirst({ count: 0 }), '0 conversation, la plus récente d’abord');
     assert.equal(messagesFor('en').countNewestFirst({ count: 1 }), '1 conversation, newest first');
+    const notRead = (locale: 'en' | 'de' | 'ja') => {
+      const t = messagesFor(locale);
+      return t.notImported({
+        items: [t.notReadCounts['design chats']({ count: 3 }), t.notReadCounts['voice recordings']({ count: 1 })],
+      });
+    };
+    assert.equal(notRead('en'), 'Not imported: 3 design chats, 1 voice recording.');
+    assert.equal(notRead('de'), 'Nicht importiert: 3 Design-Chats, 1 Sprachaufnahme.');
+    assert.equal(notRead('ja'), 'インポートされなかったもの：3 件のデザインチャット、1 件の音声録音。');
     assert.equal(messagesFor('fr').bytes(1024 ** 3 * 1.5), '1,5\u202fGo'); // a narrow no-break space, as French writes it
     const now = Date.parse('2026-03-01T12:00:00Z');
     assert.deepEqual(
@@ -201,6 +210,7 @@ describe('the pages’ language', () => {
       when: 'now',
       connections: 1,
       conversations: 3,
+      items: ['3 design chats'],
     };
     const texts = (value: unknown, path: string): Array<[string, string]> => {
       if (typeof value === 'function') return texts(value.length === 0 ? value() : value(sample), path);

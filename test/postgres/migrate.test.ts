@@ -21,6 +21,7 @@ import { cryptoRandom } from '../../src/deps.ts';
 import { createLogger } from '../../src/log.ts';
 import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
 import { onboardApp } from '../../src/apps/apps.ts';
+import { rememberDeleted } from '../../src/db/deleted-items.ts';
 import { insertUsedLink } from '../../src/db/page-sessions.ts';
 import { inheritedEnv, nodeEntry, ROOT } from '../conformance/server.ts';
 import { fixtureBytes, json, postExport, setup, zipFolderFiles } from '../helpers.ts';
@@ -105,6 +106,13 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
     await attach(t.deps.db, second!, paste);
     await attach(t.deps.db, second!, null);
     await t.deps.db.insertInto('attachment_deletions').values({ blob_id: 'gone-blob' }).execute();
+    // A conversation Alice deleted: no import on PostgreSQL brings it back.
+    await rememberDeleted(t.deps.db, {
+      connection_id: connectionId,
+      kind: 'conversation',
+      external_id: 'deleted-by-alice',
+      deleted_at: '2026-03-01T12:00:00.000Z',
+    });
     // Two apps' links of one jti: used links are keyed by both.
     const other = await onboardApp(t.deps, 'Other app');
     for (const app_id of [t.tenant.appId, other.appId])
@@ -142,6 +150,7 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
       conversations: 10,
       projects: 1,
       memories: 3,
+      deleted_items: 1,
       used_links: 2,
       page_sessions: 0,
       webhook_deliveries: 7,

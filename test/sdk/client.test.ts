@@ -232,8 +232,8 @@ describe('ParleyClient against the server', () => {
     assert.deepEqual(left, []);
   });
 
-  test('ingestExport sends a file under resumableFrom in one request', async () => {
-    const t = await setup();
+  /** A client of the test app that notes each request's method and path. */
+  function recordingClient(t: TestContext) {
     const methods: string[] = [];
     const parley = new ParleyClient({
       baseUrl: 'http://parley.test',
@@ -243,6 +243,32 @@ describe('ParleyClient against the server', () => {
         return t.app.request(url.href, init) as Promise<Response>;
       },
     });
+    return { parley, methods };
+  }
+
+  test('ingestExport takes the files of one export: each uploaded, then imported together', async () => {
+    const t = await setup();
+    const { parley, methods } = recordingClient(t);
+    const first = claudeExport([{ id: 'a', title: 'First', text: 'hello' }]);
+    const second = new Blob([claudeExport([{ id: 'b', title: 'Second', text: 'again' }]) as BlobPart]);
+    const answer = await parley.ingestExport({ userRef: 'u1', file: [first, second] });
+    assert.deepEqual([answer.created, answer.conversationCount], [2, 2]);
+    assert.deepEqual(
+      methods.map((method) => method.replace(/[0-9a-f-]{36}$/, '{id}')),
+      [
+        'POST /api/uploads',
+        'PATCH /api/uploads/{id}',
+        'POST /api/uploads',
+        'PATCH /api/uploads/{id}',
+        'POST /api/ingest-export',
+      ],
+    );
+    assert.deepEqual(await t.deps.db.selectFrom('uploads').selectAll().execute(), []);
+  });
+
+  test('ingestExport sends a file under resumableFrom in one request', async () => {
+    const t = await setup();
+    const { parley, methods } = recordingClient(t);
     const file = claudeExport([{ id: 'a', title: 'Small', text: 'hello' }]);
     assert.equal((await parley.ingestExport({ userRef: 'u1', file })).created, 1);
     assert.deepEqual(methods, ['POST /api/ingest-export']);

@@ -222,6 +222,7 @@ describe('events', () => {
       projects: { created: 0, updated: 0, unchanged: 0 },
       memoryCount: 0,
       projectCount: 0,
+      notRead: [],
     });
     assert.deepEqual({ ...events[2]!.data }, { ...events[1]!.data, created: 0, unchanged: 5 });
     assert.deepEqual(events[5]!.data, {

@@ -63,6 +63,14 @@ export const chatgptExport: RecordFormat = {
       ),
   },
   blobs: { zipMember: BLOB_MEMBER, fileId: blobFileId },
+  // What else the zip holds: a voice recording is counted only when no message links it (not read as a blob).
+  notRead: [
+    { what: 'voice recordings', zipMember: /(^|\/)audio\/[^/]+\.wav$/ },
+    { what: 'chat.html pages', zipMember: /(^|\/)chat\.html$/ },
+    { what: 'shared conversation lists', zipMember: /(^|\/)shared_conversations\.json$/ },
+    { what: 'feedback files', zipMember: /(^|\/)message_feedback\.json$/ },
+    { what: 'account files', zipMember: /(^|\/)user\.json$/ },
+  ],
   // An array of the person's files, each with the conversation and message that made it.
   library: {
     zipMember: /(^|\/)library_files\.json$/,

@@ -47,6 +47,14 @@ export const claudeExport: RecordFormat = {
   readerVersion: 2,
   zipMembers: CONVERSATIONS_FILE,
   beside: claudeBeside,
+  // The 2026 category zips Parley does not read (design_chats-000.zip, frames-000.zip,
+  // feedback-000.zip, light_metadata-000.zip), also inside a combined zip.
+  notRead: [
+    { what: 'design chats', zipMember: /(^|\/)design_chats\/[^/]+\.json$/ },
+    { what: 'artifact versions', zipMember: /(^|\/)versions\/[^/]+\.html$/ },
+    { what: 'feedback files', zipMember: /(^|\/)reflections\/[^/]+\.json$/ },
+    { what: 'account files', zipMember: /(^|\/)(users|login_history|user)\.json$/ },
+  ],
   recognizes: (raw) => 'chat_messages' in raw,
   normalize(raw) {
     const externalId = externalIdFrom(raw.uuid, raw.id);

@@ -56,6 +56,21 @@ export interface AttachmentRef {
  */
 export type ExportFormat = RecordFormat | GroupedFormat;
 
+/**
+ * What an export holds that Parley does not keep, as the import's answer names
+ * it: a short English noun phrase, which the pages translate.
+ */
+export const NOT_READ_WHATS = [
+  'design chats',
+  'artifact versions',
+  'feedback files',
+  'account files',
+  'voice recordings',
+  'chat.html pages',
+  'shared conversation lists',
+] as const;
+export type NotReadWhat = (typeof NOT_READ_WHATS)[number];
+
 interface FormatBase {
   provider: Provider;
   /**
@@ -109,6 +124,12 @@ interface FormatBase {
   };
   /** The records kept beside the conversations (Claude's memories and projects), and where a zip holds them. */
   beside?: BesideReader;
+  /**
+   * What the provider's zip holds that Parley deliberately does not keep (design
+   * chats, voice recordings, account files), by the files that hold it: each such
+   * file passed over is counted, and the import's answer says so (`notRead`).
+   */
+  notRead?: ReadonlyArray<{ what: NotReadWhat; zipMember: RegExp }>;
   /**
    * The ids an older reader gave conversations the current one names otherwise
    * (and may cut differently). Such a stored conversation is replaced: removed

@@ -1,5 +1,6 @@
 import { chatgptExport } from './chatgpt.ts';
 import { claudeExport } from './claude.ts';
+import type { Provider } from 'parley-sdk';
 import type { ExportFormat } from './format.ts';
 import { copilotExport } from './copilot.ts';
 import { deepseekExport } from './deepseek.ts';
@@ -26,6 +27,22 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
 
 export const formatFor = (provider: string): ExportFormat | undefined =>
   EXPORT_FORMATS.find((format) => format.provider === provider);
+
+/** What people call each provider's assistant, for a sentence that names it. */
+const PROVIDER_NAMES: Record<Provider, string> = {
+  openai: 'ChatGPT',
+  anthropic: 'Claude',
+  google: 'Gemini',
+  microsoft: 'Microsoft Copilot',
+  xai: 'Grok',
+  deepseek: 'DeepSeek',
+  perplexity: 'Perplexity',
+  duckduckgo: 'Duck.ai',
+  mistral: 'Le Chat',
+  meta: 'Meta AI',
+};
+
+export const providerName = (provider: string): string => PROVIDER_NAMES[provider as Provider] ?? provider;
 
 /** A conversation already stored, known by its source bytes' hash: it need not be read again. */
 export interface KnownSource {

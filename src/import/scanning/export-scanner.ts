@@ -2,7 +2,7 @@ import { Unzip, UnzipInflate, UnzipPassThrough, type UnzipDecoder, type UnzipDec
 import { ParleyError } from '../../errors.ts';
 import { concatBytes } from '../../bytes.ts';
 import { OPEN_BRACE } from '../../json-bytes.ts';
-import { PLAIN_TEXT, type ExportFormat } from '../formats/format.ts';
+import { PLAIN_TEXT, type ExportFormat, type NotReadWhat } from '../formats/format.ts';
 import { CsvRecords } from './csv-records.ts';
 import {
   fileNotAnExport,
@@ -86,7 +86,14 @@ export type SourcedRecord = { source: string } & (
   | { notObjects: number }
   | { blob: Uint8Array; final: boolean }
   | { known: number }
+  | { notRead: NotReadFile }
 );
+
+/** A file of a zip passed over that a format names as what it does not keep (ExportFormat.notRead). */
+export interface NotReadFile {
+  provider: string;
+  what: NotReadWhat;
+}
 
 /** Where a document's records go, chunk by chunk. */
 interface RecordSource {
@@ -108,6 +115,8 @@ interface RecordSink {
 /** Where a zip's readers put what they find. */
 interface ZipOutput {
   sinkFor(source: string): RecordSink;
+  /** A file passed over that a format names as not kept. */
+  notRead(source: string, file: NotReadFile): void;
   /** One more file of a zip, counted as a record is (MAX_EXPORT_RECORDS). */
   countFile(): void;
   /** As a sink's: between two pieces a zip inflates. */
@@ -181,7 +190,17 @@ export class ExportScanner {
       handOut,
     });
     return isZip(start)
-      ? new ZipRecords({ sinkFor, handOut, countFile: () => this.count() }, this.limits, this.formats, this.knownBlobs)
+      ? new ZipRecords(
+          {
+            sinkFor,
+            handOut,
+            countFile: () => this.count(),
+            notRead: (source, notRead) => void this.ready.push({ source, notRead }),
+          },
+          this.limits,
+          this.formats,
+          this.knownBlobs,
+        )
       : new DocumentRecords(sinkFor(''), this.limits, this.formats);
   }
 
@@ -441,6 +460,8 @@ class ZipRecords implements RecordSource {
   private readonly unzip = new Unzip();
   private readonly inflated: Inflated[] = [];
   private filesRead = 0;
+  /** Files passed over that a format names as not kept: a zip of only such is that format's (its reader decides). */
+  private filesNotRead = 0;
   private open = 0;
   /** Why the export cannot be read, if a file says it was made wrongly and nothing else is read. */
   private misexported: string | undefined;
@@ -498,6 +519,13 @@ class ZipRecords implements RecordSource {
         root.misexported ??= formats.find((format) =>
           format.misexported?.zipMember.test(file.name),
         )?.misexported?.reason;
+        for (const format of formats) {
+          const notRead = format.notRead?.find(({ zipMember }) => zipMember.test(file.name));
+          if (notRead) {
+            root.filesNotRead++;
+            output.notRead(`${prefix}${file.name}`, { provider: format.provider, what: notRead.what });
+          }
+        }
         return skip(file);
       }
       const source = `${prefix}${file.name}`;
@@ -562,7 +590,7 @@ class ZipRecords implements RecordSource {
     // holding nothing.
     if (!this.endsWithEndRecord()) throw invalidExport('the zip is damaged or cut short (no end of central directory)');
     // A zip inside the export's may hold nothing read: the export's zip answers for all.
-    if (this.outer === undefined && this.filesRead === 0)
+    if (this.outer === undefined && this.filesRead === 0 && this.filesNotRead === 0)
       throw this.misexported ? misexportedExport(this.misexported) : unrecognizedExport();
   }
 

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps.ts';
 import { ParleyError } from '../../errors.ts';
 import type { ExportFormat, LibraryFile } from '../formats/format.ts';
 import type { StagedRef } from '../worker/conversation-reader.ts';
+import { deletedExternalIds } from '../../db/deleted-items.ts';
 import { replaceKnowledge } from '../../db/projects.ts';
 import { knowledgeKey, TEXT_CONTENT_TYPE, textKey, type StagedBlobs } from './staged-blobs.ts';
 import type { KnowledgeRef } from './staged-import.ts';
@@ -28,8 +29,9 @@ type Blob = blobs.BlobFacts;
  * (one the connection already has the bytes of is dropped for that one), then
  * the attachments of every conversation the import read again are written —
  * linked to their bytes by file id, named from the message, the zip's lists or
- * the file itself — and blobs no attachment shows are removed. Returns the
- * connection's attachments after it.
+ * the file itself, but for those the person deleted — and blobs no attachment
+ * shows are removed. Returns the connection's attachments after it, and how
+ * many files the person had deleted were found again (not brought back).
  */
 export async function linkAttachments(
   db: Db,
@@ -50,7 +52,7 @@ export async function linkAttachments(
     /** The projects the import read: their knowledge files become attachments of theirs. */
     knowledge: ProjectKnowledge[];
   },
-): Promise<number> {
+): Promise<{ count: number; deleted: number }> {
   const bySource = new Map<string, Blob>();
   const byBlobId = new Map<string, Blob>();
   // Members skipped as the connection's: still its, unless another import or a deletion took them meanwhile.
@@ -99,7 +101,8 @@ export async function linkAttachments(
   }
   // Conversations read again that show no attachment now: whatever they showed before goes.
   await blobs.clearAttachmentsOfStagedWithout(db, importId, connectionId);
-  const linker = new AttachmentRows(deps, connectionId, now, files, (key) => {
+  const deleted = await deletedExternalIds(db, connectionId, 'attachment');
+  const linker = new AttachmentRows(deps, connectionId, now, files, deleted, (key) => {
     const id = staged.byText.get(key);
     return id === undefined ? undefined : byBlobId.get(id);
   });
@@ -135,7 +138,7 @@ export async function linkAttachments(
     );
   }
   await blobs.deleteUnreferencedBlobs(db, connectionId);
-  return blobs.countAttachments(db, connectionId);
+  return { count: await blobs.countAttachments(db, connectionId), deleted: linker.deletedFound };
 }
 
 /** What the zip says of each file, by file id: its bytes (a blob), its names, its library entry. */
@@ -194,18 +197,25 @@ function memberName(member: string, fileId: string): string {
   return base;
 }
 
-/** The rows of a conversation's attachments, as the commit writes them. */
+/** The rows of a conversation's attachments, as the commit writes them: those the person deleted left out. */
 class AttachmentRows {
+  /** Files the person deleted that the import found again. */
+  deletedFound = 0;
+
   constructor(
     private readonly deps: Pick<Deps, 'random'>,
     private readonly connectionId: string,
     private readonly now: string,
     private readonly files: FileIndex,
+    /** The files the person deleted, by textKey: their conversation's external id (or knowledgeKey) and ref. */
+    private readonly deleted: Set<string>,
     private readonly textBlob: (key: string) => Blob | undefined,
   ) {}
 
   rows(conversationId: string, externalId: string, refs: StagedRef[]): AttachmentsTable[] {
-    return refs.map((ref, position) => {
+    const kept = refs.filter((ref) => !this.deleted.has(textKey(externalId, ref.ref)));
+    this.deletedFound += refs.length - kept.length;
+    return kept.map((ref, position) => {
       const blob = ref.fromText ? this.textBlob(textKey(externalId, ref.ref)) : this.files.blob(ref.fileId);
       const library = this.files.given(ref.fileId);
       const name =

@@ -10,8 +10,10 @@ import {
   type GroupedFormat,
   type NormalizedMemory,
   type NormalizedProject,
+  type NotReadWhat,
 } from '../formats/format.ts';
-import { formatFor, storedSourceHash, type KnownSource } from '../formats/registry.ts';
+import { formatFor, providerName, storedSourceHash, type KnownSource } from '../formats/registry.ts';
+import { invalidExport } from '../import-errors.ts';
 import type { ConversationItem, ImportItem, RecordGroup } from '../worker/conversation-reader.ts';
 import { webCryptoSourceHash } from '../worker/record-batcher.ts';
 import { knowledgeKey, StagedBlobs } from './staged-blobs.ts';
@@ -52,6 +54,10 @@ export class StagedImport {
   own: string | undefined;
   /** The place after every item's so far: conversations assembled here go after the records. */
   private nextSeq = 0;
+  /** Where the file being read starts among the places of the import's files (each reader counts from 0). */
+  private fileSeq = 0;
+  /** The name of the file being read, for a refusal that names it. */
+  private fileName: string | undefined;
   private conversations: ImportStagingTable[] = [];
   private ownConversations: OwnConversation[] = [];
   private records: ImportRecordsTable[] = [];
@@ -72,6 +78,8 @@ export class StagedImport {
   readonly projects = new Map<string, Omit<NormalizedProject, 'knowledge'> & { knowledge: KnowledgeRef[] }>();
   /** The project of each conversation read that names one: conversation's external id → project's. */
   readonly projectOf = new Map<string, string>();
+  /** What the files held that Parley does not keep, counted over them all. */
+  readonly notRead = new Map<NotReadWhat, number>();
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'random' | 'config' | 'clock' | 'sourceHash' | 'attachments' | 'blobHash'>,
@@ -87,10 +95,27 @@ export class StagedImport {
     this.blobs = new StagedBlobs(deps, importId, this.startedAt);
   }
 
+  /** The next file of the import is read from now on: its places follow the files' before it. */
+  beginFile(name: string | undefined): void {
+    this.fileSeq = this.nextSeq;
+    this.fileName = name;
+  }
+
   async add(item: ImportItem): Promise<void> {
-    if ('seq' in item) this.nextSeq = Math.max(this.nextSeq, item.seq + 1);
+    if ('seq' in item) {
+      item.seq += this.fileSeq;
+      this.nextSeq = Math.max(this.nextSeq, item.seq + 1);
+    }
     switch (item.kind) {
       case 'format':
+        if (this.format) {
+          // The files of one import are one export: of one provider.
+          if (item.provider !== this.format.provider)
+            throw invalidExport(
+              `${this.fileName ?? 'a file'} is a ${providerName(item.provider)} export, the others are ${providerName(this.format.provider)}`,
+            );
+          return;
+        }
         this.format = formatFor(item.provider);
         if (this.owner)
           this.own = await openImportConnection(
@@ -107,6 +132,9 @@ export class StagedImport {
         return;
       case 'unreadable':
         this.unreadable += item.count;
+        return;
+      case 'notRead':
+        for (const [what, count] of item.counts) this.notRead.set(what, (this.notRead.get(what) ?? 0) + count);
         return;
       case 'conversation':
         return this.addConversation(item);

@@ -10,6 +10,7 @@ import {
   type LibraryFile,
   type BesideRecord,
   type NormalizedConversation,
+  type NotReadWhat,
 } from '../formats/format.ts';
 import { jsonText } from '../formats/nesting.ts';
 import { EXPORT_FORMATS, formatFor } from '../formats/registry.ts';
@@ -50,7 +51,9 @@ export type ImportItem =
   | BesideRecord
   /** Names the zip gives its files (by file id), and a file of its library. */
   | { kind: 'fileNames'; names: Array<[fileId: string, name: string]> }
-  | { kind: 'library'; file: LibraryFile };
+  | { kind: 'library'; file: LibraryFile }
+  /** What the export's provider names as not kept, counted (NotReadFile), after its last records. */
+  | { kind: 'notRead'; counts: Array<[what: NotReadWhat, count: number]> };
 
 /**
  * A blob's next bytes (in a buffer of their own, moved between threads),
@@ -146,6 +149,8 @@ export class ConversationReader {
   private items: ImportItem[] = [];
   /** What the zip names its files, from the file that lists them (read as it comes: see fileNames). */
   private readonly fileNames = new Map<string, string>();
+  /** Files passed over that a format names as not kept, counted by provider: the export's are said at the end. */
+  private readonly notRead = new Map<string, Map<NotReadWhat, number>>();
 
   constructor(private readonly options: ConversationReaderOptions) {}
 
@@ -158,14 +163,19 @@ export class ConversationReader {
   end(): ImportItem[] {
     if (!this.format) {
       // An empty export is a user with no conversations, if the caller names the
-      // provider; a file whose records no format recognises is no export.
-      const fallback =
-        this.options.expectedProvider === undefined ? undefined : formatFor(this.options.expectedProvider);
+      // provider, and a zip of only what one provider's exports hold and Parley
+      // does not keep (Claude's design_chats-000.zip) is that provider's; a file
+      // whose records no format recognises is no export.
+      const [onlyNotRead, ...others] = this.notRead.keys();
+      const provider = this.options.expectedProvider ?? (others.length === 0 ? onlyNotRead : undefined);
+      const fallback = provider === undefined ? undefined : formatFor(provider);
       if (!fallback || this.held.length > 0 || this.unreadable > 0) throw unrecognizedExport();
       this.settle(fallback);
     }
     // Recognised, but not one conversation could be read from it: not an export Parley can read.
     if (this.recordsRead > 0 && this.made === 0) throw unrecognizedExport();
+    const notRead = this.notRead.get(this.format!.provider);
+    if (notRead) this.items.push({ kind: 'notRead', counts: [...notRead] });
     this.items.push({ kind: 'unreadable', count: this.unreadable });
     return this.take();
   }
@@ -173,6 +183,13 @@ export class ConversationReader {
   private readRecord(record: WireRecord): void {
     if (isBlobRecord(record)) {
       this.items.push(blobItem(record));
+      return;
+    }
+    if ('notRead' in record) {
+      const { provider, what } = record.notRead;
+      const counts = this.notRead.get(provider) ?? new Map<NotReadWhat, number>();
+      counts.set(what, (counts.get(what) ?? 0) + 1);
+      this.notRead.set(provider, counts);
       return;
     }
     if ('notObjects' in record) {

@@ -1,12 +1,13 @@
 import { base64Url } from 'parley-sdk/encoding';
-import { ExportScanner, type ReadLimits, type SourcedRecord } from '../scanning/export-scanner.ts';
+import { ExportScanner, type NotReadFile, type ReadLimits, type SourcedRecord } from '../scanning/export-scanner.ts';
 import { EXPORT_FORMATS, type KnownSource } from '../formats/registry.ts';
 
 /**
  * One record as it goes to the reader: a JSON object (its text, and the hash of
  * its bytes), a CSV row, or a conversation whose bytes are those already stored
  * (not sent at all). `seq` is its place in the upload. Or how many elements in
- * a row were not objects. Or the next bytes of a blob, or a blob the
+ * a row were not objects. Or a file of a zip passed over that a format names
+ * as not kept (counted by the reader). Or the next bytes of a blob, or a blob the
  * connection already holds: these the thread that found them writes (see
  * importExport), and never go to the reader.
  */
@@ -17,6 +18,7 @@ export type WireRecord =
       | { unchanged: KnownSource }
     ))
   | { source: string; notObjects: number }
+  | { source: string; notRead: NotReadFile }
   | BlobRecord;
 
 export type BlobRecord = { source: string } & ({ blob: Uint8Array; final: boolean } | { known: number });
@@ -55,7 +57,7 @@ class BatchHasher {
       records.map((record) => ('bytes' in record ? this.hash(record.bytes) : undefined)),
     );
     const wire = records.map((record, i): WireRecord => {
-      if (isBlobRecord(record) || 'notObjects' in record) return record;
+      if (isBlobRecord(record) || 'notObjects' in record || 'notRead' in record) return record;
       const place = { seq: this.seq++, source: record.source };
       if (!('bytes' in record)) return { ...place, row: record.value };
       const hash = hashes[i]!;

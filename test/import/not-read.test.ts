@@ -1,0 +1,110 @@
+/**
+ * What an export holds that Parley does not keep is said, never lost in
+ * silence: `notRead` in the import's answer, its webhook and the connect page's
+ * result, in the person's language.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { strToU8, zipSync } from 'fflate';
+import { setWebhookEndpoint } from '../../src/webhooks/endpoints.ts';
+import { fixtureBytes, json, postExport, setup, zipFolderFiles, type TestContext } from '../helpers.ts';
+import { hiddenField, openSession } from '../pages/page-client.ts';
+
+const ZIP = { contentType: 'application/zip' };
+
+/** Claude's category zips Parley does not read: three design chats, two artifact versions (and the artifact itself, read by nothing), feedback. */
+const designChats = zipSync({
+  'design_chats/a.json': strToU8('{"uuid":"a","messages":[]}'),
+  'design_chats/b.json': strToU8('{"uuid":"b","messages":[]}'),
+  'design_chats/c.json': strToU8('{"uuid":"c","messages":[]}'),
+});
+const frames = zipSync({
+  'artifacts/x/artifact.json': strToU8('{"id":"x","versions":[]}'),
+  'artifacts/x/versions/1.html': strToU8('<p>one</p>'),
+  'artifacts/x/versions/2.html': strToU8('<p>two</p>'),
+});
+
+async function imported(t: TestContext, body: FormData) {
+  const response = await t.request('/api/ingest-export', { method: 'POST', body });
+  const answer = await json(response);
+  assert.equal(response.status, 200, JSON.stringify(answer));
+  return answer;
+}
+
+function formOf(files: Record<string, Uint8Array>) {
+  const data = new FormData();
+  data.append('userRef', 'u1');
+  for (const [name, bytes] of Object.entries(files))
+    data.append('file', new Blob([bytes as BlobPart], { type: 'application/zip' }), name);
+  return data;
+}
+
+describe('what is not read is said', () => {
+  test('Claude’s design chats, artifact versions and account files: counted over the files of one import, in the answer and its webhook', async () => {
+    const t = await setup();
+    await setWebhookEndpoint(t.deps, t.tenant.appId, 'https://hooks.example.com/parley');
+    const conversations = zipSync(zipFolderFiles('claude-2026-06-zip'));
+    const answer = await imported(
+      t,
+      formOf({ 'conversations-000.zip': conversations, 'design_chats-000.zip': designChats, 'frames-000.zip': frames }),
+    );
+    const notRead = [
+      { what: 'account files', count: 1 },
+      { what: 'design chats', count: 3 },
+      { what: 'artifact versions', count: 2 },
+    ];
+    assert.deepEqual([answer.created, answer.notRead], [1, notRead]);
+    const [synced] = await t.deps.db
+      .selectFrom('webhook_deliveries')
+      .select('body')
+      .where('event_type', '=', 'connection.synced')
+      .execute();
+    assert.deepEqual(JSON.parse(synced!.body).data.notRead, notRead);
+    // Nothing unread, nothing said.
+    assert.deepEqual((await json(await postExport(t, fixtureBytes('claude-conversations.json')))).notRead, []);
+  });
+
+  test('a zip of only what Parley does not keep (design_chats-000.zip alone) is a Claude export with nothing in it, and says so', async () => {
+    const t = await setup();
+    const response = await postExport(t, designChats, ZIP);
+    const answer = await json(response);
+    assert.deepEqual(
+      [response.status, answer.provider, answer.created, answer.notRead],
+      [200, 'anthropic', 0, [{ what: 'design chats', count: 3 }]],
+    );
+  });
+
+  test('ChatGPT’s chat.html, a voice recording no message links, and the account file', async () => {
+    const t = await setup();
+    const zip = zipSync({
+      'conversations.json': fixtureBytes('chatgpt-single-code.json'),
+      'chat.html': strToU8('<html></html>'),
+      'user.json': strToU8('{}'),
+      'message_feedback.json': strToU8('[]'),
+      'abc/audio/recording.wav': new Uint8Array(16),
+    });
+    const answer = await json(await postExport(t, zip, ZIP));
+    assert.deepEqual(answer.notRead, [
+      { what: 'chat.html pages', count: 1 },
+      { what: 'account files', count: 1 },
+      { what: 'feedback files', count: 1 },
+      { what: 'voice recordings', count: 1 },
+    ]);
+  });
+
+  test('the connect page takes several files at once, and its result says what was not imported', async () => {
+    const t = await setup();
+    const browser = await openSession(t, 'connect');
+    const csrf = hiddenField(await (await browser.get('/connect/anthropic')).text(), 'csrf');
+    const data = new FormData();
+    data.append('csrf', csrf);
+    for (const [name, bytes] of Object.entries({
+      'conversations-000.zip': zipSync(zipFolderFiles('claude-2026-06-zip')),
+      'design_chats-000.zip': designChats,
+    }))
+      data.append('file', new Blob([bytes as BlobPart], { type: 'application/zip' }), name);
+    assert.equal((await browser.request('/connect/anthropic', { method: 'POST', body: data })).status, 303);
+    const result = await (await browser.get('/connect/result')).text();
+    assert.match(result, /<p>Not imported: 1 account file, 3 design chats\.<\/p>/);
+  });
+});
