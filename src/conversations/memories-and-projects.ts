@@ -1,10 +1,11 @@
 import { refreshStoredBytes } from '../db/connections.ts';
 import * as attachments from '../db/attachments.ts';
+import { rememberDeleted } from '../db/deleted-items.ts';
 import * as memories from '../db/memories.ts';
 import * as projects from '../db/projects.ts';
 import type { Db } from '../db/database.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import type { Deps } from '../deps.ts';
+import { isoTime, type Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import { attachmentView } from './attachments.ts';
 import { connectionOf, type Owner } from './ownership.ts';
@@ -67,9 +68,15 @@ export async function projectToRead(deps: Pick<Deps, 'db' | 'attachments'>, owne
 }
 
 /** The person deletes one memory. */
-export async function deleteMemory(deps: Pick<Deps, 'db' | 'erased'>, owner: Owner, memoryId: string) {
+export async function deleteMemory(deps: Pick<Deps, 'db' | 'clock' | 'erased'>, owner: Owner, memoryId: string) {
   const deleted = await writeTransaction(deps.db, async (db) => {
     const memory = await memoryOf({ db }, owner, memoryId);
+    await rememberDeleted(db, {
+      connection_id: memory.connection_id,
+      kind: 'memory',
+      external_id: memory.external_id,
+      deleted_at: isoTime(deps.clock.now()),
+    });
     await memories.deleteMemoryRow(db, memory.id);
     return memory;
   });
@@ -81,10 +88,16 @@ export async function deleteMemory(deps: Pick<Deps, 'db' | 'erased'>, owner: Own
  * The person deletes one project: its knowledge files go with it, their bytes
  * too where nothing else shows them; its conversations stay, in no project.
  */
-export async function deleteProject(deps: Pick<Deps, 'db' | 'erased'>, owner: Owner, projectId: string) {
+export async function deleteProject(deps: Pick<Deps, 'db' | 'clock' | 'erased'>, owner: Owner, projectId: string) {
   const deleted = await writeTransaction(deps.db, async (db) => {
     const project = await projects.findProjectOfUser(db, owner.appId, owner.userRef, projectId);
     if (!project) throw new ParleyError('projectNotFound');
+    await rememberDeleted(db, {
+      connection_id: project.connection_id,
+      kind: 'project',
+      external_id: project.external_id,
+      deleted_at: isoTime(deps.clock.now()),
+    });
     await projects.deleteProjectRow(db, project.id);
     await refreshStoredBytes(db, project.connection_id);
     return project;

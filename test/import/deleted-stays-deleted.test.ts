@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { zipSync } from 'fflate';
-import { rememberDeleted } from '../../src/db/deleted-items.ts';
 import {
   fixtureBytes,
   fixtureJson,
@@ -114,27 +113,17 @@ describe('deleted stays deleted', () => {
     assert.equal(names.length, files.length - 1);
   });
 
-  test('a memory and a project the person deleted are skipped by a re-import, the rest merged', async () => {
+  test('a memory and a project the person deleted on the manage page are skipped by a re-import, the rest merged', async () => {
     const t = await setup();
     const exported = zipSync(zipFolderFiles('claude-2026-06-zip'));
     const first = await imported(t, exported, 'application/zip');
     const { memories } = await json(await t.request(`/api/memories?connectionId=${first.connectionId}`));
     const { projects } = await json(await t.request(`/api/projects?connectionId=${first.connectionId}`));
-    // As the manage page's deletions leave them: the rows gone, what they were remembered.
     const [memory] = memories;
     const [project] = projects;
-    await t.deps.db.deleteFrom('memories').where('id', '=', memory.id).execute();
-    await t.deps.db.deleteFrom('projects').where('id', '=', project.id).execute();
-    for (const [kind, externalId] of [
-      ['memory', memory.externalId],
-      ['project', project.externalId],
-    ] as const)
-      await rememberDeleted(t.deps.db, {
-        connection_id: first.connectionId,
-        kind,
-        external_id: externalId,
-        deleted_at: '2026-03-01T12:00:30.000Z',
-      });
+    const browser = await openSession(t, 'manage');
+    await confirmOnPage(browser, `/manage/memories/${memory.id}/delete`);
+    await confirmOnPage(browser, `/manage/projects/${project.id}/delete`);
 
     const again = await imported(t, exported, 'application/zip');
     assert.deepEqual(
