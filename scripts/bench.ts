@@ -1,8 +1,8 @@
 /**
  * Measures Parley on this machine and writes bench-results/bench.{md,json}:
  *   1. on the runtime of --runtime: import over HTTP of a generated export of each
- *      provider's shape (ChatGPT, Claude, DeepSeek, Grok, Gemini, Copilot) at
- *      each size, then the same file again (a re-import of unchanged
+ *      provider's shape (ChatGPT, Claude, DeepSeek, Grok, Gemini, Copilot, …; Duck.ai's
+ *      as the zip of its .txt files) at each size, then the same file again (a re-import of unchanged
  *      conversations): MB/s, conversations/s, the server's peak RSS, beside a
  *      bare JSON.parse of the same file where it is JSON; an import that fails
  *      is a row that says so;
@@ -213,11 +213,15 @@ async function settledSeconds(pid: number, databaseBytes: () => Promise<number>,
   return (activeAt - startedAt) / 1000;
 }
 
+/** The bare file, or the zip where a bare file holds one conversation (Duck.ai's). */
+const uploadFormat = (provider: Provider) =>
+  SHAPES[provider].layout.zip.split === 'conversation' ? 'zip' : SHAPES[provider].layout.bare;
 const exportFile = (provider: Provider, sizeMb: number) =>
-  join(work, `${provider}-${sizeMb}.${SHAPES[provider].layout.bare}`);
-const contentType = (provider: Provider) => (SHAPES[provider].layout.bare === 'csv' ? 'text/csv' : 'application/json');
+  join(work, `${provider}-${sizeMb}.${uploadFormat(provider)}`);
+const CONTENT_TYPES = { json: 'application/json', csv: 'text/csv', txt: 'text/plain', zip: 'application/zip' };
+const contentType = (provider: Provider) => CONTENT_TYPES[uploadFormat(provider)];
 
-/** The provider's bare export file (JSON, or CSV for Copilot) of at least `sizeMb`, once; the generator's summary. */
+/** The provider's export file (uploadFormat: JSON, CSV for Copilot, a zip for Duck.ai) of at least `sizeMb`, once; the generator's summary. */
 const generated = new Map<string, Summary>();
 async function generate(provider: Provider, sizeMb: number): Promise<Summary> {
   const file = exportFile(provider, sizeMb);
@@ -232,6 +236,8 @@ async function generate(provider: Provider, sizeMb: number): Promise<Summary> {
       String(sizeMb),
       '--out',
       file,
+      '--format',
+      uploadFormat(provider),
     ];
     const { stdout } = await run(process.execPath, args, { cwd: ROOT, maxBuffer: 16 * MIB });
     generated.set(file, JSON.parse(stdout) as Summary);
@@ -478,7 +484,8 @@ async function detailed() {
     for (const provider of providers) {
       const file = exportFile(provider, sizeMb);
       const summary = await generate(provider, sizeMb);
-      const json = SHAPES[provider].layout.bare === 'json';
+      const format = uploadFormat(provider);
+      const json = format === 'json';
       const parse = json ? await parseSeconds(runtime, file) : null;
       for (const database of databases) {
         const { bytes, first, again, peakRssMb } = await importTwice(runtime, database, file, contentType(provider));
@@ -486,7 +493,7 @@ async function detailed() {
         imports.push({
           provider,
           name: SHAPES[provider].name,
-          format: SHAPES[provider].layout.bare,
+          format,
           database,
           sizeMb,
           mb: round(bytes / MIB),
@@ -502,7 +509,7 @@ async function detailed() {
           reimportError: again?.error ?? null,
           peakRssMb,
           parseSeconds: parse === null ? null : round(parse, 2),
-          parseNote: json ? (parse === null ? 'over the runtime’s string limit' : null) : 'CSV',
+          parseNote: json ? (parse === null ? 'over the runtime’s string limit' : null) : format.toUpperCase(),
         });
         console.error(JSON.stringify(imports.at(-1)));
       }

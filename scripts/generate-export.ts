@@ -1,30 +1,31 @@
 /**
- * Writes realistic generated data exports of any size, in the shapes of six
+ * Writes realistic generated data exports of any size, in the shapes of the
  * providers' exports, for tests and benchmarks:
  *
- *   node --import tsx scripts/generate-export.ts --provider openai|anthropic|deepseek|xai|google|microsoft|perplexity
- *        --size-mb N --out FILE [--format json|csv|zip] [--split-mb M] [--seed S]
+ *   node --import tsx scripts/generate-export.ts --provider openai|anthropic|deepseek|xai|google|microsoft|perplexity|mistral|meta|duckduckgo
+ *        --size-mb N --out FILE [--format json|csv|txt|zip] [--split-mb M] [--seed S]
  *
  * The shapes are in scripts/generate-export/ (one module per provider; see
  * index.ts): ChatGPT `openai`, Claude `anthropic`, DeepSeek `deepseek`, Grok
  * `xai`, Gemini Takeout activity `google`, Copilot activity CSV `microsoft`,
- * Perplexity `perplexity`.
+ * Perplexity `perplexity`, Le Chat `mistral`, Meta AI `meta`, Duck.ai `duckduckgo`.
  * Everything comes from a seeded PRNG, so a seed always gives the same bytes. One
  * conversation is built at a time and streamed out, so memory stays small
  * whatever the size.
  *
  * --size-mb: JSON (or CSV) bytes to write, at least (the last conversation goes
  * past it). --format: the provider's bare file by default (csv for microsoft,
- * json for the others), or zip for the archive as the provider ships it:
+ * txt for duckduckgo — one conversation, whatever --size-mb —, json for the
+ * others), or zip for the archive as the provider ships it:
  * ChatGPT's conversations-000.json… (each at most --split-mb, default 100) +
  * user.json + chat.html; Claude's conversations.json + users.json +
  * projects.json; DeepSeek's conversations.json + user.json; Grok's
  * ttl/30d/export_data/<uuid>/prod-grok-backend.json (+ prod-mc-auth-mgmt-api.json);
  * Gemini's Takeout/My Activity/Gemini Apps/My Activity.json (+
  * Takeout/archive_browser.html); Copilot's copilot-activity-history.csv (+ another
- * CSV). --seed: default 1. Prints one JSON line: file, bytes (of the file
+ * CSV); Duck.ai's duck.ai_<date>_<time>.txt, one per conversation. --seed: default 1. Prints one JSON line: file, bytes (of the file
  * written), conversations, messages, records (array elements or CSV rows),
- * provider, format, and for a zip jsonBytes (or csvBytes) and members.
+ * provider, format, and for a zip jsonBytes (or csvBytes, txtBytes) and members.
  *
  * Importing this module has no side effects: tests use `generateConversations`
  * and `generateExportBytes`.
@@ -54,7 +55,7 @@ export {
 
 const USAGE =
   `usage: node --import tsx scripts/generate-export.ts --provider ${PROVIDERS.join('|')} --size-mb N --out FILE\n` +
-  '         [--format json|csv|zip] [--split-mb M] [--seed S]';
+  '         [--format json|csv|txt|zip] [--split-mb M] [--seed S]';
 
 function parseCli(argv: string[]): WriteOptions {
   const { values } = parseArgs({

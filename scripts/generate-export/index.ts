@@ -1,7 +1,7 @@
 /**
  * Realistic, seeded exports of the providers' shapes, of any size, for tests
  * and benchmarks: one module per shape (chatgpt, claude, deepseek, grok, gemini,
- * copilot, perplexity, mistral, meta) over the shared PRNG (rng), text (text), times (time) and writer
+ * copilot, perplexity, mistral, meta, duckai) over the shared PRNG (rng), text (text), times (time) and writer
  * (writer). `scripts/generate-export.ts` is the command line. Importing any of
  * these modules has no side effects.
  */
@@ -9,6 +9,7 @@ import { shape as chatgpt } from './chatgpt.ts';
 import { shape as claude } from './claude.ts';
 import { shape as copilot } from './copilot.ts';
 import { shape as deepseek } from './deepseek.ts';
+import { shape as duckai } from './duckai.ts';
 import { shape as gemini } from './gemini.ts';
 import { shape as grok } from './grok.ts';
 import { shape as meta } from './meta.ts';
@@ -30,6 +31,7 @@ export const SHAPES: Readonly<Record<Provider, Shape>> = {
   perplexity,
   mistral,
   meta,
+  duckduckgo: duckai,
 };
 export const PROVIDERS = Object.keys(SHAPES) as Provider[];
 
@@ -46,7 +48,7 @@ export function conversations(options: GenerateOptions): Generator<Conversation,
 /**
  * The records of those conversations one by one: a conversation object for
  * ChatGPT, Claude, DeepSeek and Grok; an activity entry for Gemini; a CSV row
- * (an array of strings) for Copilot.
+ * (an array of strings) for Copilot; a whole file's text for Duck.ai.
  */
 export function* generateConversations(options: GenerateOptions): Generator<unknown, never, undefined> {
   const stream = conversations(options);
@@ -55,7 +57,7 @@ export function* generateConversations(options: GenerateOptions): Generator<unkn
       yield record instanceof RawJson ? JSON.parse(record.json) : record;
 }
 
-/** A small export (the bare file: JSON or CSV) in memory, for unit tests: the same bytes the CLI writes, cut short. */
+/** A small export (the bare file: JSON, CSV, or one Duck.ai text) in memory, for unit tests: the same bytes the CLI writes, cut short. */
 export function generateExportBytes(options: GenerateOptions & { conversations: number }): Uint8Array {
   return exportBytes(SHAPES[options.provider], options.seed ?? 1, options.conversations);
 }

@@ -22,7 +22,8 @@ export type Provider =
   | 'microsoft'
   | 'perplexity'
   | 'mistral'
-  | 'meta';
+  | 'meta'
+  | 'duckduckgo';
 export type Json = Record<string, unknown>;
 
 /**
@@ -35,6 +36,8 @@ export interface Conversation {
   /** Objects to serialise, a `RawJson` already serialised, or CSV rows (arrays of strings). */
   records: readonly unknown[];
   messages: number;
+  /** Its file's name, where the provider writes a file per conversation (Duck.ai). */
+  file?: string;
 }
 
 /** A small file of the archive beside the conversations. */
@@ -44,15 +47,19 @@ export interface Member {
 }
 
 export interface Layout {
-  /** The bare file's format, what `--format` defaults to. */
-  bare: 'json' | 'csv';
+  /** The bare file's format, what `--format` defaults to; a `txt` holds one conversation. */
+  bare: 'json' | 'csv' | 'txt';
   /** How records become the bare file, and the archive's conversations member. */
   framing(account: Account, seed: number): Framing;
   zip: {
-    /** Path of the member holding the conversations; `index` counts the split files. */
-    member(index: number, account: Account): string;
-    /** Whether `--split-mb` spreads the conversations over several members (ChatGPT's conversations-000.json…). */
-    split: boolean;
+    /** Path of the member holding the conversations; `index` counts the split files, `first` is the first they hold. */
+    member(index: number, account: Account, first: Conversation): string;
+    /**
+     * Whether `--split-mb` spreads the conversations over several members
+     * (ChatGPT's conversations-000.json…), or each has a member of its own
+     * (`'conversation'`: Duck.ai's duck.ai_<date>_<time>.txt).
+     */
+    split: boolean | 'conversation';
     /** The archive's other, small members, written after the conversations. */
     extras(account: Account, seed: number): Member[];
   };

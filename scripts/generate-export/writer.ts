@@ -9,7 +9,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { Zip, ZipDeflate } from 'fflate';
-import type { Framing, Provider, Shape } from './shape.ts';
+import type { Conversation, Framing, Provider, Shape } from './shape.ts';
 import { account } from './text.ts';
 
 export const MIB = 1024 * 1024;
@@ -66,7 +66,7 @@ export function csv(header: readonly string[], bom = true): Framing {
 // ---------------------------------------------------------------- records
 
 interface Output {
-  open(index: number): void;
+  open(index: number, first: Conversation): void;
   put(chunk: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
@@ -75,14 +75,15 @@ interface Written {
   conversations: number;
   messages: number;
   records: number;
-  /** Bytes of the bare content (JSON or CSV), all files together. */
+  /** Bytes of the bare content (JSON, CSV or text), all files together. */
   contentBytes: number;
 }
 
 /**
  * Streams conversations until `target` content bytes are written, as one file or,
  * when `splitBytes` is finite, as files of at most that size (a conversation
- * larger than a whole file gets a file to itself). `open` starts a file, `put`
+ * larger than a whole file gets a file to itself; a `splitBytes` of 0 gives each
+ * conversation its own). `open` starts a file with its first conversation, `put`
  * writes to it (and may wait), `close` ends it.
  */
 async function writeRecords(
@@ -100,23 +101,24 @@ async function writeRecords(
   let messages = 0;
   let records = 0;
   let contentBytes = 0;
-  let file = 0;
+  let file = -1; // the current file's index
   let inFile = 0; // bytes in the current file, head included
   let count = 0; // conversations in the current file
-  out.open(file);
-  await out.put(head);
-  inFile = head.length;
+  const start = async (first: Conversation) => {
+    out.open(++file, first);
+    await out.put(head);
+    inFile = head.length;
+    count = 0;
+  };
   for (const conversation of shape.conversations(seed)) {
     const parts = conversation.records.map(framing.record);
     const bytes = Buffer.from(parts.length === 1 ? parts[0]! : parts.join(framing.separator));
-    if (count > 0 && inFile + separator.length + bytes.length + tail.length > splitBytes) {
+    if (file === -1) await start(conversation);
+    else if (inFile + separator.length + bytes.length + tail.length > splitBytes) {
       await out.put(tail);
       contentBytes += inFile + tail.length;
       await out.close();
-      out.open(++file);
-      await out.put(head);
-      inFile = head.length;
-      count = 0;
+      await start(conversation);
     }
     if (count > 0 && separator.length > 0) {
       await out.put(separator);
@@ -138,6 +140,8 @@ async function writeRecords(
 
 /** The bare file of the first `n` conversations, in memory (for unit tests). */
 export function exportBytes(shape: Shape, seed: number, n: number): Uint8Array {
+  if (shape.layout.zip.split === 'conversation' && n !== 1)
+    throw new Error(`a bare ${shape.name} file holds one conversation`);
   const framing = shape.layout.framing(account(seed), seed);
   const parts: string[] = [];
   const conversations = shape.conversations(seed);
@@ -178,11 +182,11 @@ class Sink {
   }
 }
 
-export type Format = 'json' | 'csv' | 'zip';
+export type Format = 'json' | 'csv' | 'txt' | 'zip';
 
 export interface WriteOptions {
   shape: Shape;
-  /** Content bytes (JSON or CSV) to write, at least: the last conversation goes past it. */
+  /** Content bytes (JSON, CSV or text) to write, at least: the last conversation goes past it; a bare `txt` is one conversation. */
   sizeMb: number;
   out: string;
   format: Format;
@@ -200,13 +204,14 @@ export interface Summary {
   records: number;
   provider: Provider;
   format: Format;
-  /** Zip only: the uncompressed JSON or CSV bytes of the conversations, and the archive's members. */
+  /** Zip only: the uncompressed JSON, CSV or text bytes of the conversations, and the archive's members. */
   jsonBytes?: number;
   csvBytes?: number;
+  txtBytes?: number;
   members?: string[];
 }
 
-/** Writes the bare file (JSON or CSV, as the provider's layout says) or the provider's zip. */
+/** Writes the bare file (JSON, CSV or text, as the provider's layout says) or the provider's zip. */
 export async function writeExport(options: WriteOptions): Promise<Summary> {
   const { shape, format } = options;
   if (format !== 'zip' && format !== shape.layout.bare)
@@ -223,7 +228,7 @@ export async function writeExport(options: WriteOptions): Promise<Summary> {
     format,
   };
   if (members) {
-    summary[shape.layout.bare === 'csv' ? 'csvBytes' : 'jsonBytes'] = written.contentBytes;
+    summary[`${shape.layout.bare}Bytes`] = written.contentBytes;
     summary.members = members;
   }
   return summary;
@@ -231,7 +236,9 @@ export async function writeExport(options: WriteOptions): Promise<Summary> {
 
 async function writeBare(options: WriteOptions) {
   const sink = new Sink(options.out);
-  const written = await writeRecords(options.shape, options.seed, options.sizeMb * MIB, Infinity, {
+  // A file of one conversation ends after the first.
+  const target = options.shape.layout.zip.split === 'conversation' ? 0 : options.sizeMb * MIB;
+  const written = await writeRecords(options.shape, options.seed, target, Infinity, {
     open() {},
     async put(chunk) {
       sink.write(chunk);
@@ -280,10 +287,10 @@ async function writeZip(options: WriteOptions) {
     shape,
     seed,
     options.sizeMb * MIB,
-    layout.split ? options.splitMb * MIB : Infinity,
+    layout.split === 'conversation' ? 0 : layout.split ? options.splitMb * MIB : Infinity,
     {
-      open(index) {
-        current = entry(layout.member(index, who));
+      open(index, first) {
+        current = entry(layout.member(index, who, first));
       },
       async put(chunk) {
         batch.push(chunk);
