@@ -23,7 +23,7 @@ import { defaultOptions, isSupported, type PreviousUpload, Upload } from 'tus-js
 const CHUNK_BYTES = 16 * 1024 * 1024;
 /** Waits between tries of a failed request while online; then the person is asked to try again. */
 const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000, 30000, 60000];
-/** The upload whose import was sent, so that a reload during the import carries on with it. */
+/** The uploads whose import was sent, so that a reload during the import carries on with it. */
 const IMPORTING_KEY = 'parley-importing';
 const CSRF_HEADER = 'Parley-CSRF';
 
@@ -116,24 +116,44 @@ function enhance(form: HTMLFormElement): void {
 
   /** An upload of an earlier visit that the person may continue by choosing the same file. */
   let unfinished: { name: string; size: number } | undefined;
+  /**
+   * The files of one export (Claude's come as several zips), gathered over
+   * each choice: a phone's picker may take one file at a time.
+   */
+  const picked: File[] = [];
 
   input.addEventListener('change', () => {
-    const file = input.files?.[0];
-    if (!file) return;
-    chosen.textContent = `${file.name} · ${size(file.size)}`;
+    for (const file of Array.from(input.files ?? []))
+      if (!picked.some((other) => other.name === file.name && other.size === file.size)) picked.push(file);
+    const [first] = picked;
+    if (!first) return;
+    const total = picked.reduce((sum, file) => sum + file.size, 0);
+    chosen.textContent =
+      picked.length === 1
+        ? `${first.name} · ${size(total)}`
+        : `${picked.map((file) => file.name).join(', ')} · ${size(total)}`;
     // The file of the interrupted upload, chosen again: it continues without another click.
-    if (endpoint && unfinished && unfinished.name === file.name && unfinished.size === file.size) upload(file);
+    if (
+      endpoint &&
+      unfinished &&
+      picked.length === 1 &&
+      unfinished.name === first.name &&
+      unfinished.size === first.size
+    )
+      upload(picked);
   });
   for (const type of ['dragenter', 'dragover']) zone.addEventListener(type, () => zone.classList.add('dragging'));
   for (const type of ['dragleave', 'drop']) zone.addEventListener(type, () => zone.classList.remove('dragging'));
   form.addEventListener('submit', (event) => {
-    const file = input.files?.[0];
-    if (!file) return;
+    if (picked.length === 0) return;
     event.preventDefault();
     error.hidden = true;
-    if (maxBytes && file.size > maxBytes) return fail(say('too-large'));
-    if (endpoint) upload(file);
-    else send(form.action, new FormData(form), true);
+    if (maxBytes && picked.some((file) => file.size > maxBytes)) return fail(say('too-large'));
+    if (endpoint) return upload(picked);
+    const data = new FormData(form);
+    data.delete('file');
+    for (const file of picked) data.append('file', file);
+    send(form.action, data, true);
   });
 
   /** A refusal's page as one sentence: its heading, then its advice. */
@@ -196,18 +216,38 @@ function enhance(form: HTMLFormElement): void {
     request.send(data);
   }
 
-  /** Imports the finished upload at `uploadUrl`: the form's fields, without the file. */
-  function importUpload(uploadUrl: string): void {
-    storage()?.setItem(IMPORTING_KEY, JSON.stringify({ uploadUrl, action: form.action }));
+  /** Imports the finished uploads at `uploadUrls`, the files of one export: the form's fields, without the files. */
+  function importUploads(uploadUrls: string[]): void {
+    storage()?.setItem(IMPORTING_KEY, JSON.stringify({ uploadUrls, action: form.action }));
     const data = new FormData(form);
     data.delete('file');
-    send(`${form.action}?upload=${encodeURIComponent(uploadUrl.slice(uploadUrl.lastIndexOf('/') + 1))}`, data, false);
+    const ids = uploadUrls.map((url) => `upload=${encodeURIComponent(url.slice(url.lastIndexOf('/') + 1))}`);
+    send(`${form.action}?${ids.join('&')}`, data, false);
   }
 
-  /** Sends `file` in chunks, continuing an upload of the same file this browser began; then imports it. */
-  function upload(file: File): void {
+  /** Sends the files one after the other, each as `sendFile` does; then imports them together. */
+  function upload(files: File[]): void {
     unfinished = undefined;
     starting();
+    const total = files.reduce((sum, file) => sum + file.size, 0);
+    const uploadUrls: string[] = [];
+    const next = (sent: number) => {
+      const file = files[uploadUrls.length];
+      if (!file) return importUploads(uploadUrls);
+      sendFile(
+        file,
+        (loaded) => showBytes(sent + loaded, total),
+        (url) => {
+          uploadUrls.push(url);
+          next(sent + file.size);
+        },
+      );
+    };
+    next(0);
+  }
+
+  /** Sends `file` in chunks, continuing an upload of the same file this browser began; `done` with its address. */
+  function sendFile(file: File, progress: (loaded: number) => void, done: (uploadUrl: string) => void): void {
     const task: Upload = new Upload(file, {
       endpoint,
       chunkSize: CHUNK_BYTES,
@@ -216,7 +256,7 @@ function enhance(form: HTMLFormElement): void {
       metadata: { filename: file.name, provider },
       // Its address is kept with the file's fingerprint (name, type, size, date) until the last byte is in.
       removeFingerprintOnSuccess: true,
-      onProgress: showBytes,
+      onProgress: (loaded) => progress(loaded),
       onShouldRetry: (failure) => {
         const status = failure.originalResponse ? failure.originalResponse.getStatus() : 0;
         const retry = (status < 400 || status === 409 || status === 423) && navigator.onLine;
@@ -236,7 +276,7 @@ function enhance(form: HTMLFormElement): void {
           return fail(sayRefusal(new DOMParser().parseFromString(response.getBody(), 'text/html')));
         fail(say('interrupted'));
       },
-      onSuccess: () => importUpload(task.url!),
+      onSuccess: () => done(task.url!),
     });
     task.findPreviousUploads().then((previous) => {
       if (previous[0]) task.resumeFromPreviousUpload(previous[0]);
@@ -265,15 +305,16 @@ function enhance(form: HTMLFormElement): void {
   async function carryOn(): Promise<void> {
     const importing = storage()?.getItem(IMPORTING_KEY);
     if (importing) {
-      const { uploadUrl, action } = JSON.parse(importing) as { uploadUrl: string; action: string };
-      if (action === form.action) {
+      const { uploadUrls, action } = JSON.parse(importing) as { uploadUrls: string[]; action: string };
+      if (action === form.action && Array.isArray(uploadUrls)) {
         show(true);
         showImporting();
-        const has = await serverHas(uploadUrl);
-        if (has && has.offset === has.length) return importUpload(uploadUrl);
+        const has = await Promise.all(uploadUrls.map(serverHas));
+        if (has.every((upload) => upload && upload.offset === upload.length)) return importUploads(uploadUrls);
         storage()?.removeItem(IMPORTING_KEY);
-        // The import ended while the page was away (and removed the upload): its result page says how.
-        if (!has) return window.location.assign(new URL('/connect/result', window.location.href).href);
+        // The import ended while the page was away (and removed the uploads): its result page says how.
+        if (has.some((upload) => !upload))
+          return window.location.assign(new URL('/connect/result', window.location.href).href);
       }
     }
     const stored: PreviousUpload[] = await defaultOptions.urlStorage.findAllUploads();

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -24,7 +24,9 @@ import {
   watchPage,
   type RunningServer,
 } from './browser.ts';
+import { zipSync } from 'fflate';
 import { ROOT } from '../conformance/server.ts';
+import { zipFolderFiles } from '../helpers.ts';
 
 const CHUNK_BYTES = 16 * 1024 * 1024;
 
@@ -43,13 +45,13 @@ const connectLink = (userRef: string, locale: string) =>
     tenant.appSecret,
   );
 
-/** From the link to the ChatGPT upload page, through the person's clicks. */
-async function openUploadPage(page: Page, url: string) {
+/** From the link to the upload page of `provider` (ChatGPT's by default), through the person's clicks. */
+async function openUploadPage(page: Page, url: string, provider = 'openai') {
   await page.goto(url);
   await page.locator('form[action="/start"] button').click();
   await page.waitForURL(`${base()}/connect`);
-  await page.locator('a[href="/connect/openai"]').click();
-  await page.waitForURL(`${base()}/connect/openai`);
+  await page.locator(`a[href="/connect/${provider}"]`).click();
+  await page.waitForURL(`${base()}/connect/${provider}`);
 }
 
 /** What the server has acknowledged of the browser's one open upload. */
@@ -203,6 +205,48 @@ describeInBrowser('the connect page’s resumable upload in Chromium', () => {
       );
       assert.deepEqual(await layoutProblems(page), [], 'the German page after the reload, at phone size');
       await page.screenshot({ path: join(SCREENSHOTS_DIR, 'connect-resume-de-390.png'), fullPage: true });
+    } finally {
+      await context.close().catch(() => {});
+    }
+  });
+
+  test('Claude’s export in two zips, chosen one after the other: each sent resumably, imported as one', async () => {
+    const { tmp } = suite!;
+    const all = zipFolderFiles('claude-2026-06-zip');
+    const conversationsZip = join(tmp, 'conversations-000.zip');
+    const memoriesZip = join(tmp, 'memories-000.zip');
+    writeFileSync(
+      conversationsZip,
+      zipSync(Object.fromEntries(Object.entries(all).filter(([path]) => !path.startsWith('memories')))),
+    );
+    writeFileSync(memoriesZip, zipSync(zipFolderFiles('claude-memories-000-zip')));
+    const context = await browser!.newContext({ viewport: PHONE });
+    try {
+      const page = await context.newPage();
+      const watcher = watchPage(page);
+      await openUploadPage(page, await connectLink('several-files', 'en'), 'anthropic');
+      const created = new Set<string>();
+      page.on('response', (response) => {
+        if (response.request().method() === 'POST' && response.status() === 201)
+          created.add(response.headers().location ?? '');
+      });
+      // A phone's picker takes one file at a time: the second is added to the first.
+      await page.locator('input[type=file]').setInputFiles(conversationsZip);
+      await page.locator('input[type=file]').setInputFiles(memoriesZip);
+      assert.match(
+        await page.locator('[data-chosen-file]').innerText(),
+        /^conversations-000\.zip, memories-000\.zip · /,
+      );
+      await page.locator('button[type=submit]').click();
+      await page.waitForURL(`${base()}/connect/result`);
+      assert.equal(created.size, 2, 'one resumable upload a file');
+      assert.deepEqual(watcher.unexpected(), [], 'console errors or CSP violations');
+      const listed = await fetch(`${base()}/api/conversations?userRef=several-files`, {
+        headers: { Authorization: `Bearer ${tenant.apiKey}` },
+      });
+      const [connection] = (await listed.json()).connections;
+      assert.equal(connection.provider, 'anthropic');
+      assert.ok(connection.conversationCount > 0 && connection.memoryCount > 0, JSON.stringify(connection));
     } finally {
       await context.close().catch(() => {});
     }
