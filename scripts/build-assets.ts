@@ -10,7 +10,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 
 // This file runs from scripts/ (tsx) or compiled into dist/ (npm run build:assets): the root is one up either way.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -23,21 +23,24 @@ const TARGET = join(ROOT, 'dist/assets.ts');
  */
 const BROWSER_TARGET = 'es2017';
 
+/** How the pages' assets are built (test/package.test.ts reads which packages they take in). */
+export const ASSETS_BUILD = {
+  entryPoints: readdirSync(SOURCE, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(SOURCE, entry.name)),
+  bundle: true,
+  format: 'iife',
+  target: BROWSER_TARGET,
+  minify: true,
+  loader: { '.svg': 'copy' },
+  outdir: 'assets',
+  write: false,
+  logLevel: 'warning',
+} satisfies BuildOptions;
+
 /** Each asset built from pages/assets/ as it is now, by the name /assets/ serves it under. */
 export async function builtAssets(): Promise<Record<string, string>> {
-  const { outputFiles } = await build({
-    entryPoints: readdirSync(SOURCE, { withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(SOURCE, entry.name)),
-    bundle: true,
-    format: 'iife',
-    target: BROWSER_TARGET,
-    minify: true,
-    loader: { '.svg': 'copy' },
-    outdir: 'assets',
-    write: false,
-    logLevel: 'warning',
-  });
+  const { outputFiles } = await build(ASSETS_BUILD);
   return Object.fromEntries(
     outputFiles.map((file) => [basename(file.path), file.text] as const).sort(([a], [b]) => a.localeCompare(b)),
   );

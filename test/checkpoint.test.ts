@@ -109,7 +109,8 @@ describe('SQLite checkpoints', () => {
     const markedExport = (marker: string, count: number) =>
       JSON.stringify(
         Array.from({ length: count }, (_, i) => ({
-          id: `${marker}-${i}`,
+          // Not the marker: what the person deleted is remembered by this id (deleted_items), never by its text.
+          id: `conversation-${i}`,
           title: `${marker} title ${i}`,
           current_node: 'm',
           mapping: {

@@ -1,20 +1,21 @@
 /**
  * A lean install (`npm ci --omit=dev`) runs the server: every package the Node
- * bundle takes in or leaves outside it is a dependency, as is the bundler
- * `npm start` runs; every dependency is one of those, so the test and
- * cross-runtime tools stay dev dependencies.
+ * bundle or the pages' scripts take in, or the bundle leaves outside it, is a
+ * dependency, as is the bundler `npm start` runs; every dependency is one of
+ * those, so the test and cross-runtime tools stay dev dependencies.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
+import { ASSETS_BUILD } from '../scripts/build-assets.ts';
 import { ROOT } from './conformance/server.ts';
 
 const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const dependencies = Object.keys(packageJson.dependencies).sort();
 
-/** The packages Parley's own sources import in what `npm run build:node` bundles (built the same way, in memory), external ones included. */
+/** The packages Parley's own sources import in what `npm run build:node` bundles (built the same way, in memory), external ones included, and in the pages' scripts. */
 async function packagesOfTheBundle(): Promise<string[]> {
   // esbuild's is the script's last command, after the pages' assets are built.
   const script: string = packageJson.scripts['build:node'];
@@ -22,26 +23,33 @@ async function packagesOfTheBundle(): Promise<string[]> {
   assert.equal(command, 'esbuild');
   const entryPoints = args.filter((arg) => !arg.startsWith('--'));
   const external = args.filter((arg) => arg.startsWith('--external:')).map((arg) => arg.slice('--external:'.length));
-  const { metafile } = await build({
-    absWorkingDir: ROOT,
-    entryPoints,
-    external,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    outdir: 'dist/unused',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
+  const builds = [
+    {
+      entryPoints,
+      external,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      jsx: 'automatic',
+      jsxImportSource: 'preact',
+      outdir: 'dist/unused',
+      write: false,
+    } satisfies BuildOptions,
+    // The pages' scripts: `npm start` builds them too (build:assets).
+    ASSETS_BUILD,
+  ];
   const packageOf = (path: string) =>
     path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1] ?? (external.includes(path) ? path : undefined);
-  const imported = Object.entries(metafile.inputs)
-    .filter(([path]) => packageOf(path) === undefined)
-    .flatMap(([, input]) => input.imports.map((entry) => packageOf(entry.path)))
-    .filter((name) => name !== undefined);
+  const imported: string[] = [];
+  for (const options of builds) {
+    const { metafile } = await build({ ...options, absWorkingDir: ROOT, metafile: true, logLevel: 'silent' });
+    for (const [path, input] of Object.entries(metafile.inputs))
+      if (packageOf(path) === undefined)
+        for (const entry of input.imports) {
+          const name = packageOf(entry.path);
+          if (name !== undefined) imported.push(name);
+        }
+  }
   return [...new Set(imported)];
 }
 
