@@ -64,7 +64,7 @@ export const MAX_BATCH_RECORDS = 512;
  * many, with full batches handed on between two, so that what one piece
  * completes — at most a few thousand records — is all that waits.
  */
-const PIECE_BYTES = 16 * 1024;
+const PIECE_BYTES = 4 * 1024;
 
 /**
  * A zip member's name and uncompressed size, as `blobKey` writes them: a
