@@ -380,7 +380,9 @@ export function heldUpload(
 ) {
   let asked = () => {};
   const askedForMore = new Promise<void>((resolve) => (asked = resolve));
-  let release = () => {};
+  // Released before the server asks for more (it may still be reading the first chunk): the end waits for that ask.
+  let released = false;
+  let finish = () => {};
   let sent = false;
   const body = new ReadableStream<Uint8Array>(
     {
@@ -392,11 +394,12 @@ export function heldUpload(
         }
         asked();
         return new Promise<void>((resolve) => {
-          release = () => {
+          finish = () => {
             if (tail) controller.enqueue(tail);
             controller.close();
             resolve();
           };
+          if (released) finish();
         });
       },
     },
@@ -408,7 +411,11 @@ export function heldUpload(
     body,
     duplex: 'half',
   } as RequestInit);
-  return { response, askedForMore, release: () => release() };
+  const release = () => {
+    released = true;
+    finish();
+  };
+  return { response, askedForMore, release };
 }
 
 /** How many rows `table` holds. */
