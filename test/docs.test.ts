@@ -1,6 +1,6 @@
 /**
  * The README and docs/ say what the code does: every error row is an error the
- * code has (status and exact message), the README's API table holds every error
+ * code has (status and exact message), docs/api.md's API table holds every error
  * the API answers, the content types listed are those the import accepts, and
  * every link inside the repository leads somewhere.
  */
@@ -61,8 +61,8 @@ const errorTables = DOCUMENTS.flatMap((file) =>
 );
 
 describe("the documents' error tables", () => {
-  test("there are some: the API's in the README, the pages' in docs/hosted-pages.md", () => {
-    assert.deepEqual([...new Set(errorTables.map(({ file }) => file))].sort(), ['README.md', 'docs/hosted-pages.md']);
+  test("there are some: the API's in docs/api.md, the pages' in docs/hosted-pages.md", () => {
+    assert.deepEqual([...new Set(errorTables.map(({ file }) => file))].sort(), ['docs/api.md', 'docs/hosted-pages.md']);
   });
 
   for (const { file, header, rows } of errorTables) {
@@ -76,10 +76,10 @@ describe("the documents' error tables", () => {
     });
   }
 
-  test("the README's table holds every error the API answers, as the OpenAPI document lists them", () => {
+  test("docs/api.md's table holds every error the API answers, as the OpenAPI document lists them", () => {
     const documented = new Set(
       errorTables
-        .filter(({ file, header }) => file === 'README.md' && header[1] === '`error`')
+        .filter(({ file, header }) => file === 'docs/api.md' && header[1] === '`error`')
         .flatMap(({ rows }) => rows.flatMap(rowErrors)),
     );
     const answered = new Set([

@@ -125,12 +125,12 @@ export async function deleteAttachment(
     const attachment = await attachmentOf({ db }, owner, attachmentId);
     const { ref, conversation, project } = await fileIdentity(db, attachment.id);
     const now = isoTime(deps.clock.now());
-    await rememberDeleted(db, {
-      connection_id: attachment.connection_id,
-      kind: 'attachment',
-      external_id: textKey(conversation ?? knowledgeKey(project!), ref),
-      deleted_at: now,
-    });
+    await rememberDeleted(
+      db,
+      'attachment',
+      { connection_id: attachment.connection_id, external_id: textKey(conversation ?? knowledgeKey(project!), ref) },
+      now,
+    );
     await attachments.deleteAttachmentRow(db, attachment, now);
     await refreshStoredBytes(db, attachment.connection_id);
     return attachment;

@@ -60,12 +60,7 @@ export async function deleteConversation(
   const deleted = await writeTransaction(deps.db, async (db) => {
     const row = await conversations.findConversationOfUser(db, owner.appId, owner.userRef, conversationId);
     if (!row) throw new ParleyError('conversationNotFound');
-    await rememberDeleted(db, {
-      connection_id: row.connection_id,
-      kind: 'conversation',
-      external_id: row.external_id,
-      deleted_at: isoTime(deps.clock.now()),
-    });
+    await rememberDeleted(db, 'conversation', row, isoTime(deps.clock.now()));
     await conversations.deleteConversationRow(db, row.id);
     const conversationCount = await connections.refreshConversationCount(db, row.connection_id);
     await connections.refreshStoredBytes(db, row.connection_id);

@@ -71,12 +71,7 @@ export async function projectToRead(deps: Pick<Deps, 'db' | 'attachments'>, owne
 export async function deleteMemory(deps: Pick<Deps, 'db' | 'clock' | 'erased'>, owner: Owner, memoryId: string) {
   const deleted = await writeTransaction(deps.db, async (db) => {
     const memory = await memoryOf({ db }, owner, memoryId);
-    await rememberDeleted(db, {
-      connection_id: memory.connection_id,
-      kind: 'memory',
-      external_id: memory.external_id,
-      deleted_at: isoTime(deps.clock.now()),
-    });
+    await rememberDeleted(db, 'memory', memory, isoTime(deps.clock.now()));
     await memories.deleteMemoryRow(db, memory.id);
     return memory;
   });
@@ -92,12 +87,7 @@ export async function deleteProject(deps: Pick<Deps, 'db' | 'clock' | 'erased'>,
   const deleted = await writeTransaction(deps.db, async (db) => {
     const project = await projects.findProjectOfUser(db, owner.appId, owner.userRef, projectId);
     if (!project) throw new ParleyError('projectNotFound');
-    await rememberDeleted(db, {
-      connection_id: project.connection_id,
-      kind: 'project',
-      external_id: project.external_id,
-      deleted_at: isoTime(deps.clock.now()),
-    });
+    await rememberDeleted(db, 'project', project, isoTime(deps.clock.now()));
     await projects.deleteProjectRow(db, project.id);
     await refreshStoredBytes(db, project.connection_id);
     return project;

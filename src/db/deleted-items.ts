@@ -11,11 +11,20 @@ export function fileIdentity(db: Db, attachmentId: string) {
     .executeTakeFirstOrThrow();
 }
 
-/** Remembers what the person deleted, so that no later import brings it back (deleted again: kept as it was). */
-export async function rememberDeleted(db: Db, row: DeletedItemsTable): Promise<void> {
+/**
+ * Remembers what the person deleted — a row of `kind` by its connection and
+ * external id (a file's: fileIdentity's key) — so that no later import brings
+ * it back (deleted again: kept as it was).
+ */
+export async function rememberDeleted(
+  db: Db,
+  kind: DeletedKind,
+  { connection_id, external_id }: Pick<DeletedItemsTable, 'connection_id' | 'external_id'>,
+  deletedAt: string,
+): Promise<void> {
   await db
     .insertInto('deleted_items')
-    .values(row)
+    .values({ connection_id, kind, external_id, deleted_at: deletedAt })
     .onConflict((conflict) => conflict.columns(['connection_id', 'kind', 'external_id']).doNothing())
     .execute();
 }

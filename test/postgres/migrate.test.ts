@@ -107,12 +107,12 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
     await attach(t.deps.db, second!, null);
     await t.deps.db.insertInto('attachment_deletions').values({ blob_id: 'gone-blob' }).execute();
     // A conversation Alice deleted: no import on PostgreSQL brings it back.
-    await rememberDeleted(t.deps.db, {
-      connection_id: connectionId,
-      kind: 'conversation',
-      external_id: 'deleted-by-alice',
-      deleted_at: '2026-03-01T12:00:00.000Z',
-    });
+    await rememberDeleted(
+      t.deps.db,
+      'conversation',
+      { connection_id: connectionId, external_id: 'deleted-by-alice' },
+      '2026-03-01T12:00:00.000Z',
+    );
     // Two apps' links of one jti: used links are keyed by both.
     const other = await onboardApp(t.deps, 'Other app');
     for (const app_id of [t.tenant.appId, other.appId])
