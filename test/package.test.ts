@@ -5,8 +5,11 @@
  * those, so the test and cross-runtime tools stay dev dependencies.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { test } from 'node:test';
 import { build, type BuildOptions } from 'esbuild';
 import { ASSETS_BUILD } from '../scripts/build-assets.ts';
@@ -74,4 +77,19 @@ test('the test, cross-runtime and build tools are dev dependencies', () => {
   // The CLI, like the server, runs from the bundle: no TypeScript loader at run time. Its
   // own copy, so that building it never rewrites files a running server loads.
   assert.match(packageJson.scripts.cli, /^npm run -s build:node -- --outdir=dist\/cli && node dist\/cli\/node\.mjs$/);
+});
+
+test('npm ci accepts the lock file as committed', async () => {
+  // `npm install` writes a lock that leaves out an optional dependency the registry cannot
+  // serve, and then `npm ci` refuses it: CI would stop before its first test. A dry run
+  // beside a copy of the two files resolves the whole tree without touching node_modules.
+  const folder = mkdtempSync(join(tmpdir(), 'parley-lock-'));
+  try {
+    for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(ROOT, file), join(folder, file));
+    await promisify(execFile)('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      cwd: folder,
+    });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
