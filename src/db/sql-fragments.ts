@@ -1,5 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from './database.ts';
+import { dialectOf } from './dialects/dialect.ts';
+import { fixedSql } from './fixed-sql.ts';
 
 /*
  * SQL composed of parts — a condition shared between queries, a part present
@@ -16,6 +18,16 @@ export async function rowsOf<Row>(db: Db, query: RawBuilder<Row>): Promise<Row[]
 export async function countRows(db: Db, from: Expression<unknown>): Promise<number> {
   const [row] = await rowsOf<{ count: number | string }>(db, sql`SELECT count(*) AS count FROM ${from}`);
   return Number(row!.count);
+}
+
+/**
+ * Locks a row of `table` until the transaction ends, so that transactions
+ * deciding on what hangs off it go one after the other. Where write
+ * transactions never overlap (no lockRows) there is nothing to do.
+ */
+export async function lockRow(db: Db, table: 'users' | 'apps', id: string): Promise<void> {
+  const { lockRows } = dialectOf(db);
+  if (lockRows) await fixedSql(db, `SELECT id FROM ${table} WHERE id = ?${lockRows}`, [id]);
 }
 
 /** ` AND <column> > <after>`, or nothing without `after`: where a keyset page starts. */

@@ -1,5 +1,6 @@
 import type { AttachmentStoreName, Db, UploadsTable } from './database.ts';
 import { insertStagedBlob } from './attachment-staging.ts';
+import { lockRow } from './sql-fragments.ts';
 import { writeTransaction } from './transaction.ts';
 
 export type UploadRow = Omit<UploadsTable, 'received'> & { received: number };
@@ -18,6 +19,8 @@ const numeric = (row: UploadRow): UploadRow => ({
  */
 export function insertUpload(db: Db, upload: Omit<UploadRow, 'received'>, maxOpenBytes: number): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
+    // Two creations at once must not both count the open bytes without the other.
+    await lockRow(trx, 'apps', upload.app_id);
     const open = await trx
       .selectFrom('uploads')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('length'), eb.lit(0)).as('bytes'))

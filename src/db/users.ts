@@ -1,6 +1,5 @@
 import type { Db } from './database.ts';
-import { dialectOf } from './dialects/dialect.ts';
-import { fixedSql } from './fixed-sql.ts';
+import { lockRow } from './sql-fragments.ts';
 
 export const findUser = (db: Db, appId: string, userRef: string) =>
   db
@@ -24,15 +23,8 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('users').where('id', '=', userId).execute();
 }
 
-/**
- * Locks the user's row until the transaction ends, so that imports opening
- * one of their connections do so one after the other. Where write transactions
- * never overlap (no lockRows) there is nothing to do.
- */
-export async function lockUser(db: Db, userId: string): Promise<void> {
-  const { lockRows } = dialectOf(db);
-  if (lockRows) await fixedSql(db, `SELECT id FROM users WHERE id = ?${lockRows}`, [userId]);
-}
+/** Locks the user's row until the transaction ends, so that imports opening one of their connections do so one after the other. */
+export const lockUser = (db: Db, userId: string): Promise<void> => lockRow(db, 'users', userId);
 
 /** The refs of every user of an app. */
 export async function userRefsOfApp(db: Db, appId: string): Promise<string[]> {

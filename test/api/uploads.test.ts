@@ -195,6 +195,16 @@ describe('resumable uploads (tus 1.0.0)', () => {
     await create(t, 40);
   });
 
+  test('uploads created at the same moment cannot together pass MAX_OPEN_UPLOAD_BYTES', async () => {
+    const t = await setup({ MAX_OPEN_UPLOAD_BYTES: '100' });
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.request('/api/uploads', { method: 'POST', headers: { ...TUS, 'Upload-Length': '60' } }).then((r) => r.status),
+      ),
+    );
+    assert.deepEqual(statuses.sort(), [201, 413, 413, 413, 413, 413, 413, 413]);
+  });
+
   test('an upload belongs to its app: another app gets 404 for HEAD, PATCH, DELETE and the import', async () => {
     const t = await setup();
     const path = await create(t, 5);
