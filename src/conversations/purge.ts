@@ -11,7 +11,8 @@ import { writeTransaction } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { requireApp } from '../apps/apps.ts';
-import { connectionOfApp, userOfApp } from './ownership.ts';
+import { connectionOfApp } from './ownership.ts';
+import { ParleyError } from '../errors.ts';
 
 export interface PurgeCounts {
   users: number;
@@ -19,16 +20,25 @@ export interface PurgeCounts {
   conversations: number;
 }
 
-/** Deletes a user, their connections and conversations (with their attachments), their page sessions but `keptSession` and the resumable uploads naming them; refuses their imports under way. */
-async function eraseUser(db: Db, appId: string, userRef: string, keptSession?: string): Promise<PurgeCounts> {
-  const user = await userOfApp({ db }, appId, userRef);
-  // First, as an import's commit takes it first (see imports.ts).
-  await users.lockUser(db, user.id);
-  const counts = { users: 1, ...(await connections.countConnectionsAndConversationsOfUser(db, user.id)) };
-  // In batches first: the cascade would delete them in one long statement.
-  for (const connectionId of await connections.connectionIdsOfUser(db, user.id))
-    await deleteConversationsOfConnection(db, connectionId);
-  await users.deleteUser(db, user.id);
+/**
+ * Deletes a user, their connections and conversations (with their attachments),
+ * their page sessions but `keptSession` and the resumable uploads naming them;
+ * refuses their imports under way. Null if no user of that ref was stored: one
+ * who never finished an import can still have a page session, uploads and an
+ * import under way, and those go all the same.
+ */
+async function eraseUser(db: Db, appId: string, userRef: string, keptSession?: string): Promise<PurgeCounts | null> {
+  const user = await users.findUser(db, appId, userRef);
+  let counts: PurgeCounts | null = null;
+  if (user) {
+    // First, as an import's commit takes it first (see imports.ts).
+    await users.lockUser(db, user.id);
+    counts = { users: 1, ...(await connections.countConnectionsAndConversationsOfUser(db, user.id)) };
+    // In batches first: the cascade would delete them in one long statement.
+    for (const connectionId of await connections.connectionIdsOfUser(db, user.id))
+      await deleteConversationsOfConnection(db, connectionId);
+    await users.deleteUser(db, user.id);
+  }
   await deletePageSessionsOfUser(db, appId, userRef, keptSession);
   await deleteUploadsOfUser(db, appId, userRef);
   await refuseImportsFor(db, appId, userRef);
@@ -49,10 +59,11 @@ export async function purgeUser(
   const counts = await writeTransaction(deps.db, async (db) => {
     const counts = await eraseUser(db, appId, userRef, keptSession);
     // The only event of a user purge: no per-connection events accompany it.
-    await recordEvent(db, deps, appId, 'user.purged', { userRef, ...counts });
+    if (counts) await recordEvent(db, deps, appId, 'user.purged', { userRef, ...counts });
     return counts;
   });
   deps.erased?.();
+  if (!counts) throw new ParleyError('userNotFound');
   return counts;
 }
 
@@ -100,9 +111,9 @@ export async function purgeApp(
   const counts = { apps: 1, users: 0, connections: 0, conversations: 0 };
   for (const userRef of await users.userRefsOfApp(deps.db, appId)) {
     const erased = await writeTransaction(deps.db, (db) => eraseUser(db, appId, userRef));
-    counts.users += erased.users;
-    counts.connections += erased.connections;
-    counts.conversations += erased.conversations;
+    counts.users += erased?.users ?? 0;
+    counts.connections += erased?.connections ?? 0;
+    counts.conversations += erased?.conversations ?? 0;
   }
   await writeTransaction(deps.db, (db) => deleteApp(db, appId));
   await deleteRateBucketsOfApp(deps.db, deps.counters, appId);

@@ -288,6 +288,20 @@ describe('resumable uploads (tus 1.0.0)', () => {
     const left = await leftovers(t);
     assert.deepEqual([left.uploads, left.parts, left.blobs, left.chunks], [1, 0, 0, 0]);
   });
+
+  test('a purge of a user who never finished an import still removes the uploads naming them, and answers 404', async () => {
+    const t = await setup();
+    const theirs = await create(t, 10, { metadata: `userRef ${b64('u1')}` });
+    await patch(t, theirs, 0, strToU8('hello'));
+    const purged = await t.request('/api/purge', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userRef: 'u1' }),
+    });
+    assert.deepEqual([purged.status, await json(purged)], [404, { error: 'User not found' }]);
+    assert.equal((await head(t, theirs)).status, 404);
+    assert.deepEqual(await leftovers(t), NOTHING);
+  });
 });
 
 describe('POST /api/ingest-export?upload=', () => {
