@@ -124,6 +124,20 @@ export async function deleteUpload(db: Db, id: string): Promise<void> {
   await db.deleteFrom('uploads').where('id', '=', id).execute();
 }
 
+/** Removes those of the uploads `ids` that are the app's and `pageSession`'s. */
+export async function deleteUploadsOfSession(
+  db: Db,
+  { appId, pageSession }: { appId: string; pageSession: string },
+  ids: string[],
+): Promise<void> {
+  await db
+    .deleteFrom('uploads')
+    .where('id', 'in', ids)
+    .where('app_id', '=', appId)
+    .where('page_session', '=', pageSession)
+    .execute();
+}
+
 /** Removes the uploads that name this user. */
 export async function deleteUploadsOfUser(db: Db, appId: string, userRef: string): Promise<void> {
   await db.deleteFrom('uploads').where('app_id', '=', appId).where('user_ref', '=', userRef).execute();

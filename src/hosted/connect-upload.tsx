@@ -11,7 +11,7 @@ import { formatFor } from '../import/formats/registry.ts';
 import { closeIfBodyUnread, errorStatus } from '../http/error-response.ts';
 import { openExportUpload } from '../http/export-upload.ts';
 import { checkCsrf, rememberResult, type ImportOutcome } from '../links/page-sessions.ts';
-import { importUploads } from '../uploads/resumable-uploads.ts';
+import { discardSessionUploads, importUploads } from '../uploads/resumable-uploads.ts';
 import { importProblem } from './import-problem.ts';
 import { requirePageSession } from './page-middleware.ts';
 import { postedForm } from './posted-form.ts';
@@ -100,6 +100,8 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
       if (!problem) throw error;
       // A refused file is no error response: the redirect to the result page says whether the connection stays.
       closeIfBodyUnread(c);
+      // The result page asks for another file; the person has no way to retry, or remove, this one.
+      if (uploadIds) await discardSessionUploads(deps, current, uploadIds);
       // The page says what to do next; the precise reason is for the log (and the API's answer).
       deps.log.info('page import refused', { appId: current.appId, provider, error: error.message });
       outcome = { provider, ok: false, status: errorStatus(error), problem, ...foundProvider(error) };

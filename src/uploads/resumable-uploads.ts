@@ -183,3 +183,12 @@ const uploadName = (upload: UploadRow): string | undefined =>
 export async function deleteUpload(deps: Pick<Deps, 'db'>, id: string): Promise<void> {
   await uploads.deleteUpload(deps.db, id);
 }
+
+/** Removes those of the uploads `ids` that the connect page session made (others are left), with their bytes. */
+export async function discardSessionUploads(
+  deps: Pick<Deps, 'db'>,
+  session: { appId: string; tokenHash: string },
+  ids: string[],
+): Promise<void> {
+  await uploads.deleteUploadsOfSession(deps.db, { appId: session.appId, pageSession: session.tokenHash }, ids);
+}

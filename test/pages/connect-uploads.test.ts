@@ -120,4 +120,16 @@ describe('the connect page’s resumable uploads', () => {
     assert.match(await early.text(), /Upload not complete/);
     assert.equal((await head(browser, csrf, path)).headers.get('Upload-Offset'), '10');
   });
+
+  test('a file the import refuses goes at once: the result page asks for another, and nothing of it stays', async () => {
+    const t = await setup();
+    const { browser, csrf } = await connectSession(t);
+    const path = await uploaded(browser, csrf, new TextEncoder().encode('{"not": "an export"}'));
+    const refused = await browser.post(`/connect/anthropic?upload=${path.split('/').pop()}`, { csrf });
+    assert.equal(refused.headers.get('location'), '/connect/result');
+    assert.equal((await browser.get('/connect/result')).status, 400);
+    assert.equal((await head(browser, csrf, path)).status, 404);
+    assert.equal(await rowsIn(t.deps.db, 'uploads'), 0);
+    assert.equal(await rowsIn(t.deps.db, 'attachment_blobs'), 0);
+  });
 });
