@@ -326,6 +326,37 @@ export function conversationsInFixture(name: string): number {
   return 1;
 }
 
+/**
+ * What each provider's connection holds once every top-level fixture is imported for one user:
+ * every conversation id is distinct across the fixtures, those without one are skipped (one
+ * DeepSeek, one Grok), and Meta AI's page and JSON share one conversation.
+ */
+export const FIXTURE_CONVERSATIONS_BY_PROVIDER: Readonly<Record<string, number>> = {
+  openai: 12,
+  anthropic: 15,
+  microsoft: 4,
+  deepseek: 3,
+  google: 6,
+  xai: 2,
+  perplexity: 4,
+  duckduckgo: 1,
+  meta: 3,
+};
+
+/** The services the connect page offers, in its order, as a person reads them. */
+export const SERVICE_NAMES = [
+  'ChatGPT',
+  'Claude',
+  'Gemini',
+  'Microsoft Copilot',
+  'Grok',
+  'DeepSeek',
+  'Perplexity',
+  'Duck.ai',
+  'Le Chat',
+  'Meta AI',
+] as const;
+
 /** A Claude export of `count` conversations, each the fixture's first under an id and title of its own (from `from` on). */
 export function claudeConversations(count: number, from = 0): any[] {
   const [first] = fixtureJson('claude-conversations.json');
