@@ -368,6 +368,30 @@ export function claudeConversations(count: number, from = 0): any[] {
 }
 
 /**
+ * A ChatGPT conversations file (as text) of `count` one-message conversations whose titles and
+ * messages say `word`; their ids are `${idPrefix}-0`, `${idPrefix}-1`, ….
+ */
+export function chatgptConversations(count: number, word: string, idPrefix = word): string {
+  return JSON.stringify(
+    Array.from({ length: count }, (_, i) => ({
+      id: `${idPrefix}-${i}`,
+      title: `${word} ${i}`,
+      current_node: 'm',
+      mapping: {
+        m: {
+          id: 'm',
+          message: {
+            author: { role: 'user' },
+            create_time: 1700000000 + i,
+            content: { content_type: 'text', parts: [`${word} number ${i}`] },
+          },
+        },
+      },
+    })),
+  );
+}
+
+/**
  * The files under a folder of test/fixtures/ by their path inside it (`/`-separated,
  * folders included), ready for fflate's zipSync: the zips the providers ship.
  */

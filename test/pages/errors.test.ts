@@ -5,7 +5,7 @@ import { signLink } from 'parley-sdk';
 import { ParleyError } from '../../src/errors.ts';
 import { importProblem } from '../../src/hosted/import-problem.ts';
 import { fixtureBytes, postExport, rowCounts, SERVICE_NAMES, setup, type TestContext } from '../helpers.ts';
-import { hiddenField, openSession, PageClient } from './page-client.ts';
+import { hiddenField, openSession } from './page-client.ts';
 
 const headings = (html: string) => [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].map((m) => m[1]);
 /** The page's words a person reads: its main, without markup. */
@@ -331,22 +331,6 @@ describe('no dead ends on the connect page', () => {
 });
 
 /** A connect session in `locale` (a link's locale claim), opened through a signed link. */
-async function localeSession(t: TestContext, locale?: string) {
-  const url = new URL(
-    await signLink(
-      {
-        appId: t.tenant.appId,
-        userRef: 'u1',
-        scopes: ['conversations:read'],
-        purpose: 'connect',
-        baseUrl: t.deps.config.publicUrl,
-        ...(locale && { locale }),
-      },
-      t.tenant.appSecret,
-      t.clock.now(),
-    ),
-  );
-  const browser = new PageClient(t);
-  assert.equal((await browser.post('/start', { token: url.searchParams.get('token')! })).status, 303);
-  return browser;
+function localeSession(t: TestContext, locale?: string) {
+  return openSession(t, 'connect', 'u1', t.tenant.appId, t.tenant.appSecret, locale);
 }
