@@ -10,7 +10,7 @@ import { checkpoint, workerCheckpoints } from '../src/db/checkpoint.ts';
 import { openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import type { Db } from '../src/db/database.ts';
 import { startNodeCheckpointWorker } from '../src/runtime/node-workers.ts';
-import { setup } from './helpers.ts';
+import { chatgptConversations, setup } from './helpers.ts';
 import { hiddenField, openSession } from './pages/page-client.ts';
 
 const PAGE = 4096;
@@ -106,30 +106,12 @@ describe('SQLite checkpoints', () => {
       ]);
       return (marker: string) => bytes.includes(marker);
     };
-    const markedExport = (marker: string, count: number) =>
-      JSON.stringify(
-        Array.from({ length: count }, (_, i) => ({
-          // Not the marker: what the person deleted is remembered by this id (deleted_items), never by its text.
-          id: `conversation-${i}`,
-          title: `${marker} title ${i}`,
-          current_node: 'm',
-          mapping: {
-            m: {
-              id: 'm',
-              message: {
-                author: { role: 'user' },
-                create_time: 1700000000 + i,
-                content: { content_type: 'text', parts: [`${marker} said ${i}`] },
-              },
-            },
-          },
-        })),
-      );
     const ingest = async (userRef: string, marker: string, count = 20) => {
       const response = await t.request(`/api/ingest-export?userRef=${userRef}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: markedExport(marker, count),
+        // Ids without the marker: what the person deleted is remembered by its id (deleted_items), never by its text.
+        body: chatgptConversations(count, marker, 'conversation'),
       });
       assert.equal(response.status, 200, await response.clone().text());
       return (await response.json()) as { connectionId: string };

@@ -1,8 +1,9 @@
 /**
  * The README and docs/ say what the code does: every error row is an error the
  * code has (status and exact message), docs/api.md's API table holds every error
- * the API answers, the content types listed are those the import accepts, and
- * every link inside the repository leads somewhere.
+ * the API answers, the content types it lists are those the import accepts, the
+ * README's configuration table names every variable, every link inside the
+ * repository leads somewhere, and every screenshot shown is kept.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -14,13 +15,8 @@ import { ERRORS, ERRORS_WITH_DETAIL, type ErrorCode } from '../src/errors.ts';
 import { ROOT } from './conformance/server.ts';
 import { conversationsInFixture, fixtureBytes, form, json, providerOfFixture, setup } from './helpers.ts';
 import { OPENAPI } from './openapi-check.ts';
+import { DOCUMENTS, SCREENSHOTS_DIR, shownScreenshots } from '../scripts/screenshots.ts';
 
-const DOCUMENTS = [
-  'README.md',
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
 const text = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
 /** The Markdown tables of a document, each as its header's cells and its rows' cells; code blocks left out. */
@@ -101,8 +97,8 @@ describe("the documents' error tables", () => {
   });
 });
 
-describe("the README's content types", () => {
-  const listed = tables(text('README.md'))
+describe("docs/api.md's content types of an import", () => {
+  const listed = tables(text('docs/api.md'))
     .filter(({ header }) => header[0] === 'Content-Type')
     .flatMap(({ rows }) => rows.map((row) => row[0]!.replace(/^`|`$/g, '')));
 
@@ -191,6 +187,15 @@ describe("the documents' links", () => {
     for (const file of DOCUMENTS) {
       assert.doesNotMatch(text(file), /decisions(\.md)?\s*§|\bissue \d+|\.\.\/shared|interface\.md|STYLE\.md/i, file);
     }
+  });
+});
+
+describe("the documents' screenshots", () => {
+  test('every one the README or docs/ shows is in docs/screenshots/, and every image there is shown: the screenshots script keeps exactly these', () => {
+    const shown = shownScreenshots();
+    for (const name of ['connect-start-390.png', 'manage-memories-390.png', 'connect-start-1280.png'])
+      assert.ok(shown.has(name), `${name}: shown by the README or docs/hosted-pages.md`);
+    assert.deepEqual([...shown].sort(), readdirSync(join(ROOT, SCREENSHOTS_DIR)).sort());
   });
 });
 

@@ -326,6 +326,37 @@ export function conversationsInFixture(name: string): number {
   return 1;
 }
 
+/**
+ * What each provider's connection holds once every top-level fixture is imported for one user:
+ * every conversation id is distinct across the fixtures, those without one are skipped (one
+ * DeepSeek, one Grok), and Meta AI's page and JSON share one conversation.
+ */
+export const FIXTURE_CONVERSATIONS_BY_PROVIDER: Readonly<Record<string, number>> = {
+  openai: 12,
+  anthropic: 15,
+  microsoft: 4,
+  deepseek: 3,
+  google: 6,
+  xai: 2,
+  perplexity: 4,
+  duckduckgo: 1,
+  meta: 3,
+};
+
+/** The services the connect page offers, in its order, as a person reads them. */
+export const SERVICE_NAMES = [
+  'ChatGPT',
+  'Claude',
+  'Gemini',
+  'Microsoft Copilot',
+  'Grok',
+  'DeepSeek',
+  'Perplexity',
+  'Duck.ai',
+  'Le Chat',
+  'Meta AI',
+] as const;
+
 /** A Claude export of `count` conversations, each the fixture's first under an id and title of its own (from `from` on). */
 export function claudeConversations(count: number, from = 0): any[] {
   const [first] = fixtureJson('claude-conversations.json');
@@ -334,6 +365,30 @@ export function claudeConversations(count: number, from = 0): any[] {
     uuid: `00000000-0000-4000-8000-${String(from + i).padStart(12, '0')}`,
     name: `Conversation ${from + i}`,
   }));
+}
+
+/**
+ * A ChatGPT conversations file (as text) of `count` one-message conversations whose titles and
+ * messages say `word`; their ids are `${idPrefix}-0`, `${idPrefix}-1`, ….
+ */
+export function chatgptConversations(count: number, word: string, idPrefix = word): string {
+  return JSON.stringify(
+    Array.from({ length: count }, (_, i) => ({
+      id: `${idPrefix}-${i}`,
+      title: `${word} ${i}`,
+      current_node: 'm',
+      mapping: {
+        m: {
+          id: 'm',
+          message: {
+            author: { role: 'user' },
+            create_time: 1700000000 + i,
+            content: { content_type: 'text', parts: [`${word} number ${i}`] },
+          },
+        },
+      },
+    })),
+  );
 }
 
 /**

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { signLink } from 'parley-sdk';
 import { MAX_FIELD_BYTES, MAX_FIELDS } from '../../src/http/multipart.ts';
 import { BODY_LIMITS } from '../../src/http/request-body.ts';
-import { hiddenField, openSession, PageClient } from '../pages/page-client.ts';
+import { hiddenField, openSession, PageClient, pageLink } from '../pages/page-client.ts';
 import { expectRefused, fixtureBytes, form, json, postExport, rowCounts, setup, type TestContext } from '../helpers.ts';
 
 const encoder = new TextEncoder();
@@ -82,19 +81,7 @@ describe('bodies are bounded before they are read', () => {
 
   test('POST /start reads a few KB at most: a larger form is a 413 page and its link stays unused', async () => {
     const t = await setup();
-    const url = new URL(
-      await signLink(
-        {
-          appId: t.tenant.appId,
-          userRef: 'u1',
-          scopes: ['conversations:read'],
-          purpose: 'connect',
-          baseUrl: t.deps.config.publicUrl,
-        },
-        t.tenant.appSecret,
-        t.clock.now(),
-      ),
-    );
+    const url = await pageLink(t, 'connect');
     const token = url.searchParams.get('token')!;
     const browser = new PageClient(t);
     const big = await browser.post('/start', { token, pad: 'x'.repeat(BODY_LIMITS.pageForm) });

@@ -8,6 +8,7 @@ import {
   expectRefused,
   EXPORT_FIXTURE_NAMES,
   FIXED_NOW,
+  FIXTURE_CONVERSATIONS_BY_PROVIDER,
   fixtureBytes,
   fixtureContentType,
   fixtureJson,
@@ -39,19 +40,7 @@ describe('POST /api/ingest-export', () => {
     }
     const { connections } = await json(await t.request('/api/conversations?userRef=u1'));
     assert.deepEqual(Object.fromEntries(connections.map((c: any) => [c.provider, c.conversationCount])), totals);
-    // Every conversation id is distinct across the fixtures; those without one are skipped
-    // (one DeepSeek, one Grok). Meta AI's page and JSON share one conversation.
-    assert.deepEqual(totals, {
-      openai: 12,
-      anthropic: 15,
-      microsoft: 4,
-      deepseek: 3,
-      google: 6,
-      xai: 2,
-      perplexity: 4,
-      duckduckgo: 1,
-      meta: 3,
-    });
+    assert.deepEqual(totals, FIXTURE_CONVERSATIONS_BY_PROVIDER);
   });
 
   test('the exact response, and the stored conversation as the API lists it', async () => {

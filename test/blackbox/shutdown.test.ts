@@ -8,27 +8,7 @@ import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { startServer, type RunningServer } from '../conformance/server.ts';
-
-/** A ChatGPT export of `count` one-message conversations, each saying `word`. */
-function conversations(count: number, word: string): string {
-  return JSON.stringify(
-    Array.from({ length: count }, (_, i) => ({
-      id: `${word}-${i}`,
-      title: `${word} ${i}`,
-      current_node: 'm',
-      mapping: {
-        m: {
-          id: 'm',
-          message: {
-            author: { role: 'user' },
-            create_time: 1700000000 + i,
-            content: { content_type: 'text', parts: [`${word} number ${i}`] },
-          },
-        },
-      },
-    })),
-  );
-}
+import { chatgptConversations } from '../helpers.ts';
 
 describe('shutdown and a busy database, on the real server', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-shutdown-'));
@@ -52,7 +32,7 @@ describe('shutdown and a busy database, on the real server', () => {
       });
     const imported = await api(first, '/api/ingest-export?userRef=u1', {
       method: 'POST',
-      body: conversations(20_000, 'walrus'),
+      body: chatgptConversations(20_000, 'walrus'),
     });
     assert.equal(imported.status, 200, await imported.text());
     // The import's conversations are being indexed for search in the background now.
@@ -83,7 +63,7 @@ describe('shutdown and a busy database, on the real server', () => {
       assert.match(read.headers.get('ratelimit-remaining') ?? '', /^\d+$/);
       const write = await api(second, '/api/ingest-export?userRef=u2', {
         method: 'POST',
-        body: conversations(1, 'otter'),
+        body: chatgptConversations(1, 'otter'),
       });
       assert.equal(write.status, 503);
       assert.equal(write.headers.get('retry-after'), '1');
@@ -94,7 +74,7 @@ describe('shutdown and a busy database, on the real server', () => {
     }
     const again = await api(second, '/api/ingest-export?userRef=u2', {
       method: 'POST',
-      body: conversations(1, 'otter'),
+      body: chatgptConversations(1, 'otter'),
     });
     assert.equal(again.status, 200);
     assert.deepEqual(await second.stop('SIGTERM'), { code: 0, signal: null });

@@ -26,6 +26,7 @@ import {
   conversationsInFixture,
   everyPage,
   EXPORT_FIXTURE_NAMES,
+  FIXTURE_CONVERSATIONS_BY_PROVIDER,
   fixtureBytes,
   fixtureContentType,
   fixtureJson,
@@ -687,19 +688,7 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
           );
           counts[first.provider] = first.conversationCount;
         }
-        // Every conversation id is distinct across the fixtures; those without one are skipped (one DeepSeek, one Grok).
-        // Meta AI's page and JSON share one conversation.
-        assert.deepEqual(counts, {
-          openai: 12,
-          anthropic: 15,
-          microsoft: 4,
-          deepseek: 3,
-          google: 6,
-          xai: 2,
-          perplexity: 4,
-          duckduckgo: 1,
-          meta: 3,
-        });
+        assert.deepEqual(counts, FIXTURE_CONVERSATIONS_BY_PROVIDER);
         const { connections } = expectJson(await api('/api/conversations?userRef=fixtures', apiKey), 200);
         assert.deepEqual(Object.fromEntries(connections.map((c: any) => [c.provider, c.conversationCount])), counts);
       },

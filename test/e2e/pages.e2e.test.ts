@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { signLink } from 'parley-sdk';
-import { FIXTURES_DIR, zipFolderFiles } from '../helpers.ts';
+import { FIXTURES_DIR, SERVICE_NAMES, zipFolderFiles } from '../helpers.ts';
 import {
   accessibilityViolations,
   capture,
@@ -504,16 +504,7 @@ describeInBrowser('the hosted pages in Chromium', () => {
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.waitForURL(`${base()}/connect`);
       assert.deepEqual(await page.locator('a.choice strong').allInnerTexts(), [
-        'ChatGPT',
-        'Claude',
-        'Gemini',
-        'Microsoft Copilot',
-        'Grok',
-        'DeepSeek',
-        'Perplexity',
-        'Duck.ai',
-        'Le Chat',
-        'Meta AI',
+        ...SERVICE_NAMES,
         'My assistant is not listed',
       ]);
       // Every service's guide and upload form (and the page for one not listed), screenshots and axe included.

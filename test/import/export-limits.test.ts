@@ -5,13 +5,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
-import { signLink } from 'parley-sdk';
 import { startNodeImportWorker } from '../../src/runtime/node-workers.ts';
 import { ExportScanner } from '../../src/import/scanning/export-scanner.ts';
 import { EXPORT_FORMATS } from '../../src/import/formats/registry.ts';
 import { BYTES_PER_VALUE } from '../../src/import/scanning/json-elements.ts';
 import { expectRefused, json, longChatgptConversation, postExport, rowCounts, setup, streamedZip } from '../helpers.ts';
-import { hiddenField, PageClient } from '../pages/page-client.ts';
+import { hiddenField, openSession } from '../pages/page-client.ts';
 
 const NOTHING = { users: 0, connections: 0, conversations: 0, staged: 0 };
 /** One reason, never a message wrapped in another. */
@@ -252,21 +251,7 @@ describe('MAX_EXPORT_RECORDS', () => {
 describe('the connect page answers the limits as the API does', () => {
   test('an archive over any limit shows why, with status 413, and imports nothing', async () => {
     const t = await setup({ MAX_CONVERSATION_BYTES: '1000', MAX_EXPANDED_BYTES: '3000', MAX_EXPORT_RECORDS: '500' });
-    const url = new URL(
-      await signLink(
-        {
-          appId: t.tenant.appId,
-          userRef: 'u1',
-          scopes: ['conversations:read'],
-          purpose: 'connect',
-          baseUrl: t.deps.config.publicUrl,
-        },
-        t.tenant.appSecret,
-        t.clock.now(),
-      ),
-    );
-    const browser = new PageClient(t);
-    assert.equal((await browser.post('/start', { token: url.searchParams.get('token')! })).status, 303);
+    const browser = await openSession(t, 'connect');
     const csrf = hiddenField(await (await browser.get('/connect/openai')).text(), 'csrf');
     const cases: Array<[Uint8Array, string]> = [
       [

@@ -6,26 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { signLink } from 'parley-sdk';
 import { updateAppPageSettings } from '../../src/apps/page-settings.ts';
 import { fixtureBytes, setup, type TestContext } from '../helpers.ts';
 import { jpegOf, pngOf, webpOf } from '../image-bytes.ts';
-import { openSession, PageClient } from './page-client.ts';
+import { openSession, PageClient, pageLink } from './page-client.ts';
 
 async function startPage(t: TestContext) {
-  const url = new URL(
-    await signLink(
-      {
-        appId: t.tenant.appId,
-        userRef: 'u1',
-        scopes: ['conversations:read'],
-        purpose: 'connect',
-        baseUrl: t.deps.config.publicUrl,
-      },
-      t.tenant.appSecret,
-      t.clock.now(),
-    ),
-  );
+  const url = await pageLink(t, 'connect');
   const response = await new PageClient(t).get(url.pathname + url.search);
   return { response, html: await response.text() };
 }
@@ -121,19 +108,7 @@ describe('the app’s brand', () => {
   test('error pages about an authentic link wear the brand too', async () => {
     const t = await setup();
     await updateAppPageSettings(t.deps, t.tenant.appId, { displayName: 'Acme Notes', accentColor: '#0b5fff' });
-    const url = new URL(
-      await signLink(
-        {
-          appId: t.tenant.appId,
-          userRef: 'u1',
-          scopes: ['conversations:read'],
-          purpose: 'manage',
-          baseUrl: t.deps.config.publicUrl,
-        },
-        t.tenant.appSecret,
-        t.clock.now(),
-      ),
-    );
+    const url = await pageLink(t, 'manage');
     const wrong = await (await new PageClient(t).get(`/start${url.search}`)).text();
     assert.match(wrong, /<h1 id="error-title">Wrong link purpose<\/h1>/);
     assert.equal(header(wrong), '<span class="brand">Acme Notes</span>');

@@ -4,8 +4,8 @@ import { strToU8, zipSync } from 'fflate';
 import { signLink } from 'parley-sdk';
 import { ParleyError } from '../../src/errors.ts';
 import { importProblem } from '../../src/hosted/import-problem.ts';
-import { fixtureBytes, postExport, rowCounts, setup, type TestContext } from '../helpers.ts';
-import { hiddenField, openSession, PageClient } from './page-client.ts';
+import { fixtureBytes, postExport, rowCounts, SERVICE_NAMES, setup, type TestContext } from '../helpers.ts';
+import { hiddenField, openSession } from './page-client.ts';
 
 const headings = (html: string) => [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].map((m) => m[1]);
 /** The page's words a person reads: its main, without markup. */
@@ -260,19 +260,6 @@ describe('session and link messages say what happened', () => {
 });
 
 describe('no dead ends on the connect page', () => {
-  const names = [
-    'ChatGPT',
-    'Claude',
-    'Gemini',
-    'Microsoft Copilot',
-    'Grok',
-    'DeepSeek',
-    'Perplexity',
-    'Duck.ai',
-    'Le Chat',
-    'Meta AI',
-  ];
-
   test('the chooser ends with “My assistant is not listed”: a page of what Parley reads, taking no file, with a way back', async () => {
     const t = await setup();
     for (const [locale, choice, heading, ask] of [
@@ -294,7 +281,7 @@ describe('no dead ends on the connect page', () => {
       assert.deepEqual(headings(html), [heading]);
       assert.deepEqual(
         [...html.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1]),
-        names,
+        SERVICE_NAMES,
       );
       assert.match(mainText(html), ask);
       assert.doesNotMatch(html, /<form|type="file"/);
@@ -337,29 +324,13 @@ describe('no dead ends on the connect page', () => {
       assert.match(mainText(result.html), /Parley reads the exports of these assistants:/);
       assert.deepEqual(
         [...result.html.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1]),
-        names,
+        SERVICE_NAMES,
       );
     }
   });
 });
 
 /** A connect session in `locale` (a link's locale claim), opened through a signed link. */
-async function localeSession(t: TestContext, locale?: string) {
-  const url = new URL(
-    await signLink(
-      {
-        appId: t.tenant.appId,
-        userRef: 'u1',
-        scopes: ['conversations:read'],
-        purpose: 'connect',
-        baseUrl: t.deps.config.publicUrl,
-        ...(locale && { locale }),
-      },
-      t.tenant.appSecret,
-      t.clock.now(),
-    ),
-  );
-  const browser = new PageClient(t);
-  assert.equal((await browser.post('/start', { token: url.searchParams.get('token')! })).status, 303);
-  return browser;
+function localeSession(t: TestContext, locale?: string) {
+  return openSession(t, 'connect', 'u1', t.tenant.appId, t.tenant.appSecret, locale);
 }

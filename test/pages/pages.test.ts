@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strFromU8, strToU8, unzipSync } from 'fflate';
-import { signLink } from 'parley-sdk';
 import { onboardApp } from '../../src/apps/apps.ts';
 import {
   conversationPages,
@@ -24,7 +23,7 @@ import { messagesFor } from '../../pages/i18n/locales.ts';
 import { MessagesContext } from '../../pages/i18n/messages-context.ts';
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import { hiddenField, openSession, PageClient } from './page-client.ts';
+import { hiddenField, openSession, PageClient, pageLink } from './page-client.ts';
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -41,37 +40,13 @@ const headings = (html: string) => [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].m
 describe('sessions', () => {
   test('the cookie is HttpOnly and SameSite=Lax, Secure behind https, and the URL loses the token', async () => {
     const t = await setup();
-    const url = new URL(
-      await signLink(
-        {
-          appId: t.tenant.appId,
-          userRef: 'u1',
-          scopes: ['conversations:read'],
-          purpose: 'manage',
-          baseUrl: t.deps.config.publicUrl,
-        },
-        t.tenant.appSecret,
-        t.clock.now(),
-      ),
-    );
+    const url = await pageLink(t, 'manage');
     const response = await t.app.request(url.pathname + url.search, { headers: NAVIGATION });
     assert.equal(response.status, 303);
     assert.equal(response.headers.get('location'), '/manage');
     assert.match(response.headers.get('set-cookie')!, /^parley_manage=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
     const secure = await setup({ PUBLIC_URL: 'https://parley.example' });
-    const secureUrl = new URL(
-      await signLink(
-        {
-          appId: secure.tenant.appId,
-          userRef: 'u1',
-          scopes: ['conversations:read'],
-          purpose: 'manage',
-          baseUrl: secure.deps.config.publicUrl,
-        },
-        secure.tenant.appSecret,
-        secure.clock.now(),
-      ),
-    );
+    const secureUrl = await pageLink(secure, 'manage');
     assert.match(
       (await secure.app.request(secureUrl.pathname + secureUrl.search, { headers: NAVIGATION })).headers.get(
         'set-cookie',
@@ -136,20 +111,7 @@ describe('sessions', () => {
 describe('connect', () => {
   test('the start page says what is imported, who sees it, how to review and delete it; the privacy policy when the app has one', async () => {
     const t = await setup();
-    const url = new URL(
-      await signLink(
-        {
-          appId: t.tenant.appId,
-          userRef: 'u1',
-          scopes: ['conversations:read'],
-          purpose: 'connect',
-          baseUrl: t.deps.config.publicUrl,
-          locale: 'de',
-        },
-        t.tenant.appSecret,
-        t.clock.now(),
-      ),
-    );
+    const url = await pageLink(t, 'connect', 'u1', t.tenant.appId, t.tenant.appSecret, 'de');
     const start = await (await t.app.request(url.pathname + url.search)).text();
     const trust = /<section class="card trust"[\s\S]*?<\/section>/.exec(start)![0].replace(/<[^>]+>/g, '|');
     for (const text of [

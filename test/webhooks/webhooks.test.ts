@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { strToU8 } from 'fflate';
 import { Webhook } from 'standardwebhooks';
-import { signLink } from 'parley-sdk';
 import { parseConfig } from '../../src/config.ts';
 import { markStaleConnections } from '../../src/conversations/staleness.ts';
 import { cryptoRandom, type Deps } from '../../src/deps.ts';
@@ -19,7 +18,7 @@ import {
   setWebhookEndpoint,
 } from '../../src/webhooks/endpoints.ts';
 import { fixedClock, fixtureBytes, json, openTestDatabase, postExport, setup, type TestContext } from '../helpers.ts';
-import { hiddenField, PageClient } from '../pages/page-client.ts';
+import { hiddenField, openSession } from '../pages/page-client.ts';
 import { startReceiver } from './receiver.ts';
 import { Metrics } from '../../src/metrics/metrics.ts';
 
@@ -140,21 +139,7 @@ describe('events', () => {
     );
 
     // The manage page: delete a conversation, disconnect.
-    const url = new URL(
-      await signLink(
-        {
-          appId: t.tenant.appId,
-          userRef: 'u1',
-          scopes: ['conversations:read'],
-          purpose: 'manage',
-          baseUrl: t.deps.config.publicUrl,
-        },
-        t.tenant.appSecret,
-        t.clock.now(),
-      ),
-    );
-    const browser = new PageClient(t);
-    await browser.get(url.pathname + url.search);
+    const browser = await openSession(t, 'manage');
     const [conversation] = (await json(await t.request(`/api/conversations?connectionId=${imported.connectionId}`)))
       .conversations;
     const csrf = hiddenField(
