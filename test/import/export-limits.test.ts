@@ -267,6 +267,14 @@ describe('MAX_EXPORT_RECORDS', () => {
       await expectRefused(t, () => postExport(t, bomb, { contentType: 'application/zip' }), 413, TOO_MANY_RECORDS);
     }
   });
+
+  test('elements of a Grok array Parley only counts are records too: a million in a few kilobytes is 413 at the default limit', async () => {
+    const t = await setup();
+    const tasks = `[${Array(1_000_000).fill('{}').join(',')}]`;
+    const bomb = zipSync({ 'prod-grok-backend.json': strToU8(`{"conversations":[],"tasks":${tasks}}`) }, { level: 9 });
+    assert.ok(bomb.length < 8000, `${bomb.length} bytes`);
+    await expectRefused(t, () => postExport(t, bomb, { contentType: 'application/zip' }), 413, TOO_MANY_RECORDS);
+  });
 });
 
 describe('the connect page answers the limits as the API does', () => {

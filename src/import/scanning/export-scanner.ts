@@ -114,6 +114,8 @@ interface RecordSink {
   known(size: number): void;
   /** What a format names as not kept, passed over. */
   notRead(counted: NotReadCount): void;
+  /** One element of an array a format names as not kept, passed over: counted as a record is (MAX_EXPORT_RECORDS). */
+  passed(): void;
   /** Hands on every full batch of the records made so far, each once it is taken. */
   handOut(): Promise<void>;
 }
@@ -192,6 +194,7 @@ export class ExportScanner {
       blob: (blob, final) => void this.ready.push({ source, blob, final }),
       known: (size) => void this.ready.push({ source, known: size }),
       notRead: (notRead) => void this.ready.push({ source, notRead }),
+      passed: () => this.count(),
       handOut,
     });
     return isZip(start)
@@ -306,7 +309,7 @@ class DocumentRecords implements RecordSource {
       );
     return kind === 'csv'
       ? new CsvRecords(this.sink.row, max)
-      : new JsonElementSplitter(this.sink.json, max, this.countedArrays());
+      : new JsonElementSplitter(this.sink.json, max, this.countedArrays(), this.sink.passed);
   }
 
   /** The arrays of a JSON object that formats name as not kept, each with where its count goes. */

@@ -44,9 +44,9 @@ export const BYTES_PER_VALUE = 32;
  * the rest of the object is skipped, and the object is never held. The
  * elements of a member array named in `countedArrays` (Grok's `projects`,
  * `tasks`, `media_posts`), before or after that array, are counted as they
- * pass, never held, and the count handed to its callback once the array ends
- * (none for an empty one); such an array drops the object as the container
- * does. An object naming `wholeKey` before these arrays is one conversation
+ * pass (`onCounted` called for each), never held, and the count handed to
+ * its callback once the array ends (none for an empty one); such an array
+ * drops the object as the container does. An object naming `wholeKey` before these arrays is one conversation
  * whose parts the container array holds (the Perplexity Thread Exporter's
  * `{"metadata": {thread_id…}, "conversations": [turns]}`): it is handed over
  * whole, as any other object.
@@ -105,6 +105,7 @@ export class JsonElementSplitter {
     private readonly onElement: (bytes: Uint8Array) => void,
     private readonly maxElementBytes: number,
     private readonly countedArrays: ReadonlyMap<string, (elements: number) => void> = new Map(),
+    private readonly onCounted: () => void = () => {},
     private readonly containerName = 'conversations',
     wholeKey = 'metadata',
   ) {
@@ -354,6 +355,7 @@ export class JsonElementSplitter {
       return;
     }
     this.counting.elements++;
+    this.onCounted();
     this.inScalar = false;
     this.expect = 'comma-or-end';
   }
