@@ -11,6 +11,7 @@
  * 4. largest conversations: one conversation of just under MAX_CONVERSATION_BYTES,
  *    zipped — 960 long messages, then all of it in one title — imported: the
  *    most the server holds for one conversation.
+ *    Then 85 million `{}` in Grok's `tasks`, an array only counted (`notRead`).
  *
  * Then long writes, purged text and shutdown, each against a server of its own:
  *
@@ -94,6 +95,16 @@ const uploads: Array<[string, () => Uint8Array]> = [
     () => zipOf('[{"id":"long","title":"Long","current_node":"n959","mapping":{', longMessages(), 1, '}}]'),
   ],
   ['63 MiB conversation, all title', () => zipOf('[{"id":"largest","mapping":{},"title":"', megabyteOfA, 63, '"}]')],
+  [
+    'Grok: 255 MiB of {} in tasks',
+    () =>
+      zipOf(
+        '{"conversations":[{"conversation":{"id":"g"},"responses":[{"response":{"message":"Hi","sender":"human"}}]}],"tasks":[',
+        fill('{},', MIB),
+        85,
+        '{}]}',
+      ),
+  ],
 ];
 
 // ---------------------------------------------------------------------------

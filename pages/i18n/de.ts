@@ -257,6 +257,9 @@ export const de: Messages = {
     'chat.html pages': ({ count }) => f.counted(count, { one: '# chat.html-Seite', other: '# chat.html-Seiten' }),
     'shared conversation lists': ({ count }) =>
       f.counted(count, { one: '# Liste geteilter Unterhaltungen', other: '# Listen geteilter Unterhaltungen' }),
+    projects: ({ count }) => f.counted(count, { one: '# Projekt', other: '# Projekte' }),
+    tasks: ({ count }) => f.counted(count, { one: '# Aufgabe', other: '# Aufgaben' }),
+    'media posts': ({ count }) => f.counted(count, { one: '# Medienbeitrag', other: '# Medienbeiträge' }),
   },
   skippedExplained:
     'Übersprungen: was nicht gelesen werden konnte, Kopien, die der Export wiederholt, und was du hier zuvor gelöscht hast — es bleibt gelöscht.',

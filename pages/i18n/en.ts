@@ -146,6 +146,9 @@ export const en = {
       f.counted(count, { one: '# chat.html page', other: '# chat.html pages' }),
     'shared conversation lists': ({ count }: { count: number }) =>
       f.counted(count, { one: '# list of shared conversations', other: '# lists of shared conversations' }),
+    projects: ({ count }: { count: number }) => f.counted(count, { one: '# project', other: '# projects' }),
+    tasks: ({ count }: { count: number }) => f.counted(count, { one: '# task', other: '# tasks' }),
+    'media posts': ({ count }: { count: number }) => f.counted(count, { one: '# media post', other: '# media posts' }),
   } as Record<NotReadWhat, (counted: { count: number }) => string>,
   /** Under the counts when some were skipped: what skipping means, deletions included. */
   skippedExplained:

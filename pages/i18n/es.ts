@@ -261,6 +261,10 @@ export const es: Messages = {
         one: '# lista de conversaciones compartidas',
         other: '# listas de conversaciones compartidas',
       }),
+    projects: ({ count }) => f.counted(count, { one: '# proyecto', other: '# proyectos' }),
+    tasks: ({ count }) => f.counted(count, { one: '# tarea', other: '# tareas' }),
+    'media posts': ({ count }) =>
+      f.counted(count, { one: '# publicación multimedia', other: '# publicaciones multimedia' }),
   },
   skippedExplained:
     'Ignorado: lo que no se pudo leer, las copias que la exportación repite y lo que eliminaste aquí antes, que sigue eliminado.',

@@ -260,6 +260,9 @@ export const fr: Messages = {
     'chat.html pages': ({ count }) => f.counted(count, { one: '# page chat.html', other: '# pages chat.html' }),
     'shared conversation lists': ({ count }) =>
       f.counted(count, { one: '# liste de conversations partagées', other: '# listes de conversations partagées' }),
+    projects: ({ count }) => f.counted(count, { one: '# projet', other: '# projets' }),
+    tasks: ({ count }) => f.counted(count, { one: '# tâche', other: '# tâches' }),
+    'media posts': ({ count }) => f.counted(count, { one: '# publication média', other: '# publications média' }),
   },
   skippedExplained:
     'Ignorées : ce qui n’a pas pu être lu, les copies que l’export répète, et ce que vous avez supprimé ici auparavant — cela reste supprimé.',

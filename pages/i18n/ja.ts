@@ -252,6 +252,9 @@ export const ja: Messages = {
     'voice recordings': ({ count }) => `${f.number(count)} 件の音声録音`,
     'chat.html pages': ({ count }) => `${f.number(count)} 件の chat.html ページ`,
     'shared conversation lists': ({ count }) => `${f.number(count)} 件の共有会話リスト`,
+    projects: ({ count }) => `${f.number(count)} 件のプロジェクト`,
+    tasks: ({ count }) => `${f.number(count)} 件のタスク`,
+    'media posts': ({ count }) => `${f.number(count)} 件のメディア投稿`,
   },
   skippedExplained:
     'スキップ：読み取れなかったもの、エクスポート内の重複、以前ここで削除したもの（削除されたままです）。',

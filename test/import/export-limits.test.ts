@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import { startNodeImportWorker } from '../../src/runtime/node-workers.ts';
-import { ExportScanner } from '../../src/import/scanning/export-scanner.ts';
+import { ExportScanner, type SourcedRecord } from '../../src/import/scanning/export-scanner.ts';
 import { EXPORT_FORMATS } from '../../src/import/formats/registry.ts';
 import { BYTES_PER_VALUE } from '../../src/import/scanning/json-elements.ts';
 import { expectRefused, json, longChatgptConversation, postExport, rowCounts, setup, streamedZip } from '../helpers.ts';
@@ -126,10 +126,9 @@ test('into a connection that holds conversations the worker reads the upload its
   }
 });
 
-test('a zip that expands a thousandfold lets the event loop turn while one chunk of it is inflated, so other requests are served meanwhile', async () => {
-  const megabytes = 16;
-  const bomb = zipSync({ 'conversations.json': strToU8(`[${' '.repeat(megabytes * 1024 * 1024)}]`) }, { level: 9 });
-  assert.ok(bomb.length < 64 * 1024, `${bomb.length} bytes: one chunk`);
+/** Reads the zip in one chunk, as a first import does, counting the event loop's turns meanwhile; the records and the turns. */
+async function scannedWithTurns(zip: Uint8Array): Promise<{ records: SourcedRecord[]; turns: number }> {
+  const records: SourcedRecord[] = [];
   const reader = new ExportScanner(
     {
       maxConversationBytes: 1024 * 1024,
@@ -138,7 +137,7 @@ test('a zip that expands a thousandfold lets the event loop turn while one chunk
       maxExportRecords: 2 ** 32,
     },
     EXPORT_FORMATS,
-    () => {},
+    (batch) => void records.push(...batch),
   );
   let turns = 0;
   let reading = true;
@@ -147,11 +146,32 @@ test('a zip that expands a thousandfold lets the event loop turn while one chunk
     if (reading) setImmediate(turn);
   };
   setImmediate(turn);
-  await reader.push(bomb);
+  await reader.push(zip);
   await reader.end();
   reading = false;
+  return { records, turns };
+}
+
+test('a zip that expands a thousandfold lets the event loop turn while one chunk of it is inflated, so other requests are served meanwhile', async () => {
+  const megabytes = 16;
+  const bomb = zipSync({ 'conversations.json': strToU8(`[${' '.repeat(megabytes * 1024 * 1024)}]`) }, { level: 9 });
+  assert.ok(bomb.length < 64 * 1024, `${bomb.length} bytes: one chunk`);
+  const { turns } = await scannedWithTurns(bomb);
   // Without turns in between, the chunk would be read whole before the first.
   assert.ok(turns >= megabytes / 2, `${turns} turns`);
+});
+
+test('millions of tiny elements in a Grok array Parley does not keep, in a few kilobytes of zip, are counted as they pass: nothing held, the event loop turning', async () => {
+  const elements = 2_000_000;
+  const json = `{"conversations":[],"tasks":[${Array(elements).fill('{}').join(',')}]}`;
+  const bomb = zipSync({ 'prod-grok-backend.json': strToU8(json) }, { level: 9 });
+  assert.ok(bomb.length < 64 * 1024, `${bomb.length} bytes: one chunk`);
+  const { records, turns } = await scannedWithTurns(bomb);
+  // One count, not a record per element.
+  assert.deepEqual(records, [
+    { source: 'prod-grok-backend.json', notRead: { provider: 'xai', what: 'tasks', count: elements } },
+  ]);
+  assert.ok(turns >= json.length / (4 * 1024 * 1024), `${turns} turns`);
 });
 
 describe('MAX_EXPANDED_BYTES', () => {
@@ -245,6 +265,14 @@ describe('MAX_EXPORT_RECORDS', () => {
       assert.ok(bomb.length < 3000, `${bomb.length} bytes`);
       await expectRefused(t, () => postExport(t, bomb, { contentType: 'application/zip' }), 413, TOO_MANY_RECORDS);
     }
+  });
+
+  test('elements of a Grok array Parley only counts are records too: a million in a few kilobytes is 413 at the default limit', async () => {
+    const t = await setup();
+    const tasks = `[${Array(1_000_000).fill('{}').join(',')}]`;
+    const bomb = zipSync({ 'prod-grok-backend.json': strToU8(`{"conversations":[],"tasks":${tasks}}`) }, { level: 9 });
+    assert.ok(bomb.length < 8000, `${bomb.length} bytes`);
+    await expectRefused(t, () => postExport(t, bomb, { contentType: 'application/zip' }), 413, TOO_MANY_RECORDS);
   });
 });
 

@@ -5,8 +5,8 @@ import { EXPORT_FORMATS } from '../../src/import/formats/registry.ts';
 import { BYTES_PER_VALUE, parseElement } from '../../src/import/scanning/json-elements.ts';
 import { FIXTURE_NAMES, fixtureBytes } from '../helpers.ts';
 
-/** Every record of a document pushed in chunks of `size` bytes, parsed; elements in a row not objects as their count. */
-async function readAll(bytes: Uint8Array, size = 7, maxConversationBytes = 2 ** 26): Promise<unknown[]> {
+/** What an ExportScanner hands on of a document pushed in chunks of `size` bytes. */
+async function scanned(bytes: Uint8Array, size: number, maxConversationBytes: number): Promise<SourcedRecord[]> {
   const records: SourcedRecord[] = [];
   const reader = new ExportScanner(
     { maxConversationBytes, maxExpandedBytes: 2 ** 32, maxAttachmentBytes: 2 ** 32, maxExportRecords: 2 ** 32 },
@@ -15,10 +15,16 @@ async function readAll(bytes: Uint8Array, size = 7, maxConversationBytes = 2 ** 
   );
   for (let i = 0; i < bytes.length; i += size) await reader.push(bytes.subarray(i, i + size));
   await reader.end();
+  return records;
+}
+
+/** Every record of a document pushed in chunks of `size` bytes, parsed; elements in a row not objects as their count (what is not read: notReadOf). */
+async function readAll(bytes: Uint8Array, size = 7, maxConversationBytes = 2 ** 26): Promise<unknown[]> {
   const decoder = new TextDecoder();
   const read: unknown[] = [];
-  for (const record of records) {
+  for (const record of await scanned(bytes, size, maxConversationBytes)) {
     const last = read.at(-1);
+    if ('notRead' in record) continue;
     if (!('notObjects' in record))
       read.push(
         'bytes' in record ? parseElement(decoder.decode(record.bytes)) : 'value' in record ? record.value : undefined,
@@ -207,4 +213,61 @@ test('each record has its own count of values, and what is skipped after a conta
       2,
     );
   }
+});
+
+/** What a document pushed in chunks of `size` bytes holds that is not read, in the order it was counted. */
+async function notReadOf(bytes: Uint8Array, size = 7, maxConversationBytes = 2 ** 26) {
+  return (await scanned(bytes, size, maxConversationBytes)).flatMap((record) =>
+    'notRead' in record ? [record.notRead] : [],
+  );
+}
+
+test('Grok’s projects, tasks and media posts are counted wherever they stand, whatever the chunk size; an empty array or another value counts nothing', async () => {
+  const grok = {
+    tasks: [{ id: 't1', prompt: 'a "tasks": [1, 2] ]' }, 'x', 3, null, [[], {}]],
+    projects: { not: 'an array' },
+    conversations: [{ conversation: { id: 'c1', tasks: [1, 2] } }],
+    media_posts: [{ id: 'm1', prompt: '\\"]' }, { id: 'm2' }],
+    other: { projects: [1, 2, 3] },
+    project: [1],
+  };
+  for (const indent of [0, 1]) {
+    const bytes = text(JSON.stringify(grok, null, indent));
+    for (const size of [1, 2, 3, 5, 7, 64, bytes.length]) {
+      const where = `indent ${indent}, chunks of ${size}`;
+      assert.deepEqual(await readAll(bytes, size), grok.conversations, where);
+      assert.deepEqual(
+        await notReadOf(bytes, size),
+        [
+          { provider: 'xai', what: 'tasks', count: 5 },
+          { provider: 'xai', what: 'media posts', count: 2 },
+        ],
+        where,
+      );
+    }
+  }
+  assert.deepEqual(await notReadOf(text('{"projects":[],"tasks":[ ],"conversations":[],"media_posts":[]}')), []);
+  assert.deepEqual(await notReadOf(text('{"conversations":[],"projects":"none","tasks":7,"media_posts":{}}')), []);
+  // Within an array's element, or in an object read whole (the Thread Exporter's), such a key is only a key.
+  const thread = { metadata: { thread_id: 't1' }, tasks: [1, 2], conversations: [{ uuid: 'e1' }] };
+  assert.deepEqual(await notReadOf(text(JSON.stringify(thread))), []);
+  assert.deepEqual(await readAll(text(JSON.stringify(thread))), [thread]);
+  assert.deepEqual(await notReadOf(text('[{"tasks":[1,2]}]')), []);
+});
+
+test('an array counted is never held: one far over the byte and value bounds before the conversations reads, and so does one cut short after them not', async () => {
+  const maxConversationBytes = 10 * BYTES_PER_VALUE;
+  const many = `[${Array(1000).fill('{"id":"p","name":"a project"}').join(',')}]`;
+  const conversation = '{"conversation":{"id":"c1"},"responses":[]}';
+  for (const size of [1, 5, 64, 4096]) {
+    const document = text(`{"media_posts":${many},"projects":${many},"conversations":[${conversation}]}`);
+    assert.deepEqual(await readAll(document, size, maxConversationBytes), [JSON.parse(conversation)]);
+    assert.deepEqual(await notReadOf(document, size, maxConversationBytes), [
+      { provider: 'xai', what: 'media posts', count: 1000 },
+      { provider: 'xai', what: 'projects', count: 1000 },
+    ]);
+  }
+  await assert.rejects(readAll(text(`{"conversations":[${conversation}],"tasks":[{},`)), {
+    message: 'Invalid export file: the file ends before the JSON document does (truncated?)',
+  });
 });

@@ -11,6 +11,7 @@ import { fixtureBytes, json, postExport, setup, zipFolderFiles, type TestContext
 import { hiddenField, openSession } from '../pages/page-client.ts';
 
 const ZIP = { contentType: 'application/zip' };
+const ZIP_BLOB = { type: 'application/zip' };
 
 /** Claude's category zips Parley does not read: three design chats, two artifact versions (and the artifact itself, read by nothing), feedback. */
 const designChats = zipSync({
@@ -31,11 +32,32 @@ async function imported(t: TestContext, body: FormData) {
   return answer;
 }
 
+/** The `notRead` of each `connection.synced` webhook recorded, oldest first. */
+async function syncedNotRead(t: TestContext) {
+  const synced = await t.deps.db
+    .selectFrom('webhook_deliveries')
+    .select('body')
+    .where('event_type', '=', 'connection.synced')
+    .orderBy('seq')
+    .execute();
+  return synced.map(({ body }) => JSON.parse(body).data.notRead);
+}
+
+/** Uploads the files on the connect page of `provider`, as one import; the result page's HTML. */
+async function connectResult(t: TestContext, provider: string, files: Record<string, Blob>) {
+  const browser = await openSession(t, 'connect');
+  const csrf = hiddenField(await (await browser.get(`/connect/${provider}`)).text(), 'csrf');
+  const data = new FormData();
+  data.append('csrf', csrf);
+  for (const [name, file] of Object.entries(files)) data.append('file', file, name);
+  assert.equal((await browser.request(`/connect/${provider}`, { method: 'POST', body: data })).status, 303);
+  return (await browser.get('/connect/result')).text();
+}
+
 function formOf(files: Record<string, Uint8Array>) {
   const data = new FormData();
   data.append('userRef', 'u1');
-  for (const [name, bytes] of Object.entries(files))
-    data.append('file', new Blob([bytes as BlobPart], { type: 'application/zip' }), name);
+  for (const [name, bytes] of Object.entries(files)) data.append('file', new Blob([bytes as BlobPart], ZIP_BLOB), name);
   return data;
 }
 
@@ -54,12 +76,7 @@ describe('what is not read is said', () => {
       { what: 'artifact versions', count: 2 },
     ];
     assert.deepEqual([answer.created, answer.notRead], [1, notRead]);
-    const [synced] = await t.deps.db
-      .selectFrom('webhook_deliveries')
-      .select('body')
-      .where('event_type', '=', 'connection.synced')
-      .execute();
-    assert.deepEqual(JSON.parse(synced!.body).data.notRead, notRead);
+    assert.deepEqual(await syncedNotRead(t), [notRead]);
     // Nothing unread, nothing said.
     assert.deepEqual((await json(await postExport(t, fixtureBytes('claude-conversations.json')))).notRead, []);
   });
@@ -92,19 +109,48 @@ describe('what is not read is said', () => {
     ]);
   });
 
+  test('Grok’s projects, tasks and media posts: their elements counted as the one JSON file streams, bare or in its zip, in the answer and its webhook', async () => {
+    const t = await setup();
+    await setWebhookEndpoint(t.deps, t.tenant.appId, 'https://hooks.example.com/parley');
+    // The fixture's media posts stand before its conversations, its projects and tasks after them.
+    const notRead = [
+      { what: 'media posts', count: 3 },
+      { what: 'projects', count: 2 },
+      { what: 'tasks', count: 1 },
+    ];
+    const bare = await json(await postExport(t, fixtureBytes('grok-prod-grok-backend.json')));
+    assert.deepEqual([bare.provider, bare.created, bare.notRead], ['xai', 2, notRead]);
+    const zipped = await json(await postExport(t, zipSync(zipFolderFiles('grok-zip')), ZIP));
+    assert.deepEqual([zipped.unchanged, zipped.notRead], [2, notRead]);
+    assert.deepEqual(await syncedNotRead(t), [notRead, notRead]);
+    // Empty arrays, and a key holding something else than an array, say nothing.
+    const quiet = strToU8(
+      JSON.stringify({
+        projects: [],
+        conversations: [
+          { conversation: { id: 'g1', title: 'Hi' }, responses: [{ response: { message: 'Hi', sender: 'human' } }] },
+        ],
+        tasks: {},
+        media_posts: [],
+      }),
+    );
+    assert.deepEqual((await json(await postExport(t, quiet))).notRead, []);
+  });
+
   test('the connect page takes several files at once, and its result says what was not imported', async () => {
     const t = await setup();
-    const browser = await openSession(t, 'connect');
-    const csrf = hiddenField(await (await browser.get('/connect/anthropic')).text(), 'csrf');
-    const data = new FormData();
-    data.append('csrf', csrf);
-    for (const [name, bytes] of Object.entries({
-      'conversations-000.zip': zipSync(zipFolderFiles('claude-2026-06-zip')),
-      'design_chats-000.zip': designChats,
-    }))
-      data.append('file', new Blob([bytes as BlobPart], { type: 'application/zip' }), name);
-    assert.equal((await browser.request('/connect/anthropic', { method: 'POST', body: data })).status, 303);
-    const result = await (await browser.get('/connect/result')).text();
+    const zip = (bytes: Uint8Array) => new Blob([bytes as BlobPart], ZIP_BLOB);
+    const result = await connectResult(t, 'anthropic', {
+      'conversations-000.zip': zip(zipSync(zipFolderFiles('claude-2026-06-zip'))),
+      'design_chats-000.zip': zip(designChats),
+    });
     assert.match(result, /<p>Not imported: 1 account file, 3 design chats\.<\/p>/);
+  });
+
+  test('the connect page’s result names Grok’s projects, tasks and media posts', async () => {
+    const t = await setup();
+    const file = new Blob([fixtureBytes('grok-prod-grok-backend.json') as BlobPart], { type: 'application/json' });
+    const result = await connectResult(t, 'xai', { 'prod-grok-backend.json': file });
+    assert.match(result, /<p>Not imported: 3 media posts, 2 projects, 1 task\.<\/p>/);
   });
 });

@@ -175,6 +175,26 @@ describe('the pages’ language', () => {
     assert.equal(notRead('en'), 'Not imported: 3 design chats, 1 voice recording.');
     assert.equal(notRead('de'), 'Nicht importiert: 3 Design-Chats, 1 Sprachaufnahme.');
     assert.equal(notRead('ja'), 'インポートされなかったもの：3 件のデザインチャット、1 件の音声録音。');
+    // Grok's arrays Parley does not keep, one and several, in every language.
+    assert.deepEqual(
+      Object.values(CATALOGUES).map((t) =>
+        t.notImported({
+          items: [
+            t.notReadCounts['media posts']({ count: 3 }),
+            t.notReadCounts.projects({ count: 1 }),
+            t.notReadCounts.tasks({ count: 2 }),
+          ],
+        }),
+      ),
+      [
+        'Not imported: 3 media posts, 1 project, 2 tasks.',
+        'Nicht importiert: 3 Medienbeiträge, 1 Projekt, 2 Aufgaben.',
+        'Non importé : 3 publications média, 1 projet, 2 tâches.',
+        'No importado: 3 publicaciones multimedia, 1 proyecto, 2 tareas.',
+        'インポートされなかったもの：3 件のメディア投稿、1 件のプロジェクト、2 件のタスク。',
+        '未导入：3 条媒体帖子、1 个项目、2 个任务。',
+      ],
+    );
     assert.equal(messagesFor('fr').bytes(1024 ** 3 * 1.5), '1,5\u202fGo'); // a narrow no-break space, as French writes it
     const now = Date.parse('2026-03-01T12:00:00Z');
     assert.deepEqual(

@@ -68,6 +68,9 @@ export const NOT_READ_WHATS = [
   'voice recordings',
   'chat.html pages',
   'shared conversation lists',
+  'projects',
+  'tasks',
+  'media posts',
 ] as const;
 export type NotReadWhat = (typeof NOT_READ_WHATS)[number];
 
@@ -130,6 +133,13 @@ interface FormatBase {
    * file passed over is counted, and the import's answer says so (`notRead`).
    */
   notRead?: ReadonlyArray<{ what: NotReadWhat; zipMember: RegExp }>;
+  /**
+   * What the top-level object of its JSON holds beside the conversations and
+   * Parley does not keep (Grok's `tasks`), by the member array that holds it:
+   * the array's elements are counted as the file streams, never held, and
+   * said as notRead is.
+   */
+  notReadArrays?: ReadonlyArray<{ what: NotReadWhat; key: string }>;
   /**
    * The ids an older reader gave conversations the current one names otherwise
    * (and may cut differently). Such a stored conversation is replaced: removed

@@ -14,13 +14,19 @@ import {
 
 /**
  * Grok (`xai`): `prod-grok-backend.json` is an object whose `conversations`
- * array holds `{conversation, responses}` pairs; the reader streams that array.
+ * array holds `{conversation, responses}` pairs; the reader streams that array,
+ * and counts the elements of the arrays beside it it does not keep.
  */
 export const grokExport: RecordFormat = {
   kind: 'record',
   provider: 'xai',
   readerVersion: 1,
   zipMembers: /(^|\/)prod-grok-backend\.json$/,
+  notReadArrays: [
+    { what: 'projects', key: 'projects' },
+    { what: 'tasks', key: 'tasks' },
+    { what: 'media posts', key: 'media_posts' },
+  ],
   recognizes: (raw) => isObject(raw.conversation) && Array.isArray(raw.responses),
   normalize(raw) {
     const conversation = raw.conversation as Json;

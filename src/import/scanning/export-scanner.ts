@@ -86,13 +86,17 @@ export type SourcedRecord = { source: string } & (
   | { notObjects: number }
   | { blob: Uint8Array; final: boolean }
   | { known: number }
-  | { notRead: NotReadFile }
+  | { notRead: NotReadCount }
 );
 
-/** A file of a zip passed over that a format names as what it does not keep (ExportFormat.notRead). */
-export interface NotReadFile {
+/**
+ * What a format names as not kept, passed over: a file of a zip (ExportFormat.notRead,
+ * one each) or the elements of an array of its JSON (ExportFormat.notReadArrays).
+ */
+export interface NotReadCount {
   provider: string;
   what: NotReadWhat;
+  count: number;
 }
 
 /** Where a document's records go, chunk by chunk. */
@@ -108,6 +112,10 @@ interface RecordSink {
   row(value: Record<string, string>): void;
   blob(bytes: Uint8Array, final: boolean): void;
   known(size: number): void;
+  /** What a format names as not kept, passed over. */
+  notRead(counted: NotReadCount): void;
+  /** One element of an array a format names as not kept, passed over: counted as a record is (MAX_EXPORT_RECORDS). */
+  passed(): void;
   /** Hands on every full batch of the records made so far, each once it is taken. */
   handOut(): Promise<void>;
 }
@@ -115,8 +123,6 @@ interface RecordSink {
 /** Where a zip's readers put what they find. */
 interface ZipOutput {
   sinkFor(source: string): RecordSink;
-  /** A file passed over that a format names as not kept. */
-  notRead(source: string, file: NotReadFile): void;
   /** One more file of a zip, counted as a record is (MAX_EXPORT_RECORDS). */
   countFile(): void;
   /** As a sink's: between two pieces a zip inflates. */
@@ -187,20 +193,12 @@ export class ExportScanner {
       },
       blob: (blob, final) => void this.ready.push({ source, blob, final }),
       known: (size) => void this.ready.push({ source, known: size }),
+      notRead: (notRead) => void this.ready.push({ source, notRead }),
+      passed: () => this.count(),
       handOut,
     });
     return isZip(start)
-      ? new ZipRecords(
-          {
-            sinkFor,
-            handOut,
-            countFile: () => this.count(),
-            notRead: (source, notRead) => void this.ready.push({ source, notRead }),
-          },
-          this.limits,
-          this.formats,
-          this.knownBlobs,
-        )
+      ? new ZipRecords({ sinkFor, handOut, countFile: () => this.count() }, this.limits, this.formats, this.knownBlobs)
       : new DocumentRecords(sinkFor(''), this.limits, this.formats);
   }
 
@@ -309,7 +307,18 @@ class DocumentRecords implements RecordSource {
       return new WholeDocument(max, (text) =>
         this.sink.json(new TextEncoder().encode(JSON.stringify({ [PLAIN_TEXT]: text }))),
       );
-    return kind === 'csv' ? new CsvRecords(this.sink.row, max) : new JsonElementSplitter(this.sink.json, max);
+    return kind === 'csv'
+      ? new CsvRecords(this.sink.row, max)
+      : new JsonElementSplitter(this.sink.json, max, this.countedArrays(), this.sink.passed);
+  }
+
+  /** The arrays of a JSON object that formats name as not kept, each with where its count goes. */
+  private countedArrays(): Map<string, (elements: number) => void> {
+    return new Map(
+      this.formats.flatMap(({ provider, notReadArrays = [] }) =>
+        notReadArrays.map(({ what, key }) => [key, (count: number) => this.sink.notRead({ provider, what, count })]),
+      ),
+    );
   }
 }
 
@@ -523,7 +532,7 @@ class ZipRecords implements RecordSource {
           const notRead = format.notRead?.find(({ zipMember }) => zipMember.test(file.name));
           if (notRead) {
             root.filesNotRead++;
-            output.notRead(`${prefix}${file.name}`, { provider: format.provider, what: notRead.what });
+            sinkFor(`${prefix}${file.name}`).notRead({ provider: format.provider, what: notRead.what, count: 1 });
           }
         }
         return skip(file);

@@ -41,10 +41,15 @@ export const BYTES_PER_VALUE = 32;
  * top-level object (a file holding one conversation) is handed over whole — unless one of its
  * members is `containerKey` holding an array (Grok's `{"conversations": […],
  * "projects": […]}`): then that array's elements are handed over as they come,
- * the rest of the object is skipped, and the object is never held. An object
- * naming `wholeKey` before that array is one conversation whose parts the array
- * holds (the Perplexity Thread Exporter's `{"metadata": {thread_id…},
- * "conversations": [turns]}`): it is handed over whole, as any other object.
+ * the rest of the object is skipped, and the object is never held. The
+ * elements of a member array named in `countedArrays` (Grok's `projects`,
+ * `tasks`, `media_posts`), before or after that array, are counted as they
+ * pass (`onCounted` called for each), never held, and the count handed to
+ * its callback once the array ends (none for an empty one); such an array
+ * drops the object as the container does. An object naming `wholeKey` before these arrays is one conversation
+ * whose parts the container array holds (the Perplexity Thread Exporter's
+ * `{"metadata": {thread_id…}, "conversations": [turns]}`): it is handed over
+ * whole, as any other object.
  *
  * Why not a streaming JSON parser: those run several times slower than the
  * built-in JSON.parse. Only the element boundaries are found here — tracking
@@ -74,6 +79,10 @@ export class JsonElementSplitter {
   private pendingBytes = 0;
   /** Where the top-level object's containerKey array is: not met yet, being read, or read. */
   private container: 'none' | 'inside' | 'after' = 'none';
+  /** The top-level object is kept to be handed over whole: until an array of it is read or counted. */
+  private held = false;
+  /** The countedArrays array being passed over, and its elements so far. */
+  private counting: { key: string; elements: number } | null = null;
   /**
    * A string at depth 1 of the top-level object, perhaps a member's key: where it
    * starts in this chunk, its bytes from earlier chunks (null once too long to be
@@ -82,9 +91,12 @@ export class JsonElementSplitter {
   private keyStart = -1;
   private keyCarry: Uint8Array | null = null;
   private key: Uint8Array | null = null;
-  private afterKey: 'none' | 'string' | 'container-colon' = 'none';
+  private afterKey: 'none' | 'string' | 'colon' = 'none';
+  /** The member whose `:` came last, if it is the container or a counted array's key. */
+  private arrayKey: string | null = null;
   private readonly containerKey: Uint8Array;
   private readonly wholeKey: Uint8Array;
+  private readonly countedKeys: Array<[key: string, bytes: Uint8Array]>;
   /** The top-level object named wholeKey: its containerKey array is read as part of it. */
   private whole = false;
   private readonly scanner = new NestedScanner();
@@ -92,11 +104,15 @@ export class JsonElementSplitter {
   constructor(
     private readonly onElement: (bytes: Uint8Array) => void,
     private readonly maxElementBytes: number,
-    containerKey = 'conversations',
+    private readonly countedArrays: ReadonlyMap<string, (elements: number) => void> = new Map(),
+    private readonly onCounted: () => void = () => {},
+    private readonly containerName = 'conversations',
     wholeKey = 'metadata',
   ) {
-    this.containerKey = new TextEncoder().encode(containerKey);
-    this.wholeKey = new TextEncoder().encode(wholeKey);
+    const encoder = new TextEncoder();
+    this.containerKey = encoder.encode(containerName);
+    this.wholeKey = encoder.encode(wholeKey);
+    this.countedKeys = [...countedArrays.keys()].map((key) => [key, encoder.encode(key)]);
     this.maxValues = Math.min(UNCOUNTED_VALUES, Math.floor(maxElementBytes / BYTES_PER_VALUE));
   }
 
@@ -117,30 +133,30 @@ export class JsonElementSplitter {
         if (this.keyStart !== -1) this.endKey(chunk, end - 1);
         i = end;
         if (this.depth === 0 && this.inScalar) {
-          this.finishElement(chunk, start, i);
+          this.endElement(chunk, start, i);
           start = -1;
         }
         continue;
       }
       // Inside an element (or the nested values of the top-level object): the hot loop.
-      const floor = this.topLevelObject && this.container === 'none' ? 1 : 0;
+      const floor = this.atObjectMembers() ? 1 : 0;
       if (this.depth > floor) {
         i = this.skipNested(chunk, i, floor);
         if (this.depth === 0) {
-          if (this.container === 'after') this.expect = 'trailing';
-          else {
-            this.finishElement(chunk, start, i);
-            start = -1;
-          }
+          this.endElement(chunk, start, i);
+          start = -1;
         }
         continue;
       }
       const byte = chunk[i]!;
       if (this.depth > 0) {
-        // Depth 1 of the top-level object: its members, watched for the container key.
-        if (this.watchMember(byte, i)) {
-          // The container's `[`: what was held of the object is dropped, its elements follow.
-          this.container = 'inside';
+        // Depth 1 of the top-level object: its members, watched for the container's and the counted arrays' keys.
+        const opened = this.watchMember(byte, i);
+        if (opened !== null) {
+          // An array's `[`: what was held of the object is dropped, its elements follow.
+          if (opened === this.containerName) this.container = 'inside';
+          else this.counting = { key: opened, elements: 0 };
+          this.held = false;
           this.depth = 0;
           this.pendingBytes = 0;
           this.expect = 'first-element';
@@ -154,7 +170,8 @@ export class JsonElementSplitter {
           this.countValue();
         } else if (byte === COMMA || byte === COLON) this.countValue();
         else if ((byte === CLOSE_BRACE || byte === CLOSE_BRACKET) && --this.depth === 0) {
-          this.finishElement(chunk, start, i + 1);
+          if (this.held) this.finishElement(chunk, start, i + 1);
+          else this.expect = 'trailing';
           start = -1;
         }
         i++;
@@ -163,7 +180,7 @@ export class JsonElementSplitter {
       if (this.inScalar) {
         // A number or literal ends at the first delimiter; JSON.parse judges it.
         if (byte === COMMA || byte === CLOSE_BRACKET || isWhitespace(byte)) {
-          this.finishElement(chunk, start, i);
+          this.endElement(chunk, start, i);
           start = -1;
           continue;
         }
@@ -177,6 +194,7 @@ export class JsonElementSplitter {
           if (byte === OPEN_BRACKET) this.expect = 'first-element';
           else if (byte === OPEN_BRACE) {
             this.topLevelObject = true;
+            this.held = true;
             this.expect = 'element';
             this.depth = 1;
             this.valuesLeft = this.maxValues;
@@ -196,7 +214,8 @@ export class JsonElementSplitter {
             this.endArray();
             break;
           }
-          start = i - 1;
+          // A counted array's elements are never held.
+          start = this.counting === null ? i - 1 : -1;
           this.valuesLeft = this.maxValues;
           if (byte === OPEN_BRACE || byte === OPEN_BRACKET) this.depth = 1;
           else {
@@ -233,48 +252,65 @@ export class JsonElementSplitter {
 
   /** Call once the input has ended; a document cut short is an invalid export. */
   end(): void {
-    if (this.inScalar && !this.inString && this.depth === 0) this.finishElement(new Uint8Array(0), 0, 0);
+    if (this.inScalar && !this.inString && this.depth === 0) this.endElement(new Uint8Array(0), 0, 0);
     if (this.expect === 'document') throw fileNotAnExport(EMPTY_FILE);
     if (this.expect !== 'trailing') throw invalidExport('the file ends before the JSON document does (truncated?)');
   }
 
-  /** A value or key of the top-level object's own, met outside the scanner. */
+  /** A value or key of the top-level object's own, met outside the scanner: counted while the object is held. */
   private countValue(): void {
-    if (--this.valuesLeft < 0) throw new ParleyError('conversationTooLarge');
+    if (this.held && --this.valuesLeft < 0) throw new ParleyError('conversationTooLarge');
   }
 
   private collecting(): boolean {
-    return (this.depth > 0 && this.container !== 'after') || this.inScalar;
+    if (this.counting !== null) return false;
+    if (this.atObjectMembers()) return this.held && this.depth > 0;
+    return this.depth > 0 || this.inScalar;
   }
 
-  /** The top-level array ends the document; the container's array leaves the rest of the object to skip. */
+  /** Whether the bytes are the top-level object's own members (and their values), not an array's elements. */
+  private atObjectMembers(): boolean {
+    return this.topLevelObject && this.container !== 'inside' && this.counting === null;
+  }
+
+  /** The top-level array ends the document; the object's arrays leave the rest of the object to read. */
   private endArray(): void {
-    if (this.container !== 'inside') {
+    if (this.counting !== null) {
+      const { key, elements } = this.counting;
+      this.counting = null;
+      if (elements > 0) this.countedArrays.get(key)!(elements);
+    } else if (this.container === 'inside') this.container = 'after';
+    else {
       this.expect = 'trailing';
       return;
     }
-    this.container = 'after';
     this.expect = 'rest-of-object';
     this.depth = 1;
   }
 
   /**
    * Follows the members of the top-level object at depth 1, outside strings:
-   * a string then `:` is a key; the container key's value starting with `[`
-   * returns true.
+   * a string then `:` is a key; the container's key (until its array is read)
+   * or a counted array's, its value starting with `[`, returns that key.
    */
-  private watchMember(byte: number, at: number): boolean {
-    if (isWhitespace(byte)) return false;
+  private watchMember(byte: number, at: number): string | null {
+    if (isWhitespace(byte)) return null;
     const state = this.afterKey;
     this.afterKey = 'none';
     if (byte === QUOTE) {
       this.keyStart = at + 1;
       this.keyCarry = new Uint8Array(0);
     } else if (state === 'string' && byte === COLON) {
-      if (this.isKey(this.wholeKey)) this.whole = true;
-      else if (!this.whole && this.isKey(this.containerKey)) this.afterKey = 'container-colon';
-    } else if (state === 'container-colon' && byte === OPEN_BRACKET) return true;
-    return false;
+      if (this.held && this.isKey(this.wholeKey)) this.whole = true;
+      else if (!this.whole) {
+        this.arrayKey =
+          this.container === 'none' && this.isKey(this.containerKey)
+            ? this.containerName
+            : (this.countedKeys.find(([, bytes]) => this.isKey(bytes))?.[0] ?? null);
+        if (this.arrayKey !== null) this.afterKey = 'colon';
+      }
+    } else if (state === 'colon' && byte === OPEN_BRACKET) return this.arrayKey;
+    return null;
   }
 
   /** Whether the last string at depth 1 was `name`. */
@@ -310,6 +346,18 @@ export class JsonElementSplitter {
     }
     this.pending.set(part, this.pendingBytes);
     this.pendingBytes = needed;
+  }
+
+  /** An element of the array being read has ended: handed over, or counted. */
+  private endElement(chunk: Uint8Array, start: number, end: number): void {
+    if (this.counting === null) {
+      this.finishElement(chunk, start, end);
+      return;
+    }
+    this.counting.elements++;
+    this.onCounted();
+    this.inScalar = false;
+    this.expect = 'comma-or-end';
   }
 
   private finishElement(chunk: Uint8Array, start: number, end: number): void {

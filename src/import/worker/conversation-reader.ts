@@ -52,7 +52,7 @@ export type ImportItem =
   /** Names the zip gives its files (by file id), and a file of its library. */
   | { kind: 'fileNames'; names: Array<[fileId: string, name: string]> }
   | { kind: 'library'; file: LibraryFile }
-  /** What the export's provider names as not kept, counted (NotReadFile), after its last records. */
+  /** What the export's provider names as not kept, counted (NotReadCount), after its last records. */
   | { kind: 'notRead'; counts: Array<[what: NotReadWhat, count: number]> };
 
 /**
@@ -149,7 +149,7 @@ export class ConversationReader {
   private items: ImportItem[] = [];
   /** What the zip names its files, from the file that lists them (read as it comes: see fileNames). */
   private readonly fileNames = new Map<string, string>();
-  /** Files passed over that a format names as not kept, counted by provider: the export's are said at the end. */
+  /** What formats name as not kept, passed over, counted by provider: the export's are said at the end. */
   private readonly notRead = new Map<string, Map<NotReadWhat, number>>();
 
   constructor(private readonly options: ConversationReaderOptions) {}
@@ -186,9 +186,9 @@ export class ConversationReader {
       return;
     }
     if ('notRead' in record) {
-      const { provider, what } = record.notRead;
+      const { provider, what, count } = record.notRead;
       const counts = this.notRead.get(provider) ?? new Map<NotReadWhat, number>();
-      counts.set(what, (counts.get(what) ?? 0) + 1);
+      counts.set(what, (counts.get(what) ?? 0) + count);
       this.notRead.set(provider, counts);
       return;
     }

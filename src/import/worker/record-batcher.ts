@@ -1,5 +1,5 @@
 import { base64Url } from 'parley-sdk/encoding';
-import { ExportScanner, type NotReadFile, type ReadLimits, type SourcedRecord } from '../scanning/export-scanner.ts';
+import { ExportScanner, type NotReadCount, type ReadLimits, type SourcedRecord } from '../scanning/export-scanner.ts';
 import { EXPORT_FORMATS, type KnownSource } from '../formats/registry.ts';
 
 /**
@@ -18,7 +18,7 @@ export type WireRecord =
       | { unchanged: KnownSource }
     ))
   | { source: string; notObjects: number }
-  | { source: string; notRead: NotReadFile }
+  | { source: string; notRead: NotReadCount }
   | BlobRecord;
 
 export type BlobRecord = { source: string } & ({ blob: Uint8Array; final: boolean } | { known: number });
