@@ -426,3 +426,7 @@ CREATE TABLE deleted_items (
   deleted_at TEXT NOT NULL,
   PRIMARY KEY (connection_id, kind, external_id)
 );
+
+-- version 14
+-- An import reading the upload: as schema.sql's version 20, which says why.
+ALTER TABLE uploads ADD COLUMN importing_until BIGINT;

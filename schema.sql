@@ -571,3 +571,10 @@ CREATE TABLE deleted_items (
   deleted_at TEXT NOT NULL,
   PRIMARY KEY (connection_id, kind, external_id)
 ) STRICT, WITHOUT ROWID;
+
+-- version 20
+-- Unix ms until which an import is reading the upload (null: none is). A second
+-- import of it meanwhile — the connect page reloaded during its import sends it
+-- again — is refused rather than run beside the first, which deletes the upload
+-- at its end. An import that died with its process lets go at that time.
+ALTER TABLE uploads ADD COLUMN importing_until INTEGER;

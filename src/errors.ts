@@ -130,6 +130,7 @@ export const ERRORS = {
   // On the connect page, the upload its script named is the request's, not a file's problem.
   uploadNotFound: [404, 'Upload not found', { upload: 'errorPage' }],
   uploadNotComplete: [409, 'Upload not complete', { upload: 'errorPage' }],
+  uploadImporting: [409, 'Upload already being imported: its result follows', { upload: 'errorPage' }],
   tooManyOpenUploads: [413, 'Too many open uploads'],
   uploadOffsetMismatch: [409, 'Upload-Offset does not match the bytes received'],
   invalidUploadLength: [400, 'Invalid Upload-Length header'],

@@ -200,6 +200,13 @@ function enhance(form: HTMLFormElement): void {
         setTimeout(() => send(url, data, withFile), seconds * 1000);
         return;
       }
+      // The same uploads' import, sent before a reload, is still under way: once it
+      // ends (the uploads gone) carryOn shows its result.
+      if (!redirected && request.status === 409 && request.getResponseHeader('Retry-After')) {
+        const seconds = Number(request.getResponseHeader('Retry-After'));
+        setTimeout(() => carryOn().catch(() => fail(say('interrupted'))), seconds * 1000);
+        return;
+      }
       storage()?.removeItem(IMPORTING_KEY);
       if (request.status >= 400) {
         const page = new DOMParser().parseFromString(request.responseText, 'text/html');

@@ -89,6 +89,7 @@ export const de: Messages = {
     appStorageFull: 'Import würde das Speicherlimit überschreiten: für die App',
     uploadNotFound: 'Upload nicht gefunden',
     uploadNotComplete: 'Upload nicht vollständig',
+    uploadImporting: 'Upload wird bereits importiert: das Ergebnis folgt',
     tooManyOpenUploads: 'Zu viele offene Uploads',
     uploadOffsetMismatch: 'Upload-Offset passt nicht zu den empfangenen Bytes',
     invalidUploadLength: 'Ungültiger Upload-Length-Header',

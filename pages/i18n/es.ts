@@ -89,6 +89,7 @@ export const es: Messages = {
     appStorageFull: 'La importación superaría el límite de almacenamiento: de la aplicación',
     uploadNotFound: 'Subida no encontrada',
     uploadNotComplete: 'Subida incompleta',
+    uploadImporting: 'La subida ya se está importando: el resultado llegará enseguida',
     tooManyOpenUploads: 'Demasiadas subidas abiertas',
     uploadOffsetMismatch: 'Upload-Offset no coincide con los bytes recibidos',
     invalidUploadLength: 'Cabecera Upload-Length no válida',

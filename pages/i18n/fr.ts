@@ -90,6 +90,7 @@ export const fr: Messages = {
     appStorageFull: 'L’import dépasserait la limite de stockage : de l’application',
     uploadNotFound: 'Envoi introuvable',
     uploadNotComplete: 'Envoi incomplet',
+    uploadImporting: 'L’envoi est déjà en cours d’import : le résultat va suivre',
     tooManyOpenUploads: 'Trop d’envois en cours',
     uploadOffsetMismatch: 'Upload-Offset ne correspond pas aux octets reçus',
     invalidUploadLength: 'En-tête Upload-Length invalide',

@@ -89,6 +89,7 @@ export const ja: Messages = {
     appStorageFull: 'インポートすると保存容量の上限を超えます（アプリ全体）',
     uploadNotFound: 'アップロードが見つかりません',
     uploadNotComplete: 'アップロードが完了していません',
+    uploadImporting: 'このアップロードはすでに取り込み中です。結果はまもなく表示されます',
     tooManyOpenUploads: '未完了のアップロードが多すぎます',
     uploadOffsetMismatch: 'Upload-Offset が受信済みのバイト数と一致しません',
     invalidUploadLength: 'Upload-Length ヘッダーが無効です',

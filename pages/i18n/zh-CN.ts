@@ -89,6 +89,7 @@ export const zhCN: Messages = {
     appStorageFull: '导入将超出存储上限：整个应用',
     uploadNotFound: '找不到上传',
     uploadNotComplete: '上传尚未完成',
+    uploadImporting: '该上传已在导入中：结果随后显示',
     tooManyOpenUploads: '未完成的上传过多',
     uploadOffsetMismatch: 'Upload-Offset 与已接收的字节不符',
     invalidUploadLength: 'Upload-Length 标头无效',

@@ -447,6 +447,7 @@ export function openApiDocument(version: string) {
             'importsBusy',
             'uploadNotFound',
             'uploadNotComplete',
+            'uploadImporting',
           ],
           authenticated: { rateLimited: false },
         }),

@@ -338,6 +338,8 @@ export interface UploadsTable {
   expires_at: number;
   /** The connect page's session that made it (its token's hash); null for one made with an API key. */
   page_session: string | null;
+  /** Unix ms until which an import reads it; null when none does. */
+  importing_until: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface UploadPartsTable {

@@ -3,7 +3,7 @@ import { insertStagedBlob } from './attachment-staging.ts';
 import { lockRow } from './sql-fragments.ts';
 import { writeTransaction } from './transaction.ts';
 
-export type UploadRow = Omit<UploadsTable, 'received'> & { received: number };
+export type UploadRow = Omit<UploadsTable, 'received' | 'importing_until'> & { received: number };
 
 /** PostgreSQL's BIGINT columns come back as strings. */
 const numeric = (row: UploadRow): UploadRow => ({
@@ -117,6 +117,36 @@ export async function partsOf(
     .orderBy('upload_parts.start_byte')
     .execute();
   return rows.map((row) => ({ ...row, size: Number(row.size) }));
+}
+
+/**
+ * Marks the app's uploads `ids` as read by an import until `until`, all or none:
+ * false if one is being read by another import already (or is gone).
+ */
+export function claimUploads(db: Db, appId: string, ids: string[], now: number, until: number): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
+    const claimed = await trx
+      .updateTable('uploads')
+      .set({ importing_until: until })
+      .where('id', 'in', ids)
+      .where('app_id', '=', appId)
+      .where((eb) => eb.or([eb('importing_until', 'is', null), eb('importing_until', '<=', now)]))
+      .returning('id')
+      .execute();
+    if (claimed.length === ids.length) return true;
+    // Some were taken: the others are let go again, as they were.
+    if (claimed.length > 0)
+      await releaseUploads(
+        trx,
+        claimed.map((row) => row.id),
+      );
+    return false;
+  });
+}
+
+/** Lets go of the uploads an import claimed (claimUploads) without importing them. */
+export async function releaseUploads(db: Db, ids: string[]): Promise<void> {
+  await db.updateTable('uploads').set({ importing_until: null }).where('id', 'in', ids).execute();
 }
 
 /** Removes an upload with its parts and their bytes (the parts' trigger deletes their blobs). */

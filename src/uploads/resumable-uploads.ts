@@ -148,12 +148,18 @@ export async function* uploadBytes(
     yield* deps.attachments.forBlob(part.store).read(part.blob_id);
 }
 
+/** How long an import may read uploads before another may take them: past it, its process died. */
+const IMPORT_CLAIM_MS = 3_600_000;
+/** When to ask again while another import reads the uploads. */
+const IMPORTING_RETRY_AFTER_SECONDS = 2;
+
 /**
  * Imports the app's complete uploads `ids`, the files of one export, for the
  * target's user, as an export sent in one request would be, then removes them
  * and their bytes: 404 for an unknown upload, another app's, or one that names
  * another user; 409 while bytes are missing; 413 when together they hold more
- * than MAX_IMPORT_BYTES. A failed import leaves the uploads, to be imported again.
+ * than MAX_IMPORT_BYTES; 409 while another import reads one of them. A failed
+ * import leaves the uploads, to be imported again.
  */
 export async function importUploads(deps: ImportDeps, target: ImportTarget, ids: string[]): Promise<ImportResult> {
   const chosen: UploadRow[] = [];
@@ -167,11 +173,21 @@ export async function importUploads(deps: ImportDeps, target: ImportTarget, ids:
   }
   if (chosen.reduce((sum, upload) => sum + upload.length, 0) > deps.config.maxImportBytes)
     throw new ParleyError('exportTooLarge');
+  const claimed = chosen.map((upload) => upload.id);
+  const now = deps.clock.now();
+  if (!(await uploads.claimUploads(deps.db, target.appId, claimed, now, now + IMPORT_CLAIM_MS)))
+    throw new ParleyError('uploadImporting', { retryAfterSeconds: IMPORTING_RETRY_AFTER_SECONDS });
   async function* files() {
     for (const upload of chosen) yield { name: uploadName(upload), bytes: uploadBytes(deps, upload.id) };
   }
-  const result = await importExport(deps, target, files(), async () => target);
-  for (const upload of chosen) await deleteUpload(deps, upload.id);
+  let result: ImportResult;
+  try {
+    result = await importExport(deps, target, files(), async () => target);
+  } catch (error) {
+    await uploads.releaseUploads(deps.db, claimed);
+    throw error;
+  }
+  for (const id of claimed) await deleteUpload(deps, id);
   return result;
 }
 

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { startBackgroundWork } from '../../src/background.ts';
+import { claimUploads } from '../../src/db/uploads.ts';
 import {
   claudeConversations,
   fixtureBytes,
@@ -336,6 +337,24 @@ describe('POST /api/ingest-export?upload=', () => {
     assert.deepEqual(await leftovers(t), before);
     const again = await t.request(`/api/ingest-export?userRef=resumed&upload=${id}`, { method: 'POST' });
     assert.deepEqual([again.status, await json(again)], [404, { error: 'Upload not found' }]);
+  });
+
+  test('an upload another import reads is 409 with Retry-After: a second import of it never runs beside the first', async () => {
+    const t = await setup();
+    const id = await uploaded(t);
+    // As the first import holds it while it reads.
+    const now = t.clock.now();
+    assert.equal(await claimUploads(t.deps.db, t.tenant.appId, [id], now, now + 3_600_000), true);
+    const second = await t.request(`/api/ingest-export?userRef=u1&upload=${id}`, { method: 'POST' });
+    assert.deepEqual(
+      [second.status, second.headers.get('Retry-After'), await json(second)],
+      [409, '2', { error: 'Upload already being imported: its result follows' }],
+    );
+    assert.equal(await offsetOf(t, `/api/uploads/${id}`), exportBytes.length);
+    // An import that died with its process lets go after an hour.
+    t.clock.advance(3_600_000);
+    const later = await t.request(`/api/ingest-export?userRef=u1&upload=${id}`, { method: 'POST' });
+    assert.equal(later.status, 200);
   });
 
   test('an upload is checked as a direct one: a provider it is not from is 400, and it stays for another try', async () => {

@@ -12,6 +12,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import type { Browser, Page, Route } from 'playwright-core';
 import { signLink } from 'parley-sdk';
 import {
@@ -206,6 +207,53 @@ describeInBrowser('the connect page’s resumable upload in Chromium', () => {
       assert.deepEqual(await layoutProblems(page), [], 'the German page after the reload, at phone size');
       await page.screenshot({ path: join(SCREENSHOTS_DIR, 'connect-resume-de-390.png'), fullPage: true });
     } finally {
+      await context.close().catch(() => {});
+    }
+  });
+
+  test('reloaded while its import runs, the page waits for that import rather than sending a second beside it', async () => {
+    const context = await browser!.newContext({ viewport: PHONE });
+    context.setDefaultTimeout(30_000);
+    const db = new Database(join(suite!.tmp, 'parley.db'));
+    db.pragma('busy_timeout = 5000');
+    try {
+      const page = await context.newPage();
+      const watcher = watchPage(page);
+      await openUploadPage(page, await connectLink('reload-importing', 'en'), 'anthropic');
+      const imports: number[] = [];
+      page.on('response', (response) => {
+        if (/\/connect\/anthropic\?upload=/.test(response.url())) imports.push(response.status());
+      });
+      // The import is sent, and the server works on it: its answer does not come before the reload.
+      let importSent!: () => void;
+      const sent = new Promise<void>((resolve) => (importSent = resolve));
+      await page.route(/\/connect\/anthropic\?upload=/, () => importSent(), { times: 1 });
+      await page.locator('input[type=file]').setInputFiles(join(ROOT, 'test/fixtures/claude-conversations.json'));
+      await page.locator('button[type=submit]').click();
+      await sent;
+      // What that import does first: it holds the upload while it reads it.
+      db.prepare('UPDATE uploads SET importing_until = ?').run(Date.now() + 3_600_000);
+      const underWay = page.waitForResponse(
+        (response) => /\/connect\/anthropic\?upload=/.test(response.url()) && response.status() === 409,
+      );
+      await page.reload();
+      // The page sends the import again, hears that it is under way, and waits, showing it.
+      await underWay;
+      assert.equal(page.url(), `${base()}/connect/anthropic`);
+      assert.match(await page.locator('[data-progress-text]').innerText(), /Importing/);
+      // That import lets go (as one that failed does): the page's next try imports, once.
+      db.prepare('UPDATE uploads SET importing_until = NULL').run();
+      await page.waitForURL(`${base()}/connect/result`);
+      assert.equal(await page.locator('h1').innerText(), 'Your Claude conversations are in');
+      assert.deepEqual(
+        imports.filter((status) => status !== 409),
+        [303],
+      );
+      // Chromium logs every 409 as a failed resource: those are the page's waiting.
+      const problems = watcher.unexpected().filter((problem) => !/status of 409 \(Conflict\)/.test(problem));
+      assert.deepEqual(problems, [], 'console errors or CSP violations');
+    } finally {
+      db.close();
       await context.close().catch(() => {});
     }
   });
