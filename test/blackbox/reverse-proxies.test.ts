@@ -1,11 +1,12 @@
 /**
- * docs/deploy.md's nginx configuration in front of the real server, over HTTPS
- * with a self-signed certificate: a person's connect flow (signed link, connect
- * page, upload, result) and a 100 MB upload go through it. The server block is
- * read out of the document, so the document is what is tested; only the names,
- * ports and certificate paths are this machine's. nginx runs unprivileged from
- * a temporary prefix. Without nginx the block is skipped with one line, unless
- * PARLEY_REQUIRE_NGINX=1 (CI sets it): then that is a failure.
+ * docs/deploy.md's nginx and Caddy configurations, each in front of the real
+ * server over HTTPS with a self-signed certificate: a person's connect flow
+ * (signed link, connect page, upload, result) and a 100 MB upload go through
+ * it. The configuration is read out of the document, so the document is what is
+ * tested; only the names, ports and certificate paths are this machine's. Each
+ * proxy runs unprivileged, every file it writes in a temporary folder. Without
+ * the proxy its block is skipped with one line, unless PARLEY_REQUIRE_NGINX=1 or
+ * PARLEY_REQUIRE_CADDY=1 (CI sets both): then that is a failure.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -25,19 +26,30 @@ import { freePort, ROOT, startServer, type RunningServer } from '../conformance/
 import { fixtureBytes, zipFolderFiles } from '../helpers.ts';
 import { hiddenField } from '../pages/page-client.ts';
 
-const NGINX = process.env.NGINX_PATH || '/usr/sbin/nginx';
 const UPLOAD_BYTES = 100 * 1024 * 1024;
 
-/** docs/deploy.md's nginx block, made this machine's: loopback ports, the test's certificate, the server's port. */
-function documentedConfig(ports: { https: number; http: number; parley: number }, certificate: string, key: string) {
+interface Ports {
+  https: number;
+  http: number;
+  parley: number;
+}
+
+/** docs/deploy.md's block of `language`. */
+function documentedBlock(language: string): string {
   const doc = readFileSync(join(ROOT, 'docs/deploy.md'), 'utf8');
-  const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1];
-  assert.ok(block, 'docs/deploy.md has an nginx block');
-  const replaced = (text: string, from: RegExp, to: string) => {
-    assert.match(text, from, `the block has ${from}`);
-    return text.replace(from, to);
-  };
-  let server = block
+  const block = new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``).exec(doc)?.[1];
+  assert.ok(block, `docs/deploy.md has a ${language} block`);
+  return block;
+}
+
+function replaced(text: string, from: RegExp, to: string): string {
+  assert.match(text, from, `the block has ${from}`);
+  return text.replace(from, to);
+}
+
+/** docs/deploy.md's nginx block, made this machine's: loopback ports, the test's certificate, the server's port. */
+function nginxConfig(ports: Ports, certificate: string, key: string) {
+  let server = documentedBlock('nginx')
     .split('\n')
     .filter((line) => !line.includes('[::]'))
     .join('\n');
@@ -68,6 +80,62 @@ ${server}
 `;
 }
 
+/**
+ * docs/deploy.md's Caddy block, made this machine's: on loopback at the test's
+ * ports with the test's certificate, and Caddy's own state (no admin endpoint)
+ * in `dir`.
+ */
+function caddyConfig(dir: string, ports: Ports, certificate: string, key: string) {
+  let site = replaced(
+    documentedBlock('caddyfile'),
+    /^parley\.example\.com \{$/m,
+    `localhost:${ports.https} {\n\tbind 127.0.0.1\n\ttls ${certificate} ${key}`,
+  );
+  site = replaced(site, /reverse_proxy 127\.0\.0\.1:8787/, `reverse_proxy 127.0.0.1:${ports.parley}`);
+  return `{
+\tadmin off
+\thttp_port ${ports.http}
+\thttps_port ${ports.https}
+\tstorage file_system ${join(dir, 'caddy')}
+}
+${site}`;
+}
+
+/** A reverse proxy the docs configure: where it is, and how it starts with its documented configuration. */
+interface Proxy {
+  name: string;
+  path: string;
+  install: string;
+  start(dir: string, ports: Ports, certificate: string, key: string): ChildProcess;
+}
+
+const PROXIES: Proxy[] = [
+  {
+    name: 'nginx',
+    path: process.env.NGINX_PATH || '/usr/sbin/nginx',
+    install: 'apt-get install nginx',
+    start(dir, ports, certificate, key) {
+      writeFileSync(join(dir, 'nginx.conf'), mainConfig(dir, nginxConfig(ports, certificate, key)));
+      return spawn(this.path, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    },
+  },
+  {
+    name: 'Caddy',
+    path: process.env.CADDY_PATH || '/usr/bin/caddy',
+    install: 'apt-get install caddy',
+    start(dir, ports, certificate, key) {
+      writeFileSync(join(dir, 'Caddyfile'), caddyConfig(dir, ports, certificate, key));
+      return spawn(this.path, ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // Caddy keeps its configuration and data under these; HOME may not be writable.
+        env: { ...process.env, XDG_CONFIG_HOME: dir, XDG_DATA_HOME: dir },
+      });
+    },
+  },
+];
+
 /** fetch over HTTPS that trusts `ca`: Node's fetch takes no certificate authority of a test's own. */
 function trustingFetch(ca: string): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
@@ -95,10 +163,10 @@ function trustingFetch(ca: string): typeof fetch {
   }) as typeof fetch;
 }
 
-/** Waits for nginx to answer on `url` (it prints nothing when it is ready). */
-async function whenListening(url: string, send: typeof fetch, nginx: ChildProcess, log: () => string) {
+/** Waits for the proxy to answer on `url` (nginx prints nothing when it is ready). */
+async function whenListening(url: string, send: typeof fetch, proxy: ChildProcess, log: () => string) {
   for (let tries = 0; tries < 100; tries++) {
-    if (nginx.exitCode !== null) throw new Error(`nginx exited ${nginx.exitCode}:\n${log()}`);
+    if (proxy.exitCode !== null) throw new Error(`the proxy exited ${proxy.exitCode}:\n${log()}`);
     if (
       await send(url).then(
         () => true,
@@ -108,28 +176,32 @@ async function whenListening(url: string, send: typeof fetch, nginx: ChildProces
       return;
     await sleep(100);
   }
-  throw new Error(`nginx did not answer within 10 s:\n${log()}`);
+  throw new Error(`the proxy did not answer within 10 s:\n${log()}`);
 }
 
-const missing = existsSync(NGINX)
-  ? undefined
-  : `no nginx at ${NGINX} — install it (apt-get install nginx) or set NGINX_PATH to one`;
-
-if (missing && process.env.PARLEY_REQUIRE_NGINX === '1') {
-  test('Parley behind nginx', () => assert.fail(`nginx tests required (PARLEY_REQUIRE_NGINX=1), but ${missing}`));
-} else {
-  describe('Parley behind nginx, as docs/deploy.md configures it', {
-    skip: missing && `nginx test skipped: ${missing}`,
+for (const proxy of PROXIES) {
+  const variable = `${proxy.name.toUpperCase()}_PATH`;
+  const required = `PARLEY_REQUIRE_${proxy.name.toUpperCase()}`;
+  const missing = existsSync(proxy.path)
+    ? undefined
+    : `no ${proxy.name} at ${proxy.path} — install it (${proxy.install}) or set ${variable} to one`;
+  if (missing && process.env[required] === '1') {
+    test(`Parley behind ${proxy.name}`, () =>
+      assert.fail(`${proxy.name} tests required (${required}=1), but ${missing}`));
+    continue;
+  }
+  describe(`Parley behind ${proxy.name}, as docs/deploy.md configures it`, {
+    skip: missing && `${proxy.name} test skipped: ${missing}`,
   }, () => {
     let dir: string;
     let parley: RunningServer;
-    let nginx: ChildProcess;
+    let running: ChildProcess;
     let base: string;
     let send: typeof fetch;
     let tenant: Awaited<ReturnType<typeof onboardApp>>;
 
     before(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'parley-nginx-'));
+      dir = mkdtempSync(join(tmpdir(), 'parley-proxy-'));
       const certificate = join(dir, 'cert.pem');
       const key = join(dir, 'key.pem');
       execFileSync(
@@ -150,21 +222,18 @@ if (missing && process.env.PARLEY_REQUIRE_NGINX === '1') {
       parley = await startServer('node', { databasePath, env: { PUBLIC_URL: base } });
       ports.parley = Number(new URL(parley.url).port);
       const db = openBetterSqlite3(databasePath);
-      tenant = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, 'Behind nginx');
+      tenant = await onboardApp({ db, clock: systemClock, random: cryptoRandom }, `Behind ${proxy.name}`);
       await db.destroy();
 
-      writeFileSync(join(dir, 'nginx.conf'), mainConfig(dir, documentedConfig(ports, certificate, key)));
-      nginx = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      running = proxy.start(dir, ports, certificate, key);
       let output = '';
-      for (const stream of [nginx.stdout!, nginx.stderr!]) stream.on('data', (chunk) => (output += chunk));
+      for (const stream of [running.stdout!, running.stderr!]) stream.on('data', (chunk) => (output += chunk));
       send = trustingFetch(readFileSync(certificate, 'utf8'));
-      await whenListening(`${base}/healthz`, send, nginx, () => output);
+      await whenListening(`${base}/healthz`, send, running, () => output);
     });
 
     after(async () => {
-      nginx?.kill('SIGTERM');
+      running?.kill('SIGTERM');
       await parley?.stop();
       rmSync(dir, { recursive: true, force: true });
     });
@@ -173,7 +242,7 @@ if (missing && process.env.PARLEY_REQUIRE_NGINX === '1') {
       const link = await signLink(
         {
           appId: tenant.appId,
-          userRef: 'behind-nginx',
+          userRef: 'behind-proxy',
           scopes: ['conversations:read'],
           purpose: 'connect',
           baseUrl: base,
