@@ -1,6 +1,7 @@
 import type { AttachmentStoreName, Db, UploadsTable } from './database.ts';
 import { insertStagedBlob } from './attachment-staging.ts';
-import { writeTransaction } from './transaction.ts';
+import { dialectOf } from './dialects/dialect.ts';
+import { nextTurn, writeTransaction } from './transaction.ts';
 
 export type UploadRow = Omit<UploadsTable, 'received'> & { received: number };
 
@@ -116,9 +117,41 @@ export async function partsOf(
   return rows.map((row) => ({ ...row, size: Number(row.size) }));
 }
 
-/** Removes an upload with its parts and their bytes (the parts' trigger deletes their blobs). */
+/** Chunk rows (a megabyte each) one statement deletes where the dialect deletes in batches. */
+const CHUNKS_PER_DELETE = 8;
+
+/**
+ * Removes an upload with its parts and their bytes (the parts' trigger deletes
+ * their blobs). Where the statements run on this thread (the dialect's
+ * writeBatch), the upload is first expired, so that no one finds it any more,
+ * and its chunks go a few at a time with other requests let in between:
+ * SQLite's secure_delete overwrites every page it frees, and one statement
+ * deleting a gigabyte held the event loop for seconds.
+ */
 export async function deleteUpload(db: Db, id: string): Promise<void> {
+  if (dialectOf(db).writeBatch) {
+    await db.updateTable('uploads').set({ expires_at: 0 }).where('id', '=', id).execute();
+    const parts = await db.selectFrom('upload_parts').select('blob_id').where('upload_id', '=', id).execute();
+    for (const { blob_id } of parts) while (await deleteFirstChunks(db, blob_id)) await nextTurn();
+  }
   await db.deleteFrom('uploads').where('id', '=', id).execute();
+}
+
+/** Deletes the blob's first CHUNKS_PER_DELETE chunks; whether there were that many (more may be left). */
+async function deleteFirstChunks(db: Db, blobId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('attachment_chunks')
+    .where('blob_id', '=', blobId)
+    .where('seq', 'in', (eb) =>
+      eb
+        .selectFrom('attachment_chunks')
+        .select('seq')
+        .where('blob_id', '=', blobId)
+        .orderBy('seq')
+        .limit(CHUNKS_PER_DELETE),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === CHUNKS_PER_DELETE;
 }
 
 /** Removes the uploads that name this user. */
