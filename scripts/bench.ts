@@ -26,7 +26,7 @@
  *      --resumable-mb MB imported on fresh servers in one request and through
  *      /api/uploads in PATCHes of --part-mb MB then `POST /api/ingest-export?upload=`,
  *      alternated --rounds times: each answered and settled, their ratio, the
- *      server's peak RSS; then the same upload cut in the middle of a part and
+ *      server's peak RSS, its slowest /healthz meanwhile; then the same upload cut in the middle of a part and
  *      resumed after a HEAD, as the SDK does: the bytes sent again.
  * Imports and listings of 1–3 run on each database of --databases: the SQLite
  * file, and PostgreSQL (started from npm, as the tests start it); on PostgreSQL
@@ -831,13 +831,34 @@ async function resumable() {
   const file = join(work, 'resumable.zip');
   const written = writeAttachmentExport(file, { imageMb: resumableMb, imageKb: attachmentKb });
   const env = { MAX_EXPORT_BYTES: String(4 * 1024 * MIB) };
-  /** One import on a fresh server, from `started` (the first request) to answered and settled. */
+  /**
+   * One import on a fresh server, from `started` (the first request) to answered and
+   * settled; meanwhile /healthz asked again as soon as it answers: its slowest answer.
+   */
   const timed = async (
     send: (server: RunningServer, apiKey: string) => Promise<{ imported: Upload; uploadSeconds: number }>,
   ) => {
     const { server, apiKey, databaseBytes } = await parley(runtime, 'sqlite', env);
     const started = performance.now();
-    const { imported, uploadSeconds } = await send(server, apiKey);
+    let sending = true;
+    let slowestHealthMs = 0;
+    const probe = (async () => {
+      while (sending) {
+        const asked = performance.now();
+        // A connection of its own each time: a kept-alive one may be closed by the server as it is reused.
+        await new Promise((resolve) =>
+          httpRequest(`${server.url}/healthz`, { agent: false }, (response) => response.resume().on('end', resolve))
+            .on('error', resolve)
+            .end(),
+        );
+        slowestHealthMs = Math.max(slowestHealthMs, performance.now() - asked);
+        await sleep(SAMPLE_MS);
+      }
+    })();
+    const { imported, uploadSeconds } = await send(server, apiKey).finally(() => {
+      sending = false;
+    });
+    await probe;
     const answered = (imported.startedAt + imported.seconds * 1000 - started) / 1000;
     const settled = imported.error === null ? await settledSeconds(server.pid, databaseBytes, started) : null;
     const peakRssMb = memoryMb(server.pid, 'VmHWM');
@@ -846,6 +867,7 @@ async function resumable() {
       answeredSeconds: round(answered, 2),
       settledSeconds: settled === null ? null : round(settled, 2),
       uploadSeconds: round(uploadSeconds, 2),
+      slowestHealthMs: Math.round(slowestHealthMs),
       created: imported.created,
       error: imported.error,
       peakRssMb,
@@ -913,11 +935,11 @@ function report(
     const times = (t: (typeof u.runs)[number]['single']) =>
       t.error === null ? `${t.answeredSeconds} / ${t.settledSeconds} s` : `failed: ${t.error}`;
     lines.push(
-      `| Resumable upload (SQLite; ChatGPT zip of images, ${u.zipMb} MB, ${u.runtime}) | one request: answered / settled | ${u.partMb} MB parts then the import: answered / settled (of which the parts) | ratio answered / settled | peak RSS, one request / parts | load average after |`,
-      '| - | - | - | - | - | - |',
+      `| Resumable upload (SQLite; ChatGPT zip of images, ${u.zipMb} MB, ${u.runtime}) | one request: answered / settled | ${u.partMb} MB parts then the import: answered / settled (of which the parts) | ratio answered / settled | peak RSS, one request / parts | slowest /healthz meanwhile, one request / parts | load average after |`,
+      '| - | - | - | - | - | - | - |',
       ...u.runs.map(
         (r, i) =>
-          `| round ${i + 1} | ${times(r.single)} | ${times(r.parts)} (${r.parts.uploadSeconds} s) | ${r.answeredRatio} / ${r.settledRatio ?? 'n/a'} | ${r.single.peakRssMb} / ${r.parts.peakRssMb} MB | ${r.single.loadAverage}; ${r.parts.loadAverage} |`,
+          `| round ${i + 1} | ${times(r.single)} | ${times(r.parts)} (${r.parts.uploadSeconds} s) | ${r.answeredRatio} / ${r.settledRatio ?? 'n/a'} | ${r.single.peakRssMb} / ${r.parts.peakRssMb} MB | ${r.single.slowestHealthMs} / ${r.parts.slowestHealthMs} ms | ${r.single.loadAverage}; ${r.parts.loadAverage} |`,
       ),
       '',
       `Cut in the middle of a part (at ${u.interruption.cutAtMb} MB) and resumed after a HEAD: ${u.interruption.resentBytes} bytes sent again; the import after it: ${u.interruption.imported} conversations.`,
