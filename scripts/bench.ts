@@ -21,7 +21,13 @@
  *   6. several files, one import: on --runtime and SQLite, Claude's export as one
  *      zip per category — a conversations-000.zip of --several-files-mb MB, a
  *      projects-000.zip and a memories-000.zip — sent as one form: the time and
- *      the server's peak RSS.
+ *      the server's peak RSS;
+ *   7. resumable uploads: on --runtime and SQLite, the attachments' ChatGPT zip of
+ *      --resumable-mb MB imported on fresh servers in one request and through
+ *      /api/uploads in PATCHes of --part-mb MB then `POST /api/ingest-export?upload=`,
+ *      alternated --rounds times: each answered and settled, their ratio, the
+ *      server's peak RSS, its slowest /healthz meanwhile; then the same upload cut in the middle of a part and
+ *      resumed after a HEAD, as the SDK does: the bytes sent again.
  * Imports and listings of 1–3 run on each database of --databases: the SQLite
  * file, and PostgreSQL (started from npm, as the tests start it); on PostgreSQL
  * the connections listing is also measured over 1, 2 and 3 instances.
@@ -29,9 +35,10 @@
  *   npm run bench [-- --runtime node|deno|bun|binary --compare node,deno,bun,binary --compare-size 200
  *                    --sizes 20,200,1000 --providers openai,anthropic,deepseek,xai,google,microsoft
  *                    --databases sqlite,postgres --instances 1,2,3 --duration 10 --connections 20
- *                    --attachment-mb 500 --attachment-kb 2048 --attachment-text-mb 0 --several-files-mb 1024]
+ *                    --attachment-mb 500 --attachment-kb 2048 --attachment-text-mb 0 --several-files-mb 1024
+ *                    --resumable-mb 2048 --part-mb 50 --rounds 2]
  *
- * `--sizes ''` skips 1–3, `--compare ''` skips 4, `--attachment-mb 0` skips 5, `--several-files-mb 0` skips 6. Node runs what `npm start`
+ * `--sizes ''` skips 1–3, `--compare ''` skips 4, `--attachment-mb 0` skips 5, `--several-files-mb 0` skips 6, `--resumable-mb 0` (the default) skips 7. Node runs what `npm start`
  * runs (the bundle of the Node entry), the binary what `npm run build:binary`
  * makes; every server has LOG_LEVEL=warn. Each import is timed twice: until
  * the server answers, and until it has settled — its search index and the
@@ -91,6 +98,9 @@ const { values: options } = parseArgs({
     'attachment-kb': { type: 'string', default: '2048' },
     'attachment-text-mb': { type: 'string', default: '0' },
     'several-files-mb': { type: 'string', default: '1024' },
+    'resumable-mb': { type: 'string', default: '0' },
+    'part-mb': { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '2' },
     out: { type: 'string', default: join(ROOT, 'bench-results') },
   },
 });
@@ -116,6 +126,9 @@ const attachmentMb = Number(options['attachment-mb']);
 const attachmentKb = Number(options['attachment-kb']);
 const attachmentTextMb = Number(options['attachment-text-mb']);
 const severalFilesMb = Number(options['several-files-mb']);
+const resumableMb = Number(options['resumable-mb']);
+const partBytes = Number(options['part-mb']) * MIB;
+const rounds = Number(options.rounds);
 const connections = Number(options.connections);
 const work = mkdtempSync(join(tmpdir(), 'parley-bench-'));
 /** What `npm run build:binary` makes. */
@@ -271,13 +284,18 @@ interface Upload {
  * undici's stream adaptation took most of a core from the server it measures
  * (a 200 MB import timed 4.4 s through fetch, 3.0 s through this or curl).
  */
-function upload(server: RunningServer, apiKey: string, file: string, type: string): Promise<Upload> {
+function upload(
+  server: RunningServer,
+  apiKey: string,
+  source: { file: string; type: string } | { uploadId: string },
+): Promise<Upload> {
   const started = performance.now();
-  const headers = {
-    Authorization: `Bearer ${apiKey}`,
-    'Content-Type': type,
-    'Content-Length': String(statSync(file).size),
-  };
+  const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}` };
+  if ('file' in source) {
+    headers['Content-Type'] = source.type;
+    headers['Content-Length'] = String(statSync(source.file).size);
+  }
+  const query = 'file' in source ? '' : `&upload=${source.uploadId}`;
   return new Promise((resolve) => {
     let settled = false;
     const done = (status: number, text: string | null, failure?: Error) => {
@@ -304,7 +322,7 @@ function upload(server: RunningServer, apiKey: string, file: string, type: strin
       });
     };
     const request = httpRequest(
-      `${server.url}/api/ingest-export?userRef=bench`,
+      `${server.url}/api/ingest-export?userRef=bench${query}`,
       { method: 'POST', headers },
       (response) => {
         const chunks: Buffer[] = [];
@@ -315,7 +333,8 @@ function upload(server: RunningServer, apiKey: string, file: string, type: strin
     );
     // The server went away mid-upload, or answered early and closed.
     request.on('error', (failure) => done(0, null, failure));
-    createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(request);
+    if ('file' in source) createReadStream(source.file, { highWaterMark: 256 * 1024 }).pipe(request);
+    else request.end();
   });
 }
 
@@ -331,9 +350,9 @@ async function importTwice(r: Runtime, database: DatabaseName, file: string, typ
     settledSeconds:
       answered.error === null ? await settledSeconds(server.pid, databaseBytes, answered.startedAt) : null,
   });
-  const first = await settled(await upload(server, apiKey, file, type));
+  const first = await settled(await upload(server, apiKey, { file, type }));
   let again: Settled | null = null;
-  if (first.error === null) again = await settled(await upload(server, apiKey, file, type));
+  if (first.error === null) again = await settled(await upload(server, apiKey, { file, type }));
   let peakRssMb: number | null = null;
   try {
     peakRssMb = memoryMb(server.pid, 'VmHWM');
@@ -710,6 +729,198 @@ async function severalFiles() {
   return result;
 }
 
+const TUS_HEADERS = { 'Tus-Resumable': '1.0.0' };
+
+interface TusAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Bytes of the body written to the connection. */
+  sent: number;
+}
+
+/**
+ * One request of the tus protocol (node:http, as `upload`), with bytes [start, end)
+ * of `file` as its body when given; `cutAfter` bytes of it, the connection is
+ * destroyed (a dropped connection), answered as status 0.
+ */
+function tusRequest(
+  url: string,
+  method: 'POST' | 'PATCH' | 'HEAD',
+  headers: Record<string, string>,
+  body?: { file: string; start: number; end: number; cutAfter?: number },
+): Promise<TusAnswer> {
+  const allHeaders = { ...TUS_HEADERS, ...headers };
+  if (body)
+    Object.assign(allHeaders, {
+      'Content-Type': 'application/offset+octet-stream',
+      'Content-Length': String(body.end - body.start),
+    });
+  return new Promise((resolve) => {
+    let sent = 0;
+    const request = httpRequest(url, { method, headers: allHeaders }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, sent }));
+    });
+    request.on('error', () => resolve({ status: 0, headers: {}, sent }));
+    if (!body) return request.end();
+    void (async () => {
+      for await (const chunk of createReadStream(body.file, {
+        start: body.start,
+        end: body.end - 1,
+        highWaterMark: 256 * 1024,
+      }) as AsyncIterable<Buffer>) {
+        const taken = body.cutAfter === undefined ? chunk : chunk.subarray(0, body.cutAfter - sent);
+        sent += taken.length;
+        if (!request.write(taken)) await once(request, 'drain');
+        if (sent === body.cutAfter) return request.destroy();
+      }
+      request.end();
+    })();
+  });
+}
+
+/**
+ * Sends `file` to /api/uploads in parts of `partBytes`, as the SDK does: after a
+ * failed PATCH, half a second, a HEAD for the offset the server kept, and on
+ * from there. `cutAt`: the byte at which one PATCH's connection is dropped. The
+ * upload's id and the body bytes sent in all.
+ */
+async function resumableUpload(server: RunningServer, apiKey: string, file: string, cutAt?: number) {
+  const size = statSync(file).size;
+  const auth = { Authorization: `Bearer ${apiKey}` };
+  const created = await tusRequest(`${server.url}/api/uploads`, 'POST', {
+    ...auth,
+    'Upload-Length': String(size),
+    'Upload-Metadata': `userRef ${Buffer.from('bench').toString('base64')}`,
+  });
+  if (created.status !== 201) throw new Error(`creating the upload: HTTP ${created.status}`);
+  const id = String(created.headers.location).split('/').pop()!;
+  const url = `${server.url}/api/uploads/${id}`;
+  let offset = 0;
+  let sent = 0;
+  let cut = cutAt;
+  while (offset < size) {
+    const end = Math.min(size, offset + partBytes);
+    const cutAfter = cut !== undefined && cut >= offset && cut < end ? cut - offset : undefined;
+    const patched = await tusRequest(
+      url,
+      'PATCH',
+      { ...auth, 'Upload-Offset': String(offset) },
+      { file, start: offset, end, cutAfter },
+    );
+    sent += patched.sent;
+    if (patched.status === 204) {
+      offset = Number(patched.headers['upload-offset']);
+      continue;
+    }
+    if (cutAfter === undefined) throw new Error(`PATCH at ${offset}: HTTP ${patched.status}`);
+    cut = undefined;
+    await sleep(500);
+    const asked = await tusRequest(url, 'HEAD', auth);
+    offset = Number(asked.headers['upload-offset']);
+  }
+  return { id, sent, size };
+}
+
+/**
+ * Section 7: the attachments' zip of --resumable-mb MB imported on fresh servers
+ * (--runtime, SQLite) in one request and through /api/uploads, alternated
+ * --rounds times; then an upload cut in the middle of a part and resumed.
+ */
+async function resumable() {
+  const file = join(work, 'resumable.zip');
+  const written = writeAttachmentExport(file, { imageMb: resumableMb, imageKb: attachmentKb });
+  const env = { MAX_EXPORT_BYTES: String(4 * 1024 * MIB) };
+  /**
+   * One import on a fresh server, from `started` (the first request) to answered and
+   * settled; meanwhile /healthz asked again as soon as it answers: its slowest answer.
+   */
+  const timed = async (
+    send: (server: RunningServer, apiKey: string) => Promise<{ imported: Upload; uploadSeconds: number }>,
+  ) => {
+    const { server, apiKey, databaseBytes } = await parley(runtime, 'sqlite', env);
+    const started = performance.now();
+    let sending = true;
+    let slowestHealthMs = 0;
+    const probe = (async () => {
+      while (sending) {
+        const asked = performance.now();
+        // A connection of its own each time: a kept-alive one may be closed by the server as it is reused.
+        await new Promise((resolve) =>
+          httpRequest(`${server.url}/healthz`, { agent: false }, (response) => response.resume().on('end', resolve))
+            .on('error', resolve)
+            .end(),
+        );
+        slowestHealthMs = Math.max(slowestHealthMs, performance.now() - asked);
+        await sleep(SAMPLE_MS);
+      }
+    })();
+    const { imported, uploadSeconds } = await send(server, apiKey).finally(() => {
+      sending = false;
+    });
+    await probe;
+    const answered = (imported.startedAt + imported.seconds * 1000 - started) / 1000;
+    const settled = imported.error === null ? await settledSeconds(server.pid, databaseBytes, started) : null;
+    const peakRssMb = memoryMb(server.pid, 'VmHWM');
+    await server.stop().catch(() => {});
+    const result = {
+      answeredSeconds: round(answered, 2),
+      settledSeconds: settled === null ? null : round(settled, 2),
+      uploadSeconds: round(uploadSeconds, 2),
+      slowestHealthMs: Math.round(slowestHealthMs),
+      created: imported.created,
+      error: imported.error,
+      peakRssMb,
+      loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    };
+    console.error(JSON.stringify(result));
+    return result;
+  };
+  const runs = [];
+  for (let i = 0; i < rounds; i++) {
+    const single = await timed(async (server, apiKey) => ({
+      imported: await upload(server, apiKey, { file, type: 'application/zip' }),
+      uploadSeconds: 0,
+    }));
+    const parts = await timed(async (server, apiKey) => {
+      const started = performance.now();
+      const { id } = await resumableUpload(server, apiKey, file);
+      const uploadSeconds = (performance.now() - started) / 1000;
+      return { imported: await upload(server, apiKey, { uploadId: id }), uploadSeconds };
+    });
+    runs.push({
+      single,
+      parts,
+      answeredRatio: round(parts.answeredSeconds / single.answeredSeconds, 2),
+      settledRatio:
+        single.settledSeconds === null || parts.settledSeconds === null
+          ? null
+          : round(parts.settledSeconds / single.settledSeconds, 2),
+    });
+  }
+  // Cut in the middle of the middle part.
+  const { server, apiKey } = await parley(runtime, 'sqlite', env);
+  const middlePart = Math.floor(written.bytes / partBytes / 2);
+  const cutAt = Math.min(written.bytes - 1, middlePart * partBytes + Math.floor(partBytes / 2));
+  const interrupted = await resumableUpload(server, apiKey, file, cutAt);
+  const imported = await upload(server, apiKey, { uploadId: interrupted.id });
+  await server.stop().catch(() => {});
+  rmSync(file, { force: true });
+  const result = {
+    runtime,
+    zipMb: round(written.bytes / MIB),
+    partMb: round(partBytes / MIB),
+    runs,
+    interruption: {
+      cutAtMb: round(cutAt / MIB),
+      resentBytes: interrupted.sent - interrupted.size,
+      imported: imported.error === null ? imported.created : `failed: ${imported.error}`,
+    },
+  };
+  console.error(JSON.stringify(result));
+  return result;
+}
+
 function report(
   machine: string,
   date: string,
@@ -717,8 +928,24 @@ function report(
   c: Awaited<ReturnType<typeof comparison>> | null,
   a: Awaited<ReturnType<typeof attachments>> | null,
   f: Awaited<ReturnType<typeof severalFiles>> | null,
+  u: Awaited<ReturnType<typeof resumable>> | null,
 ): string[] {
   const lines = [`Measured ${date.slice(0, 10)} on ${machine}.`, ''];
+  if (u) {
+    const times = (t: (typeof u.runs)[number]['single']) =>
+      t.error === null ? `${t.answeredSeconds} / ${t.settledSeconds} s` : `failed: ${t.error}`;
+    lines.push(
+      `| Resumable upload (SQLite; ChatGPT zip of images, ${u.zipMb} MB, ${u.runtime}) | one request: answered / settled | ${u.partMb} MB parts then the import: answered / settled (of which the parts) | ratio answered / settled | peak RSS, one request / parts | slowest /healthz meanwhile, one request / parts | load average after |`,
+      '| - | - | - | - | - | - | - |',
+      ...u.runs.map(
+        (r, i) =>
+          `| round ${i + 1} | ${times(r.single)} | ${times(r.parts)} (${r.parts.uploadSeconds} s) | ${r.answeredRatio} / ${r.settledRatio ?? 'n/a'} | ${r.single.peakRssMb} / ${r.parts.peakRssMb} MB | ${r.single.slowestHealthMs} / ${r.parts.slowestHealthMs} ms | ${r.single.loadAverage}; ${r.parts.loadAverage} |`,
+      ),
+      '',
+      `Cut in the middle of a part (at ${u.interruption.cutAtMb} MB) and resumed after a HEAD: ${u.interruption.resentBytes} bytes sent again; the import after it: ${u.interruption.imported} conversations.`,
+      '',
+    );
+  }
   if (f) {
     const outcome = f.error === null ? `${f.seconds} s, ${f.created} conversations` : `failed: ${f.error}`;
     lines.push(
@@ -814,7 +1041,7 @@ function report(
 
 async function main() {
   const runtimes = new Set<Runtime>([
-    ...(sizes.length > 0 || attachmentMb > 0 || severalFilesMb > 0 ? [runtime] : []),
+    ...(sizes.length > 0 || attachmentMb > 0 || severalFilesMb > 0 || resumableMb > 0 ? [runtime] : []),
     ...compared,
   ]);
   if (runtimes.has('node')) await run('npm', ['run', '-s', 'build:node'], { cwd: ROOT });
@@ -827,11 +1054,12 @@ async function main() {
     const c = compared.length > 0 ? await comparison() : null;
     const a = attachmentMb > 0 ? await attachments() : null;
     const f = severalFilesMb > 0 ? await severalFiles() : null;
-    const lines = report(machine, date, d, c, a, f);
+    const u = resumableMb > 0 ? await resumable() : null;
+    const lines = report(machine, date, d, c, a, f, u);
     mkdirSync(options.out, { recursive: true });
     writeFileSync(
       join(options.out, 'bench.json'),
-      `${JSON.stringify({ machine, date, runtime, detailed: d, comparison: c, attachments: a, severalFiles: f }, null, 2)}\n`,
+      `${JSON.stringify({ machine, date, runtime, detailed: d, comparison: c, attachments: a, severalFiles: f, resumable: u }, null, 2)}\n`,
     );
     writeFileSync(join(options.out, 'bench.md'), `${lines.join('\n')}\n`);
     console.log(lines.join('\n'));

@@ -1,7 +1,8 @@
 import type { AttachmentStoreName, Db, UploadsTable } from './database.ts';
 import { insertStagedBlob } from './attachment-staging.ts';
+import { dialectOf } from './dialects/dialect.ts';
 import { lockRow } from './sql-fragments.ts';
-import { writeTransaction } from './transaction.ts';
+import { nextTurn, writeTransaction } from './transaction.ts';
 
 export type UploadRow = Omit<UploadsTable, 'received' | 'importing_until'> & { received: number };
 
@@ -149,28 +150,68 @@ export async function releaseUploads(db: Db, ids: string[]): Promise<void> {
   await db.updateTable('uploads').set({ importing_until: null }).where('id', 'in', ids).execute();
 }
 
-/** Removes an upload with its parts and their bytes (the parts' trigger deletes their blobs). */
+/** Chunk rows (a megabyte each) one statement deletes where the dialect deletes in batches. */
+const CHUNKS_PER_DELETE = 8;
+
+/**
+ * Removes an upload with its parts and their bytes (the parts' trigger deletes
+ * their blobs). Where the statements run on this thread (the dialect's
+ * writeBatch), the upload is first expired, so that no one finds it any more,
+ * and its chunks go a few at a time with other requests let in between:
+ * SQLite's secure_delete overwrites every page it frees, and one statement
+ * deleting a gigabyte held the event loop for seconds.
+ */
 export async function deleteUpload(db: Db, id: string): Promise<void> {
+  if (dialectOf(db).writeBatch) {
+    await db.updateTable('uploads').set({ expires_at: 0 }).where('id', '=', id).execute();
+    const parts = await db.selectFrom('upload_parts').select('blob_id').where('upload_id', '=', id).execute();
+    for (const { blob_id } of parts) while (await deleteFirstChunks(db, blob_id)) await nextTurn();
+  }
   await db.deleteFrom('uploads').where('id', '=', id).execute();
 }
 
-/** Removes those of the uploads `ids` that are the app's and `pageSession`'s. */
+/** Deletes the blob's first CHUNKS_PER_DELETE chunks; whether there were that many (more may be left). */
+async function deleteFirstChunks(db: Db, blobId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('attachment_chunks')
+    .where('blob_id', '=', blobId)
+    .where('seq', 'in', (eb) =>
+      eb
+        .selectFrom('attachment_chunks')
+        .select('seq')
+        .where('blob_id', '=', blobId)
+        .orderBy('seq')
+        .limit(CHUNKS_PER_DELETE),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === CHUNKS_PER_DELETE;
+}
+
+/** Removes those of the uploads `ids` that are the app's and `pageSession`'s, as deleteUpload does. */
 export async function deleteUploadsOfSession(
   db: Db,
   { appId, pageSession }: { appId: string; pageSession: string },
   ids: string[],
 ): Promise<void> {
-  await db
-    .deleteFrom('uploads')
+  const owned = await db
+    .selectFrom('uploads')
+    .select('id')
     .where('id', 'in', ids)
     .where('app_id', '=', appId)
     .where('page_session', '=', pageSession)
     .execute();
+  for (const { id } of owned) await deleteUpload(db, id);
 }
 
-/** Removes the uploads that name this user. */
+/** Removes the uploads that name this user, as deleteUpload does. */
 export async function deleteUploadsOfUser(db: Db, appId: string, userRef: string): Promise<void> {
-  await db.deleteFrom('uploads').where('app_id', '=', appId).where('user_ref', '=', userRef).execute();
+  const named = await db
+    .selectFrom('uploads')
+    .select('id')
+    .where('app_id', '=', appId)
+    .where('user_ref', '=', userRef)
+    .execute();
+  for (const { id } of named) await deleteUpload(db, id);
 }
 
 /** Removes the uploads whose expiry has passed; how many. */

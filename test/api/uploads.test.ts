@@ -12,6 +12,7 @@ import { claimUploads } from '../../src/db/uploads.ts';
 import {
   claudeConversations,
   fixtureBytes,
+  isPostgres,
   json,
   postExport,
   rowsIn,
@@ -252,6 +253,28 @@ describe('resumable uploads (tus 1.0.0)', () => {
     const response = await t.request(path, { method: 'DELETE', headers: TUS });
     assert.equal(response.status, 204);
     assert.equal((await head(t, path)).status, 404);
+    assert.deepEqual(await leftovers(t), NOTHING);
+  });
+
+  test('an upload of many megabytes is deleted a few chunks at a time, other work let in between (SQLite)', async (c) => {
+    const t = await setup();
+    if (isPostgres(t.deps.db)) return c.skip('PostgreSQL deletes on its own server, not on this thread');
+    const bytes = new Uint8Array(20 * 1024 * 1024);
+    const path = await create(t, bytes.length);
+    assert.equal((await patch(t, path, 0, bytes)).status, 204);
+    const chunks = await rowsIn(t.deps.db, 'attachment_chunks');
+    // A timer runs only once the event loop turns: one statement deleting them all would run first.
+    let left: number | undefined;
+    let found: number | undefined;
+    setTimeout(async () => {
+      left = await rowsIn(t.deps.db, 'attachment_chunks');
+      found = (await head(t, path)).status;
+    }, 0);
+    const response = await t.request(path, { method: 'DELETE', headers: TUS });
+    assert.equal(response.status, 204);
+    assert.ok(left !== undefined && left > 0 && left < chunks, `${left} of ${chunks} chunks left`);
+    // Gone for its client from the first batch on.
+    assert.equal(found, 404);
     assert.deepEqual(await leftovers(t), NOTHING);
   });
 
