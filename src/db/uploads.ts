@@ -214,8 +214,9 @@ export async function deleteUploadsOfUser(db: Db, appId: string, userRef: string
   for (const { id } of named) await deleteUpload(db, id);
 }
 
-/** Removes the uploads whose expiry has passed; how many. */
+/** Removes the uploads whose expiry has passed, as deleteUpload does; how many. */
 export async function deleteExpiredUploads(db: Db, now: number): Promise<number> {
-  const result = await db.deleteFrom('uploads').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const expired = await db.selectFrom('uploads').select('id').where('expires_at', '<=', now).execute();
+  for (const { id } of expired) await deleteUpload(db, id);
+  return expired.length;
 }

@@ -100,11 +100,13 @@ export function connectUpload(deps: Deps, imports: ImportSlots) {
       if (!problem) throw error;
       // A refused file is no error response: the redirect to the result page says whether the connection stays.
       closeIfBodyUnread(c);
-      // The result page asks for another file; the person has no way to retry, or remove, this one.
-      if (uploadIds) await discardSessionUploads(deps, current, uploadIds);
+      const found = foundProvider(error);
+      // The result page asks for another file: the person has no way to retry, or remove, this one.
+      // A file of another service is kept for the one click that imports it as that service's.
+      if (uploadIds && !found.found) await discardSessionUploads(deps, current, uploadIds);
       // The page says what to do next; the precise reason is for the log (and the API's answer).
       deps.log.info('page import refused', { appId: current.appId, provider, error: error.message });
-      outcome = { provider, ok: false, status: errorStatus(error), problem, ...foundProvider(error) };
+      outcome = { provider, ok: false, status: errorStatus(error), problem, ...found };
     }
     await rememberResult(deps, current, outcome);
     return c.redirect('/connect/result', 303);

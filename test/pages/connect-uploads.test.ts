@@ -132,4 +132,19 @@ describe('the connect page’s resumable uploads', () => {
     assert.equal(await rowsIn(t.deps.db, 'uploads'), 0);
     assert.equal(await rowsIn(t.deps.db, 'attachment_blobs'), 0);
   });
+
+  test('a file of another service than the one chosen stays, for the one click that imports it as that one', async () => {
+    const t = await setup();
+    const { browser, csrf } = await connectSession(t);
+    const path = await uploaded(browser, csrf, exportBytes());
+    const id = path.split('/').pop();
+    const refused = await browser.post(`/connect/openai?upload=${id}`, { csrf });
+    assert.equal(refused.headers.get('location'), '/connect/result');
+    assert.equal((await head(browser, csrf, path)).status, 200);
+    assert.equal(
+      (await browser.post(`/connect/anthropic?upload=${id}`, { csrf })).headers.get('location'),
+      '/connect/result',
+    );
+    assert.match(await (await browser.get('/connect/result')).text(), /3 conversations from Claude/);
+  });
 });
