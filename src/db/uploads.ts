@@ -1,4 +1,5 @@
-import type { AttachmentStoreName, Db, UploadsTable } from './database.ts';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { AttachmentStoreName, Database, Db, UploadsTable } from './database.ts';
 import { insertStagedBlob } from './attachment-staging.ts';
 import { dialectOf } from './dialects/dialect.ts';
 import { lockRow } from './sql-fragments.ts';
@@ -187,36 +188,32 @@ async function deleteFirstChunks(db: Db, blobId: string): Promise<boolean> {
   return Number(result.numDeletedRows) === CHUNKS_PER_DELETE;
 }
 
-/** Removes those of the uploads `ids` that are the app's and `pageSession`'s, as deleteUpload does. */
+/** Removes the uploads `which` picks, each as deleteUpload does; how many. */
+async function deleteUploadsWhere(
+  db: Db,
+  which: (eb: ExpressionBuilder<Database, 'uploads'>) => Expression<SqlBool>,
+): Promise<number> {
+  const picked = await db.selectFrom('uploads').select('id').where(which).execute();
+  for (const { id } of picked) await deleteUpload(db, id);
+  return picked.length;
+}
+
+/** Removes those of the uploads `ids` that are the app's and `pageSession`'s. */
 export async function deleteUploadsOfSession(
   db: Db,
   { appId, pageSession }: { appId: string; pageSession: string },
   ids: string[],
 ): Promise<void> {
-  const owned = await db
-    .selectFrom('uploads')
-    .select('id')
-    .where('id', 'in', ids)
-    .where('app_id', '=', appId)
-    .where('page_session', '=', pageSession)
-    .execute();
-  for (const { id } of owned) await deleteUpload(db, id);
+  await deleteUploadsWhere(db, (eb) =>
+    eb.and([eb('id', 'in', ids), eb('app_id', '=', appId), eb('page_session', '=', pageSession)]),
+  );
 }
 
-/** Removes the uploads that name this user, as deleteUpload does. */
+/** Removes the uploads that name this user. */
 export async function deleteUploadsOfUser(db: Db, appId: string, userRef: string): Promise<void> {
-  const named = await db
-    .selectFrom('uploads')
-    .select('id')
-    .where('app_id', '=', appId)
-    .where('user_ref', '=', userRef)
-    .execute();
-  for (const { id } of named) await deleteUpload(db, id);
+  await deleteUploadsWhere(db, (eb) => eb.and([eb('app_id', '=', appId), eb('user_ref', '=', userRef)]));
 }
 
-/** Removes the uploads whose expiry has passed, as deleteUpload does; how many. */
-export async function deleteExpiredUploads(db: Db, now: number): Promise<number> {
-  const expired = await db.selectFrom('uploads').select('id').where('expires_at', '<=', now).execute();
-  for (const { id } of expired) await deleteUpload(db, id);
-  return expired.length;
-}
+/** Removes the uploads whose expiry has passed; how many. */
+export const deleteExpiredUploads = (db: Db, now: number): Promise<number> =>
+  deleteUploadsWhere(db, (eb) => eb('expires_at', '<=', now));
