@@ -10,6 +10,7 @@ import { discardAbandonedImports } from './db/imports.ts';
 import { takeLease } from './db/leases.ts';
 import { deleteExpiredPageState } from './db/page-sessions.ts';
 import { deleteExpiredUploads } from './db/uploads.ts';
+import { removeLeftoverPartFiles } from './uploads/resumable-uploads.ts';
 import { isoTime, type Deps } from './deps.ts';
 import { connectSessionMs, SESSION_IDLE_MS } from './links/page-sessions.ts';
 import { runEvery } from './periodic.ts';
@@ -42,6 +43,8 @@ async function runMaintenance(deps: Deps, holder: string, periodMs: number): Pro
   if (await discardAbandonedImportConnections(deps.db, now - ABANDONED_STAGING_MS)) deps.erased?.();
   // Resumable uploads not continued for UPLOAD_EXPIRY_HOURS, with their bytes.
   await deleteExpiredUploads(deps.db, now);
+  // Those too that went with their app or page session.
+  await removeLeftoverPartFiles(deps);
   await markStaleConnections(deps);
   await deleteExpiredTokens(deps);
   await deleteOldAccess(deps);

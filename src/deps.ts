@@ -2,6 +2,7 @@ import type { BlobHasher } from './attachments/blob-hash.ts';
 import type { AttachmentStores } from './attachments/stores.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { PartFiles } from './db/part-files.ts';
 import type { WorkerLike } from './import/worker/import-worker.ts';
 import type { SourceHash } from './import/worker/record-batcher.ts';
 import type { Logger } from './log.ts';
@@ -24,6 +25,12 @@ export interface Deps {
   counters?: Db;
   /** Where attachment bytes are kept: new ones where ATTACHMENTS_URL says, each blob's where its row says (see stores.ts). */
   attachments: AttachmentStores;
+  /**
+   * On a SQLite file, where the parts of resumable uploads are kept: files beside
+   * it (see part-files.ts), unless ATTACHMENTS_URL names a bucket. Without it,
+   * they are blobs of the attachments' store.
+   */
+  partFiles?: PartFiles;
   config: Config;
   clock: Clock;
   random: Random;

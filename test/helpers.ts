@@ -15,6 +15,7 @@ import { betterSqlite3, openBetterSqlite3 } from '../src/db/better-sqlite3.ts';
 import type { AttachmentKind, ConnectionStatus, Database, Db } from '../src/db/database.ts';
 import { dialectOf } from '../src/db/dialects/dialect.ts';
 import { openPostgres, postgres } from '../src/db/dialects/postgres.ts';
+import { partFilesBeside } from '../src/db/part-files.ts';
 import { openCounters } from '../src/db/rate-buckets.ts';
 import { readSchema } from '../src/db/schema-file.ts';
 import { cryptoRandom, isoTime, type Clock, type Deps } from '../src/deps.ts';
@@ -124,6 +125,8 @@ export async function setup(
     db,
     counters: await openTestCounters(databasePath),
     attachments: attachmentStores(db, config),
+    // As a server keeps them on a SQLite file.
+    partFiles: databasePath === ':memory:' || isPostgres(db) ? undefined : partFilesBeside(databasePath),
     config,
     clock,
     random: cryptoRandom,

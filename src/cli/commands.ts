@@ -2,6 +2,8 @@ import { LINK_SCOPE, signLink, type SignLinkOptions } from 'parley-sdk';
 import * as v from 'valibot';
 import { backupTo } from '../db/backup.ts';
 import { copySqliteToPostgres } from '../db/copy-to-postgres.ts';
+import { partFilesBeside } from '../db/part-files.ts';
+import { movePartFilesIntoDatabase } from '../uploads/resumable-uploads.ts';
 import type { Db } from '../db/database.ts';
 import { createKey, listApps, listKeys, onboardApp, requireApp, revokeKey } from '../apps/apps.ts';
 import {
@@ -233,6 +235,8 @@ export const commands: Record<string, Command> = {
         throw new UsageError(`No SQLite file at ${path}: set DATABASE_PATH to the file to copy`);
       const source = await io.openSqlite(path);
       try {
+        // The servers on PostgreSQL have no folder beside a file: open uploads' parts go into the database first.
+        await movePartFilesIntoDatabase({ db: source, clock: deps.clock }, partFilesBeside(path));
         const target = await io.openPostgres(url);
         try {
           return { ok: true, ...(await copySqliteToPostgres(source, target, path)) };

@@ -13,6 +13,7 @@ import { recordEvent } from '../webhooks/events.ts';
 import { requireApp } from '../apps/apps.ts';
 import { connectionOfApp } from './ownership.ts';
 import { ParleyError } from '../errors.ts';
+import { removeLeftoverPartFiles } from '../uploads/resumable-uploads.ts';
 
 export interface PurgeCounts {
   users: number;
@@ -51,7 +52,7 @@ async function eraseUser(db: Db, appId: string, userRef: string, keptSession?: s
  * refuses their imports under way, in one transaction.
  */
 export async function purgeUser(
-  deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased' | 'partFiles'>,
   appId: string,
   userRef: string,
   keptSession?: string,
@@ -62,7 +63,7 @@ export async function purgeUser(
     if (counts) await recordEvent(db, deps, appId, 'user.purged', { userRef, ...counts });
     return counts;
   });
-  deps.erased?.();
+  await erasePurged(deps);
   if (!counts) throw new ParleyError('userNotFound');
   return counts;
 }
@@ -72,7 +73,7 @@ export async function purgeUser(
  * its user's page sessions and refuses their imports under way, in one transaction.
  */
 export async function purgeConnection(
-  deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'random' | 'erased' | 'partFiles'>,
   appId: string,
   connectionId: string,
 ): Promise<PurgeCounts> {
@@ -93,7 +94,7 @@ export async function purgeConnection(
     });
     return { users: 0, connections: 1, conversations };
   });
-  deps.erased?.();
+  await erasePurged(deps);
   return counts;
 }
 
@@ -104,7 +105,7 @@ export async function purgeConnection(
  * counts. No event: the outbox that would carry it goes with the app.
  */
 export async function purgeApp(
-  deps: Pick<Deps, 'db' | 'counters' | 'erased'>,
+  deps: Pick<Deps, 'db' | 'counters' | 'erased' | 'partFiles'>,
   appId: string,
 ): Promise<PurgeCounts & { apps: number }> {
   await requireApp(deps, appId);
@@ -117,6 +118,16 @@ export async function purgeApp(
   }
   await writeTransaction(deps.db, (db) => deleteApp(db, appId));
   await deleteRateBucketsOfApp(deps.db, deps.counters, appId);
-  deps.erased?.();
+  await erasePurged(deps);
   return counts;
+}
+
+/**
+ * What a purge erases once committed: SQLite's log that still holds the text,
+ * and the files of the upload parts it removed (its own, and those that went
+ * with the page sessions it ended).
+ */
+async function erasePurged(deps: Pick<Deps, 'db' | 'erased' | 'partFiles'>): Promise<void> {
+  deps.erased?.();
+  await removeLeftoverPartFiles(deps);
 }

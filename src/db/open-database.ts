@@ -6,6 +6,7 @@ import { openPostgres, postgres } from './dialects/postgres.ts';
 import { sqlite } from './dialects/sqlite-dialect.ts';
 import { openSqlite } from './dialects/sqlite-open.ts';
 import { createFoldersFor } from './database-folder.ts';
+import { partFilesBeside, type PartFiles } from './part-files.ts';
 import { openCounters } from './rate-buckets.ts';
 import { holdServerLock } from './server-lock.ts';
 import type { SqliteDriver } from './sqlite-driver.ts';
@@ -36,6 +37,8 @@ export interface ServedDatabase {
   counters: Db | undefined;
   /** How a checkpoint is made, when a worker of its own makes them (see checkpoint.ts); else they are made on `db`. */
   checkpoint: ((erasing: boolean) => Promise<boolean>) | undefined;
+  /** Where the parts of resumable uploads are kept, on a SQLite file (see part-files.ts). */
+  partFiles: PartFiles | undefined;
   /** Ends the checkpoint worker, cutting short a checkpoint under way (it is safe to) rather than waiting for it. */
   stopCheckpoints(): void;
   close(): Promise<void>;
@@ -44,8 +47,8 @@ export interface ServedDatabase {
 /**
  * Opens the database for a server. SQLite also gets its counters database
  * (rate-buckets.ts), and a file a worker for its checkpoints, started by
- * `checkpointWorker`, and the lock that keeps a second server off it
- * (server-lock.ts), which names this one by `holder`.
+ * `checkpointWorker`, the lock that keeps a second server off it
+ * (server-lock.ts), which names this one by `holder`, and its uploads' part files.
  */
 export async function openServedDatabase(
   config: DatabaseConfig,
@@ -65,6 +68,7 @@ export async function openServedDatabase(
     db,
     counters,
     checkpoint: checkpoints?.run,
+    partFiles: sqliteFile ? partFilesBeside(config.databasePath) : undefined,
     stopCheckpoints: () => checkpoints?.stop(),
     async close() {
       await db.destroy();

@@ -52,20 +52,25 @@ export async function uploadOfApp(
   return row && numeric(row);
 }
 
-/** A part about to be written from `startByte`: its blob's row (in `store`), then the part's. */
+/**
+ * A part about to be written from `startByte`: its blob's row (in `store`), then
+ * the part's; with `store` null, the part's row only (its bytes are a file of
+ * its own, see part-files.ts).
+ */
 export async function beginPart(
   db: Db,
-  part: { blobId: string; uploadId: string; startByte: number; store: AttachmentStoreName; now: number },
+  part: { blobId: string; uploadId: string; startByte: number; store: AttachmentStoreName | null; now: number },
 ): Promise<void> {
   await writeTransaction(db, async (trx) => {
     // No import's and no connection's: the part's row holds it (see schema.sql, version 15).
-    await insertStagedBlob(trx, {
-      id: part.blobId,
-      import_id: null,
-      store: part.store,
-      source: '',
-      created_at: part.now,
-    });
+    if (part.store !== null)
+      await insertStagedBlob(trx, {
+        id: part.blobId,
+        import_id: null,
+        store: part.store,
+        source: '',
+        created_at: part.now,
+      });
     await trx
       .insertInto('upload_parts')
       .values({ blob_id: part.blobId, upload_id: part.uploadId, start_byte: part.startByte, size: null })
@@ -105,20 +110,43 @@ export async function deletePart(db: Db, blobId: string): Promise<void> {
   await db.deleteFrom('upload_parts').where('blob_id', '=', blobId).execute();
 }
 
-/** The upload's acknowledged parts in order, with the store each blob is in. */
+/** The upload's acknowledged parts in order, with the store each blob is in (null: a part file, see beginPart). */
 export async function partsOf(
   db: Db,
   uploadId: string,
-): Promise<Array<{ blob_id: string; store: AttachmentStoreName; size: number }>> {
+): Promise<Array<{ blob_id: string; store: AttachmentStoreName | null; size: number }>> {
   const rows = await db
     .selectFrom('upload_parts')
-    .innerJoin('attachment_blobs', 'attachment_blobs.id', 'upload_parts.blob_id')
+    .leftJoin('attachment_blobs', 'attachment_blobs.id', 'upload_parts.blob_id')
     .select(['upload_parts.blob_id', 'attachment_blobs.store', 'upload_parts.size'])
     .where('upload_parts.upload_id', '=', uploadId)
     .where('upload_parts.size', 'is not', null)
     .orderBy('upload_parts.start_byte')
     .execute();
   return rows.map((row) => ({ ...row, size: Number(row.size) }));
+}
+
+/** Those of the parts `partIds` that exist. */
+export async function existingParts(db: Db, partIds: string[]): Promise<Set<string>> {
+  const rows = await db.selectFrom('upload_parts').select('blob_id').where('blob_id', 'in', partIds).execute();
+  return new Set(rows.map((row) => row.blob_id));
+}
+
+/** The acknowledged parts kept as files (no blob row, see beginPart). */
+export async function filedParts(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('upload_parts')
+    .leftJoin('attachment_blobs', 'attachment_blobs.id', 'upload_parts.blob_id')
+    .select('upload_parts.blob_id')
+    .where('attachment_blobs.id', 'is', null)
+    .where('upload_parts.size', 'is not', null)
+    .execute();
+  return rows.map((row) => row.blob_id);
+}
+
+/** Gives an acknowledged part kept as a file its blob row in the database, for its bytes to be written there. */
+export async function insertPartBlob(db: Db, blobId: string, now: number): Promise<void> {
+  await insertStagedBlob(db, { id: blobId, import_id: null, store: 'database', source: '', created_at: now });
 }
 
 /**

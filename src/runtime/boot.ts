@@ -60,6 +60,7 @@ export async function boot(runtime: Runtime) {
     db: database.db,
     counters: database.counters,
     attachments: attachmentStores(database.db, config),
+    partFiles: database.partFiles,
     config,
     clock: systemClock,
     random: cryptoRandom,

@@ -1,5 +1,9 @@
 import * as uploads from '../db/uploads.ts';
 import type { UploadRow } from '../db/uploads.ts';
+import type { BlobWriter } from '../attachments/attachment-store.ts';
+import { databaseStore } from '../attachments/database-store.ts';
+import type { PartFiles } from '../db/part-files.ts';
+import { writeTransaction } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
 import type { ImportResult, ImportTarget } from '../import/import-commit.ts';
@@ -8,7 +12,7 @@ import { isValidUserRef } from '../users/user-ref.ts';
 
 export type { UploadRow };
 
-type UploadDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'attachments'>;
+type UploadDeps = Pick<Deps, 'db' | 'clock' | 'random' | 'config' | 'attachments' | 'partFiles'>;
 type ImportDeps = Parameters<typeof importExport>[0];
 
 const HOUR_MS = 3_600_000;
@@ -91,10 +95,11 @@ export async function uploadOfApp(
 
 /**
  * Appends `body` to the upload from `offset`, which must be what it has
- * received (409 otherwise); what it has received after them, and its new expiry. The bytes go into
- * a part of their own in the attachments' store; a body cut off part-way (the
- * client gone, a stall, too many bytes) keeps what arrived before its error is
- * thrown, so that the client resumes from there.
+ * received (409 otherwise); what it has received after them, and its new
+ * expiry. The bytes go into a part of their own: a part file where the server
+ * keeps them (`partFiles`), else a blob of the attachments' store. A body cut
+ * off part-way (the client gone, a stall, too many bytes) keeps what arrived
+ * before its error is thrown, so that the client resumes from there.
  */
 export async function appendToUpload(
   deps: UploadDeps,
@@ -104,15 +109,17 @@ export async function appendToUpload(
 ): Promise<Pick<UploadRow, 'received' | 'expires_at'>> {
   if (offset !== upload.received) throw new ParleyError('uploadOffsetMismatch');
   const part = { blobId: deps.random.uuid(), uploadId: upload.id, startByte: offset };
-  let writer: ReturnType<UploadDeps['attachments']['create']> | undefined;
+  const files = deps.attachments.objects ? undefined : deps.partFiles;
+  let writer: BlobWriter | undefined;
   let size = 0;
   let cutOff: unknown;
   try {
     for await (const chunk of body) {
       if (chunk.length === 0) continue;
       if (!writer) {
-        await uploads.beginPart(deps.db, { ...part, store: deps.attachments.name, now: deps.clock.now() });
-        writer = deps.attachments.create(part.blobId);
+        const store = files ? null : deps.attachments.name;
+        await uploads.beginPart(deps.db, { ...part, store, now: deps.clock.now() });
+        writer = (files ?? deps.attachments).create(part.blobId);
       }
       await writer.write(chunk);
       size += chunk.length;
@@ -133,19 +140,24 @@ export async function appendToUpload(
   }
   const expiresAt = expiryFrom(deps, deps.clock.now());
   const received = await uploads.commitPart(deps.db, { ...part, size, expiresAt });
+  // Refused, the part's row is gone: so goes its file.
+  if (received === undefined) await removeLeftoverPartFiles(deps);
   if (cutOff) throw cutOff;
   // Another request took these bytes first while this one's arrived.
   if (received === undefined) throw new ParleyError('uploadOffsetMismatch');
   return { received, expires_at: expiresAt };
 }
 
-/** The upload's bytes in order, read from the parts' stores as they are asked for. */
+/** The upload's bytes in order, read from the parts' files or stores as they are asked for. */
 export async function* uploadBytes(
-  deps: Pick<Deps, 'db' | 'attachments'>,
+  deps: Pick<Deps, 'db' | 'attachments' | 'partFiles'>,
   uploadId: string,
 ): AsyncIterable<Uint8Array> {
-  for (const part of await uploads.partsOf(deps.db, uploadId))
-    yield* deps.attachments.forBlob(part.store).read(part.blob_id);
+  for (const part of await uploads.partsOf(deps.db, uploadId)) {
+    if (part.store !== null) yield* deps.attachments.forBlob(part.store).read(part.blob_id);
+    else if (deps.partFiles) yield* deps.partFiles.read(part.blob_id);
+    else throw new Error('An upload part is a file beside a SQLite database, and this server has none');
+  }
 }
 
 /** How long an import may read uploads before another may take them: past it, its process died. */
@@ -196,15 +208,44 @@ const uploadName = (upload: UploadRow): string | undefined =>
   upload.metadata === '' ? undefined : parseUploadMetadata(upload.metadata).filename;
 
 /** Removes the upload and its bytes (termination, or once imported). */
-export async function deleteUpload(deps: Pick<Deps, 'db'>, id: string): Promise<void> {
+export async function deleteUpload(deps: Pick<Deps, 'db' | 'partFiles'>, id: string): Promise<void> {
   await uploads.deleteUpload(deps.db, id);
+  await removeLeftoverPartFiles(deps);
 }
 
 /** Removes those of the uploads `ids` that the connect page session made (others are left), with their bytes. */
 export async function discardSessionUploads(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'partFiles'>,
   session: { appId: string; tokenHash: string },
   ids: string[],
 ): Promise<void> {
   await uploads.deleteUploadsOfSession(deps.db, { appId: session.appId, pageSession: session.tokenHash }, ids);
+  await removeLeftoverPartFiles(deps);
+}
+
+/**
+ * Removes the part files whose part is gone (see part-files.ts): after each
+ * removal of uploads, and by maintenance for those that went with their app
+ * or page session.
+ */
+export async function removeLeftoverPartFiles(deps: Pick<Deps, 'db' | 'partFiles'>): Promise<void> {
+  await deps.partFiles?.removeLeftovers((partIds) => uploads.existingParts(deps.db, partIds));
+}
+
+/**
+ * Moves the parts kept as files into the database, each a blob of chunk rows
+ * written in one transaction, then removes its file: before a copy to
+ * PostgreSQL, whose servers have no such folder, so that the uploads go on
+ * there.
+ */
+export async function movePartFilesIntoDatabase(deps: Pick<Deps, 'db' | 'clock'>, partFiles: PartFiles): Promise<void> {
+  for (const blobId of await uploads.filedParts(deps.db)) {
+    await writeTransaction(deps.db, async (trx) => {
+      await uploads.insertPartBlob(trx, blobId, deps.clock.now());
+      const writer = databaseStore(trx).create(blobId);
+      for await (const bytes of partFiles.read(blobId)) await writer.write(bytes);
+      await writer.close();
+    });
+    await partFiles.remove(blobId);
+  }
 }

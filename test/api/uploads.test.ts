@@ -4,7 +4,10 @@
  * an upload, and importing one with POST /api/ingest-export?upload=.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test, type TestContext as NodeTestContext } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import { onboardApp } from '../../src/apps/apps.ts';
 import { startBackgroundWork } from '../../src/background.ts';
@@ -435,5 +438,114 @@ describe('POST /api/ingest-export?upload=', () => {
     const other = await t.request(`/api/ingest-export?userRef=u2&upload=${id}`, { method: 'POST' });
     assert.deepEqual([other.status, await json(other)], [404, { error: 'Upload not found' }]);
     assert.equal((await t.request(`/api/ingest-export?userRef=u1&upload=${id}`, { method: 'POST' })).status, 200);
+  });
+});
+
+describe('upload parts as files beside a SQLite database file', () => {
+  const exportBytes = strToU8(JSON.stringify(claudeConversations(12)));
+
+  /** An app on a SQLite file in a folder of its own (PostgreSQL: skipped, its parts are blobs); the parts' folder. */
+  async function onFile(c: NodeTestContext, env: Record<string, string> = {}) {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-part-files-'));
+    c.after(() => rmSync(dir, { recursive: true, force: true }));
+    const databasePath = join(dir, 'parley.db');
+    const t = await setup(env, { databasePath });
+    if (isPostgres(t.deps.db)) return undefined;
+    const folder = `${databasePath}-uploads`;
+    const files = () => (existsSync(folder) ? readdirSync(folder) : []);
+    return { t, files, folder };
+  }
+
+  test('each part is a file, no blob or chunk row; the import reads them, then nothing of the upload stays', async (c) => {
+    const on = await onFile(c);
+    if (!on) return c.skip('SQLite only: on PostgreSQL the parts are blobs of the attachments store');
+    const { t, files, folder } = on;
+    const path = await create(t, exportBytes.length);
+    const half = Math.floor(exportBytes.length / 2);
+    // The first cut off part-way: what arrived is in its file, and the upload goes on from there.
+    await patch(t, path, 0, cutAfter(exportBytes.slice(0, half)));
+    assert.equal(await offsetOf(t, path), half);
+    assert.equal((await patch(t, path, half, exportBytes.slice(half))).status, 204);
+    assert.equal(files().length, 2);
+    const written = Buffer.concat(
+      (await t.deps.db.selectFrom('upload_parts').select('blob_id').orderBy('start_byte').execute()).map((part) =>
+        readFileSync(join(folder, part.blob_id)),
+      ),
+    );
+    assert.deepEqual(new Uint8Array(written), exportBytes);
+    assert.deepEqual(
+      [await rowsIn(t.deps.db, 'attachment_blobs'), await rowsIn(t.deps.db, 'attachment_chunks')],
+      [0, 0],
+    );
+    const imported = await t.request(`/api/ingest-export?userRef=u1&upload=${path.split('/').pop()}`, {
+      method: 'POST',
+    });
+    assert.deepEqual([imported.status, (await json(imported)).created], [200, 12]);
+    assert.deepEqual(
+      [files(), await rowsIn(t.deps.db, 'uploads'), await rowsIn(t.deps.db, 'upload_parts')],
+      [[], 0, 0],
+    );
+  });
+
+  test('termination, a purge of the user and the end of a page session remove the files', async (c) => {
+    const on = await onFile(c);
+    if (!on) return c.skip('SQLite only: on PostgreSQL the parts are blobs of the attachments store');
+    const { t, files } = on;
+    const cancelled = await create(t, 10);
+    await patch(t, cancelled, 0, strToU8('hello'));
+    assert.equal((await t.request(cancelled, { method: 'DELETE', headers: TUS })).status, 204);
+    assert.deepEqual(files(), []);
+    const theirs = await create(t, 10, { metadata: `userRef ${b64('u1')}` });
+    await patch(t, theirs, 0, strToU8('hello'));
+    const kept = await create(t, 10, { metadata: `userRef ${b64('u2')}` });
+    await patch(t, kept, 0, strToU8('hello'));
+    const purged = await t.request('/api/purge', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userRef: 'u1' }),
+    });
+    assert.equal(purged.status, 404);
+    assert.equal(files().length, 1);
+    assert.equal(await offsetOf(t, kept), 5);
+  });
+
+  test('maintenance removes expired uploads with their files, and files whose upload went with its app', async (c) => {
+    const on = await onFile(c, { UPLOAD_EXPIRY_HOURS: '2' });
+    if (!on) return c.skip('SQLite only: on PostgreSQL the parts are blobs of the attachments store');
+    const { t, files, folder } = on;
+    const stale = await create(t, 10);
+    await patch(t, stale, 0, strToU8('hello'));
+    t.clock.advance(3_600_000);
+    const fresh = await create(t, 10);
+    await patch(t, fresh, 0, strToU8('hello'));
+    // A file whose part's row is gone, as an app's deletion cascades past the files.
+    writeFileSync(join(folder, 'left-over'), 'bytes');
+    t.clock.advance(3_600_000);
+    const background = startBackgroundWork(t.deps, { pollMs: 60_000, maintenanceMs: 3_600_000 });
+    await background.stop();
+    assert.equal(files().length, 1);
+    assert.equal(await offsetOf(t, fresh), 5);
+  });
+
+  test('a part refused at its commit (another request took those bytes first) leaves no file', async (c) => {
+    const on = await onFile(c);
+    if (!on) return c.skip('SQLite only: on PostgreSQL the parts are blobs of the attachments store');
+    const { t, files } = on;
+    const path = await create(t, 10);
+    let finish = () => {};
+    const held = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(strToU8('hel'));
+        finish = () => controller.close();
+      },
+    });
+    const slow = patch(t, path, 0, held);
+    // The slow one has begun its part.
+    while ((await rowsIn(t.deps.db, 'upload_parts')) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal((await patch(t, path, 0, strToU8('hello'))).status, 204);
+    finish();
+    assert.equal((await slow).status, 409);
+    assert.equal(files().length, 1);
+    assert.equal(await offsetOf(t, path), 5);
   });
 });

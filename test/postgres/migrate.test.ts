@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -181,6 +181,10 @@ describe('migrate-to-postgres', { skip: testPostgresUrl() ? false : NO_TEST_POST
       );
       const resumed = await onPostgres.request(upload, { method: 'HEAD', headers: { ...headers, ...tus } });
       assert.equal(resumed.headers.get('Upload-Offset'), '5');
+      // Its part, a file beside the SQLite file, went over as a blob of the database.
+      const [part] = await db.selectFrom('upload_parts').select('blob_id').execute();
+      assert.equal(Buffer.from(await readAll(databaseStore(db).read(part!.blob_id))).toString(), 'hello');
+      assert.deepEqual(readdirSync(`${path}-uploads`), []);
       // New deliveries are numbered after the copied ones.
       const [next] = (
         await sql<{ seq: number }>`SELECT nextval(pg_get_serial_sequence('webhook_deliveries', 'seq')) AS seq`.execute(
