@@ -487,7 +487,7 @@ describe('upload parts as files beside a SQLite database file', () => {
     );
   });
 
-  test('termination, a purge of the user and the end of a page session remove the files', async (c) => {
+  test('termination and a purge of the user remove the files', async (c) => {
     const on = await onFile(c);
     if (!on) return c.skip('SQLite only: on PostgreSQL the parts are blobs of the attachments store');
     const { t, files } = on;
