@@ -92,8 +92,13 @@ class PartFileWriter extends GatheringWriter {
   }
 }
 
+/** A part whose file is not there: a database restored from a backup, which holds no part files, has such uploads. */
+export class MissingPartFile extends Error {}
+
 async function* readFile(path: string): AsyncIterable<Uint8Array> {
-  const file = await open(path, 'r');
+  const file = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'ENOENT' ? new MissingPartFile(`no file ${path}`) : error;
+  });
   try {
     for (;;) {
       // A buffer each: the reader may still hold the one before.

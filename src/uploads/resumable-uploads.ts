@@ -2,7 +2,7 @@ import * as uploads from '../db/uploads.ts';
 import type { UploadRow } from '../db/uploads.ts';
 import type { BlobWriter } from '../attachments/attachment-store.ts';
 import { databaseStore } from '../attachments/database-store.ts';
-import type { PartFiles } from '../db/part-files.ts';
+import { MissingPartFile, type PartFiles } from '../db/part-files.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import type { Deps } from '../deps.ts';
 import { ParleyError } from '../errors.ts';
@@ -155,8 +155,16 @@ export async function* uploadBytes(
 ): AsyncIterable<Uint8Array> {
   for (const part of await uploads.partsOf(deps.db, uploadId)) {
     if (part.store !== null) yield* deps.attachments.forBlob(part.store).read(part.blob_id);
-    else if (deps.partFiles) yield* deps.partFiles.read(part.blob_id);
-    else throw new Error('An upload part is a file beside a SQLite database, and this server has none');
+    else if (deps.partFiles) {
+      try {
+        yield* deps.partFiles.read(part.blob_id);
+      } catch (error) {
+        if (!(error instanceof MissingPartFile)) throw error;
+        // Its bytes are lost: the upload goes, and the client, finding it gone, sends the file again.
+        await deleteUpload(deps, uploadId);
+        throw new ParleyError('uploadNotFound');
+      }
+    } else throw new Error('An upload part is a file beside a SQLite database, and this server has none');
   }
 }
 

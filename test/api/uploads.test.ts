@@ -487,6 +487,21 @@ describe('upload parts as files beside a SQLite database file', () => {
     );
   });
 
+  test('an upload whose part file is gone (a database restored from a backup) is 404 at its import, and removed', async (c) => {
+    const on = await onFile(c);
+    if (!on) return c.skip('SQLite only: on PostgreSQL the parts are blobs of the attachments store');
+    const { t, files, folder } = on;
+    const path = await create(t, exportBytes.length);
+    assert.equal((await patch(t, path, 0, exportBytes)).status, 204);
+    rmSync(join(folder, files()[0]!));
+    const imported = await t.request(`/api/ingest-export?userRef=u1&upload=${path.split('/').pop()}`, {
+      method: 'POST',
+    });
+    assert.deepEqual([imported.status, await json(imported)], [404, { error: 'Upload not found' }]);
+    assert.equal((await head(t, path)).status, 404);
+    assert.deepEqual([await rowsIn(t.deps.db, 'uploads'), await rowsIn(t.deps.db, 'connections')], [0, 0]);
+  });
+
   test('termination and a purge of the user remove the files', async (c) => {
     const on = await onFile(c);
     if (!on) return c.skip('SQLite only: on PostgreSQL the parts are blobs of the attachments store');
