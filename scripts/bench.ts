@@ -11,7 +11,8 @@
  *      server answering the bytes of the same page of 50 from memory;
  *   3. start-up time to the first /healthz and idle RSS;
  *   4. the runtimes of --compare side by side on SQLite, on the ChatGPT export of
- *      --compare-size MB: import, re-import, listing and start-up;
+ *      --compare-size MB: import, re-import, the server's CPU time until the import
+ *      settled and the load average after it, listing and start-up;
  *   5. attachments: on --runtime and SQLite (the database store), a ChatGPT zip of
  *      --attachment-mb MB of stored JPEG-like images (--attachment-kb each) shown
  *      by its messages, plus --attachment-text-mb MB of generated conversations:
