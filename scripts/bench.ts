@@ -11,7 +11,8 @@
  *      server answering the bytes of the same page of 50 from memory;
  *   3. start-up time to the first /healthz and idle RSS;
  *   4. the runtimes of --compare side by side on SQLite, on the ChatGPT export of
- *      --compare-size MB: import, re-import, listing and start-up;
+ *      --compare-size MB: import, re-import, the server's CPU time until the import
+ *      settled and the load average after it, listing and start-up;
  *   5. attachments: on --runtime and SQLite (the database store), a ChatGPT zip of
  *      --attachment-mb MB of stored JPEG-like images (--attachment-kb each) shown
  *      by its messages, plus --attachment-text-mb MB of generated conversations:
@@ -141,6 +142,9 @@ function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
     .find((l) => l.startsWith(field))!;
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 }
+
+/** The load average over 1, 5 and 15 minutes, as /proc says it. */
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -345,14 +349,16 @@ function upload(
 async function importTwice(r: Runtime, database: DatabaseName, file: string, type: string) {
   // The generator stops just past the size asked for: room for a 1 GiB export.
   const { server, apiKey, databaseBytes } = await parley(r, database, { MAX_EXPORT_BYTES: String(4 * 1024 * MIB) });
-  const settled = async (answered: Upload) => ({
+  const settled = async (ticksBefore: number, answered: Upload) => ({
     ...answered,
     settledSeconds:
       answered.error === null ? await settledSeconds(server.pid, databaseBytes, answered.startedAt) : null,
+    cpuSeconds: (cpuTicks(server.pid) - ticksBefore) / 100,
   });
-  const first = await settled(await upload(server, apiKey, { file, type }));
+  const importOnce = async () => settled(cpuTicks(server.pid), await upload(server, apiKey, { file, type }));
+  const first = await importOnce();
   let again: Settled | null = null;
-  if (first.error === null) again = await settled(await upload(server, apiKey, { file, type }));
+  if (first.error === null) again = await importOnce();
   let peakRssMb: number | null = null;
   try {
     peakRssMb = memoryMb(server.pid, 'VmHWM');
@@ -363,7 +369,7 @@ async function importTwice(r: Runtime, database: DatabaseName, file: string, typ
   return { bytes: statSync(file).size, first, again, peakRssMb };
 }
 
-type Settled = Upload & { settledSeconds: number | null };
+type Settled = Upload & { settledSeconds: number | null; cpuSeconds: number };
 
 /** The settled import's time, MB/s and ratio to a bare JSON.parse; the settled re-import's, and how many times faster. */
 function settledFigures(bytes: number, first: Settled, again: Settled | null, parse: number | null) {
@@ -561,6 +567,7 @@ async function comparison() {
   const rows = [];
   for (const r of compared) {
     const { bytes, first, again, peakRssMb } = await importTwice(r, 'sqlite', file, 'application/json');
+    const importLoadAverage = loadAverage();
     const parse = await parseSeconds(r, file);
     const listed = await listing(r, 'sqlite', exportFile('openai', compareSize), 'application/json');
     rows.push({
@@ -571,7 +578,9 @@ async function comparison() {
       parseSeconds: parse === null ? null : round(parse, 2),
       reimportSeconds: again?.error === null ? round(again.seconds, 2) : null,
       ...settledFigures(bytes, first, again, parse),
+      importCpuSeconds: first.cpuSeconds,
       peakRssMb,
+      importLoadAverage,
       listing: listed,
       startup: await startup(r),
     });
@@ -871,7 +880,7 @@ async function resumable() {
       created: imported.created,
       error: imported.error,
       peakRssMb,
-      loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+      loadAverage: loadAverage(),
     };
     console.error(JSON.stringify(result));
     return result;
@@ -970,15 +979,15 @@ function report(
   if (c) {
     const na = (value: unknown, unit = '') => (value === null || value === undefined ? 'n/a' : `${value}${unit}`);
     lines.push(
-      `| Runtime (SQLite; ChatGPT export, ${c.rows[0]?.mb ?? c.sizeMb} MB) | import answered / settled | MB/s settled | settled ÷ bare JSON.parse | re-import answered / settled | import ÷ re-import, settled | peak RSS | connections listing vs hello-world | page of 50 vs same bytes from memory | start-up |`,
-      '| - | - | - | - | - | - | - | - | - | - |',
+      `| Runtime (SQLite; ChatGPT export, ${c.rows[0]?.mb ?? c.sizeMb} MB) | import answered / settled | server CPU until settled | MB/s settled | settled ÷ bare JSON.parse | re-import answered / settled | import ÷ re-import, settled | peak RSS | load average after the imports | connections listing vs hello-world | page of 50 vs same bytes from memory | start-up |`,
+      '| - | - | - | - | - | - | - | - | - | - | - | - |',
       ...c.rows.map((row) => {
         const l = row.listing;
         const imported =
           row.importError === null
             ? `${row.importSeconds} / ${na(row.settledSeconds, ' s')}`
             : `failed: ${row.importError}`;
-        return `| ${row.runtime} | ${imported} | ${na(row.settledMbPerSecond)} | ${na(row.settledRatioToParse)} (parse ${na(row.parseSeconds, ' s')}) | ${na(row.reimportSeconds)} / ${na(row.reimportSettledSeconds, ' s')} | ${na(row.settledReimportSpeedup, '×')} | ${na(row.peakRssMb, ' MB')} | ${l.connections.rps} vs ${l.hello.rps} req/s (${percent(l.connections.rps, l.hello.rps)}) | ${l.page50.rps} vs ${l.fromMemory.rps} req/s (${percent(l.page50.rps, l.fromMemory.rps)}) | ${row.startup.ms} ms |`;
+        return `| ${row.runtime} | ${imported} | ${row.importCpuSeconds} s | ${na(row.settledMbPerSecond)} | ${na(row.settledRatioToParse)} (parse ${na(row.parseSeconds, ' s')}) | ${na(row.reimportSeconds)} / ${na(row.reimportSettledSeconds, ' s')} | ${na(row.settledReimportSpeedup, '×')} | ${na(row.peakRssMb, ' MB')} | ${row.importLoadAverage} | ${l.connections.rps} vs ${l.hello.rps} req/s (${percent(l.connections.rps, l.hello.rps)}) | ${l.page50.rps} vs ${l.fromMemory.rps} req/s (${percent(l.page50.rps, l.fromMemory.rps)}) | ${row.startup.ms} ms |`;
       }),
       '',
     );

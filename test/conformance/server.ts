@@ -70,23 +70,21 @@ export function freePort(): Promise<number> {
 
 /**
  * V8's heap as `npm start` and `npm run start:deno` set it. A young generation
- * of at most 8 MB a semi-space: the text an import's threads pass between them
- * dies young and no longer holds 16 MB ones' worth of RSS each (Deno's 200 MB
- * import peaked at 340 MB with V8's default, 200 MB with this). Node's is
- * smaller still, 4 MB: each chunk of an upload its HTTP server reads is a
- * buffer outside the heap, copied into another by the request's stream, and V8
- * frees them only when it collects their small objects in the young
- * generation, which a smaller one does sooner. An old generation let grow by
- * 10% between full collections instead of V8's own factor (up to 2x for small
- * heaps): a 1 GB import's garbage then peaked at 219 MB RSS instead of 260 MB.
+ * of at most 4 MB a semi-space: the text an import's threads pass between them
+ * dies young, and so do the buffers an HTTP server reads an upload into, which
+ * are freed only when V8 collects their small objects — a smaller young
+ * generation collects them sooner (Deno's 200 MB import peaked at 340 MB with
+ * V8's default, about 250 MB with 8 MB, about 240 MB with 4 MB at the same CPU
+ * time). An old generation let grow by 10% between full collections instead of
+ * V8's own factor (up to 2x for small heaps): a 1 GB import's garbage then
+ * peaked at 219 MB RSS instead of 260 MB.
  */
-const NODE_V8_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=10'];
-const DENO_V8_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=10'];
+const V8_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=10'];
 
 function command(runtime: RuntimeName, binaryPath: string | undefined): [string, string[]] {
   switch (runtime) {
     case 'node':
-      return [process.execPath, [...NODE_V8_FLAGS, nodeEntry()]];
+      return [process.execPath, [...V8_FLAGS, nodeEntry()]];
     case 'npm-start':
       return ['npm', ['start', '--silent']];
     case 'deno':
@@ -95,7 +93,7 @@ function command(runtime: RuntimeName, binaryPath: string | undefined): [string,
         [
           'run',
           '--conditions=parley-source',
-          `--v8-flags=${DENO_V8_FLAGS.join(',')}`,
+          `--v8-flags=${V8_FLAGS.join(',')}`,
           '--allow-net',
           '--allow-env',
           '--allow-read',
