@@ -1,7 +1,6 @@
 import * as chunks from '../db/attachment-chunks.ts';
 import type { Db } from '../db/database.ts';
-import type { AttachmentStore, ByteRange } from './attachment-store.ts';
-import { GatheringWriter } from './gathering-writer.ts';
+import type { AttachmentStore, BlobWriter, ByteRange } from './attachment-store.ts';
 
 /**
  * Bytes per chunk row: large enough that a gigabyte is a thousand rows, small
@@ -18,30 +17,49 @@ export function databaseStore(db: Db): AttachmentStore {
   };
 }
 
-/** Each chunk is written in a statement of its own: no write transaction stays open while bytes stream in. */
-class ChunkWriter extends GatheringWriter {
+/**
+ * Each chunk is written in a statement of its own: no write transaction stays
+ * open while bytes stream in. The bytes gather in one buffer, written whole
+ * and then filled again: a gigabyte streams through one megabyte, not through a
+ * thousand of them left for the collector.
+ */
+class ChunkWriter implements BlobWriter {
+  private readonly buffer = new Uint8Array(CHUNK_BYTES);
+  private filled = 0;
   private seq = 0;
   private written = 0;
 
   constructor(
     private readonly db: Db,
     private readonly blobId: string,
-  ) {
-    super(CHUNK_BYTES);
+  ) {}
+
+  async write(chunk: Uint8Array): Promise<void> {
+    for (let at = 0; at < chunk.length; ) {
+      const taken = Math.min(chunk.length - at, CHUNK_BYTES - this.filled);
+      this.buffer.set(chunk.subarray(at, at + taken), this.filled);
+      this.filled += taken;
+      at += taken;
+      if (this.filled === CHUNK_BYTES) await this.flush();
+    }
   }
 
-  close(): Promise<void> {
-    return this.flushRest();
+  async close(): Promise<void> {
+    if (this.filled > 0 || this.seq === 0) await this.flush();
   }
 
   async abort(): Promise<void> {
+    this.filled = 0;
     await chunks.deleteChunks(this.db, this.blobId);
   }
 
-  /** The driver has the bytes once the statement is done. */
-  protected async flush(bytes: Uint8Array): Promise<void> {
+  /** The driver has the bytes once the statement is done: the buffer is free again. */
+  private async flush(): Promise<void> {
+    // A full buffer goes as it is; the last, shorter chunk as a copy (a view would be sent whole).
+    const bytes = this.filled === CHUNK_BYTES ? this.buffer : this.buffer.slice(0, this.filled);
     await chunks.insertChunk(this.db, { blobId: this.blobId, seq: this.seq++, startByte: this.written, bytes });
-    this.written += bytes.length;
+    this.written += this.filled;
+    this.filled = 0;
   }
 }
 

@@ -1,7 +1,6 @@
 import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobWriter } from '../attachments/attachment-store.ts';
-import { GatheringWriter } from '../attachments/gathering-writer.ts';
 
 /** Bytes per write and per read: a gigabyte is a thousand system calls, and a read holds little. */
 const IO_BYTES = 1024 * 1024;
@@ -54,32 +53,53 @@ export function partFilesBeside(databasePath: string): PartFiles {
   };
 }
 
-/** A part's bytes into its file, a megabyte a write; the folder is made by the first part. */
-class PartFileWriter extends GatheringWriter {
+/**
+ * A part's bytes into its file, a megabyte a write, the folder made by the
+ * first part. One write is under way while the next megabyte gathers: the
+ * request's bytes keep coming while the disk takes the ones before.
+ */
+class PartFileWriter implements BlobWriter {
   private file: Promise<FileHandle> | undefined;
+  private gathered: Uint8Array[] = [];
+  private gatheredBytes = 0;
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly folder: string,
     private readonly path: string,
-  ) {
-    super(IO_BYTES);
+  ) {}
+
+  async write(chunk: Uint8Array): Promise<void> {
+    this.gathered.push(chunk);
+    this.gatheredBytes += chunk.length;
+    if (this.gatheredBytes >= IO_BYTES) await this.flush();
   }
 
   async close(): Promise<void> {
-    await this.flushRest();
+    await this.flush();
+    await this.writing;
     await (await this.opened()).close();
   }
 
   async abort(): Promise<void> {
+    await this.writing.catch(() => undefined);
     await (await this.file?.catch(() => undefined))?.close();
     await rm(this.path, { force: true });
   }
 
-  protected async flush(bytes: Uint8Array): Promise<void> {
-    const { bytesWritten } = await (await this.opened()).write(bytes);
-    // A regular file takes all of a write or fails; a short one would lose bytes silently.
-    if (bytesWritten !== bytes.length)
-      throw new Error(`wrote ${bytesWritten} of ${bytes.length} bytes to ${this.path}`);
+  /** Waits for the write before, then starts this one's (its failure comes out of the next call). */
+  private async flush(): Promise<void> {
+    await this.writing;
+    if (this.gatheredBytes === 0) return;
+    const bytes = concat(this.gathered, this.gatheredBytes);
+    this.gathered = [];
+    this.gatheredBytes = 0;
+    this.writing = this.opened().then(async (file) => {
+      const { bytesWritten } = await file.write(bytes);
+      // A regular file takes all of a write or fails; a short one would lose bytes silently.
+      if (bytesWritten !== bytes.length)
+        throw new Error(`wrote ${bytesWritten} of ${bytes.length} bytes to ${this.path}`);
+    });
   }
 
   private opened(): Promise<FileHandle> {
@@ -90,6 +110,18 @@ class PartFileWriter extends GatheringWriter {
       .then(() => open(this.path, 'wx'));
     return this.file;
   }
+}
+
+/** The chunks as one array (the one chunk as it is). */
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
 }
 
 /** A part whose file is not there: a database restored from a backup, which holds no part files, has such uploads. */
