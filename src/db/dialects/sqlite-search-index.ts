@@ -78,10 +78,12 @@ export function indexConversations(
       [],
     );
     // The first `rows` not yet keyed, then as many of those as `bytes` holds.
+    // octet_length, not length: SQLite reads a value's size from its row's header,
+    // where length() reads (and counts the characters of) every page of each payload.
     await sql`INSERT INTO conversation_search_keys (conversation_id)
        SELECT id FROM (
          SELECT id, row_number() OVER w AS n, sum(size) OVER w AS bytes FROM (
-           SELECT c.id, c.external_id, length(c.payload) AS size FROM conversations c
+           SELECT c.id, c.external_id, octet_length(c.payload) AS size FROM conversations c
            WHERE c.connection_id = ${connectionId}${andAfter('c.external_id', after)}
              AND NOT EXISTS (SELECT 1 FROM conversation_search_keys k WHERE k.conversation_id = c.id)
            ORDER BY c.external_id LIMIT ${batch.rows})
