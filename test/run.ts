@@ -78,8 +78,6 @@ async function startOrSkip(): Promise<PostgresServer | string> {
  * timeout, which the other file fills.
  */
 const SQLITE_RUN_FILES_AT_ONCE = 2;
-/** As many on PostgreSQL, whose run is as long: a file waits on the server more than on a core. */
-const POSTGRES_RUN_FILES_AT_ONCE = 2;
 
 const options = process.argv.slice(2).filter((argument) => argument.startsWith('--'));
 const named = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
@@ -108,15 +106,8 @@ if (typeof postgres === 'string') {
         ? Promise.resolve(0)
         : postgres
             .createDatabase('parley_tests')
-            // Each test has a schema of its own in this database: files run side by side as on SQLite.
-            .then((url) =>
-              runTests(
-                onBoth,
-                { ...serverEnv, PARLEY_TEST_DATABASE_URL: url },
-                POSTGRES_RUN_FILES_AT_ONCE,
-                postgresReport,
-              ),
-            );
+            // One file at a time: they share this database.
+            .then((url) => runTests(onBoth, { ...serverEnv, PARLEY_TEST_DATABASE_URL: url }, 1, postgresReport));
     const onSqlite = await runTests(files, serverEnv, SQLITE_RUN_FILES_AT_ONCE);
     const onPostgres = await onPostgresRun;
     if (onBoth.length > 0) {

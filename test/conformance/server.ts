@@ -128,11 +128,26 @@ const deadlineAfter = (ms: number) => new Promise<'timeout'>((resolve) => setTim
  * /healthz to answer 200. A server that does not come up is killed and the
  * error carries everything it printed.
  */
-export async function startServer(
+export async function startServer(runtime: RuntimeName, options: StartOptions): Promise<RunningServer> {
+  // Between freePort letting the port go and the server taking it, another
+  // process (another test file's) may take it: another port, then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOn(await freePort(), runtime, options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || options.env?.PORT !== undefined || attempt === 3) throw error;
+    }
+  }
+}
+
+/** The server exited at start-up because its port was taken. */
+class PortTaken extends Error {}
+
+async function startServerOn(
+  port: number,
   runtime: RuntimeName,
   { databasePath, env = {}, binaryPath, cwd = ROOT }: StartOptions,
 ): Promise<RunningServer> {
-  const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const inherited = inheritedEnv();
   const [file, args] = command(runtime, binaryPath);
@@ -192,9 +207,8 @@ export async function startServer(
     if (failure) throw new Error(`${runtime} server could not be spawned: ${failure.message}`);
     if (child.exitCode !== null || child.signalCode !== null) {
       await Promise.race([exited, deadlineAfter(1_000)]); // the rest of its output
-      throw new Error(
-        `${runtime} server exited during start-up (code ${child.exitCode}, signal ${child.signalCode}):\n${output()}`,
-      );
+      const message = `${runtime} server exited during start-up (code ${child.exitCode}, signal ${child.signalCode}):\n${output()}`;
+      throw /the port is in use/.test(output()) ? new PortTaken(message) : new Error(message);
     }
     try {
       const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
