@@ -1,6 +1,7 @@
 import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobWriter } from '../attachments/attachment-store.ts';
+import { concatBytes } from '../bytes.ts';
 
 /** Bytes per write and per read: a gigabyte is a thousand system calls, and a read holds little. */
 const IO_BYTES = 1024 * 1024;
@@ -91,7 +92,7 @@ class PartFileWriter implements BlobWriter {
   private async flush(): Promise<void> {
     await this.writing;
     if (this.gatheredBytes === 0) return;
-    const bytes = concat(this.gathered, this.gatheredBytes);
+    const bytes = concatBytes(this.gathered);
     this.gathered = [];
     this.gatheredBytes = 0;
     this.writing = this.opened().then(async (file) => {
@@ -110,18 +111,6 @@ class PartFileWriter implements BlobWriter {
       .then(() => open(this.path, 'wx'));
     return this.file;
   }
-}
-
-/** The chunks as one array (the one chunk as it is). */
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
 }
 
 /** A part whose file is not there: a database restored from a backup, which holds no part files, has such uploads. */
