@@ -15,9 +15,11 @@
  *
  * Then long writes, purged text and shutdown, each against a server of its own:
  *
- * 5. long writes: importing, then purging, 200,000 small conversations while four
- *    clients poll another user's listing; on SQLite and on PostgreSQL (a server
- *    from npm, test/postgres-server.ts): the listing's p50/p99/max meanwhile.
+ * 5. long writes: importing, then purging, 200,000 small conversations, and
+ *    12 concurrent 30 MB imports on a server of their own, while clients poll
+ *    another user's listing by userRef and by connectionId; on SQLite and on
+ *    PostgreSQL (a server from npm, test/postgres-server.ts): each listing's
+ *    p50/p99/max meanwhile.
  * 6. purged text: seconds from a purge's answer until no byte of the SQLite
  *    file or its -wal holds the purged text.
  * 7. shutdown: SIGTERM right after a 200,000-conversation import, while it is
@@ -25,8 +27,8 @@
  *
  * Then hostile requests (bench-hostile/requests.ts): bodies far past a route's
  * bound, slow senders, zip bombs, amplifying CSV, conversations dense in values,
- * a burst of imports and hostile Markdown viewed on the manage page, with the
- * listing's p99 meanwhile.
+ * and hostile Markdown viewed on the manage page, with the listing's p99
+ * meanwhile.
  *
  * Linux only (memory and CPU are read from /proc). Not a test: nothing here fails.
  */
@@ -43,6 +45,7 @@ import { readSchema } from '../src/db/schema-file.ts';
 import { ROOT, startServer, type RuntimeName } from '../test/conformance/server.ts';
 import { startPostgres, type PostgresServer } from '../test/postgres-server.ts';
 import { fill, MIB, procStatus, zipOf } from './bench-hostile/kit.ts';
+import { SHAPES, writeExport } from './generate-export/index.ts';
 import { requestCases, requestTable } from './bench-hostile/requests.ts';
 const { values: options } = parseArgs({
   options: { runtime: { type: 'string', default: 'node' }, only: { type: 'string', default: '' } },
@@ -108,12 +111,16 @@ const uploads: Array<[string, () => Uint8Array]> = [
 ];
 
 // ---------------------------------------------------------------------------
-// Long writes: importing and purging 200,000 conversations
-// while another app polls the listing. Reports each write's duration, the
-// server's peak RSS, and the listing's p99 while the write ran.
+// Long writes: importing and purging 200,000 conversations, and 12 concurrent
+// 30 MB imports, while another user's listings are polled both ways (by
+// userRef and by connectionId). Reports each write's duration, the server's
+// peak RSS, and each listing's latencies while the write ran.
 
 const LONG_WRITE_CONVERSATIONS = 200_000;
-const POLLERS = 4;
+const CONCURRENT_IMPORTS = 12;
+const CONCURRENT_IMPORT_MB = 30;
+/** Clients polling each listing: four in all. */
+const POLLERS_PER_LISTING = 2;
 
 /** A ChatGPT export of `count` small conversations, each with one message holding `marker`. */
 function manyConversations(count: number, marker: string): Uint8Array {
@@ -127,14 +134,14 @@ function manyConversations(count: number, marker: string): Uint8Array {
   return new TextEncoder().encode(`[${parts.join(',')}]`);
 }
 
-/** Polls a listing until `done` settles; the latencies of the requests, in ms. */
+/** Polls `url` with POLLERS_PER_LISTING clients until `done` settles; the latencies of the requests, in ms. */
 async function pollListing(url: string, apiKey: string, done: Promise<unknown>) {
   const latencies: number[] = [];
   const failures: number[] = [];
   let finished = false;
   void done.finally(() => (finished = true));
   await Promise.all(
-    Array.from({ length: POLLERS }, async () => {
+    Array.from({ length: POLLERS_PER_LISTING }, async () => {
       while (!finished) {
         const started = performance.now();
         const response = await fetch(url, { headers: { Authorization: `Bearer ${apiKey}` } });
@@ -153,6 +160,9 @@ const percentile = (values: number[], p: number) => {
     ? 0
     : Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!);
 };
+
+/** The one-minute load average, read when a case ends: how much else the two cores had to do. */
+const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
 
 /** A server on a fresh SQLite file, or on a fresh database of `postgres`, with one app onboarded. */
 async function serverFor(
@@ -181,17 +191,23 @@ async function serverFor(
   return { server, apiKey, databasePath };
 }
 
+interface ListingFigures {
+  listing: string;
+  requests: number;
+  failures: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
 interface WriteRow {
   case: string;
   status: number | string;
   answer: string;
   seconds: number;
   peakRssMb: number;
-  listings?: number;
-  listingFailures?: number;
-  p50Ms?: number;
-  p99Ms?: number;
-  maxMs?: number;
+  loadAverage: number;
+  listings?: ListingFigures[];
 }
 
 /** The row of a case, printed as it is measured. */
@@ -200,61 +216,137 @@ function report(row: WriteRow): WriteRow {
   return row;
 }
 
-async function longWrites(database: 'sqlite' | 'postgres'): Promise<WriteRow[]> {
-  const postgres = database === 'postgres' ? await startPostgres() : undefined;
-  const rows: WriteRow[] = [];
-  try {
-    const { server, apiKey } = await serverFor(database, postgres);
-    const api = (path: string, init: RequestInit = {}) =>
-      fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}`, ...init.headers } });
-    // The user whose listing is polled, with a few conversations.
-    await (
-      await api('/api/ingest-export?userRef=reader', {
+/** `count` imports of `file` at once, each retried after its Retry-After on 503 until it is answered otherwise. */
+async function concurrentImports(url: string, apiKey: string, file: Uint8Array, count: number) {
+  let busy = 0;
+  const importOne = async (i: number): Promise<number> => {
+    for (;;) {
+      const response = await fetch(`${url}/api/ingest-export?userRef=burst-${i}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: manyConversations(50, 'reader') as Uint8Array<ArrayBuffer>,
-      })
-    ).text();
-    const listing = `${server.url}/api/conversations?userRef=reader&limit=20`;
-    const body = manyConversations(LONG_WRITE_CONVERSATIONS, 'bulk');
-    const measure = async (write: string, run: () => Promise<Response>) => {
-      const started = performance.now();
-      const response = run().then(async (r) => ({ status: r.status, text: await r.text() }));
-      const polled = await pollListing(listing, apiKey, response);
-      const { status, text } = await response;
-      const row = report({
-        case: `${write}, ${database}`,
+        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+        body: file as Uint8Array<ArrayBuffer>,
+      });
+      await response.arrayBuffer();
+      if (response.status !== 503) return response.status;
+      busy++;
+      await sleep(Number(response.headers.get('retry-after') ?? 1) * 1000);
+    }
+  };
+  const statuses = await Promise.all(Array.from({ length: count }, (_, i) => importOne(i)));
+  const counts = new Map<number, number>();
+  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return {
+    status: [...counts].map(([status, n]) => `${status} ×${n}`).join(', '),
+    text: `${busy} answers 503 + Retry-After on the way, each retried`,
+  };
+}
+
+/**
+ * A server of its own on `database`, with a reader whose listings, by userRef
+ * and by its connection, are polled while each of `writes` runs in turn.
+ */
+async function pollingWrites(
+  database: 'sqlite' | 'postgres',
+  postgres: PostgresServer | undefined,
+  writes: Array<
+    [name: string, write: (url: string, apiKey: string) => Promise<{ status: number | string; text: string }>]
+  >,
+): Promise<WriteRow[]> {
+  const { server, apiKey } = await serverFor(database, postgres);
+  const seeded = await fetch(`${server.url}/api/ingest-export?userRef=reader`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: manyConversations(50, 'reader') as Uint8Array<ArrayBuffer>,
+  });
+  const { connectionId } = (await seeded.json()) as { connectionId: string };
+  const listings = {
+    '?userRef=': `${server.url}/api/conversations?userRef=reader&limit=20`,
+    '?connectionId=': `${server.url}/api/conversations?connectionId=${connectionId}&limit=20`,
+  };
+  const rows: WriteRow[] = [];
+  for (const [name, write] of writes) {
+    const started = performance.now();
+    const written = write(server.url, apiKey);
+    const polled = await Promise.all(
+      Object.entries(listings).map(async ([listing, url]) => ({
+        listing,
+        ...(await pollListing(url, apiKey, written)),
+      })),
+    );
+    const { status, text } = await written;
+    rows.push(
+      report({
+        case: `${name}, ${database}`,
         status,
         answer: text.length > 100 ? `${text.slice(0, 100)}…` : text,
         seconds: Math.round((performance.now() - started) / 10) / 100,
         peakRssMb: procStatus(server.pid).peakRssMb,
-        listings: polled.latencies.length,
-        listingFailures: polled.failures.length,
-        p50Ms: percentile(polled.latencies, 50),
-        p99Ms: percentile(polled.latencies, 99),
-        maxMs: percentile(polled.latencies, 100),
+        loadAverage: loadAverage(),
+        listings: polled.map(({ listing, latencies, failures }) => ({
+          listing,
+          requests: latencies.length,
+          failures: failures.length,
+          p50Ms: percentile(latencies, 50),
+          p99Ms: percentile(latencies, 99),
+          maxMs: percentile(latencies, 100),
+        })),
+      }),
+    );
+  }
+  await server.stop();
+  return rows;
+}
+
+const answered = async (response: Promise<Response>) => {
+  const r = await response;
+  return { status: r.status, text: await r.text() };
+};
+
+async function longWrites(database: 'sqlite' | 'postgres'): Promise<WriteRow[]> {
+  const postgres = database === 'postgres' ? await startPostgres() : undefined;
+  try {
+    const body = manyConversations(LONG_WRITE_CONVERSATIONS, 'bulk');
+    const out = join(work, `chatgpt-${CONCURRENT_IMPORT_MB}mb.json`);
+    if (!existsSync(out))
+      await writeExport({
+        shape: SHAPES.openai,
+        sizeMb: CONCURRENT_IMPORT_MB,
+        out,
+        format: 'json',
+        splitMb: 100,
+        seed: 1,
       });
-      rows.push(row);
-    };
-    await measure(`import of ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')} conversations`, () =>
-      api('/api/ingest-export?userRef=bulk', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: body as Uint8Array<ArrayBuffer>,
-      }),
-    );
-    await measure(`purge of those ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')}`, () =>
-      api('/api/purge', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ userRef: 'bulk' }),
-      }),
-    );
-    await server.stop();
+    const file = readFileSync(out);
+    const post = (url: string, apiKey: string, path: string, payload: Uint8Array | string) =>
+      answered(
+        fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+          body: payload as Uint8Array<ArrayBuffer> | string,
+        }),
+      );
+    return [
+      ...(await pollingWrites(database, postgres, [
+        [
+          `import of ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')} conversations`,
+          (url, apiKey) => post(url, apiKey, '/api/ingest-export?userRef=bulk', body),
+        ],
+        [
+          `purge of those ${LONG_WRITE_CONVERSATIONS.toLocaleString('en')}`,
+          (url, apiKey) => post(url, apiKey, '/api/purge', JSON.stringify({ userRef: 'bulk' })),
+        ],
+      ])),
+      // A fresh server, so that nothing the purge left to do counts against these imports.
+      ...(await pollingWrites(database, postgres, [
+        [
+          `${CONCURRENT_IMPORTS} concurrent ${CONCURRENT_IMPORT_MB} MB ChatGPT imports`,
+          (url, apiKey) => concurrentImports(url, apiKey, file, CONCURRENT_IMPORTS),
+        ],
+      ])),
+    ];
   } finally {
     await postgres?.stop();
   }
-  return rows;
 }
 
 // ---------------------------------------------------------------------------
@@ -292,6 +384,7 @@ async function purgedText(): Promise<WriteRow> {
     answer: `${copiesAtAnswer} copies on disk at the answer, ${left} after`,
     seconds: Math.round((performance.now() - started) / 10) / 100,
     peakRssMb: procStatus(server.pid).peakRssMb,
+    loadAverage: loadAverage(),
   });
   await server.stop();
   return row;
@@ -318,6 +411,7 @@ async function shutdown(): Promise<WriteRow[]> {
     answer: server.logs.some((line) => line.includes('shutdown cut short')) ? 'cut short' : 'clean',
     seconds: Math.round((performance.now() - stopping) / 10) / 100,
     peakRssMb,
+    loadAverage: loadAverage(),
   });
   const starting = performance.now();
   const next = await startServer(runtime, { databasePath, env: { LOG_LEVEL: 'warn' } });
@@ -331,6 +425,7 @@ async function shutdown(): Promise<WriteRow[]> {
     answer: '',
     seconds: Math.round((performance.now() - starting) / 10) / 100,
     peakRssMb: procStatus(next.pid).peakRssMb,
+    loadAverage: loadAverage(),
   });
   await next.stop();
   return [stopped, restarted];
@@ -356,14 +451,18 @@ const table = [
       `| ${row.upload} | ${row.zipMb} MB | ${row.status} ${row.answer} | ${row.seconds} s | ${row.serverCpuSeconds} s | ${row.peakRssMb} MB |`,
   ),
   '',
-  `Long writes, shutdown and purged text, ${runtime}:`,
+  `Long writes, shutdown and purged text, ${runtime}; ${POLLERS_PER_LISTING} clients polling each listing during a write:`,
   '',
-  '| Case | answer | time | server peak RSS | listing requests meanwhile | listing p50 / p99 / max |',
-  '| - | - | - | - | - | - |',
-  ...writeRows.map(
-    (row) =>
-      `| ${row.case} | ${row.status} | ${row.seconds} s | ${row.peakRssMb} MB | ${row.listings === undefined ? '–' : `${row.listings} (${row.listingFailures} not 200)`} | ${row.listings === undefined ? '–' : `${row.p50Ms} / ${row.p99Ms} / ${row.maxMs} ms`} |`,
-  ),
+  '| Case | answer | time | server peak RSS | load average after | listing | requests meanwhile | p50 / p99 / max |',
+  '| - | - | - | - | - | - | - | - |',
+  ...writeRows.flatMap((row) => {
+    const head = `| ${row.case} | ${row.status} | ${row.seconds} s | ${row.peakRssMb} MB | ${row.loadAverage}`;
+    return (row.listings ?? [undefined]).map((l) =>
+      l === undefined
+        ? `${head} | – | – | – |`
+        : `${head} | \`${l.listing}\` | ${l.requests} (${l.failures} not 200) | ${l.p50Ms} / ${l.p99Ms} / ${l.maxMs} ms |`,
+    );
+  }),
 ];
 table.push('', ...requestTable(runtime, requestRows));
 console.log(`\n${table.join('\n')}`);

@@ -2,8 +2,7 @@
  * Hostile requests (rather than hostile files alone): bodies far past a route's
  * bound, slow senders, zip bombs, amplifying CSV, conversations dense in values
  * (and the largest real-shaped one), exports of millions of tiny records, zip
- * members never read, a burst of large imports, and hostile Markdown viewed on
- * the manage page. Each case
+ * members never read, and hostile Markdown viewed on the manage page. Each case
  * runs against a fresh server with the default limits while two clients list
  * conversations without pause and /healthz is polled, and reports the answer, how
  * long the case took, the server's peak RSS, the listing's p99 and the slowest
@@ -19,7 +18,6 @@ import { onboardApp } from '../../src/apps/apps.ts';
 import { openBetterSqlite3 } from '../../src/db/better-sqlite3.ts';
 import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { ROOT, startServer, type RunningServer, type RuntimeName } from '../../test/conformance/server.ts';
-import { SHAPES, writeExport } from '../generate-export/index.ts';
 import { longChatgptConversation, withCompressionMethod, type TestContext } from '../../test/helpers.ts';
 import { hiddenField, PageClient } from '../../test/pages/page-client.ts';
 import { fill, MIB, procStatus, zipOf } from './kit.ts';
@@ -297,30 +295,6 @@ const TINY_RECORDS: Array<[element: string, count: number, real: boolean, page: 
   ['{}', 1_000_000, true, false],
 ];
 
-/** `count` imports of `file` at once, each retried after its Retry-After on 503 until it is answered otherwise. */
-async function concurrentImports(target: Target, file: Uint8Array, count: number): Promise<Outcome> {
-  let busy = 0;
-  const importOne = async (i: number): Promise<number> => {
-    for (;;) {
-      const response = await post(
-        target,
-        `/api/ingest-export?userRef=burst-${i}`,
-        file as Uint8Array<ArrayBuffer>,
-        api(target, 'application/json'),
-      );
-      await response.arrayBuffer();
-      if (response.status !== 503) return response.status;
-      busy++;
-      await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
-    }
-  };
-  const statuses = await Promise.all(Array.from({ length: count }, (_, i) => importOne(i)));
-  return {
-    answer: tally(statuses.map(String)),
-    note: `${busy} answers 503 + Retry-After on the way, each retried`,
-  };
-}
-
 /** A form of `count` 1 KB fields and then a file, sent 64 fields to a chunk. */
 function* manyFields(count: number, boundary: string): Generator<Uint8Array> {
   const value = 'v'.repeat(1024);
@@ -429,9 +403,9 @@ async function conversationView(target: Target, conversation: Uint8Array): Promi
 }
 
 /** A case: its name, and what it sends, made before the server starts (large inputs take a while to make). */
-type Case = [string, () => Promise<(target: Target) => Promise<Outcome>> | ((target: Target) => Promise<Outcome>)];
+type Case = [string, () => (target: Target) => Promise<Outcome>];
 
-function cases(work: string): Case[] {
+function cases(): Case[] {
   return [
     [
       '300 MB form to POST /start, streamed',
@@ -565,24 +539,15 @@ function cases(work: string): Case[] {
         return (t) => conversationView(t, conversation);
       },
     ],
-    [
-      '12 concurrent 30 MB ChatGPT imports',
-      async () => {
-        const out = join(work, 'chatgpt-30mb.json');
-        await writeExport({ shape: SHAPES.openai, sizeMb: 30, out, format: 'json', splitMb: 100, seed: 1 });
-        const file = readFileSync(out);
-        return (t) => concurrentImports(t, file, 12);
-      },
-    ],
   ];
 }
 
 /** Runs every case whose name contains `only`, each on a fresh server. */
 export async function requestCases(runtime: RuntimeName, work: string, only: string): Promise<RequestRow[]> {
   const rows: RequestRow[] = [];
-  for (const [name, prepare] of cases(work)) {
+  for (const [name, prepare] of cases()) {
     if (!name.includes(only)) continue;
-    const act = await prepare();
+    const act = prepare();
     const target = await serve(runtime, work);
     const load = backgroundLoad(target);
     const started = performance.now();
