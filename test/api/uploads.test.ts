@@ -487,6 +487,26 @@ describe('upload parts as files beside a SQLite database file', () => {
     );
   });
 
+  test('a part of several megabytes, in chunks of odd sizes, is in its file byte for byte', async (c) => {
+    const on = await onFile(c);
+    if (!on) return c.skip('SQLite only: on PostgreSQL the parts are blobs of the attachments store');
+    const { t, files, folder } = on;
+    // Past two of the writer's megabyte buffers, with chunks that straddle their ends.
+    const bytes = new Uint8Array(2 * 1024 * 1024 + 123_457).map((_, i) => (i * 7919) % 251);
+    const chunk = 300_007;
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === bytes.length) return controller.close();
+        controller.enqueue(bytes.slice(sent, sent + chunk));
+        sent = Math.min(bytes.length, sent + chunk);
+      },
+    });
+    const path = await create(t, bytes.length);
+    assert.equal((await patch(t, path, 0, body)).status, 204);
+    assert.deepEqual(new Uint8Array(readFileSync(join(folder, files()[0]!))), bytes);
+  });
+
   test('an upload whose part file is gone (a database restored from a backup) is 404 at its import, and removed', async (c) => {
     const on = await onFile(c);
     if (!on) return c.skip('SQLite only: on PostgreSQL the parts are blobs of the attachments store');
