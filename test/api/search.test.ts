@@ -338,6 +338,32 @@ describe('the search index follows every change', () => {
     });
   }
 
+  test('the index removes deleted words (secure-delete) and merges segments eight at a time, new or upgraded', {
+    skip: isPostgresRun() && 'SQLite only: the settings of its FTS5 index',
+  }, async () => {
+    const settingsOf = async (db: TestContext['deps']['db']) =>
+      Object.fromEntries(
+        (
+          await sql<{ k: string; v: number }>`SELECT k, v FROM conversation_search_config
+            WHERE k IN ('automerge', 'secure-delete')`.execute(db)
+        ).rows.map((row) => [row.k, row.v]),
+      );
+    const expected = { automerge: 8, 'secure-delete': 1 };
+    assert.deepEqual(await settingsOf((await setup()).deps.db), expected);
+    const { db, upgraded } = await databaseBefore(`search_settings_${crypto.randomUUID().replace(/-/g, '')}`, {
+      sqlite: 21,
+      postgres: 15,
+    });
+    assert.deepEqual(await settingsOf(db), { 'secure-delete': 1 });
+    await db.destroy();
+    const current = await upgraded();
+    try {
+      assert.deepEqual(await settingsOf(current), expected);
+    } finally {
+      await current.destroy();
+    }
+  });
+
   test('a database at the previous version gets its conversations indexed by the upgrade', async () => {
     const { db, upgraded } = await databaseBefore(`search_upgrade_${crypto.randomUUID().replace(/-/g, '')}`, {
       sqlite: 8,
