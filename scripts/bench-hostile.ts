@@ -45,7 +45,7 @@ import { openPostgres } from '../src/db/dialects/postgres.ts';
 import { readSchema } from '../src/db/schema-file.ts';
 import { ROOT, startServer, type RuntimeName } from '../test/conformance/server.ts';
 import { startPostgres, type PostgresServer } from '../test/postgres-server.ts';
-import { fill, MIB, procStatus, zipOf } from './bench-hostile/kit.ts';
+import { fill, MIB, procStatus, tally, zipOf } from './bench-hostile/kit.ts';
 import { SHAPES, writeExport } from './generate-export/index.ts';
 import { requestCases, requestTable } from './bench-hostile/requests.ts';
 const { values: options } = parseArgs({
@@ -236,10 +236,8 @@ async function concurrentImports(url: string, apiKey: string, file: Uint8Array, 
     }
   };
   const statuses = await Promise.all(Array.from({ length: count }, (_, i) => importOne(i)));
-  const counts = new Map<number, number>();
-  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
   return {
-    status: [...counts].map(([status, n]) => `${status} ×${n}`).join(', '),
+    status: tally(statuses.map(String)),
     text: `${busy} answers 503 + Retry-After on the way, each retried`,
   };
 }

@@ -30,3 +30,10 @@ export function procStatus(pid: number) {
 }
 
 export const fill = (byte: string, bytes: number) => new TextEncoder().encode(byte.repeat(bytes));
+
+/** Answers counted alike: `413 … ×4`. */
+export function tally(answers: string[]): string {
+  const counts = new Map<string, number>();
+  for (const answer of answers) counts.set(answer, (counts.get(answer) ?? 0) + 1);
+  return [...counts].map(([answer, n]) => `${answer} ×${n}`).join(', ');
+}

@@ -20,7 +20,7 @@ import { cryptoRandom, systemClock } from '../../src/deps.ts';
 import { ROOT, startServer, type RunningServer, type RuntimeName } from '../../test/conformance/server.ts';
 import { longChatgptConversation, withCompressionMethod, type TestContext } from '../../test/helpers.ts';
 import { hiddenField, PageClient } from '../../test/pages/page-client.ts';
-import { fill, MIB, procStatus, zipOf } from './kit.ts';
+import { fill, MIB, procStatus, tally, zipOf } from './kit.ts';
 
 export interface RequestRow {
   name: string;
@@ -203,13 +203,6 @@ async function slowStartBodies({ server }: Target, count: number, contentLength:
     answer: answers || 'none',
     note: `${Math.round((stillOpen / count) * 100)}% still open after 45 s`,
   };
-}
-
-/** Answers counted alike: `413 … ×4`. */
-function tally(answers: string[]): string {
-  const counts = new Map<string, number>();
-  for (const answer of answers) counts.set(answer, (counts.get(answer) ?? 0) + 1);
-  return [...counts].map(([answer, n]) => `${answer} ×${n}`).join(', ');
 }
 
 /** An upload on the connect page, as a person makes it (the link, its session, the form); the result page's answer. */
