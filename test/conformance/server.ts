@@ -81,6 +81,14 @@ export function freePort(): Promise<number> {
  */
 const V8_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=10'];
 
+/**
+ * glibc's malloc as `npm start`, `start:deno` and `start:bun` set it: two arenas
+ * instead of one for each thread that allocates (up to eight per core), each
+ * keeping what was freed in it, so an import's peak is lower (docs/performance.md,
+ * "malloc arenas").
+ */
+const MALLOC_ENV = { MALLOC_ARENA_MAX: '2' };
+
 function command(runtime: RuntimeName, binaryPath: string | undefined): [string, string[]] {
   switch (runtime) {
     case 'node':
@@ -158,6 +166,7 @@ async function startServerOn(
       ...inherited,
       // Deno and Bun would otherwise print colour codes or update notices into the log lines.
       NO_COLOR: '1',
+      ...MALLOC_ENV,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_PATH: databasePath,
