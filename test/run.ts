@@ -2,7 +2,8 @@
  * What `npm test` runs after type-checking: starts a PostgreSQL server from npm
  * (test/postgres-server.ts), runs every test file on SQLite and, side by side,
  * the API, attachments, import, pages and webhook suites again on PostgreSQL (the
- * same files, with PARLEY_TEST_DATABASE_URL set), then stops the server. Both runs always happen;
+ * same files, with PARLEY_TEST_DATABASE_URL set; those suites' files several to
+ * a process), then stops the server. Both runs always happen;
  * the exit code is the worse of the two. Without PostgreSQL from npm (a lean
  * install) the PostgreSQL runs are skipped with one line saying why — unless
  * PARLEY_REQUIRE_POSTGRES=1 (CI sets it), which makes that a failure. First it
@@ -15,14 +16,20 @@
  * file) go to both runs' test runner.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PostgresMissing, startPostgres, type PostgresServer } from './postgres-server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** The suites that run on both databases. */
+/**
+ * The suites that run on both databases: each test calls app.request() on a
+ * database of its own, so their files can share a process.
+ */
 const ON_BOTH = /^test\/(api|attachments|import|pages|webhooks)\//;
+/** At most this many files of one folder of those suites to a process. */
+const FILES_PER_PROCESS = 6;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -38,7 +45,31 @@ function testFiles(dir: string): string[] {
 }
 
 /**
- * Runs `files` in a test runner of their own, `concurrency` files at a time.
+ * The test runner's entries for the files of the suites on both databases:
+ * the files of one folder go several to a process, through an entry file in
+ * `folder` that imports them one after the other (the runner runs their tests
+ * in that order). Starting a process and loading the app in it costs seconds
+ * of CPU, as much as many of those files' tests. A file's process-wide settings
+ * (`process.env.TZ`) hold for the files that share its process.
+ */
+function sharedProcesses(onBoth: string[], folder: string): string[] {
+  const byFolder = new Map<string, string[]>();
+  for (const file of onBoth) byFolder.set(dirname(file), [...(byFolder.get(dirname(file)) ?? []), file]);
+  return [...byFolder].flatMap(([suite, inSuite]) => {
+    const processes = Math.ceil(inSuite.length / FILES_PER_PROCESS);
+    return Array.from({ length: processes }, (_, index) => {
+      const entry = join(folder, `${suite.replace(/\W/g, '-')}-${index + 1}.test.mjs`);
+      const imports = inSuite
+        .filter((_, position) => position % processes === index)
+        .map((file) => `await import(${JSON.stringify(pathToFileURL(join(ROOT, file)).href)});\n`);
+      writeFileSync(entry, imports.join(''));
+      return entry;
+    });
+  });
+}
+
+/**
+ * Runs `files` (test files or entries) in a test runner of their own, `concurrency` at a time.
  * `output`: where its report goes (this process's own by default); a run
  * beside another is collected, so the two reports do not interleave.
  */
@@ -73,11 +104,11 @@ async function startOrSkip(): Promise<PostgresServer | string> {
 }
 
 /**
- * Two files at a time on SQLite (each test has a database of its own): the
- * black-box files spend most of their time waiting on a server, a browser or a
- * timeout, which the other file fills.
+ * Two processes at a time on SQLite (each test has a database of its own): the
+ * black-box files spend much of their time waiting on a server, a browser or a
+ * timeout, which the other process fills.
  */
-const SQLITE_RUN_FILES_AT_ONCE = 2;
+const SQLITE_RUN_PROCESSES_AT_ONCE = 2;
 
 const options = process.argv.slice(2).filter((argument) => argument.startsWith('--'));
 const named = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
@@ -90,33 +121,46 @@ await new Promise<void>((resolve, reject) =>
   ),
 );
 const postgres = await startOrSkip();
-if (typeof postgres === 'string') {
-  console.log(`# ${postgres}`);
-  process.exitCode = await runTests(files, { PARLEY_TEST_POSTGRES_MISSING: postgres }, SQLITE_RUN_FILES_AT_ONCE);
-} else {
-  let exitCode = 1;
-  try {
-    const serverEnv = { PARLEY_TEST_POSTGRES_URL: postgres.url };
-    const onBoth = files.filter((file) => ON_BOTH.test(file));
-    // The two runs go side by side: most tests wait on a server, a browser or
-    // a disk more than on a core, and the PostgreSQL run has its own database.
-    const postgresReport: Buffer[] = [];
-    const onPostgresRun =
-      onBoth.length === 0
-        ? Promise.resolve(0)
-        : postgres
-            .createDatabase('parley_tests')
-            // One file at a time: they share this database.
-            .then((url) => runTests(onBoth, { ...serverEnv, PARLEY_TEST_DATABASE_URL: url }, 1, postgresReport));
-    const onSqlite = await runTests(files, serverEnv, SQLITE_RUN_FILES_AT_ONCE);
-    const onPostgres = await onPostgresRun;
-    if (onBoth.length > 0) {
-      console.log(`\n# The same ${onBoth.length} suites, run on PostgreSQL at the same time\n`);
-      process.stdout.write(Buffer.concat(postgresReport));
+const onBoth = files.filter((file) => ON_BOTH.test(file));
+const entries = mkdtempSync(join(tmpdir(), 'parley-test-entries-'));
+try {
+  const onBothProcesses = sharedProcesses(onBoth, entries);
+  const sqliteProcesses = [...files.filter((file) => !ON_BOTH.test(file)), ...onBothProcesses];
+  if (typeof postgres === 'string') {
+    console.log(`# ${postgres}`);
+    process.exitCode = await runTests(
+      sqliteProcesses,
+      { PARLEY_TEST_POSTGRES_MISSING: postgres },
+      SQLITE_RUN_PROCESSES_AT_ONCE,
+    );
+  } else {
+    let exitCode = 1;
+    try {
+      const serverEnv = { PARLEY_TEST_POSTGRES_URL: postgres.url };
+      // The two runs go side by side, so that neither waits on the other's
+      // browser, server or timeout with a core idle.
+      const postgresReport: Buffer[] = [];
+      const onPostgresRun =
+        onBoth.length === 0
+          ? Promise.resolve(0)
+          : postgres
+              .createDatabase('parley_tests')
+              // One process at a time: they share this database.
+              .then((url) =>
+                runTests(onBothProcesses, { ...serverEnv, PARLEY_TEST_DATABASE_URL: url }, 1, postgresReport),
+              );
+      const onSqlite = await runTests(sqliteProcesses, serverEnv, SQLITE_RUN_PROCESSES_AT_ONCE);
+      const onPostgres = await onPostgresRun;
+      if (onBoth.length > 0) {
+        console.log(`\n# The same ${onBoth.length} suites, run on PostgreSQL at the same time\n`);
+        process.stdout.write(Buffer.concat(postgresReport));
+      }
+      exitCode = Math.max(onSqlite, onPostgres);
+    } finally {
+      await postgres.stop();
     }
-    exitCode = Math.max(onSqlite, onPostgres);
-  } finally {
-    await postgres.stop();
+    process.exitCode = exitCode;
   }
-  process.exitCode = exitCode;
+} finally {
+  rmSync(entries, { recursive: true, force: true });
 }

@@ -1455,8 +1455,11 @@ export function defineConformance(runtime: RuntimeName, options: ConformanceOpti
       else if (finished.status !== 200)
         problems.push(`the request in flight at SIGTERM answered ${finished.status} ${finished.text}`);
       else assert.deepEqual([finished.json.userRef, finished.json.created], ['in-flight', 5]);
-      // Once its last request is answered, a stopping server has nothing left to wait for.
-      if (exitMs > 1_000) {
+      // Once its last request is answered, a stopping server has nothing left to
+      // wait for. What this guards against waits 5 s or more (the drain limit, an
+      // idle connection kept alive); closing the database and the background work
+      // can take over a second on a loaded machine.
+      if (exitMs > 3_000) {
         const connection = finished instanceof Error ? 'n/a' : JSON.stringify(finished.headers.get('connection'));
         problems.push(
           `the process exited ${exitMs} ms after answering its last request (that answer's Connection header: ${connection})`,

@@ -27,16 +27,14 @@ import {
   reimportChangesNothing,
   shown,
   truncatedWritesNothing,
+  inZoneNotUtc,
   ZIP_TYPE,
 } from './provider-imports.ts';
-
-// Times without a zone are UTC unless the upload names one: run in a zone that is
-// not, so that reading them as the server's local time fails here.
-process.env.TZ = 'Asia/Kolkata';
 
 const TEXT_TYPE = 'text/plain';
 
 describe('Perplexity (perplexity)', () => {
+  inZoneNotUtc();
   const file = fixtureBytes('perplexity-conversations.json');
 
   /** The official export's two conversations, their zoneless times read in `zoned` (UTC by default). */
@@ -200,6 +198,7 @@ describe('Perplexity (perplexity)', () => {
 });
 
 describe('Duck.ai (duckduckgo)', () => {
+  inZoneNotUtc();
   const file = fixtureBytes('duckai-cast-iron.txt');
   const firstPrompt = 'My cast-iron pan has orange spots after I left it to soak overnight. Is it ruined?';
   const externalId = `duckai-2026-06-21T23:58:58-${createHash('sha256').update(firstPrompt).digest('hex').slice(0, 8)}`;

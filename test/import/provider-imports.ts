@@ -1,5 +1,6 @@
 /** What the provider tests share: importing a fixture with the counts it must give, a re-import, a file cut short. */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { zipSync } from 'fflate';
 import {
   conversationsOf,
@@ -15,6 +16,22 @@ import {
 export const JSON_TYPE = 'application/json';
 export const ZIP_TYPE = 'application/zip';
 export const CSV_TYPE = 'text/csv';
+
+/**
+ * Runs the tests of the suite it is called in in a zone that is not UTC, so
+ * that reading a time written without one as the server's local time fails
+ * there; then gives the process its zone back, for the files that share it.
+ */
+export function inZoneNotUtc() {
+  const zone = process.env.TZ;
+  before(() => {
+    process.env.TZ = 'Asia/Kolkata';
+  });
+  after(() => {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  });
+}
 
 /** What the API shows of a stored conversation, without Parley's own id. */
 export const shown = shownConversation;

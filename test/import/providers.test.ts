@@ -27,14 +27,12 @@ import {
   reimportChangesNothing,
   shown,
   truncated,
+  inZoneNotUtc,
   ZIP_TYPE,
 } from './provider-imports.ts';
 
-// Copilot times without an offset are UTC. Run in a zone that is not, so that
-// reading them as local time (what `new Date('2026-01-10T08:00:00')` does) fails here.
-process.env.TZ = 'Asia/Kolkata';
-
 describe('DeepSeek (deepseek)', () => {
+  inZoneNotUtc();
   const file = fixtureBytes('deepseek-conversations.json');
 
   test('the export imports as deepseek; the conversation without an id is skipped; a re-import is all unchanged', async () => {
@@ -219,6 +217,7 @@ describe('DeepSeek (deepseek)', () => {
 });
 
 describe('Grok (xai)', () => {
+  inZoneNotUtc();
   const file = fixtureBytes('grok-prod-grok-backend.json');
   const zipFiles = () => zipFolderFiles('grok-zip');
 
@@ -334,6 +333,7 @@ describe('Grok (xai)', () => {
 });
 
 describe('Gemini (google)', () => {
+  inZoneNotUtc();
   const file = fixtureBytes('gemini-my-activity.json');
   const ACTIVITY = 'Takeout/My Activity/Gemini Apps/My Activity.json';
 
@@ -596,6 +596,7 @@ describe('Gemini (google)', () => {
 });
 
 describe('Microsoft Copilot (microsoft)', () => {
+  inZoneNotUtc();
   const file = fixtureBytes('copilot-activity-history.csv');
   // Newest first in the file (conversations are listed newest first too); each prompt and its answer
   // share one second, the answer first in the file. Ids: `copilot-` + the name's SHA-256 (8 hex) + the first time.
@@ -821,6 +822,7 @@ describe('Microsoft Copilot (microsoft)', () => {
 });
 
 describe('every new provider under the import rules (streaming, all or nothing, one connection per provider)', () => {
+  inZoneNotUtc();
   test('concurrent imports of one export share one connection; an import into a named connection of another provider is refused', async () => {
     const t = await setup();
     for (const [name, contentType, conversations] of [
@@ -875,6 +877,7 @@ const withoutIds = (conversation: any) => ({
 });
 
 describe('Mistral Le Chat (mistral)', () => {
+  inZoneNotUtc();
   const LYON = 'chat-5d1e8a40-7c2b-4f6e-9a13-2b8c4e7f0a91';
   const IRA = 'chat-a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d';
   const zip = () => zipSync(zipFolderFiles('mistral-zip'));
@@ -983,6 +986,7 @@ describe('Mistral Le Chat (mistral)', () => {
 });
 
 describe('Meta AI (meta)', () => {
+  inZoneNotUtc();
   const HTML_TYPE = 'text/html';
   const html = fixtureBytes('meta-your_ai_conversations.html');
   const file = fixtureBytes('meta-your_ai_conversations.json');
