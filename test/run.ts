@@ -23,11 +23,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PostgresMissing, startPostgres, type PostgresServer } from './postgres-server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/**
- * The suites that run on both databases: each test calls app.request() on a
- * database of its own, so their files can share a process.
- */
+/** The suites that run on both databases: each test has a database of its own. */
 const ON_BOTH = /^test\/(api|attachments|import|pages|webhooks)\//;
+/**
+ * The suites whose files share processes: those, and the export readers' own.
+ * Each of their tests calls the app or a reader in the test's own process.
+ */
+const SHARES_PROCESSES = /^test\/(api|attachments|import|pages|webhooks|reading)\//;
 /** At most this many files of one folder of those suites to a process. */
 const FILES_PER_PROCESS = 6;
 
@@ -45,27 +47,31 @@ function testFiles(dir: string): string[] {
 }
 
 /**
- * The test runner's entries for the files of the suites on both databases:
- * the files of one folder go several to a process, through an entry file in
- * `folder` that imports them one after the other (the runner runs their tests
- * in that order). Starting a process and loading the app in it costs seconds
- * of CPU, as much as many of those files' tests. A file's process-wide settings
- * (`process.env.TZ`) hold for the files that share its process.
+ * The test runner's entries for `files` of the suites that share processes,
+ * by folder: the files of one folder go several to a process, through an entry
+ * file in `entries` that imports them one after the other (the runner runs
+ * their tests in that order). Starting a process and loading the app in it
+ * costs seconds of CPU, as much as many of those files' tests. A file's
+ * process-wide settings (`process.env.TZ`) hold for the files that share its
+ * process.
  */
-function sharedProcesses(onBoth: string[], folder: string): string[] {
+function sharedProcesses(files: string[], entries: string): Map<string, string[]> {
   const byFolder = new Map<string, string[]>();
-  for (const file of onBoth) byFolder.set(dirname(file), [...(byFolder.get(dirname(file)) ?? []), file]);
-  return [...byFolder].flatMap(([suite, inSuite]) => {
-    const processes = Math.ceil(inSuite.length / FILES_PER_PROCESS);
-    return Array.from({ length: processes }, (_, index) => {
-      const entry = join(folder, `${suite.replace(/\W/g, '-')}-${index + 1}.test.mjs`);
-      const imports = inSuite
-        .filter((_, position) => position % processes === index)
-        .map((file) => `await import(${JSON.stringify(pathToFileURL(join(ROOT, file)).href)});\n`);
-      writeFileSync(entry, imports.join(''));
-      return entry;
-    });
-  });
+  for (const file of files) byFolder.set(dirname(file), [...(byFolder.get(dirname(file)) ?? []), file]);
+  return new Map(
+    [...byFolder].map(([suite, inSuite]) => {
+      const processes = Math.ceil(inSuite.length / FILES_PER_PROCESS);
+      const entriesOfSuite = Array.from({ length: processes }, (_, index) => {
+        const entry = join(entries, `${suite.replace(/\W/g, '-')}-${index + 1}.test.mjs`);
+        const imports = inSuite
+          .filter((_, position) => position % processes === index)
+          .map((file) => `await import(${JSON.stringify(pathToFileURL(join(ROOT, file)).href)});\n`);
+        writeFileSync(entry, imports.join(''));
+        return entry;
+      });
+      return [`${suite}/`, entriesOfSuite];
+    }),
+  );
 }
 
 /**
@@ -124,8 +130,12 @@ const postgres = await startOrSkip();
 const onBoth = files.filter((file) => ON_BOTH.test(file));
 const entries = mkdtempSync(join(tmpdir(), 'parley-test-entries-'));
 try {
-  const onBothProcesses = sharedProcesses(onBoth, entries);
-  const sqliteProcesses = [...files.filter((file) => !ON_BOTH.test(file)), ...onBothProcesses];
+  const shared = sharedProcesses(
+    files.filter((file) => SHARES_PROCESSES.test(file)),
+    entries,
+  );
+  const sqliteProcesses = [...files.filter((file) => !SHARES_PROCESSES.test(file)), ...[...shared.values()].flat()];
+  const onBothProcesses = [...shared].flatMap(([suite, entriesOfSuite]) => (ON_BOTH.test(suite) ? entriesOfSuite : []));
   if (typeof postgres === 'string') {
     console.log(`# ${postgres}`);
     process.exitCode = await runTests(

@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { objectUrl, PART_BYTES, s3Store } from '../../src/attachments/s3-store.ts';
-import { startS3, type S3TestServer } from '../s3-server.ts';
-import { readAll, testBytes, writeInPieces } from './blobs.ts';
+import { objectUrl, PART_BYTES, s3Store } from '../src/attachments/s3-store.ts';
+import { startS3, type S3TestServer } from './s3-server.ts';
+import { readAll, testBytes, writeInPieces } from './attachments/blobs.ts';
 
 describe('the S3 store', () => {
   let s3: S3TestServer;

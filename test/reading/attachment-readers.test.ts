@@ -21,7 +21,7 @@ import {
   text,
   WEBP,
   wav,
-} from './attachment-exports.ts';
+} from '../import/attachment-exports.ts';
 
 test('the portable SHA-256 hashes bytes in any pieces as node:crypto hashes them whole', () => {
   for (const length of [0, 1, 55, 56, 63, 64, 65, 119, 120, 1000, 70_000]) {
