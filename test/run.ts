@@ -2,8 +2,9 @@
  * What `npm test` runs after type-checking: starts a PostgreSQL server from npm
  * (test/postgres-server.ts), runs every test file on SQLite and, side by side,
  * the API, attachments, import, pages and webhook suites again on PostgreSQL (the
- * same files, with PARLEY_TEST_DATABASE_URL set; those suites' files several to
- * a process), then stops the server. Both runs always happen;
+ * same files, with PARLEY_TEST_DATABASE_URL set), then stops the server. The
+ * files of those suites and of test/reading/ go several to a process (see
+ * sharedProcesses). Both runs always happen;
  * the exit code is the worse of the two. Without PostgreSQL from npm (a lean
  * install) the PostgreSQL runs are skipped with one line saying why — unless
  * PARLEY_REQUIRE_POSTGRES=1 (CI sets it), which makes that a failure. First it
