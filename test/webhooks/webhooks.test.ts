@@ -1,6 +1,6 @@
 import { attachmentStores } from '../../src/attachments/stores.ts';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -363,10 +363,12 @@ describe('delivery', () => {
     );
   });
 
-  test('a restart in the middle of a retry schedule still delivers', async () => {
+  test('a restart in the middle of a retry schedule still delivers', async (context) => {
     const receiver = await startReceiver([500, 500]);
     receivers.push(receiver);
-    const path = join(mkdtempSync(join(tmpdir(), 'parley-webhooks-')), 'parley.db');
+    const folder = mkdtempSync(join(tmpdir(), 'parley-webhooks-'));
+    context.after(() => rmSync(folder, { recursive: true, force: true }));
+    const path = join(folder, 'parley.db');
     const clock = fixedClock(Date.now());
     const boot = async (): Promise<Deps> => {
       const db = await openTestDatabase(path);
